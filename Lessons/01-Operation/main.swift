@@ -1,0 +1,2 @@
+import LessonKit
+print("hi")

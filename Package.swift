@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// The eight pages, in order. Each is an executable target under `Lessons/NN-Name/`.
+let pages = [
+    "01-Operation",
+]
+
+/// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
+func productName(_ folder: String) -> String {
+    "Lesson" + folder.filter { $0 != "-" }
+}
+
+let pageTargets: [Target] = pages.map { folder in
+    .executableTarget(name: productName(folder), dependencies: ["LessonKit"], path: "Lessons/\(folder)")
+}
+
+let package = Package(
+    name: "ConcurrencyTour",
+    products: [
+        .executable(name: "tour", targets: ["tour"]),
+        .library(name: "LessonKit", targets: ["LessonKit"]),
+    ] + pages.map { .executable(name: productName($0), targets: [productName($0)]) },
+    targets: [
+        .target(name: "LessonKit"),
+        .target(name: "TourCore"),
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .executableTarget(
+            name: "tour",
+            dependencies: ["TourCore"] + pages.map { .target(name: productName($0)) }
+        ),
+        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit"]),
+        .testTarget(name: "TourCoreTests", dependencies: ["TourCore"]),
+    ] + pageTargets
+)

@@ -1,0 +1,87 @@
+@preconcurrency import Glibc
+import Foundation
+import Synchronization
+
+/// The state a running page shares with LessonKit: its channel, speed, knob settings and clocks.
+///
+/// Created on first use of any LessonKit function, which also announces the page to the host
+/// (a `hello` event) and makes stdout line-buffered so output streams live and survives a crash.
+final class LessonSession: Sendable {
+    static let shared = LessonSession()
+
+    let channel: TraceChannel
+    let settings: LaunchSettings
+    let startTime: UInt64
+    private let nextSpanID = Atomic<Int>(1)
+
+    private init() {
+        setvbuf(stdout, nil, _IOLBF, 0)
+        startTime = monotonicNanoseconds()
+        channel = TraceChannel.fromEnvironment()
+        do {
+            settings = try LaunchSettings(arguments: Array(CommandLine.arguments.dropFirst()),
+                                          environment: ProcessInfo.processInfo.environment)
+        } catch {
+            LessonSession.refuse("\(error)")
+        }
+        if channel.isConnected {
+            OrphanGuard.dieWithHost()
+        }
+        emit("hello") { line in
+            line.add("v", TraceFormat.version)
+            line.add("page", LessonSession.pageName)
+            line.add("pid", Int(getpid()))
+            line.add("speed", settings.speed)
+        }
+    }
+
+    /// The page's module name, as its executable is called.
+    static var pageName: String {
+        URL(fileURLWithPath: CommandLine.arguments.first ?? "page").lastPathComponent
+    }
+
+    /// Stops the page before it runs with input it cannot honour, saying what was wrong.
+    static func refuse(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(pageName): \(message)\n".utf8))
+        exit(2)
+    }
+
+    func makeSpanID() -> Int { nextSpanID.add(1, ordering: .relaxed).oldValue }
+
+    /// Sends one event of `kind`, stamped with time, thread and queue, to the host.
+    /// Does nothing when the page runs alone: callers print their own readable text then.
+    func emit(_ kind: String, _ fields: (inout EventLine) -> Void = { _ in }) {
+        guard channel.isConnected else { return }
+        var line = EventLine(kind: kind, time: monotonicNanoseconds(),
+                             thread: ThreadIdentity.current, queue: ThreadIdentity.currentQueueLabel)
+        fields(&line)
+        channel.send(line.finished())
+    }
+
+    /// Prints a line of readable commentary when the page runs alone, prefixed so it stands apart from the page's own output.
+    func narrate(_ text: String) {
+        guard !channel.isConnected else { return }
+        let seconds = Double(monotonicNanoseconds() - startTime) / 1e9
+        let thread = ThreadIdentity.isMainThread ? "main" : "thread \(ThreadIdentity.current)"
+        Swift.print(String(format: "   %7.3fs  ", seconds) + "[\(thread)] " + text)
+    }
+}
+
+/// The version of the line format written down in `docs/trace-format.md`.
+public enum TraceFormat {
+    public static let version = 1
+}
+
+/// The direct child of the host asks the kernel to kill it when the host dies, so no page outlives the tutorial.
+enum OrphanGuard {
+    @_silgen_name("prctl") private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
+    private static let setParentDeathSignal: Int32 = 1
+
+    static func dieWithHost() {
+        _ = prctl(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
+        // The host may have died before the request above took effect.
+        if let host = ProcessInfo.processInfo.environment["TOUR_HOST_PID"], let pid = Int32(host), getppid() != pid {
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Runs `body` as a named span: the host draws it on the lane of the thread that ran it, from start to end.
+///
+/// Returns whatever `body` returns, so it wraps existing code without changing it:
+/// `let image = trace("tilt-shift") { tiltShift(photo) }`.
+@discardableResult
+public func trace<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    let session = LessonSession.shared
+    let id = session.makeSpanID()
+    let start = monotonicNanoseconds()
+    session.emit("begin") { line in
+        line.add("id", id)
+        line.add("name", name)
+    }
+    defer {
+        session.emit("end") { line in
+            line.add("id", id)
+            line.add("name", name)
+        }
+        session.narrate("\(name) took \(formatSeconds(Double(monotonicNanoseconds() - start) / 1e9))")
+    }
+    return try body()
+}
+
+/// Records an instant on the current thread's lane, such as "cancel requested".
+public func mark(_ name: String) {
+    let session = LessonSession.shared
+    session.emit("mark") { line in
+        line.add("name", name)
+    }
+    session.narrate("• \(name)")
+}
+
+/// Seconds as a learner reads them: "0.213 s", "4.1 ms", "250 µs".
+public func formatSeconds(_ seconds: Double) -> String {
+    switch abs(seconds) {
+    case 1...: return String(format: "%.3f s", seconds)
+    case 0.001...: return String(format: "%.1f ms", seconds * 1e3)
+    default: return String(format: "%.0f µs", seconds * 1e6)
+    }
+}
