@@ -25,11 +25,21 @@ let package = Package(
         .target(name: "LessonKit"),
         .target(name: "TourCore"),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "TourInterface", dependencies: ["TourCore"]),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "CNcursesw"]),
         .executableTarget(
             name: "tour",
-            dependencies: ["TourCore"] + pages.map { .target(name: productName($0)) }
+            dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
         ),
+        .target(name: "TourTestSupport", dependencies: ["TourCore"], path: "Tests/TourTestSupport"),
+        .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit"]),
-        .testTarget(name: "TourCoreTests", dependencies: ["TourCore"]),
+        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "TourTestSupport", "RunnerFixture"]),
+        .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "TourTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["tour", "TourTestSupport"]),
+        .testTarget(
+            name: "LessonTests",
+            dependencies: ["TourCore", "TourTestSupport"] + pages.map { .target(name: productName($0)) }
+        ),
     ] + pageTargets
 )

@@ -57,7 +57,8 @@ private final class ObjectNumbers: Sendable {
 
 /// An `Operation` subclass that reports every change of its state: ready, executing, finished and cancelled.
 ///
-/// Subclass it instead of `Operation` and override `main()` as usual; `addDependency` is reported too.
+/// Subclass it instead of `Operation` and override `main()` as usual; `addDependency` is reported too,
+/// and the time it executes is a span named after the operation.
 open class ObservedOperation: Operation, @unchecked Sendable {
     private let announcedReady = Atomic<Bool>(false)
 
@@ -80,8 +81,14 @@ open class ObservedOperation: Operation, @unchecked Sendable {
 
     open override func start() {
         // `start()` on a cancelled operation only marks it finished; `main()` never runs.
-        if !isCancelled { reportState(self, .executing) }
-        super.start()
+        if isCancelled {
+            super.start()
+        } else {
+            trace(displayName(of: self)) {
+                reportState(self, .executing)
+                super.start()
+            }
+        }
         reportState(self, .finished)
     }
 

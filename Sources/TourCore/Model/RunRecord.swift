@@ -1,0 +1,289 @@
+/// Everything known about one run of a page, built up from its host events: output, thread lanes, spans,
+/// marks, results by source line, knobs, operations and how it ended.
+///
+/// Memory is bounded: beyond the limits below the oldest entries are dropped and counted, so a page that
+/// floods its output or its trace cannot grow the host without end.
+public struct RunRecord: Sendable {
+    public struct Limits: Sendable {
+        public var outputLines = 5_000
+        public var spans = 50_000
+        public var marks = 10_000
+        public var openSpans = 10_000
+        public init() {}
+    }
+
+    public let limits: Limits
+    public private(set) var pid: Int32?
+    public private(set) var startTime: UInt64?
+    public private(set) var endTime: UInt64?
+    public private(set) var page: String?
+    public private(set) var speed: Double?
+    public private(set) var ending: RunEnding?
+    public private(set) var expectation: Expectation?
+
+    public private(set) var output: [OutputLine] = []
+    public private(set) var threads: [ThreadLane] = []
+    public private(set) var spans: [Span] = []
+    public private(set) var openSpans: [Int: Span] = [:]
+    public private(set) var marks: [Mark] = []
+    public private(set) var results: [LineResult] = []
+    public private(set) var knobs: [KnobValue] = []
+    public private(set) var operations: [OperationRecord] = []
+    public private(set) var dependencies: [Dependency] = []
+
+    /// Events received, including those later dropped.
+    public private(set) var eventCount = 0
+    public private(set) var droppedOutputLines = 0
+    public private(set) var droppedSpans = 0
+    public private(set) var droppedMarks = 0
+    public private(set) var rejectedTraceLines = 0
+    public private(set) var lastRejection: String?
+    /// The time of the first line the page wrote, for the start-up benchmark and the status line.
+    public private(set) var firstOutputTime: UInt64?
+
+    private var threadIndex: [Int32: Int] = [:]
+    private var resultIndex: [String: Int] = [:]
+    private var operationIndex: [Int: Int] = [:]
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Folds one event into the record.
+    public mutating func apply(_ event: HostEvent) {
+        eventCount += 1
+        switch event {
+        case .started(let pid, let time):
+            self.pid = pid
+            startTime = time
+            noteThread(pid, queue: "")
+        case .output(let line):
+            if firstOutputTime == nil { firstOutputTime = line.time }
+            if let thread = line.thread { noteThread(thread, queue: line.queue ?? "") }
+            output.append(line)
+            droppedOutputLines += Self.trim(&output, to: limits.outputLines)
+        case .trace(let trace):
+            apply(trace)
+        case .rejectedTraceLine(let reason, _):
+            rejectedTraceLines += 1
+            lastRejection = reason
+        case .ended(let ending, let time):
+            self.ending = ending
+            endTime = time
+            for (_, span) in openSpans.sorted(by: { $0.key < $1.key }) { append(span) }
+            openSpans.removeAll()
+        }
+    }
+
+    private mutating func apply(_ event: TraceEvent) {
+        noteThread(event.thread, queue: event.queue)
+        switch event.kind {
+        case "hello":
+            page = event.string("page")
+            speed = event.number("speed")
+        case "begin":
+            guard let id = event.integer("id"), openSpans.count < limits.openSpans else {
+                droppedSpans += 1
+                return
+            }
+            openSpans[id] = Span(id: id, name: event.string("name") ?? "span \(id)", thread: event.thread,
+                                 queue: event.queue, start: event.time, end: nil)
+        case "end":
+            guard let id = event.integer("id"), var span = openSpans.removeValue(forKey: id) else { return }
+            span.end = event.time
+            append(span)
+        case "mark":
+            marks.append(Mark(name: event.string("name") ?? "", thread: event.thread, queue: event.queue, time: event.time))
+            droppedMarks += Self.trim(&marks, to: limits.marks)
+        case "result":
+            recordResult(event)
+        case "knob":
+            recordKnob(event)
+        case "op":
+            recordOperationState(event)
+        case "dep":
+            if let from = event.integer("oid"), let to = event.integer("onid") {
+                dependencies.append(Dependency(operation: from, operationName: event.string("op") ?? "",
+                                               dependsOn: to, dependencyName: event.string("on") ?? "", time: event.time))
+            }
+        case "expect":
+            if let ending = event.string("ending") {
+                expectation = Expectation(ending: ending, reason: event.string("why") ?? "")
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func append(_ span: Span) {
+        spans.append(span)
+        droppedSpans += Self.trim(&spans, to: limits.spans)
+    }
+
+    /// Drops the oldest entries once `list` is a tenth over `limit`, in one move rather than one per event,
+    /// and returns how many went.
+    private static func trim<Element>(_ list: inout [Element], to limit: Int) -> Int {
+        guard list.count > limit + limit / 10 else { return 0 }
+        let excess = list.count - limit
+        list.removeFirst(excess)
+        return excess
+    }
+
+    private mutating func noteThread(_ thread: Int32, queue: String) {
+        if let index = threadIndex[thread] {
+            if threads[index].queue.isEmpty && !queue.isEmpty { threads[index].queue = queue }
+            return
+        }
+        threadIndex[thread] = threads.count
+        threads.append(ThreadLane(thread: thread, queue: queue, isMain: thread == pid))
+    }
+
+    private mutating func recordResult(_ event: TraceEvent) {
+        guard let line = event.integer("line") else { return }
+        let file = event.string("file") ?? "main.swift"
+        let key = "\(file):\(line)"
+        let text = event.string("text") ?? ""
+        if let index = resultIndex[key] {
+            results[index].text = text
+            results[index].seconds = event.number("seconds")
+            results[index].count += 1
+            results[index].time = event.time
+        } else {
+            resultIndex[key] = results.count
+            results.append(LineResult(file: file, line: line, kind: event.string("kind") ?? "peek", text: text,
+                                      seconds: event.number("seconds"), count: 1, time: event.time))
+        }
+    }
+
+    private mutating func recordKnob(_ event: TraceEvent) {
+        guard let name = event.string("name") else { return }
+        let knob = KnobValue(name: name, type: event.string("type") ?? "int", value: event.string("value") ?? "",
+                             defaultValue: event.string("default") ?? "", minimum: event.integer("min"), maximum: event.integer("max"),
+                             choices: event.string("choices")?.split(separator: ",").map(String.init) ?? [], help: event.string("help") ?? "")
+        if let index = knobs.firstIndex(where: { $0.name == name }) {
+            knobs[index] = knob
+        } else {
+            knobs.append(knob)
+        }
+    }
+
+    private mutating func recordOperationState(_ event: TraceEvent) {
+        guard let oid = event.integer("oid"), let state = event.string("state") else { return }
+        let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread)
+        if let index = operationIndex[oid] {
+            operations[index].changes.append(change)
+        } else {
+            operationIndex[oid] = operations.count
+            operations.append(OperationRecord(id: oid, name: event.string("op") ?? "operation \(oid)", changes: [change]))
+        }
+    }
+
+    /// Seconds from the start of the run to `time`.
+    public func seconds(at time: UInt64) -> Double {
+        guard let startTime else { return 0 }
+        return Double(Int64(bitPattern: time &- startTime)) / 1e9
+    }
+
+    /// Did the run end the way the page said it would (a normal exit unless it announced a crash or a hang)?
+    public var endedAsExpected: Bool {
+        guard let ending else { return false }
+        switch expectation?.ending {
+        case "crash": return ending.isCrash
+        case "stuck": if case .stuck = ending { return true } else { return false }
+        default: return ending.isNormalExit
+        }
+    }
+
+    /// The lane for `thread`, if the run has seen it.
+    public func lane(for thread: Int32) -> ThreadLane? {
+        threadIndex[thread].map { threads[$0] }
+    }
+}
+
+/// A thread that took part in a run, named by the queue it was first seen serving.
+public struct ThreadLane: Sendable, Equatable {
+    public var thread: Int32
+    public var queue: String
+    public var isMain: Bool
+
+    /// "main", or the queue label with the kernel thread id: "com.apple.root.default-qos #4242".
+    public var title: String {
+        if isMain { return "main #\(thread)" }
+        return queue.isEmpty ? "thread #\(thread)" : "\(queue) #\(thread)"
+    }
+}
+
+/// A stretch of time a thread spent in `trace("name") { … }`; `end` is nil while it is still open.
+public struct Span: Sendable, Equatable {
+    public var id: Int
+    public var name: String
+    public var thread: Int32
+    public var queue: String
+    public var start: UInt64
+    public var end: UInt64?
+
+    public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
+}
+
+/// An instant on a thread's lane.
+public struct Mark: Sendable, Equatable {
+    public var name: String
+    public var thread: Int32
+    public var queue: String
+    public var time: UInt64
+}
+
+/// The latest result shown beside one source line, and how many times that line reported.
+public struct LineResult: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var kind: String
+    public var text: String
+    public var seconds: Double?
+    public var count: Int
+    public var time: UInt64
+}
+
+/// A knob as the page announced it, with the value this run used.
+public struct KnobValue: Sendable, Equatable {
+    public var name: String
+    public var type: String
+    public var value: String
+    public var defaultValue: String
+    public var minimum: Int?
+    public var maximum: Int?
+    public var choices: [String]
+    public var help: String
+}
+
+/// The states one operation went through, in order.
+public struct OperationRecord: Sendable, Equatable {
+    public struct Change: Sendable, Equatable {
+        public var state: String
+        public var time: UInt64
+        public var thread: Int32
+    }
+
+    public var id: Int
+    public var name: String
+    public var changes: [Change]
+
+    public func firstTime(of state: String) -> UInt64? {
+        changes.first { $0.state == state }?.time
+    }
+}
+
+/// `operation` waits for `dependsOn`.
+public struct Dependency: Sendable, Equatable {
+    public var operation: Int
+    public var operationName: String
+    public var dependsOn: Int
+    public var dependencyName: String
+    public var time: UInt64
+}
+
+/// The ending a page announced before it happened.
+public struct Expectation: Sendable, Equatable {
+    public var ending: String
+    public var reason: String
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// One page of the tutorial: its place in the order, its title, its source and the program that runs it.
+public struct Page: Sendable, Equatable {
+    /// 1-based position, from the `NN` of `Lessons/NN-Name/`.
+    public var number: Int
+    /// The folder under `Lessons/`, such as `05-InPractice`.
+    public var folder: String
+    /// The title shown to learners, from the page's first heading.
+    public var title: String
+    /// A one-sentence summary, from the page's first paragraph.
+    public var summary: String
+    /// The executable product, such as `Lesson05InPractice`.
+    public var product: String
+    /// `main.swift` of the page.
+    public var source: URL
+
+    /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.
+    public var slug: String {
+        let name = folder.drop { $0.isNumber || $0 == "-" }
+        var words: [String] = []
+        for character in name {
+            if character.isUppercase || words.isEmpty { words.append("") }
+            words[words.count - 1].append(character.lowercased())
+        }
+        return words.joined(separator: "-")
+    }
+}
+
+/// The pages under `Lessons/`, in order, found on disk so a page added there needs no other registration.
+public struct PageCatalog: Sendable {
+    public var pages: [Page]
+    public var root: URL
+
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The package's root folder: `TOUR_ROOT` if set, else the checkout this program was built from.
+    public static var defaultRoot: URL {
+        if let root = ProcessInfo.processInfo.environment["TOUR_ROOT"], !root.isEmpty {
+            return URL(fileURLWithPath: root)
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()   // Pages
+            .deletingLastPathComponent()   // TourCore
+            .deletingLastPathComponent()   // Sources
+            .deletingLastPathComponent()
+    }
+
+    public static func load(root: URL = defaultRoot) throws -> PageCatalog {
+        let lessons = root.appendingPathComponent("Lessons")
+        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else {
+            throw Problem(description: "no Lessons folder at \(lessons.path); set TOUR_ROOT to the ConcurrencyTour checkout")
+        }
+        let pages = folders.sorted().compactMap { folder -> Page? in
+            guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
+            let source = lessons.appendingPathComponent(folder).appendingPathComponent("main.swift")
+            let text = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
+            let document = LiterateParser.parse(text)
+            let fallbackTitle = String(folder.drop { $0.isNumber || $0 == "-" })
+            return Page(number: number, folder: folder, title: document.title ?? fallbackTitle,
+                        summary: Self.firstSentence(of: document), product: "Lesson" + folder.filter { $0 != "-" },
+                        source: source)
+        }
+        return PageCatalog(pages: pages, root: root)
+    }
+
+    /// The page a learner meant by its number (`3`), its slug (`async`) or its title, ignoring case.
+    public func page(named query: String) -> Page? {
+        let wanted = query.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" }
+        if let number = Int(wanted) { return pages.first { $0.number == number } }
+        return pages.first { page in
+            [page.slug, page.title, page.product, page.folder].contains {
+                $0.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } == wanted
+            }
+        }
+    }
+
+    /// "Pages are: 1 operation, 2 queue, …", for messages about a page that does not exist.
+    public var choices: String {
+        pages.map { "\($0.number) \($0.slug)" }.joined(separator: ", ")
+    }
+
+    private static func firstSentence(of document: PageDocument) -> String {
+        for block in document.blocks {
+            guard case .paragraph(let spans, _) = block else { continue }
+            let text = spans.map(\.plainText).joined()
+            if let end = text.range(of: ". ") { return String(text[..<end.lowerBound]) + "." }
+            return text
+        }
+        return ""
+    }
+}
+
+extension InlineSpan {
+    /// The span's text without its markup.
+    public var plainText: String {
+        switch self {
+        case .text(let text), .code(let text), .emphasis(let text), .strong(let text): text
+        case .link(let text, _): text
+        }
+    }
+}

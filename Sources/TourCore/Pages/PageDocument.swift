@@ -1,0 +1,79 @@
+/// A tutorial page as the tutorial renders it: prose blocks and runs of code, in source order.
+public struct PageDocument: Sendable, Equatable {
+    public var blocks: [PageBlock]
+
+    public init(blocks: [PageBlock]) {
+        self.blocks = blocks
+    }
+
+    /// The text of the page's first heading, which names the page in menus.
+    public var title: String? {
+        for case .heading(_, let text, _) in blocks {
+            return text.plainText
+        }
+        return nil
+    }
+
+    /// Every code line of the page in order, each with its line number in `main.swift`.
+    public var codeLines: [SourceLine] {
+        blocks.flatMap { block -> [SourceLine] in
+            if case .code(let lines) = block { return lines }
+            return []
+        }
+    }
+}
+
+/// One block of a page; `line` is the 1-based line of `main.swift` the block starts on.
+public enum PageBlock: Sendable, Equatable {
+    case heading(level: Int, text: [InlineSpan], line: Int)
+    /// Consecutive prose lines joined with spaces, as soft-wrapped text.
+    case paragraph([InlineSpan], line: Int)
+    /// A bullet or numbered item; `depth` is 0 at the outermost level and grows with indentation.
+    case listItem(ordered: Bool, number: Int?, depth: Int, text: [InlineSpan], line: Int)
+    /// A list item that starts with a callout keyword, such as `- experiment: Set the knob to 1.`
+    case callout(kind: CalloutKind, body: [InlineSpan], line: Int)
+    case rule(line: Int)
+    /// A run of consecutive code lines, without the blank lines at its ends.
+    case code([SourceLine])
+}
+
+/// One line of Swift code, numbered as in the file so run results can be shown beside it.
+public struct SourceLine: Sendable, Equatable {
+    public var number: Int
+    public var text: String
+
+    public init(number: Int, text: String) {
+        self.number = number
+        self.text = text
+    }
+}
+
+/// The callouts a page may use, named as in Xcode's playground markup.
+public enum CalloutKind: String, Sendable, Equatable, CaseIterable {
+    case note, important, experiment, example
+}
+
+/// A piece of inline text with its style; nested markup inside a styled piece is flattened to its text.
+public enum InlineSpan: Sendable, Equatable {
+    case text(String)
+    case code(String)
+    case emphasis(String)
+    case strong(String)
+    /// A link; page links keep their target `@next` or `@previous` for the host to resolve.
+    case link(text: String, target: String)
+
+    /// The words a reader sees, without styling.
+    public var plainText: String {
+        switch self {
+        case .text(let text), .code(let text), .emphasis(let text), .strong(let text), .link(let text, _):
+            text
+        }
+    }
+}
+
+extension Array where Element == InlineSpan {
+    /// The words a reader sees, without styling.
+    public var plainText: String {
+        map(\.plainText).joined()
+    }
+}

@@ -1,0 +1,213 @@
+@preconcurrency import Glibc
+import Foundation
+import Synchronization
+
+/// What to run and how: the page's program, its knob settings and speed, and the watchdog's patience.
+public struct RunRequest: Sendable {
+    public var executable: String
+    public var knobSettings: [(name: String, value: String)]
+    public var speed: Double
+    public var stuckAfter: Double
+    public var silentLimit: Double
+    /// How long a page gets to end after SIGTERM before it is killed.
+    public var gracePeriod: Double
+    public var extraArguments: [String]
+    public var extraEnvironment: [String: String]
+
+    public init(executable: String, knobSettings: [(name: String, value: String)] = [], speed: Double = 1,
+                stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
+                extraArguments: [String] = [], extraEnvironment: [String: String] = [:]) {
+        self.executable = executable
+        self.knobSettings = knobSettings
+        self.speed = speed
+        self.stuckAfter = stuckAfter
+        self.silentLimit = silentLimit
+        self.gracePeriod = gracePeriod
+        self.extraArguments = extraArguments
+        self.extraEnvironment = extraEnvironment
+    }
+
+    var arguments: [String] {
+        knobSettings.flatMap { ["--set", "\($0.name)=\($0.value)"] } + (speed == 1 ? [] : ["--speed", "\(speed)"]) + extraArguments
+    }
+}
+
+/// Nanoseconds on the monotonic clock the pages stamp their events with.
+public func monotonicNow() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// A page running in its own process; every `HostEvent` goes, in order and one at a time, to the handler given at start.
+public final class PageRun: @unchecked Sendable {
+    public let pid: Int32
+    public let startTime: UInt64
+
+    private struct State {
+        var detector: StallDetector
+        var stderrTail: [String] = []
+        var stopRequested = false
+        var stall: Stall?
+        var ending: RunEnding?
+    }
+
+    private let request: RunRequest
+    private let handler: @Sendable (HostEvent) -> Void
+    private let state: Mutex<State>
+    /// Serialises delivery: three readers and the watchdog all report into one ordered stream.
+    private let deliveryLock = Mutex<Void>(())
+    private let ended = DispatchSemaphore(value: 0)
+    /// Set up once in `follow` and touched only from its own queue afterwards.
+    private let watchdog: DispatchSourceTimer
+
+    /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
+    public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
+        let startTime = monotonicNow()
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["TOUR_HOST_PID"] = String(getpid())
+        environment["TOUR_SET"] = nil
+        environment["TOUR_SPEED"] = nil
+        environment.merge(request.extraEnvironment) { $1 }
+        do {
+            let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments, environment: environment)
+            let run = PageRun(request: request, pid: child.pid, startTime: startTime, handler: handler)
+            run.follow(child)
+            return run
+        } catch {
+            let run = PageRun(request: request, pid: 0, startTime: startTime, handler: handler)
+            run.finish(.failedToStart("\(error)"))
+            return run
+        }
+    }
+
+    private init(request: RunRequest, pid: Int32, startTime: UInt64, handler: @escaping @Sendable (HostEvent) -> Void) {
+        self.request = request
+        self.pid = pid
+        self.startTime = startTime
+        self.handler = handler
+        state = Mutex(State(detector: StallDetector(stuckAfter: request.stuckAfter, silentLimit: request.silentLimit, startTime: startTime)))
+        watchdog = DispatchSource.makeTimerSource(queue: .global())
+    }
+
+    /// Asks the page to stop: SIGTERM to its process group, then SIGKILL after the grace period.
+    public func stop() {
+        let alreadyOver = state.withLock { state -> Bool in
+            guard state.ending == nil else { return true }
+            state.stopRequested = true
+            return false
+        }
+        guard !alreadyOver else { return }
+        terminate()
+    }
+
+    /// Blocks until the run is over and says how it ended.
+    @discardableResult
+    public func waitUntilEnded() -> RunEnding {
+        ended.wait()
+        ended.signal()
+        return state.withLock { $0.ending! }
+    }
+
+    /// How the run ended, or nil while it is still going.
+    public var ending: RunEnding? { state.withLock { $0.ending } }
+
+    private func terminate() {
+        kill(-pid, SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.gracePeriod) { [pid] in
+            kill(-pid, SIGKILL)
+        }
+    }
+
+    private func deliver(_ event: HostEvent) {
+        let time: UInt64
+        switch event {
+        case .trace(let trace): time = max(trace.time, monotonicNow())
+        default: time = monotonicNow()
+        }
+        state.withLock { state in
+            state.detector.record(event, at: time)
+            if case .output(let line) = event, line.stream == .stderr, line.thread == nil {
+                state.stderrTail.append(line.text)
+                if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
+            }
+        }
+        deliveryLock.withLock { _ in handler(event) }
+    }
+
+    private func follow(_ child: ChildProcess) {
+        deliver(.started(pid: child.pid, time: startTime))
+        let readers = [
+            LineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
+                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+            },
+            LineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
+                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+            },
+            LineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
+                deliver(Self.decodeTraceLine(bytes, truncatedFrom: truncated))
+            },
+        ]
+        let interval = max(0.02, min(0.25, request.stuckAfter / 10))
+        watchdog.schedule(deadline: .now() + interval, repeating: interval)
+        watchdog.setEventHandler { [self] in checkForStall() }
+        watchdog.resume()
+
+        let waiter = Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            // Whatever the page left behind in its group (a forked child holding the pipes open) goes with it.
+            kill(-child.pid, SIGKILL)
+            LiveProcessGroups.shared.remove(child.pid)
+            for reader in readers { _ = reader.waitUntilDone(timeout: 2) }
+            watchdog.cancel()
+            let ending = state.withLock { state -> RunEnding in
+                if let stall = state.stall { return .stuck(stall) }
+                let classified = EndingClassifier.classify(waitStatus: status, stderrTail: state.stderrTail)
+                if state.stopRequested && !classified.isNormalExit { return .stopped }
+                return classified
+            }
+            finish(ending)
+        }
+        waiter.name = "tour-wait"
+        waiter.start()
+    }
+
+    private func finish(_ ending: RunEnding) {
+        state.withLock { $0.ending = ending }
+        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNow())) }
+        ended.signal()
+    }
+
+    private func checkForStall() {
+        let stalled = state.withLock { state -> Bool in
+            guard state.ending == nil, state.stall == nil, !state.stopRequested,
+                  let stall = state.detector.stall(at: monotonicNow()) else { return false }
+            state.stall = stall
+            return true
+        }
+        if stalled { terminate() }
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let length = truncatedFrom else { return text }
+        return text + " … [line of \(length) bytes cut to \(bytes.count)]"
+    }
+
+    private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?) -> HostEvent {
+        if let length = truncatedFrom {
+            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNow())
+        }
+        switch TraceLineParser.parse(bytes) {
+        case .success(let event) where event.kind == "out":
+            return .output(OutputLine(stream: .stdout, text: event.string("text") ?? "", time: event.time,
+                                      thread: event.thread, queue: event.queue))
+        case .success(let event):
+            return .trace(event)
+        case .failure(let failure):
+            return .rejectedTraceLine(reason: failure.description, time: monotonicNow())
+        }
+    }
+}

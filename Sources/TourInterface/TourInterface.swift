@@ -1,0 +1,1 @@
+/// The pure model, update and rendering of the full-screen tutorial.
