@@ -4,6 +4,13 @@ import PackageDescription
 /// The eight pages, in order. Each is an executable target under `Lessons/NN-Name/`.
 let pages = [
     "01-Operation",
+    "02-Queue",
+    "03-Async",
+    "04-Dependencies",
+    "05-InPractice",
+    "06-GCD",
+    "07-Groups",
+    "08-Barrier",
 ]
 
 /// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
@@ -31,6 +38,7 @@ let package = Package(
             name: "tour",
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
         ),
+        .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore"]),
         .target(name: "TourTestSupport", dependencies: ["TourCore"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit"]),

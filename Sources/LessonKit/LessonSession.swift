@@ -43,7 +43,8 @@ final class LessonSession: Sendable {
     /// Stops the page before it runs with input it cannot honour, saying what was wrong.
     static func refuse(_ message: String) -> Never {
         FileHandle.standardError.write(Data("\(pageName): \(message)\n".utf8))
-        exit(2)
+        // _exit: the exit-time check for unused knob settings would only add noise after this message.
+        _exit(2)
     }
 
     func makeSpanID() -> Int { nextSpanID.add(1, ordering: .relaxed).oldValue }

@@ -1,1 +1,51 @@
-print("tour")
+@preconcurrency import Glibc
+import Foundation
+import TourCore
+import TourTerminal
+
+/// `tour`: a thin front over TourCore (plain mode) and TourTerminal (the full-screen tutorial).
+setvbuf(stdout, nil, _IOLBF, 0)
+
+func fail(_ message: String, status: PlainRun.Status = .usage) -> Never {
+    FileHandle.standardError.write(Data("tour: \(message)\n".utf8))
+    exit(status.rawValue)
+}
+
+let command: TourCommand
+do {
+    command = try TourCommand.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("\(error)")
+}
+
+let catalog: PageCatalog
+do {
+    catalog = try PageCatalog.load()
+} catch {
+    fail("\(error)", status: .couldNotStart)
+}
+
+switch command {
+case .help:
+    print(TourCommand.usage)
+case .version:
+    print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
+case .list:
+    for page in catalog.pages {
+        print("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
+    }
+case .run(let options):
+    let page: Page
+    do {
+        page = try PlainRun.validate(options, catalog: catalog)
+    } catch {
+        fail("\(error)")
+    }
+    LiveProcessGroups.stopAllOnExit()
+    let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
+        print(line)
+    }
+    exit(status.rawValue)
+case .interactive(let speed):
+    exit(InteractiveTour.run(catalog: catalog, speed: speed))
+}

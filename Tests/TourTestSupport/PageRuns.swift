@@ -23,22 +23,6 @@ public func recordRun(
     return recorder.record
 }
 
-/// Collects host events into a `RunRecord` from the runner's threads.
-public final class RunRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: RunRecord
-
-    public init(limits: RunRecord.Limits = RunRecord.Limits()) {
-        stored = RunRecord(limits: limits)
-    }
-
-    public func apply(_ event: HostEvent) {
-        lock.withLock { stored.apply(event) }
-    }
-
-    public var record: RunRecord { lock.withLock { stored } }
-}
-
 extension RunRecord {
     /// The text of every output line, in order.
     public var outputText: [String] { output.map(\.text) }

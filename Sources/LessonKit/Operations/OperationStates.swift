@@ -73,14 +73,15 @@ open class ObservedOperation: Operation, @unchecked Sendable {
 
     open override var isReady: Bool {
         let ready = super.isReady
-        if ready, !announcedReady.exchange(true, ordering: .relaxed) {
-            reportState(self, .ready)
-        }
+        if ready { announceReadyOnce() }
         return ready
     }
 
     open override func start() {
-        // `start()` on a cancelled operation only marks it finished; `main()` never runs.
+        // A second start() of a finished operation does nothing, so there is nothing to report.
+        guard !isFinished else { return super.start() }
+        if super.isReady { announceReadyOnce() }
+        // start() on a cancelled operation only marks it finished; main() never runs.
         if isCancelled {
             super.start()
         } else {
@@ -90,6 +91,12 @@ open class ObservedOperation: Operation, @unchecked Sendable {
             }
         }
         reportState(self, .finished)
+    }
+
+    private func announceReadyOnce() {
+        if !announcedReady.exchange(true, ordering: .relaxed) {
+            reportState(self, .ready)
+        }
     }
 
     open override func cancel() {

@@ -18,12 +18,15 @@ public struct Page: Sendable, Equatable {
     /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.
     public var slug: String {
         let name = folder.drop { $0.isNumber || $0 == "-" }
-        var words: [String] = []
+        // A new word starts where a capital follows a small letter: InPractice → in-practice, GCD → gcd.
+        var slug = ""
+        var previous: Character?
         for character in name {
-            if character.isUppercase || words.isEmpty { words.append("") }
-            words[words.count - 1].append(character.lowercased())
+            if character.isUppercase, previous?.isLowercase == true { slug.append("-") }
+            slug.append(contentsOf: character.lowercased())
+            previous = character
         }
-        return words.joined(separator: "-")
+        return slug
     }
 }
 
@@ -85,20 +88,10 @@ public struct PageCatalog: Sendable {
     private static func firstSentence(of document: PageDocument) -> String {
         for block in document.blocks {
             guard case .paragraph(let spans, _) = block else { continue }
-            let text = spans.map(\.plainText).joined()
+            let text = spans.plainText
             if let end = text.range(of: ". ") { return String(text[..<end.lowerBound]) + "." }
             return text
         }
         return ""
-    }
-}
-
-extension InlineSpan {
-    /// The span's text without its markup.
-    public var plainText: String {
-        switch self {
-        case .text(let text), .code(let text), .emphasis(let text), .strong(let text): text
-        case .link(let text, _): text
-        }
     }
 }

@@ -139,13 +139,13 @@ public final class PageRun: @unchecked Sendable {
     private func follow(_ child: ChildProcess) {
         deliver(.started(pid: child.pid, time: startTime))
         let readers = [
-            LineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
+            PipeLineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
                 deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
             },
-            LineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
+            PipeLineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
                 deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
             },
-            LineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
+            PipeLineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
                 deliver(Self.decodeTraceLine(bytes, truncatedFrom: truncated))
             },
         ]

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A line longer than `maximumLineBytes` is handed over cut at that length with `truncated` set, and the
 /// rest of it is skipped, so a page that writes without newlines cannot make the host's memory grow.
-final class LineReader: @unchecked Sendable {
+final class PipeLineReader: @unchecked Sendable {
     static let maximumLineBytes = TraceLineParser.maximumLineBytes
 
     private let fd: Int32

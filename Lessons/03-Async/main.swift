@@ -1,0 +1,3 @@
+//: # Async
+import LessonKit
+print("This page is being written.")

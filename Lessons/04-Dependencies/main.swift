@@ -1,0 +1,3 @@
+//: # Dependencies
+import LessonKit
+print("This page is being written.")

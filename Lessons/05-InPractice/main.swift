@@ -1,0 +1,3 @@
+//: # InPractice
+import LessonKit
+print("This page is being written.")

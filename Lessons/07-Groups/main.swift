@@ -1,0 +1,3 @@
+//: # Groups
+import LessonKit
+print("This page is being written.")

@@ -1,0 +1,3 @@
+//: # Barrier
+import LessonKit
+print("This page is being written.")

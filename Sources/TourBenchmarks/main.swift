@@ -1,0 +1,83 @@
+@preconcurrency import Glibc
+import Foundation
+import LessonKit
+import TourCore
+
+/// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
+/// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
+setvbuf(stdout, nil, _IOLBF, 0)
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+/// Trace cost at the call site: `mark` with fd 3 on a pipe that another thread drains, as a page sees it.
+func traceCallCost() {
+    var fds: [Int32] = [0, 0]
+    pipe(&fds)
+    dup2(fds[1], 3)
+    close(fds[1])
+    let reader = fds[0]
+    let drain = Thread {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while buffer.withUnsafeMutableBytes({ read(reader, $0.baseAddress, $0.count) }) > 0 {}
+    }
+    drain.start()
+    let batch = 100
+    var perEvent: [Double] = []
+    for _ in 0..<2_000 {
+        let start = monotonicNow()
+        for _ in 0..<batch { mark("benchmark") }
+        perEvent.append(Double(monotonicNow() - start) / Double(batch))
+    }
+    print(String(format: "trace call site: median %.0f ns per event, p90 %.0f ns (%d batches of %d marks)",
+                 median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch))
+}
+
+/// Host ingestion: a fixture floods its trace channel from four threads; the host parses every line.
+func hostIngestion(events: Int) {
+    var rates: [Double] = []
+    var lost = 0
+    for _ in 0..<5 {
+        let recorder = RunRecorder(limits: { var limits = RunRecord.Limits(); limits.marks = events; return limits }())
+        let start = monotonicNow()
+        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "RunnerFixture"),
+                                           extraEnvironment: ["FIXTURE": "trace-flood", "EVENTS": String(events)]),
+                                handler: recorder.apply)
+        run.waitUntilEnded()
+        let seconds = Double(monotonicNow() - start) / 1e9
+        let record = recorder.record
+        lost += max(0, events - record.marks.count) + record.rejectedTraceLines
+        rates.append(Double(record.marks.count) / seconds)
+    }
+    print(String(format: "host ingestion: median %.0f events/s over 5 runs of %d events, including spawn; lost or rejected: %d",
+                 median(rates), events, lost))
+}
+
+/// Start of a page to its first output line, once built.
+func startToFirstOutput(product: String) {
+    var delays: [Double] = []
+    for _ in 0..<20 {
+        let recorder = RunRecorder()
+        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: product), speed: 10), handler: recorder.apply)
+        run.waitUntilEnded()
+        let record = recorder.record
+        if let first = record.firstOutputTime, let start = record.startTime {
+            delays.append(Double(first - start) / 1e6)
+        }
+    }
+    print(String(format: "start to first output (%@): median %.1f ms, p90 %.1f ms over %d runs",
+                 product, median(delays), percentile(delays, 0.9), delays.count))
+}
+
+let which = Set(CommandLine.arguments.dropFirst())
+// First, while fd 3 is still free in this process: the pipes of the runs below may take it otherwise.
+if which.isEmpty || which.contains("trace") { traceCallCost() }
+if which.isEmpty || which.contains("ingestion") { hostIngestion(events: 300_000) }
+if which.isEmpty || which.contains("startup") { startToFirstOutput(product: "Lesson01Operation") }

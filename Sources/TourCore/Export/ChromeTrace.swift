@@ -1,0 +1,59 @@
+import Foundation
+
+/// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
+/// one named thread per lane, complete (`X`) events for spans, instants for marks, operation states and
+/// printed lines, and flow arrows from each dependency's end to its dependent's start.
+public enum ChromeTrace {
+    public static func document(for record: RunRecord, title: String) -> [String: Any] {
+        let pid = Int(record.pid ?? 0)
+        let origin = record.startTime ?? 0
+        func microseconds(_ time: UInt64) -> Double { Double(Int64(bitPattern: time &- origin)) / 1e3 }
+
+        var events: [[String: Any]] = [
+            ["ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": ["name": title]],
+        ]
+        for (index, lane) in record.threads.enumerated() {
+            events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": Int(lane.thread), "args": ["name": lane.title]])
+            events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": Int(lane.thread), "args": ["sort_index": index]])
+        }
+        for span in record.spans {
+            let end = span.end ?? record.endTime ?? span.start
+            events.append(["ph": "X", "name": span.name, "cat": "span", "pid": pid, "tid": Int(span.thread),
+                           "ts": microseconds(span.start), "dur": Double(end &- span.start) / 1e3,
+                           "args": ["queue": span.queue, "finished": span.end != nil]])
+        }
+        for mark in record.marks {
+            events.append(["ph": "i", "s": "t", "name": mark.name, "cat": "mark", "pid": pid, "tid": Int(mark.thread),
+                           "ts": microseconds(mark.time), "args": ["queue": mark.queue]])
+        }
+        for operation in record.operations {
+            for change in operation.changes {
+                events.append(["ph": "i", "s": "t", "name": "\(operation.name): \(change.state)", "cat": "operation",
+                               "pid": pid, "tid": Int(change.thread), "ts": microseconds(change.time)])
+            }
+        }
+        for line in record.output {
+            guard let thread = line.thread else { continue }
+            events.append(["ph": "i", "s": "t", "name": line.text, "cat": "output", "pid": pid, "tid": Int(thread),
+                           "ts": microseconds(line.time)])
+        }
+        let byID = Dictionary(record.operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, dependency) in record.dependencies.enumerated() {
+            guard let before = byID[dependency.dependsOn]?.changes.last(where: { $0.state == "finished" }),
+                  let after = byID[dependency.operation]?.changes.first(where: { $0.state == "executing" }) else { continue }
+            let common: [String: Any] = ["name": "\(dependency.dependencyName) → \(dependency.operationName)",
+                                         "cat": "dependency", "pid": pid, "id": index + 1]
+            events.append(common.merging(["ph": "s", "tid": Int(before.thread), "ts": microseconds(before.time)]) { $1 })
+            events.append(common.merging(["ph": "f", "bp": "e", "tid": Int(after.thread), "ts": microseconds(after.time)]) { $1 })
+        }
+        var other: [String: Any] = ["page": title]
+        if let ending = record.ending { other["ending"] = ending.headline }
+        return ["traceEvents": events, "displayTimeUnit": "ms", "otherData": other]
+    }
+
+    /// Writes the document to `path`, replacing any file there.
+    public static func write(_ record: RunRecord, title: String, to path: String) throws {
+        let data = try JSONSerialization.data(withJSONObject: document(for: record, title: title), options: [.sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The line-oriented face of a run, for pipes, CI, tests and screen readers: live lines as events arrive,
+/// then the results by line, a text timeline with one lane per thread, and how the run ended.
+public struct PlainReport: Sendable {
+    public var style: PlainStyle
+    /// Columns of the text timeline, not counting lane titles.
+    public var timelineWidth: Int
+
+    public init(style: PlainStyle, timelineWidth: Int = 60) {
+        self.style = style
+        self.timelineWidth = timelineWidth
+    }
+
+    /// The header printed before the page starts.
+    public func header(page: Page, of count: Int, speed: Double, knobs: [(name: String, value: String)]) -> [String] {
+        var lines = [style.bold("ConcurrencyTour · page \(page.number) of \(count): \(page.title)") + (speed == 1 ? "" : "  (speed \(Self.number(speed))×)")]
+        if !knobs.isEmpty {
+            lines.append("knobs set: " + knobs.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
+        }
+        lines.append("")
+        return lines
+    }
+
+    /// The live line for `event`, if it is one a reader follows as it happens; `record` already includes it.
+    public func liveLine(for event: HostEvent, in record: RunRecord) -> String? {
+        switch event {
+        case .output(let line):
+            let time = String(format: "%8.3fs", record.seconds(at: line.time))
+            let source: String
+            switch (line.stream, line.thread) {
+            case (.stderr, _): source = "stderr"
+            case (_, let thread?): source = laneName(thread, in: record)
+            case (.stdout, nil): source = "stdout"
+            }
+            let text = "\(time)  \(source.padding(toLength: 8, withPad: " ", startingAt: 0)) \(line.text)"
+            return line.stream == .stderr ? style.red(text) : text
+        case .trace(let trace) where trace.kind == "expect":
+            return style.dim("          (the page expects to end with a \(trace.string("ending") ?? "?"): \(trace.string("why") ?? ""))")
+        default:
+            return nil
+        }
+    }
+
+    /// Everything printed once the run has ended.
+    public func summary(of record: RunRecord, page: Page) -> [String] {
+        var lines: [String] = [""]
+        lines += knobLines(record)
+        lines += resultLines(record, page: page)
+        lines += timelineLines(record)
+        lines += losses(record)
+        lines += endingLines(record)
+        return lines
+    }
+
+    /// "main" for the page's first thread, "T2", "T3"… for the others, in order of appearance.
+    func laneName(_ thread: Int32, in record: RunRecord) -> String {
+        guard let index = record.threads.firstIndex(where: { $0.thread == thread }) else { return "T?" }
+        return record.threads[index].isMain ? "main" : "T\(index + 1)"
+    }
+
+    private func knobLines(_ record: RunRecord) -> [String] {
+        guard !record.knobs.isEmpty else { return [] }
+        var lines = [style.bold("Knobs")]
+        for knob in record.knobs {
+            let range: String
+            switch knob.type {
+            case "int": range = "\(knob.minimum ?? 0)…\(knob.maximum ?? 0)"
+            case "bool": range = "true/false"
+            default: range = knob.choices.joined(separator: "/")
+            }
+            let changed = knob.value == knob.defaultValue ? "" : " (default \(knob.defaultValue))"
+            lines.append("  \(knob.name) = \(knob.value)\(changed)   [\(range)]   --set \(knob.name)=…")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func resultLines(_ record: RunRecord, page: Page) -> [String] {
+        guard !record.results.isEmpty else { return [] }
+        let source = (try? String(contentsOf: page.source, encoding: .utf8))?.components(separatedBy: "\n") ?? []
+        var lines = [style.bold("Results by line")]
+        for result in record.results.sorted(by: { ($0.file, $0.line) < ($1.file, $1.line) }) {
+            let count = result.count > 1 ? "  (×\(result.count), latest)" : ""
+            var code = ""
+            if result.file == "main.swift", result.line >= 1, result.line <= source.count {
+                code = source[result.line - 1].trimmingCharacters(in: .whitespaces)
+                if code.count > 48 { code = String(code.prefix(47)) + "…" }
+            }
+            let location = "\(result.file):\(result.line)".padding(toLength: 16, withPad: " ", startingAt: 0)
+            lines.append("  \(location) \(code.padding(toLength: 48, withPad: " ", startingAt: 0))  → \(result.text)\(count)")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func timelineLines(_ record: RunRecord) -> [String] {
+        guard let start = record.startTime else { return [] }
+        let end = record.endTime ?? record.spans.compactMap(\.end).max() ?? start
+        let total = max(Double(end &- start) / 1e9, 0.001)
+        let column = total / Double(timelineWidth)
+        var lines = [style.bold("Timeline") + String(format: "  0 to %.3f s, one column = %@", total, Self.duration(column))]
+        let titleWidth = min(40, (record.threads.map { $0.title.count + 4 }.max() ?? 10))
+        for lane in record.threads {
+            var cells = Array(repeating: style.emptyCharacter, count: timelineWidth)
+            for span in record.spans where span.thread == lane.thread {
+                let first = columnIndex(span.start, start: start, column: column)
+                let last = columnIndex(span.end ?? end, start: start, column: column)
+                for index in first...max(first, last) { cells[index] = style.spanCharacter }
+            }
+            for mark in record.marks where mark.thread == lane.thread {
+                cells[columnIndex(mark.time, start: start, column: column)] = style.markCharacter
+            }
+            let busy = record.spans.contains { $0.thread == lane.thread } || record.marks.contains { $0.thread == lane.thread }
+            guard busy || lane.isMain else { continue }
+            var title = lane.isMain ? lane.title : "\(laneName(lane.thread, in: record)) \(lane.title)"
+            if title.count > titleWidth { title = String(title.prefix(titleWidth - 1)) + "…" }
+            lines.append("  " + title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|")
+        }
+        lines.append("  " + style.dim("\(style.spanCharacter) span  \(style.markCharacter) mark   \(record.spans.count) spans, \(record.marks.count) marks on \(record.threads.count) threads"))
+        let listed = record.spans.sorted { $0.start < $1.start }.prefix(30)
+        if !listed.isEmpty {
+            lines.append("  Spans (start, duration, thread):")
+            for span in listed {
+                lines.append(String(format: "    %8.3fs  %@  %@  %@", record.seconds(at: span.start),
+                                    (span.duration.map(Self.duration) ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0),
+                                    laneName(span.thread, in: record).padding(toLength: 5, withPad: " ", startingAt: 0), span.name))
+            }
+            if record.spans.count > listed.count { lines.append("    … and \(record.spans.count - listed.count) more") }
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func columnIndex(_ time: UInt64, start: UInt64, column: Double) -> Int {
+        let seconds = Double(Int64(bitPattern: time &- start)) / 1e9
+        return min(timelineWidth - 1, max(0, Int(seconds / column)))
+    }
+
+    private func losses(_ record: RunRecord) -> [String] {
+        var notes: [String] = []
+        if record.droppedOutputLines > 0 { notes.append("\(record.droppedOutputLines) early output lines not kept (the limit is \(record.limits.outputLines))") }
+        if record.droppedSpans > 0 { notes.append("\(record.droppedSpans) spans not kept") }
+        if record.droppedMarks > 0 { notes.append("\(record.droppedMarks) marks not kept") }
+        if record.rejectedTraceLines > 0 {
+            notes.append("\(record.rejectedTraceLines) trace lines skipped; the last was \(record.lastRejection ?? "unreadable")")
+        }
+        return notes.isEmpty ? [] : notes.map { style.dim("note: " + $0) } + [""]
+    }
+
+    private func endingLines(_ record: RunRecord) -> [String] {
+        guard let ending = record.ending else { return [] }
+        var lines: [String] = []
+        let verdict = record.endedAsExpected ? style.green("as the page said it would") : style.red("not as the page expected")
+        lines.append(style.bold("Ended: ") + ending.headline + " — " + verdict)
+        lines.append("  " + ending.explanation)
+        if let expectation = record.expectation {
+            lines.append("  The page said: \(expectation.reason)")
+        }
+        return lines
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        switch seconds {
+        case 1...: String(format: "%.3f s", seconds)
+        case 0.001...: String(format: "%.1f ms", seconds * 1e3)
+        default: String(format: "%.0f µs", seconds * 1e6)
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// How plain mode may decorate its text: colour only on a terminal that wants it, block characters only in a UTF-8 locale.
+public struct PlainStyle: Sendable {
+    public var colour: Bool
+    public var unicode: Bool
+
+    public init(colour: Bool, unicode: Bool) {
+        self.colour = colour
+        self.unicode = unicode
+    }
+
+    /// Bare ASCII text, for pipes, files, tests and screen readers.
+    public static let bare = PlainStyle(colour: false, unicode: false)
+
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset, Unicode when the locale says UTF-8.
+    public static func detect(forceBare: Bool) -> PlainStyle {
+        if forceBare { return .bare }
+        let environment = ProcessInfo.processInfo.environment
+        let locale = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? ""
+        let unicode = locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
+        let colour = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        return PlainStyle(colour: colour, unicode: unicode)
+    }
+
+    func bold(_ text: String) -> String { colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { colour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func red(_ text: String) -> String { colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+    func green(_ text: String) -> String { colour ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+
+    var spanCharacter: Character { unicode ? "█" : "#" }
+    var markCharacter: Character { unicode ? "▲" : "^" }
+    var emptyCharacter: Character { unicode ? "·" : "." }
+}

@@ -1,1 +1,0 @@
-/// The pure model, update and rendering of the full-screen tutorial.
