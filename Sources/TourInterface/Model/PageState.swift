@@ -1,0 +1,122 @@
+import TourCore
+
+/// Where a page stands: shown in the sidebar and the status line.
+public enum RunStatus: Equatable, Sendable {
+    case notRun
+    case running
+    case endedAsExpected
+    case crashed
+    case stuck
+    case stopped
+    /// Exited with a failure status or could not start.
+    case failed
+
+    /// The state of the page that last ran as `record`.
+    public init(_ record: RunRecord?) {
+        guard let record else {
+            self = .notRun
+            return
+        }
+        guard let ending = record.ending else {
+            self = .running
+            return
+        }
+        if record.endedAsExpected {
+            self = .endedAsExpected
+        } else if case .stuck = ending {
+            self = .stuck
+        } else if ending.isCrash {
+            self = .crashed
+        } else if ending == .stopped {
+            self = .stopped
+        } else {
+            self = .failed
+        }
+    }
+
+    public var words: String {
+        switch self {
+        case .notRun: "not run"
+        case .running: "running"
+        case .endedAsExpected: "ended as expected"
+        case .crashed: "crashed"
+        case .stuck: "stuck"
+        case .stopped: "stopped"
+        case .failed: "failed"
+        }
+    }
+
+    public func glyph(_ glyphs: Glyphs) -> Character {
+        switch self {
+        case .notRun: glyphs.notRun
+        case .running: glyphs.running
+        case .endedAsExpected: glyphs.expected
+        case .crashed: glyphs.crashed
+        case .stuck: glyphs.stuck
+        case .stopped: glyphs.stopped
+        case .failed: glyphs.failed
+        }
+    }
+
+    public var color: PaletteColor? {
+        switch self {
+        case .notRun, .stopped: nil
+        case .running: .running
+        case .endedAsExpected: .success
+        case .crashed, .failed: .failure
+        case .stuck: .warning
+        }
+    }
+}
+
+/// Everything the interface keeps about one page: its document, its last run, the knob values the learner
+/// chose for the next run, and where each of its panes is scrolled to.
+public struct PageState: Sendable {
+    public let page: Page
+    public let document: PageDocument
+    /// The knobs the source declares, for the knob panel before the page has run.
+    public let declaredKnobs: [KnobRow]
+    /// The last run, or the one in flight.
+    public var record: RunRecord?
+    /// The run whose events feed `record`.
+    public var runID: Int?
+    /// Values chosen in the knob panel, by knob name, passed to the next run.
+    public var chosenKnobValues: [String: String] = [:]
+    public var selectedKnob = 0
+    /// The first row of the laid-out page shown at the top of the page pane.
+    public var pageScroll = 0
+    /// Output lines hidden below the bottom of the output pane; 0 follows the newest line.
+    public var outputScrollBack = 0
+    public var timeline = TimelineState()
+
+    public init(page: Page, document: PageDocument, declaredKnobs: [KnobRow]) {
+        self.page = page
+        self.document = document
+        self.declaredKnobs = declaredKnobs
+    }
+
+    public var status: RunStatus { RunStatus(record) }
+
+    public var isRunning: Bool { record != nil && record?.ending == nil }
+
+    /// The knobs as the panel lists them: as the last run reported them, else as declared, with any
+    /// declared knob the run did not reach kept at the end.
+    public var knobs: [KnobRow] {
+        let reported = record?.knobs.map(KnobRow.init) ?? []
+        let reportedNames = Set(reported.map(\.name))
+        return reported + declaredKnobs.filter { !reportedNames.contains($0.name) }
+    }
+
+    /// The value the next run will get for `knob`.
+    public func nextValue(of knob: KnobRow) -> String {
+        chosenKnobValues[knob.name] ?? knob.value
+    }
+
+    /// The settings for the next run: every chosen value that differs from the knob's default.
+    public var knobSettings: [RunOrder.KnobSetting] {
+        knobs.compactMap { knob in
+            guard let chosen = chosenKnobValues[knob.name], chosen != knob.defaultValue else { return nil }
+            return RunOrder.KnobSetting(name: knob.name, value: chosen)
+        }
+    }
+}

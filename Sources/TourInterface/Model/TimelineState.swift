@@ -1,0 +1,51 @@
+import TourCore
+
+/// What the timeline pane shows of a run: its zoom, where it is panned to, and the selected span.
+public struct TimelineState: Equatable, Sendable {
+    /// Seconds one column stands for; nil fits the whole run into the pane and keeps fitting as it grows.
+    public var secondsPerColumn: Double?
+    /// Seconds from the start of the run at the left edge, when zoomed.
+    public var startSeconds = 0.0
+    public var selectedLane = 0
+    /// The selected span, by its id in the run.
+    public var selectedSpanID: Int?
+    /// The first lane shown, when there are more lanes than rows.
+    public var laneScroll = 0
+
+    public init() {}
+
+    /// The finest zoom: a tenth of a millisecond per column.
+    static let finestSecondsPerColumn = 0.000_1
+}
+
+/// A span as the timeline shows it: completed or still open, with the end an open span has reached so far.
+public struct TimelineSpan: Equatable, Sendable {
+    public var span: Span
+    public var end: UInt64
+    public var isOpen: Bool
+}
+
+extension RunRecord {
+    /// The latest time the run has reached: its end, or `now` while it runs (never before its last event).
+    public func reachedTime(now: UInt64) -> UInt64 {
+        if let endTime { return endTime }
+        let latest = [spans.last?.end, marks.last?.time, output.last?.time, results.last?.time].compactMap { $0 }.max() ?? 0
+        return max(now, latest, startTime ?? 0)
+    }
+
+    /// Completed and open spans on `thread`, in order of their start; open ones reach `now`.
+    public func timelineSpans(on thread: Int32, now: UInt64) -> [TimelineSpan] {
+        let reached = reachedTime(now: now)
+        var result = spans.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: $0.end ?? $0.start, isOpen: false) }
+        result += openSpans.values.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
+        return result.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
+    }
+
+    /// The span with this id, completed or open.
+    public func timelineSpan(id: Int, now: UInt64) -> TimelineSpan? {
+        if let open = openSpans[id] {
+            return TimelineSpan(span: open, end: max(open.start, reachedTime(now: now)), isOpen: true)
+        }
+        return spans.last { $0.id == id }.map { TimelineSpan(span: $0, end: $0.end ?? $0.start, isOpen: false) }
+    }
+}

@@ -1,0 +1,64 @@
+import TourCore
+
+/// A key the learner pressed, as the interface understands it.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case tab, backTab, enter, escape
+    /// Ctrl-L: draw the whole screen again.
+    case redraw
+}
+
+/// A mouse action at a cell of the screen.
+public struct MouseEvent: Hashable, Sendable {
+    public enum Action: Hashable, Sendable {
+        case click, wheelUp, wheelDown
+    }
+
+    public var action: Action
+    public var x: Int
+    public var y: Int
+
+    public init(_ action: Action, x: Int, y: Int) {
+        self.action = action
+        self.x = x
+        self.y = y
+    }
+}
+
+/// Everything that can change what the interface shows.
+public enum TourEvent: Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(Size)
+    /// The clock moved on; open spans and the elapsed time grow while a page runs.
+    case tick(now: UInt64)
+    /// An event of the run with this identifier (see `RunOrder.runID`).
+    case host(runID: Int, HostEvent)
+}
+
+/// A page run the interface asks the terminal layer to start.
+public struct RunOrder: Equatable, Sendable {
+    /// Tells this run's events apart from those of a run stopped a moment earlier.
+    public var runID: Int
+    public var page: Page
+    public var knobSettings: [KnobSetting]
+    public var speed: Double
+
+    /// `name=value` for `RunRequest.knobSettings`.
+    public struct KnobSetting: Equatable, Sendable {
+        public var name: String
+        public var value: String
+    }
+}
+
+/// What an update asks the outside world to do; the model itself never starts processes or touches the terminal.
+public enum TourEffect: Equatable, Sendable {
+    case start(RunOrder)
+    case stop(runID: Int)
+    /// Stop whatever runs, restore the terminal and exit.
+    case quit
+    /// Forget what is on the terminal and draw everything again.
+    case redrawAll
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TourCore
+
+/// A pane that can have the focus: keys that scroll, and `z`, act on it.
+public enum Pane: String, CaseIterable, Sendable {
+    case page, output, timeline, knobs
+
+    public var title: String {
+        switch self {
+        case .page: "Page"
+        case .output: "Output"
+        case .timeline: "Timeline"
+        case .knobs: "Knobs"
+        }
+    }
+}
+
+/// A box drawn over the panes that takes the keys until it closes.
+public enum Overlay: Equatable, Sendable {
+    case help
+    /// "A page is running: stop it and quit?"
+    case confirmQuit
+}
+
+/// The whole state of the interface. `update` changes it, `render` draws it; neither does anything else.
+public struct TourModel: Sendable {
+    public var pages: [PageState]
+    public var current = 0
+    public var focus = Pane.page
+    /// The focused pane fills the screen.
+    public var zoomed = false
+    /// The pane below the page in the compact layout.
+    public var compactTab = Pane.output
+    public var overlay: Overlay?
+    public var speed: Double
+    public var size: Size
+    /// The latest clock reading, on the monotonic clock the runs stamp their events with.
+    public var now: UInt64 = 0
+    /// A one-off message in the status line, gone at the next key.
+    public var notice: String?
+    public var glyphs: Glyphs
+    var nextRunID = 1
+
+    /// The speeds `<` and `>` step through.
+    public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8]
+
+    public init(pages: [PageState], speed: Double = 1, size: Size = Size(width: 120, height: 40), glyphs: Glyphs = .unicode) {
+        self.pages = pages
+        self.speed = speed
+        self.size = size
+        self.glyphs = glyphs
+    }
+
+    /// The model for `catalog`, with each page's source read and parsed.
+    public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs) -> TourModel {
+        let pages = catalog.pages.map { page in
+            let source = (try? String(contentsOf: page.source, encoding: .utf8)) ?? ""
+            return PageState(page: page, document: LiterateParser.parse(source),
+                             declaredKnobs: LiterateParser.knobs(in: source).map(KnobRow.init))
+        }
+        return TourModel(pages: pages, speed: speed, size: size, glyphs: glyphs)
+    }
+
+    public var currentPage: PageState {
+        get { pages[current] }
+        set { pages[current] = newValue }
+    }
+
+    /// The page with a run in flight, if any: at most one page runs at a time, so its timing is its own.
+    public var runningPage: Int? {
+        pages.indices.first { pages[$0].isRunning }
+    }
+
+    /// The pane shown in the bottom half of the compact layout: the focused one, unless the page has the focus.
+    public var bottomPane: Pane { focus == .page ? compactTab : focus }
+}

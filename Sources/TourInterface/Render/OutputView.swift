@@ -1,0 +1,123 @@
+import TourCore
+
+/// One entry of the output pane before wrapping: a line the page wrote, or a line the tutorial adds about the run.
+struct OutputEntry {
+    /// The gutter: stream marker, time and thread; continuation rows are indented past it.
+    var prefix: [Cell]
+    var text: String
+    var style: CellStyle
+}
+
+/// The output pane's entries, oldest first: the page's lines, then what the tutorial says about the run's
+/// end. Built on demand by index, so a long run's thousands of lines are not copied for each frame.
+struct OutputEntries {
+    private let record: RunRecord?
+    private let glyphs: Glyphs
+    private let leading: [OutputEntry]
+    private let trailing: [OutputEntry]
+
+    init(record: RunRecord?, glyphs: Glyphs) {
+        self.record = record
+        self.glyphs = glyphs
+        let muted = CellStyle(foreground: .muted)
+        guard let record else {
+            leading = [OutputEntry(prefix: [], text: "Press r to run this page: what it prints appears here.", style: muted)]
+            trailing = []
+            return
+        }
+        leading = record.droppedOutputLines > 0
+            ? [OutputEntry(prefix: [], text: "\(glyphs.ellipsis) \(record.droppedOutputLines) earlier lines were dropped to bound memory", style: muted)]
+            : []
+        trailing = Self.closingEntries(of: record, glyphs: glyphs)
+    }
+
+    var count: Int { leading.count + (record?.output.count ?? 0) + trailing.count }
+
+    subscript(index: Int) -> OutputEntry {
+        if index < leading.count { return leading[index] }
+        let outputIndex = index - leading.count
+        if let record, outputIndex < record.output.count {
+            return Self.entry(for: record.output[outputIndex], in: record, glyphs: glyphs)
+        }
+        return trailing[outputIndex - (record?.output.count ?? 0)]
+    }
+
+    /// stderr gets a marker and its own colour; lines printed through LessonKit carry their time and thread.
+    private static func entry(for line: OutputLine, in record: RunRecord, glyphs: Glyphs) -> OutputEntry {
+        var prefix: [Cell] = []
+        var style = CellStyle.plain
+        if line.stream == .stderr {
+            prefix.append(Cell(glyphs.failed, CellStyle(foreground: .stderr, bold: true)))
+            style = CellStyle(foreground: .stderr)
+        } else {
+            prefix.append(.blank)
+        }
+        if let thread = line.thread {
+            let time = TextWidth.padded(Formatting.timestamp(record.seconds(at: line.time)), to: 6)
+            let tag = TextWidth.padded(Formatting.threadTag(thread, in: record), to: 6)
+            prefix += " \(time) ".map { Cell($0, CellStyle(foreground: .muted)) }
+            prefix += "\(tag) ".map { Cell($0, CellStyle(foreground: .accent, dim: true)) }
+        } else {
+            prefix.append(.blank)
+        }
+        return OutputEntry(prefix: prefix, text: TextWidth.sanitized(line.text), style: style)
+    }
+
+    /// Unreadable trace lines, and once the run is over, how it ended in words with what that means.
+    private static func closingEntries(of record: RunRecord, glyphs: Glyphs) -> [OutputEntry] {
+        var entries: [OutputEntry] = []
+        if record.rejectedTraceLines > 0 {
+            let reason = record.lastRejection.map { ", the last: \($0)" } ?? ""
+            entries.append(OutputEntry(prefix: [], text: "\(record.rejectedTraceLines) trace lines could not be read and were skipped\(reason)",
+                                       style: CellStyle(foreground: .warning)))
+        }
+        guard let ending = record.ending else { return entries }
+        let status = RunStatus(record)
+        let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
+        entries.append(OutputEntry(prefix: [], text: "", style: .plain))
+        entries.append(OutputEntry(prefix: [], text: "\(status.glyph(glyphs)) \(ending.headline) after \(Formatting.duration(seconds))",
+                                   style: CellStyle(foreground: status.color, bold: true)))
+        if let expectation = record.expectation, record.endedAsExpected, expectation.ending != "normal" {
+            entries.append(OutputEntry(prefix: [], text: "As the page announced: \(expectation.reason).", style: CellStyle(foreground: .success)))
+        }
+        if !ending.isNormalExit {
+            entries.append(OutputEntry(prefix: [], text: ending.explanation, style: .plain))
+        }
+        return entries
+    }
+}
+
+/// The output pane: the newest lines at the bottom unless scrolled back, long lines wrapped under their text.
+enum OutputView {
+    static func draw(_ model: TourModel, in inner: Rect, into buffer: inout CellBuffer) {
+        let page = model.currentPage
+        let entries = OutputEntries(record: page.record, glyphs: model.glyphs)
+        guard inner.height > 0, inner.width > 4, entries.count > 0 else { return }
+        var row = inner.maxY - 1
+        var index = entries.count - 1 - min(page.outputScrollBack, entries.count - 1)
+        while row >= inner.y && index >= 0 {
+            let rows = wrappedRows(of: entries[index], width: inner.width)
+            for cells in rows.reversed() where row >= inner.y {
+                buffer.write(cells, x: inner.x, y: row, clip: inner)
+                row -= 1
+            }
+            index -= 1
+        }
+    }
+
+    /// An entry's rows: the prefix, then its text, spaces kept as the page wrote them, continued under
+    /// the text's first column when it is longer than the pane is wide.
+    static func wrappedRows(of entry: OutputEntry, width: Int) -> [[Cell]] {
+        let indent = entry.prefix.count < width / 2 ? entry.prefix.count : 0
+        let characters = Array(entry.text)
+        var rows: [[Cell]] = []
+        var start = 0
+        repeat {
+            let lead = rows.isEmpty ? entry.prefix : Array(repeating: Cell.blank, count: indent)
+            let end = PageLayout.breakPoint(in: characters, from: start, width: max(1, width - lead.count))
+            rows.append(lead + characters[start..<end].map { Cell($0, entry.style) })
+            start = end
+        } while start < characters.count
+        return rows
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Boxes drawn over the panes: the list of keys, and the question before quitting during a run.
+enum Overlays {
+    /// Every key and mouse action, grouped; `?` shows it, any key closes it.
+    static let helpLines: [(group: String, keys: String, meaning: String)] = [
+        ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
+        ("Run", "r", "run the page, or run it again"),
+        ("", "s", "stop the run"),
+        ("", "< >", "slower / faster simulated waits (0.25× to 8×), next run"),
+        ("Knobs", "[ ]", "choose a knob"),
+        ("", "- +", "change its value; r runs with it"),
+        ("Panes", "Tab S-Tab", "next / previous pane; a click focuses one"),
+        ("", "z  Esc", "zoom the focused pane to the full screen / back"),
+        ("Scroll", "j k ↓ ↑", "a line down / up (or the mouse wheel)"),
+        ("", "PgDn PgUp", "a screenful down / up"),
+        ("", "g G", "top / bottom (output: G follows new lines)"),
+        ("Timeline", "h l", "previous / next span on the lane"),
+        ("", "j k", "lane down / up (click a bar to select it)"),
+        ("", "i o 0", "zoom in / out / fit the whole run"),
+        ("", "H L", "pan left / right"),
+        ("Other", "Ctrl-L", "draw the screen again"),
+        ("", "?", "this help"),
+        ("", "q", "quit (asks first while a page runs)"),
+    ]
+
+    static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
+        let width = min(buffer.size.width - 2, 72)
+        let height = min(buffer.size.height - 2, helpLines.count + 4)
+        let box = centered(width: width, height: height, in: buffer.size)
+        buffer.fill(box)
+        buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
+        let inner = box.inside
+        for (index, line) in helpLines.prefix(inner.height - 2).enumerated() {
+            let y = inner.y + index
+            buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
+            buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 11, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
+            buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 22, y: y, clip: inner)
+        }
+        buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
+    }
+
+    static func drawConfirmQuit(_ model: TourModel, into buffer: inout CellBuffer) {
+        let number = model.runningPage.map { model.pages[$0].page.number } ?? model.currentPage.page.number
+        let lines = ["Page \(number) is still running.", "Stop it and quit?  y yes   n no"]
+        let box = centered(width: 40, height: lines.count + 4, in: buffer.size)
+        buffer.fill(box)
+        buffer.drawBox(box, title: "Quit", focused: true, glyphs: model.glyphs)
+        for (index, line) in lines.enumerated() {
+            buffer.write(line, x: box.x + 3, y: box.y + 2 + index, style: CellStyle(bold: index == 1))
+        }
+    }
+
+    /// Shown instead of the panes when the terminal is too small for any layout.
+    static func drawTooSmall(size: Size, glyphs: Glyphs, into buffer: inout CellBuffer) {
+        let times = glyphs.times
+        let lines = ["Make the terminal at least \(ScreenLayout.minimum.width)\(times)\(ScreenLayout.minimum.height)",
+                     "(it is \(size.width)\(times)\(size.height) now; q quits)"]
+        for (index, line) in lines.enumerated() {
+            let x = max(0, (size.width - TextWidth.of(line)) / 2)
+            let y = max(0, size.height / 2 - 1 + index)
+            buffer.write(line, x: x, y: y, style: CellStyle(bold: index == 0))
+        }
+    }
+
+    static func centered(width: Int, height: Int, in size: Size) -> Rect {
+        Rect(x: max(0, (size.width - width) / 2), y: max(0, (size.height - height) / 2), width: width, height: height)
+    }
+
+    /// The help's arrows and signs spelled in ASCII when the terminal cannot show them.
+    private static func ascii(_ text: String, _ glyphs: Glyphs) -> String {
+        guard glyphs == .ascii else { return text }
+        return text.replacingOccurrences(of: "→", with: "Rt").replacingOccurrences(of: "←", with: "Lt")
+            .replacingOccurrences(of: "↓", with: "Dn").replacingOccurrences(of: "↑", with: "Up")
+            .replacingOccurrences(of: "×", with: "x")
+    }
+}

@@ -1,0 +1,182 @@
+import TourCore
+
+/// One row of a laid-out page.
+public struct PageRow: Equatable, Sendable {
+    /// A clickable page link, by the columns it covers on its row.
+    public struct Link: Equatable, Sendable {
+        public var columns: Range<Int>
+        public var target: String
+    }
+
+    public var cells: [Cell]
+    /// On the first row of a code line: its line number in `main.swift`, where its result belongs.
+    public var sourceLine: Int?
+    /// Code rows have the results column beside them.
+    public var isCode = false
+    public var links: [Link] = []
+
+    /// The row's characters, trailing spaces removed.
+    public var text: String {
+        var text = String(cells.filter { !$0.isContinuation }.map(\.character))
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+/// A page's document laid out for a width: prose wrapped, callouts boxed, code numbered and coloured,
+/// with room kept on the right of code for the results column.
+public struct PageLayout: Sendable {
+    public let width: Int
+    public private(set) var rows: [PageRow] = []
+    /// Columns for a code line's number and the space after it.
+    public let gutterWidth: Int
+    /// Columns code takes before the results column.
+    public let codeWidth: Int
+    /// Where the results column starts (after a one-column separator), and how wide it is.
+    public let resultsColumn: Int
+    public let resultsWidth: Int
+
+    private let glyphs: Glyphs
+
+    public init(document: PageDocument, width: Int, glyphs: Glyphs) {
+        self.width = max(10, width)
+        self.glyphs = glyphs
+        let lastLine = document.codeLines.last?.number ?? 99
+        gutterWidth = String(lastLine).count + 1
+        resultsWidth = width >= 50 ? min(32, max(14, width * 28 / 100)) : 0
+        codeWidth = max(8, self.width - gutterWidth - (resultsWidth > 0 ? resultsWidth + 1 : 0))
+        resultsColumn = gutterWidth + codeWidth + 1
+        layOut(document.blocks)
+    }
+
+    private mutating func layOut(_ blocks: [PageBlock]) {
+        var previous: PageBlock?
+        for block in blocks {
+            if let previous, needsBlankLine(between: previous, and: block) { rows.append(PageRow(cells: [])) }
+            switch block {
+            case .heading(let level, let text, _):
+                layOutHeading(level: level, text: text)
+            case .paragraph(let text, _):
+                appendProse(InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, glyphs: glyphs), width: width))
+            case .listItem(let ordered, let number, let depth, let text, _):
+                layOutListItem(ordered: ordered, number: number, depth: depth, text: text)
+            case .callout(let kind, let body, _):
+                layOutCallout(kind: kind, body: body)
+            case .rule:
+                rows.append(PageRow(cells: Array(repeating: Cell(glyphs.horizontal, CellStyle(foreground: .muted)), count: width)))
+            case .code(let lines):
+                layOutCode(lines)
+            }
+            previous = block
+        }
+    }
+
+    private func needsBlankLine(between previous: PageBlock, and next: PageBlock) -> Bool {
+        if case .listItem = previous, case .listItem = next { return false }
+        return true
+    }
+
+    private mutating func appendProse(_ lines: [WrappedLine]) {
+        rows += lines.map { PageRow(cells: $0.cells, links: $0.links) }
+    }
+
+    private mutating func layOutHeading(level: Int, text: [InlineSpan]) {
+        let style = CellStyle(foreground: level <= 2 ? .heading : nil, bold: true)
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: style, glyphs: glyphs), width: width)
+        appendProse(lines)
+        if level == 1 {
+            let length = min(width, lines.map(\.cells.count).max() ?? 0)
+            rows.append(PageRow(cells: Array(repeating: Cell(glyphs.horizontal, CellStyle(foreground: .heading)), count: length)))
+        }
+    }
+
+    private mutating func layOutListItem(ordered: Bool, number: Int?, depth: Int, text: [InlineSpan]) {
+        let indent = min(depth * 2, width / 3)
+        let marker = ordered ? "\(number ?? 1). " : "\(glyphs.bullet) "
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, glyphs: glyphs),
+                                       width: width, firstIndent: indent + marker.count, indent: indent + marker.count)
+        for (index, var line) in lines.enumerated() {
+            if index == 0 {
+                for (offset, character) in marker.enumerated() {
+                    line.cells[indent + offset] = Cell(character, CellStyle(foreground: .accent))
+                }
+            }
+            rows.append(PageRow(cells: line.cells, links: line.links))
+        }
+    }
+
+    /// A callout as a box labelled with its kind, in the kind's colour.
+    private mutating func layOutCallout(kind: CalloutKind, body: [InlineSpan]) {
+        let color = Self.color(of: kind)
+        let frame = CellStyle(foreground: color)
+        let label = " " + kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst() + " "
+        var top = [Cell(glyphs.topLeft, frame), Cell(glyphs.horizontal, frame)]
+        top += label.map { Cell($0, CellStyle(foreground: color, bold: true)) }
+        top += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - top.count - 1))
+        top.append(Cell(glyphs.topRight, frame))
+        rows.append(PageRow(cells: top))
+
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: body, base: .plain, glyphs: glyphs),
+                                       width: width - 2, firstIndent: 2, indent: 2)
+        for line in lines {
+            var cells = line.cells
+            cells[0] = Cell(glyphs.vertical, frame)
+            cells += Array(repeating: .blank, count: max(0, width - 1 - cells.count))
+            cells.append(Cell(glyphs.vertical, frame))
+            rows.append(PageRow(cells: cells, links: line.links))
+        }
+        var bottom = [Cell(glyphs.bottomLeft, frame)]
+        bottom += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
+        bottom.append(Cell(glyphs.bottomRight, frame))
+        rows.append(PageRow(cells: bottom))
+    }
+
+    static func color(of kind: CalloutKind) -> PaletteColor {
+        switch kind {
+        case .note: .note
+        case .important: .important
+        case .experiment: .experiment
+        case .example: .example
+        }
+    }
+
+    /// Numbered, coloured code; a line longer than the code column continues on the next row behind a marker.
+    private mutating func layOutCode(_ lines: [SourceLine]) {
+        var highlighter = SwiftHighlighter()
+        let shade = PaletteColor.codeBackground
+        for line in lines {
+            let text = TextWidth.sanitized(line.text)
+            let colors = highlighter.colors(of: text)
+            let characters = Array(text)
+            var start = 0
+            var first = true
+            repeat {
+                let end = Self.breakPoint(in: characters, from: start, width: codeWidth)
+                var cells: [Cell]
+                if first {
+                    let number = String(line.number)
+                    cells = (String(repeating: " ", count: gutterWidth - 1 - number.count) + number + " ")
+                        .map { Cell($0, CellStyle(foreground: .muted, background: shade)) }
+                } else {
+                    cells = Array(repeating: Cell(" ", CellStyle(background: shade)), count: gutterWidth - 2)
+                    cells += [Cell(glyphs.continuation, CellStyle(foreground: .muted, background: shade)), Cell(" ", CellStyle(background: shade))]
+                }
+                for index in start..<end {
+                    cells.append(Cell(characters[index], CellStyle(foreground: colors[index], background: shade)))
+                }
+                cells += Array(repeating: Cell(" ", CellStyle(background: shade)), count: max(0, gutterWidth + codeWidth - cells.count))
+                rows.append(PageRow(cells: cells, sourceLine: first ? line.number : nil, isCode: true))
+                start = end
+                first = false
+            } while start < characters.count
+        }
+    }
+
+    /// Where a row of code or output starting at `start` should end: at a space in its last third if there is one.
+    static func breakPoint(in characters: [Character], from start: Int, width: Int) -> Int {
+        guard characters.count - start > width else { return characters.count }
+        let hardEnd = start + width
+        if let space = characters[(start + width * 2 / 3)..<hardEnd].lastIndex(of: " ") { return space + 1 }
+        return hardEnd
+    }
+}

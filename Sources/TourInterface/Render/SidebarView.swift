@@ -1,0 +1,32 @@
+/// The list of pages, in order, each with the state of its last run: a box in the full layout,
+/// a strip of numbers on the top row of the compact one.
+enum SidebarView {
+    static func drawList(_ model: TourModel, in box: Rect, into buffer: inout CellBuffer) {
+        buffer.drawBox(box, title: "Pages", focused: false, glyphs: model.glyphs)
+        let inner = box.inside
+        for (index, page) in model.pages.enumerated() where index < inner.height {
+            let y = inner.y + index
+            let isCurrent = index == model.current
+            let status = page.status
+            let marker = isCurrent ? "\(model.glyphs.pointer)" : " "
+            let label = TextWidth.padded("\(marker)\(page.page.number) \(page.page.title)", to: inner.width - 2, ellipsis: model.glyphs.ellipsis)
+            buffer.write(label, x: inner.x, y: y, style: CellStyle(foreground: isCurrent ? .accent : nil, bold: isCurrent, reverse: isCurrent), clip: inner)
+            buffer.write(" \(status.glyph(model.glyphs))", x: inner.maxX - 2, y: y,
+                         style: CellStyle(foreground: status.color, bold: status != .notRun), clip: inner)
+        }
+    }
+
+    static func drawStrip(_ model: TourModel, in row: Rect, into buffer: inout CellBuffer) {
+        let columns = ScreenLayout.stripColumns(pageNumbers: model.pages.map(\.page.number))
+        for (index, page) in model.pages.enumerated() {
+            let range = columns[index]
+            let isCurrent = index == model.current
+            buffer.write(" \(page.page.number)", x: range.lowerBound, y: row.y,
+                         style: CellStyle(foreground: isCurrent ? .accent : nil, bold: isCurrent, reverse: isCurrent), clip: row)
+            buffer.write("\(page.status.glyph(model.glyphs)) ", x: range.upperBound - 2, y: row.y,
+                         style: CellStyle(foreground: page.status.color, bold: true, reverse: isCurrent), clip: row)
+        }
+        let x = (columns.last?.upperBound ?? 0) + 1
+        buffer.write("n/p: other pages", x: x, y: row.y, style: CellStyle(foreground: .muted), clip: row)
+    }
+}

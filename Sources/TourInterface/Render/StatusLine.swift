@@ -1,0 +1,55 @@
+/// The bottom row: page, how its run stands (the ending in words), elapsed time, speed, and the keys
+/// that matter now, or a one-off notice in their place.
+enum StatusLine {
+    static func draw(_ model: TourModel, in row: Rect, into buffer: inout CellBuffer) {
+        let bar = CellStyle(foreground: .bar, reverse: true)
+        buffer.fill(row, with: Cell(" ", bar))
+        let page = model.currentPage
+        var x = buffer.write(" \(page.page.number)/\(model.pages.count) \(page.page.title) ", x: row.x, y: row.y,
+                             style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
+        let state = stateText(model)
+        let right = model.notice ?? hints(model)
+        let rightStyle = model.notice == nil ? bar : CellStyle(foreground: .accent, bold: true, reverse: true)
+        let speed = "  speed \(TourModel.speedText(model.speed))  "
+        let stateRoom = max(10, row.width - (x - row.x) - speed.count - min(TextWidth.of(right), row.width / 3) - 1)
+        var stateStyle = bar
+        stateStyle.foreground = page.status.color ?? .bar
+        stateStyle.bold = true
+        x = buffer.write(TextWidth.truncated(" " + state, to: stateRoom, ellipsis: model.glyphs.ellipsis), x: x, y: row.y, style: stateStyle, clip: row)
+        x = buffer.write(speed, x: x, y: row.y, style: bar, clip: row)
+        let shown = TextWidth.truncated(right, to: row.maxX - x - 1, ellipsis: model.glyphs.ellipsis)
+        buffer.write(shown, x: row.maxX - 1 - TextWidth.of(shown), y: row.y, style: rightStyle, clip: row)
+    }
+
+    /// "▶ running 2.3 s", "✓ ended normally after 1.534 s", "✗ crashed: Fatal error: …".
+    static func stateText(_ model: TourModel) -> String {
+        let page = model.currentPage
+        let glyph = page.status.glyph(model.glyphs)
+        var text: String
+        if let record = page.record, let ending = record.ending {
+            let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
+            text = "\(glyph) \(ending.headline) after \(Formatting.duration(seconds))"
+            if record.endedAsExpected && !ending.isNormalExit { text += ", as the page announced" }
+        } else if let record = page.record {
+            text = "\(glyph) running \(Formatting.elapsed(record.seconds(at: record.reachedTime(now: model.now))))"
+        } else {
+            text = "\(glyph) not run yet"
+        }
+        if let running = model.runningPage, running != model.current {
+            text += "  (page \(model.pages[running].page.number) is running)"
+        }
+        return text
+    }
+
+    /// The keys worth knowing in the current state and focus.
+    static func hints(_ model: TourModel) -> String {
+        var keys = model.runningPage == nil ? ["r run"] : ["s stop", "r rerun"]
+        switch model.focus {
+        case .timeline: keys += ["h/l span", "i/o zoom"]
+        case .knobs: keys += ["[ ] knob", "- + value"]
+        case .page, .output: keys += ["n/p page", "j/k scroll"]
+        }
+        keys += ["Tab pane", "? help", "q quit"]
+        return keys.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,116 @@
+import TourCore
+
+/// The timeline pane: one lane per thread, a bar for each span where and while it ran, marks, the time
+/// axis, and what the selected span was.
+enum TimelineView {
+    static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
+        let page = model.currentPage
+        guard let record = page.record, !record.threads.isEmpty else {
+            buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar.",
+                                in: inner, style: CellStyle(foreground: .muted))
+            return
+        }
+        let reached = record.reachedTime(now: model.now)
+        let geometry = TimelineGeometry(inner: inner, state: page.timeline, laneCount: record.threads.count,
+                                        seconds: record.seconds(at: reached))
+        drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
+        drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, into: &buffer)
+        drawMarks(record, geometry: geometry, glyphs: model.glyphs, into: &buffer)
+        drawAxis(geometry, glyphs: model.glyphs, into: &buffer)
+        drawInfo(record, reached: reached, geometry: geometry, state: page.timeline, inner: inner, model: model, into: &buffer)
+    }
+
+    private static func drawLanes(_ record: RunRecord, geometry: TimelineGeometry, state: TimelineState, focused: Bool,
+                                  glyphs: Glyphs, into buffer: inout CellBuffer) {
+        let separator = Cell(glyphs.vertical, CellStyle(foreground: .muted))
+        for row in 0..<geometry.visibleLanes {
+            let lane = geometry.firstLane + row
+            guard lane < record.threads.count else { break }
+            let y = geometry.plot.y + row
+            let isSelected = focused && lane == state.selectedLane
+            let title = TextWidth.padded(Formatting.laneTitle(record.threads[lane], width: geometry.labels.width, glyphs: glyphs),
+                                         to: geometry.labels.width, ellipsis: glyphs.ellipsis)
+            buffer.write(title, x: geometry.labels.x, y: y, style: CellStyle(foreground: isSelected ? .accent : nil, bold: isSelected, reverse: isSelected))
+            buffer.set(separator, x: geometry.plot.x - 1, y: y)
+        }
+    }
+
+    /// Bars in the lane colours, alternating so neighbours stay apart, with as much of the span's name inside as fits.
+    private static func drawSpans(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, selected: Int?,
+                                  into buffer: inout CellBuffer) {
+        var rowOfThread: [Int32: Int] = [:]
+        for row in 0..<geometry.visibleLanes where geometry.firstLane + row < record.threads.count {
+            rowOfThread[record.threads[geometry.firstLane + row].thread] = geometry.plot.y + row
+        }
+        var drawnOnRow: [Int: Int] = [:]
+        func draw(_ span: Span, end: UInt64, open: Bool) {
+            guard let y = rowOfThread[span.thread] else { return }
+            let first = geometry.column(ofSeconds: record.seconds(at: span.start))
+            let last = max(first, geometry.column(ofSeconds: record.seconds(at: end)))
+            guard last >= 0, first < geometry.plot.width else { return }
+            let order = drawnOnRow[y, default: 0]
+            drawnOnRow[y] = order + 1
+            let color: PaletteColor = span.id == selected ? .selectedSpan : open ? .openSpan : order % 2 == 0 ? .spanA : .spanB
+            let style = CellStyle(foreground: color, bold: span.id == selected, reverse: true)
+            let name = Array(span.name)
+            for column in max(0, first)...min(last, geometry.plot.width - 1) {
+                let character = column - first < name.count ? name[column - first] : " "
+                buffer.set(Cell(character, style), x: geometry.plot.x + column, y: y)
+            }
+        }
+        for span in record.spans { draw(span, end: span.end ?? span.start, open: false) }
+        for span in record.openSpans.values.sorted(by: { $0.id < $1.id }) { draw(span, end: reached, open: true) }
+    }
+
+    private static func drawMarks(_ record: RunRecord, geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
+        for mark in record.marks {
+            guard let lane = record.threads.firstIndex(where: { $0.thread == mark.thread }),
+                  lane >= geometry.firstLane, lane < geometry.firstLane + geometry.visibleLanes else { continue }
+            let column = geometry.column(ofSeconds: record.seconds(at: mark.time))
+            guard column >= 0, column < geometry.plot.width else { continue }
+            buffer.set(Cell(glyphs.mark, CellStyle(foreground: .mark, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + lane - geometry.firstLane)
+        }
+    }
+
+    /// A rule with a tick every 1, 2 or 5 units, labelled where the label fits.
+    private static func drawAxis(_ geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
+        let muted = CellStyle(foreground: .muted)
+        let plot = geometry.plot
+        for x in plot.x..<plot.maxX { buffer.set(Cell(glyphs.horizontal, muted), x: x, y: geometry.axisRow) }
+        let step = geometry.tickStep
+        var tick = (geometry.startSeconds / step).rounded(.up) * step
+        var labelEnd = plot.x
+        while true {
+            let column = geometry.column(ofSeconds: tick + step * 1e-9)
+            if column >= plot.width { break }
+            let x = plot.x + column
+            buffer.set(Cell(glyphs.tick, muted), x: x, y: geometry.axisRow)
+            let label = TimelineGeometry.label(seconds: tick, step: step)
+            if x >= labelEnd && x + label.count <= plot.maxX {
+                labelEnd = buffer.write(label, x: x, y: geometry.tickLabelRow, style: muted) + 1
+            }
+            tick += step
+        }
+    }
+
+    /// The selected span in words, or what the keys do when nothing is selected.
+    private static func drawInfo(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, state: TimelineState,
+                                 inner: Rect, model: TourModel, into buffer: inout CellBuffer) {
+        let row = Rect(x: inner.x, y: geometry.infoRow, width: inner.width, height: 1)
+        if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
+            let span = selected.span
+            let lane = record.lane(for: span.thread)?.title ?? "#\(span.thread)"
+            let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9) + (selected.isOpen ? " so far" : "")
+            var text = "\(model.glyphs.pointer) \(span.name)  thread \(lane)"
+            if !span.queue.isEmpty { text += "  queue \(span.queue)" }
+            text += "  start \(Formatting.duration(record.seconds(at: span.start)))  lasted \(duration)"
+            buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
+                         style: CellStyle(foreground: .selectedSpan, bold: true), clip: row)
+            return
+        }
+        let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0))  " } ?? ""
+        let hint = zoom + "h/l select a span  j/k lane  i/o zoom  0 fit  H/L pan"
+        buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
+                     style: CellStyle(foreground: .muted), clip: row)
+    }
+}

@@ -1,0 +1,74 @@
+/// Draws the model into a cell buffer of the model's size: the layout, each pane, the status line and any overlay.
+public enum TourRenderer {
+    public static func render(_ model: TourModel) -> CellBuffer {
+        var buffer = CellBuffer(size: model.size)
+        let layout = model.layout
+        guard layout.mode != .tooSmall else {
+            Overlays.drawTooSmall(size: model.size, glyphs: model.glyphs, into: &buffer)
+            return buffer
+        }
+        if let sidebar = layout.sidebar {
+            if layout.mode == .full {
+                SidebarView.drawList(model, in: sidebar, into: &buffer)
+            } else {
+                SidebarView.drawStrip(model, in: sidebar, into: &buffer)
+            }
+        }
+        for (pane, box) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            draw(pane, in: box, model: model, layout: layout, into: &buffer)
+        }
+        StatusLine.draw(model, in: layout.status, into: &buffer)
+        switch model.overlay {
+        case .help: Overlays.drawHelp(model, into: &buffer)
+        case .confirmQuit: Overlays.drawConfirmQuit(model, into: &buffer)
+        case nil: break
+        }
+        return buffer
+    }
+
+    private static func draw(_ pane: Pane, in box: Rect, model: TourModel, layout: ScreenLayout, into buffer: inout CellBuffer) {
+        let focused = model.focus == pane
+        let glyphs = model.glyphs
+        let isCompactBottom = layout.mode == .compact && pane != .page && !model.zoomed
+        buffer.drawBox(box, title: isCompactBottom ? "" : title(of: pane, model: model), focused: focused, glyphs: glyphs)
+        if isCompactBottom {
+            for tab in ScreenLayout.tabColumns(in: box) {
+                buffer.drawTitle(tab.pane.title, x: tab.columns.lowerBound, y: box.y, focused: tab.pane == pane,
+                                 limit: box.maxX - 2, glyphs: glyphs)
+            }
+        }
+        let inner = box.inside
+        switch pane {
+        case .page:
+            let pageLayout = PageLayout(document: model.currentPage.document, width: inner.width, glyphs: glyphs)
+            PageView.draw(model, layout: pageLayout, in: inner, into: &buffer)
+            drawPosition(scroll: model.currentPage.pageScroll, total: pageLayout.rows.count, visible: inner.height, box: box, into: &buffer)
+        case .output:
+            OutputView.draw(model, in: inner, into: &buffer)
+            if model.currentPage.outputScrollBack > 0 {
+                let text = " \(model.currentPage.outputScrollBack) newer below, G follows "
+                buffer.write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: .accent))
+            }
+        case .timeline:
+            TimelineView.draw(model, in: inner, focused: focused, into: &buffer)
+        case .knobs:
+            KnobsView.draw(model, in: inner, focused: focused, into: &buffer)
+        }
+    }
+
+    private static func title(of pane: Pane, model: TourModel) -> String {
+        switch pane {
+        case .page: "\(model.currentPage.page.number) \(model.currentPage.page.title)"
+        case .timeline: "Timeline" + (model.currentPage.record.map { $0.threads.isEmpty ? "" : " \($0.threads.count) threads" } ?? "")
+        default: pane.title
+        }
+    }
+
+    /// "40%" in the bottom border, when there is more page than fits.
+    private static func drawPosition(scroll: Int, total: Int, visible: Int, box: Rect, into buffer: inout CellBuffer) {
+        guard total > visible else { return }
+        let percent = min(100, (scroll + visible) * 100 / total)
+        let text = " \(percent)% "
+        buffer.write(text, x: box.maxX - 2 - text.count, y: box.maxY - 1, style: CellStyle(foreground: .muted))
+    }
+}

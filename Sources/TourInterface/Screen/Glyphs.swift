@@ -1,0 +1,41 @@
+/// The characters for frames, bars and state markers: Unicode when the locale is UTF-8, ASCII otherwise.
+public struct Glyphs: Sendable, Equatable {
+    public var horizontal: Character
+    public var vertical: Character
+    public var topLeft: Character
+    public var topRight: Character
+    public var bottomLeft: Character
+    public var bottomRight: Character
+    public var teeDown: Character
+    public var teeUp: Character
+    public var bullet: Character
+    public var ellipsis: String
+    public var continuation: Character
+    public var pointer: Character
+    public var bar: Character
+    public var mark: Character
+    public var tick: Character
+    public var notRun: Character
+    public var running: Character
+    public var expected: Character
+    public var crashed: Character
+    public var stuck: Character
+    public var stopped: Character
+    public var failed: Character
+    public var times: String
+    public var arrow: String
+
+    public static let unicode = Glyphs(
+        horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
+        teeDown: "┬", teeUp: "┴", bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", bar: "█", mark: "◆",
+        tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
+        times: "×", arrow: "→"
+    )
+
+    public static let ascii = Glyphs(
+        horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
+        teeDown: "+", teeUp: "+", bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", bar: "#", mark: "*",
+        tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
+        times: "x", arrow: "->"
+    )
+}

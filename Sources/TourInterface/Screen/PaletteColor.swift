@@ -1,0 +1,37 @@
+/// The tutorial's colours by what they mean; the terminal backend maps each to a 256-colour or an 8-colour
+/// index, or drops colour altogether, so rendering never depends on what the terminal can do.
+public enum PaletteColor: Int, CaseIterable, Hashable, Sendable {
+    /// Titles, the focused frame, the selection.
+    case accent
+    /// Frames and text that stays in the background.
+    case muted
+    case heading
+    case keyword
+    case string
+    case comment
+    case number
+    /// Inline `code` in prose.
+    case inlineCode
+    case link
+    /// The shade behind code blocks.
+    case codeBackground
+    /// Results beside code lines.
+    case result
+    case stderr
+    case success
+    case failure
+    case warning
+    case running
+    case note
+    case important
+    case experiment
+    case example
+    /// Span bars alternate between two shades so neighbours on one lane stay apart.
+    case spanA
+    case spanB
+    case openSpan
+    case selectedSpan
+    case mark
+    /// The status line and other bars.
+    case bar
+}

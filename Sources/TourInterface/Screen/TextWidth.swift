@@ -1,0 +1,74 @@
+/// How many terminal columns text takes, and how to make a page's raw output safe to draw.
+public enum TextWidth {
+    /// 2 for East Asian wide characters and emoji, 0 for control characters, else 1.
+    ///
+    /// A small table rather than `wcwidth`, so rendering is the same in tests and in every locale.
+    public static func of(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    public static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+        0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+    ]
+
+    /// `text` with tabs expanded and escape sequences and other control characters removed, because a page's
+    /// output goes straight onto the screen and must not move the cursor or change colours behind the tutorial's back.
+    public static func sanitized(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var result = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0x09:
+                result += String(repeating: " ", count: 4 - result.count % 4)
+            case 0x1B:
+                skipEscapeSequence(&scalars)
+            case 0..<0x20, 0x7F:
+                continue
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Skips a CSI (`ESC [ … final`) or a two-character escape.
+    private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        guard let introducer = scalars.next(), introducer == "[" else { return }
+        while let scalar = scalars.next() {
+            if (0x40...0x7E).contains(scalar.value) { return }
+        }
+    }
+
+    /// `text` cut to `width` columns, ending in `ellipsis` when something was cut.
+    public static func truncated(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        guard of(text) > width else { return text }
+        let room = width - of(ellipsis)
+        guard room > 0 else { return String(text.prefix(width)) }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = of(character)
+            if used + next > room { break }
+            result.append(character)
+            used += next
+        }
+        return result + ellipsis
+    }
+
+    /// `text` padded with spaces, or cut, to exactly `width` columns.
+    public static func padded(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        let cut = truncated(text, to: width, ellipsis: ellipsis)
+        return cut + String(repeating: " ", count: max(0, width - of(cut)))
+    }
+}

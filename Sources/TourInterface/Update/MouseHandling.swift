@@ -1,0 +1,55 @@
+extension TourModel {
+    /// A click picks a page, a tab, a link or a span and focuses the pane it lands in; the wheel scrolls the pane under it.
+    mutating func handle(_ mouse: MouseEvent) -> [TourEffect] {
+        if overlay == .help, mouse.action == .click { overlay = nil }
+        guard overlay == nil else { return [] }
+        let layout = self.layout
+        guard layout.mode != .tooSmall else { return [] }
+        if mouse.action == .click, let sidebar = layout.sidebar, sidebar.contains(x: mouse.x, y: mouse.y) {
+            clickSidebar(mouse, sidebar: sidebar, mode: layout.mode)
+            return []
+        }
+        guard let pane = layout.pane(atX: mouse.x, y: mouse.y), let box = layout.panes[pane] else { return [] }
+        switch mouse.action {
+        case .wheelUp:
+            scroll(pane, pane == .timeline ? .lines(-1) : .lines(-3))
+        case .wheelDown:
+            scroll(pane, pane == .timeline ? .lines(1) : .lines(3))
+        case .click:
+            if mouse.y == box.y, layout.mode == .compact, !zoomed, pane != .page,
+               let tab = ScreenLayout.tabColumns(in: box).first(where: { $0.columns.contains(mouse.x) }) {
+                focus(tab.pane)
+                return []
+            }
+            focus(pane)
+            switch pane {
+            case .page: followLink(atX: mouse.x, y: mouse.y, inner: box.inside)
+            case .timeline: selectSpan(atX: mouse.x, y: mouse.y)
+            case .output, .knobs: break
+            }
+        }
+        return []
+    }
+
+    private mutating func clickSidebar(_ mouse: MouseEvent, sidebar: Rect, mode: ScreenLayout.Mode) {
+        if mode == .full {
+            let index = mouse.y - sidebar.inside.y
+            if pages.indices.contains(index) { go(toPage: index) }
+        } else if let index = ScreenLayout.stripColumns(pageNumbers: pages.map(\.page.number)).firstIndex(where: { $0.contains(mouse.x) }) {
+            go(toPage: index)
+        }
+    }
+
+    /// The page's own `@next` and `@previous` links go where `n` and `p` go.
+    private mutating func followLink(atX x: Int, y: Int, inner: Rect) {
+        let rows = pageLayout().rows
+        let index = currentPage.pageScroll + y - inner.y
+        guard inner.contains(x: x, y: y), rows.indices.contains(index),
+              let link = rows[index].links.first(where: { $0.columns.contains(x - inner.x) }) else { return }
+        switch link.target {
+        case "@next": go(toPage: current + 1)
+        case "@previous": go(toPage: current - 1)
+        default: notice = "That link leads outside the tutorial: \(link.target)"
+        }
+    }
+}

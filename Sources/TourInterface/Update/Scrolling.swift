@@ -1,0 +1,69 @@
+/// How far a scroll key moves.
+enum ScrollAmount {
+    case lines(Int)
+    /// Screenfuls of the pane.
+    case pages(Int)
+    case top
+    case bottom
+}
+
+extension TourModel {
+    /// Where the panes go at the current size.
+    public var layout: ScreenLayout {
+        ScreenLayout(size: size, pageCount: pages.count, focus: focus, compactTab: compactTab, zoomed: zoomed)
+    }
+
+    /// The box `pane` has on screen, or would have if it were shown (so scrolling a hidden pane stays in bounds).
+    func box(of pane: Pane) -> Rect {
+        if let box = layout.panes[pane] { return box }
+        let shown = ScreenLayout(size: size, pageCount: pages.count, focus: pane, compactTab: pane, zoomed: false)
+        return shown.panes[pane] ?? Rect(x: 0, y: 0, width: size.width, height: size.height - 1)
+    }
+
+    /// The current page laid out for the width of its pane.
+    func pageLayout() -> PageLayout {
+        PageLayout(document: currentPage.document, width: box(of: .page).inside.width, glyphs: glyphs)
+    }
+
+    mutating func scroll(_ amount: ScrollAmount) {
+        scroll(focus, amount)
+    }
+
+    mutating func scroll(_ pane: Pane, _ amount: ScrollAmount) {
+        let visibleRows = max(1, box(of: pane).inside.height)
+        switch pane {
+        case .page:
+            let last = max(0, pageLayout().rows.count - visibleRows)
+            currentPage.pageScroll = Self.moved(currentPage.pageScroll, amount, page: visibleRows, last: last)
+        case .output:
+            // Scrolled back from the newest line, so "down" (towards newer lines) lowers it.
+            let last = max(0, OutputEntries(record: currentPage.record, glyphs: glyphs).count - 1)
+            let back = Self.moved(last - currentPage.outputScrollBack, amount, page: visibleRows, last: last)
+            currentPage.outputScrollBack = last - back
+        case .timeline:
+            moveLaneSelection(amount)
+        case .knobs:
+            let last = max(0, currentPage.knobs.count - 1)
+            currentPage.selectedKnob = Self.moved(currentPage.selectedKnob, amount, page: visibleRows / 2, last: last)
+        }
+    }
+
+    /// `position` moved by `amount` within 0...`last`.
+    static func moved(_ position: Int, _ amount: ScrollAmount, page: Int, last: Int) -> Int {
+        let target: Int
+        switch amount {
+        case .lines(let count): target = position + count
+        case .pages(let count): target = position + count * max(1, page - 1)
+        case .top: target = 0
+        case .bottom: target = last
+        }
+        return min(last, max(0, target))
+    }
+
+    /// Keeps the current page's positions valid after the size or the page changed.
+    mutating func clampScrolling() {
+        guard layout.mode != .tooSmall else { return }
+        scroll(.page, .lines(0))
+        scroll(.output, .lines(0))
+    }
+}

@@ -1,0 +1,206 @@
+import TourCore
+
+extension TourModel {
+    /// Folds one event into the model and returns what the outside world should do about it.
+    ///
+    /// The model is a value and this is its only way to change, so a test can replay any sequence of
+    /// events and inspect the result; it mutates in place because a run's record grows by tens of
+    /// thousands of events a second and must not be copied for each.
+    public mutating func update(_ event: TourEvent) -> [TourEffect] {
+        switch event {
+        case .key(let key):
+            notice = nil
+            if let overlay { return handle(key, in: overlay) }
+            return handle(key)
+        case .mouse(let mouse):
+            return handle(mouse)
+        case .resize(let newSize):
+            size = newSize
+            clampScrolling()
+            return []
+        case .tick(let time):
+            now = max(now, time)
+            return []
+        case .host(let runID, let hostEvent):
+            guard let index = pages.firstIndex(where: { $0.runID == runID }) else { return [] }
+            pages[index].record?.apply(hostEvent)
+            if case .ended(_, let time) = hostEvent { now = max(now, time) }
+            return []
+        }
+    }
+
+    private mutating func handle(_ key: Key, in overlay: Overlay) -> [TourEffect] {
+        switch overlay {
+        case .help:
+            self.overlay = nil
+            return key == .redraw ? [.redrawAll] : []
+        case .confirmQuit:
+            switch key {
+            case .character("y"), .character("Y"):
+                self.overlay = nil
+                return stopEffects() + [.quit]
+            case .character("n"), .character("N"), .character("q"), .escape:
+                self.overlay = nil
+            default:
+                break
+            }
+            return []
+        }
+    }
+
+    private mutating func handle(_ key: Key) -> [TourEffect] {
+        if focus == .timeline, let effects = handleTimeline(key) { return effects }
+        switch key {
+        case .character("q"):
+            guard runningPage != nil else { return [.quit] }
+            overlay = .confirmQuit
+        case .character("?"):
+            overlay = .help
+        case .right, .character("n"):
+            go(toPage: current + 1)
+        case .left, .character("p"):
+            go(toPage: current - 1)
+        case .character("r"):
+            return run()
+        case .character("s"):
+            return stop()
+        case .tab:
+            moveFocus(by: 1)
+        case .backTab:
+            moveFocus(by: -1)
+        case .character("z"):
+            zoomed.toggle()
+        case .escape:
+            zoomed = false
+        case .character("["):
+            chooseKnob(by: -1)
+        case .character("]"):
+            chooseKnob(by: 1)
+        case .character("-"), .character("_"):
+            changeKnob(by: -1)
+        case .character("+"), .character("="):
+            changeKnob(by: 1)
+        case .character("<"), .character(","):
+            changeSpeed(by: -1)
+        case .character(">"), .character("."):
+            changeSpeed(by: 1)
+        case .redraw:
+            return [.redrawAll]
+        case .down, .character("j"):
+            scroll(.lines(1))
+        case .up, .character("k"):
+            scroll(.lines(-1))
+        case .pageDown, .character(" "):
+            scroll(.pages(1))
+        case .pageUp:
+            scroll(.pages(-1))
+        case .home, .character("g"):
+            scroll(.top)
+        case .end, .character("G"):
+            scroll(.bottom)
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Moves to page `index`, if there is one.
+    mutating func go(toPage index: Int) {
+        guard pages.indices.contains(index) else {
+            notice = index < 0 ? "This is the first page." : "This is the last page."
+            return
+        }
+        current = index
+        clampScrolling()
+    }
+
+    /// Runs the current page, stopping any run in flight first: one page at a time keeps each run's timing its own.
+    mutating func run() -> [TourEffect] {
+        let effects = stopEffects()
+        let runID = nextRunID
+        nextRunID += 1
+        var page = currentPage
+        page.runID = runID
+        page.record = RunRecord()
+        page.outputScrollBack = 0
+        page.timeline = TimelineState()
+        currentPage = page
+        return effects + [.start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
+    }
+
+    /// Stops the run in flight, wherever it is.
+    mutating func stop() -> [TourEffect] {
+        let effects = stopEffects()
+        if effects.isEmpty { notice = "Nothing is running; r runs this page." }
+        return effects
+    }
+
+    private func stopEffects() -> [TourEffect] {
+        guard let running = runningPage, let runID = pages[running].runID else { return [] }
+        return [.stop(runID: runID)]
+    }
+
+    /// Tab order: the panes on screen, page first.
+    private mutating func moveFocus(by step: Int) {
+        let order = Pane.allCases
+        let index = order.firstIndex(of: focus) ?? 0
+        focus(order[(index + step + order.count) % order.count])
+    }
+
+    mutating func focus(_ pane: Pane) {
+        focus = pane
+        if pane != .page { compactTab = pane }
+    }
+
+    private mutating func chooseKnob(by step: Int) {
+        let count = currentPage.knobs.count
+        showKnobsInCompactLayout()
+        guard count > 0 else {
+            notice = "This page has no knobs."
+            return
+        }
+        currentPage.selectedKnob = (currentPage.selectedKnob + step + count) % count
+    }
+
+    /// Steps the selected knob's value for the next run. A run in flight keeps its values: restarting it
+    /// behind the learner's back would throw away what they are watching, so the status line says `r` applies it.
+    private mutating func changeKnob(by step: Int) {
+        let knobs = currentPage.knobs
+        showKnobsInCompactLayout()
+        guard !knobs.isEmpty else {
+            notice = "This page has no knobs."
+            return
+        }
+        let knob = knobs[min(currentPage.selectedKnob, knobs.count - 1)]
+        if case .choice(let choices) = knob.kind, choices.isEmpty {
+            notice = "Run the page once to see the choices of \(knob.name)."
+            return
+        }
+        let value = knob.value(after: currentPage.nextValue(of: knob), by: step)
+        currentPage.chosenKnobValues[knob.name] = value
+        notice = currentPage.isRunning
+            ? "\(knob.name) = \(value) from the next run: press r to rerun with it."
+            : "\(knob.name) = \(value) for the next run: press r to run."
+    }
+
+    /// In the compact layout the knobs share the bottom with output and timeline; changing one shows them.
+    private mutating func showKnobsInCompactLayout() {
+        if focus != .knobs { compactTab = .knobs }
+    }
+
+    private mutating func changeSpeed(by step: Int) {
+        let speeds = Self.speeds
+        let next: Double? = step > 0 ? speeds.first { $0 > speed } : speeds.last { $0 < speed }
+        guard let next else {
+            notice = "Speed is already at its \(step > 0 ? "fastest" : "slowest"), \(Self.speedText(speed))."
+            return
+        }
+        speed = next
+        notice = "Speed \(Self.speedText(speed)) from the next run" + (runningPage != nil ? ": press r to rerun with it." : ".")
+    }
+
+    /// "2×", "0.25×".
+    public static func speedText(_ speed: Double) -> String {
+        (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + "×"
+    }
+}
