@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Page 6 proves what it teaches about dispatch queues from its own trace.
+@Suite("Page 6: GCD")
+struct GCDPageTests {
+    static let speed = 10.0
+    /// One run at a high speed factor serves the claims that do not need a knob.
+    static let run = recordRun(product: "Lesson06GCD", speed: speed)
+
+    /// The first output line that starts with `prefix`.
+    static func line(startingWith prefix: String, in run: RunRecord = run) -> OutputLine? {
+        run.output.first { $0.text.hasPrefix(prefix) }
+    }
+
+    @Test func endsNormallyAsItSays() {
+        #expect(Self.run.ending == .exited(code: 0))
+        #expect(Self.run.endedAsExpected)
+        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    }
+
+    @Test func blocksKnowTheLabelOfTheirQueue() {
+        #expect(Self.run.outputText.contains("Inside a block on the worker, the current queue is tour.gcd.worker"))
+        #expect(Self.run.outputText.contains("Inside an operation, the current queue is tour.gcd.operations"))
+        #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "com.apple.main-thread" })
+    }
+
+    @Test func asyncReturnedBeforeItsBlockBegan() throws {
+        let returned = try #require(Self.run.marks.first { $0.name == "async returned" })
+        let earlierJob = try #require(Self.run.spans(named: "earlier job").first)
+        let block = try #require(Self.run.spans(named: "async block").first)
+        #expect(returned.thread == Self.run.pid)
+        // The serial queue holds the block back until the half-second job ends, so this has a wide margin.
+        #expect(returned.time < block.start)
+        #expect(try #require(earlierJob.end) <= block.start, "a serial queue runs its blocks one after another")
+    }
+
+    @Test func syncWaitsAndRunsTheBlockOnTheCallingThread() throws {
+        let asyncBlock = try #require(Self.run.spans(named: "async block").first)
+        let syncBlock = try #require(Self.run.spans(named: "sync block").first)
+        let returned = try #require(Self.run.marks.first { $0.name == "sync returned" })
+        #expect(syncBlock.thread == Self.run.pid, "libdispatch ran the sync block on the main thread that called sync")
+        #expect(syncBlock.queue == "tour.gcd.worker")
+        #expect(try #require(asyncBlock.end) <= syncBlock.start, "sync waited for what was queued before it")
+        #expect(try #require(syncBlock.end) <= returned.time, "sync returned only once its block was done")
+    }
+
+    @Test func serialJobsNeverOverlapAndKeepTheirOrder() throws {
+        let serial = (1...4).compactMap { Self.run.spans(named: "serial job \($0)").first }
+        try #require(serial.count == 4)
+        for (earlier, later) in zip(serial, serial.dropFirst()) {
+            #expect(try #require(earlier.end) <= later.start, "\(later.name) began before \(earlier.name) ended")
+        }
+        #expect(Set(serial.map(\.queue)) == ["tour.gcd.worker"])
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "the pool is as wide as the cores"))
+    func concurrentJobsRunSideBySideAndFinishSooner() throws {
+        let serial = Self.run.spans.filter { $0.name.hasPrefix("serial job ") }
+        let concurrent = Self.run.spans.filter { $0.name.hasPrefix("concurrent job ") }
+        try #require(serial.count == 4 && concurrent.count == 4)
+        let widest = maximumOverlap(of: concurrent)
+        #expect(widest >= 2, "with at least two cores the concurrent queue ran jobs side by side")
+        #expect(Set(concurrent.map(\.thread)).count >= 2)
+        // Four jobs of 50 ms at speed 10: 200 ms one after another, about 100 ms two at a time.
+        let serialWindow = try window(of: serial)
+        let concurrentWindow = try window(of: concurrent)
+        #expect(serialWindow >= 4 * 0.5 / Self.speed)
+        #expect(concurrentWindow < serialWindow * 0.8)
+    }
+
+    @Test func qualityOfServicePicksARootQueueAndANiceValue() throws {
+        func survey(_ quality: String) throws -> (queue: String, nice: Int) {
+            let line = try #require(Self.line(startingWith: "QoS \(quality): "))
+            let parts = line.text.components(separatedBy: ", ")
+            let queue = try #require(parts.first?.components(separatedBy: "queue ").last)
+            let nice = try #require(parts.last.flatMap { Int($0.replacingOccurrences(of: "nice ", with: "")) })
+            #expect(line.queue == queue, "the line was printed from the queue it names")
+            return (queue, nice)
+        }
+        let background = try survey("background")
+        let utility = try survey("utility")
+        let standard = try survey("default")
+        let initiated = try survey("userInitiated")
+        let interactive = try survey("userInteractive")
+        #expect(background.queue == "com.apple.root.background-qos")
+        #expect(utility.queue == "com.apple.root.utility-qos")
+        #expect(standard.queue == "com.apple.root.default-qos")
+        #expect(initiated.queue == "com.apple.root.user-initiated-qos")
+        #expect(interactive.queue == "com.apple.root.user-initiated-qos", "on Linux userInteractive shares the user-initiated queue")
+        // A process already at the highest nice value (19) cannot go higher, so the comparison allows for it.
+        #expect(background.nice > standard.nice || standard.nice == 19)
+        #expect(utility.nice >= standard.nice)
+        #expect(initiated.nice <= standard.nice)
+    }
+
+    @Test func mainQueueWaitsForTheMainThreadThenRunsThere() throws {
+        let sent = try #require(Self.run.marks.first { $0.name == "main-queue block sent" })
+        let served = try #require(Self.line(startingWith: "Served by the run loop:"))
+        #expect(served.thread == Self.run.pid, "under the run loop the main queue's block runs on the main thread")
+        #expect(served.queue == "com.apple.main-thread")
+        // The main thread was busy for 0.2 s (at speed 1) after sending the block; nothing ran it meanwhile.
+        #expect(Self.run.seconds(at: served.time) - Self.run.seconds(at: sent.time) >= 0.2 / Self.speed)
+        #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "false" })
+    }
+
+    @Test func dispatchMainServesTheMainQueueFromAnotherThread() throws {
+        let served = try #require(Self.line(startingWith: "Served by dispatchMain:"))
+        #expect(served.queue == "com.apple.main-thread")
+        #expect(served.thread != Self.run.pid, "on Linux dispatchMain() ends the main thread and a worker serves the main queue")
+    }
+
+    @Test(arguments: [1, 7])
+    func jobsKnobSetsTheBatchSize(count: Int) {
+        let run = recordRun(product: "Lesson06GCD", knobs: [("jobs", "\(count)")], speed: 20)
+        #expect(run.spans.filter { $0.name.hasPrefix("serial job ") }.count == count)
+        #expect(run.spans.filter { $0.name.hasPrefix("concurrent job ") }.count == count)
+        #expect(run.ending == .exited(code: 0))
+    }
+
+    @Test func syncOntoTheCurrentQueueIsTrappedByLibdispatch() {
+        let run = recordRun(product: "Lesson06GCD", knobs: [("syncOntoCurrentQueue", "true")], speed: Self.speed)
+        #expect(run.ending == .dispatchTrap)
+        #expect(run.expectation?.ending == "crash")
+        #expect(run.endedAsExpected)
+        #expect(run.ending?.explanation.contains("deadlock") == true)
+        #expect(run.outputText.contains("The outer block owns the worker queue and now calls worker.sync…"))
+        #expect(!run.outputText.contains("This line never prints."))
+        #expect(!run.outputText.contains { $0.hasPrefix("Done:") })
+    }
+}
+
+/// The most spans open at any one instant.
+private func maximumOverlap(of spans: [Span]) -> Int {
+    let edges = spans.flatMap { span -> [(time: UInt64, change: Int)] in
+        [(span.start, 1), (span.end ?? .max, -1)]
+    }
+    // At equal times an end counts before a start: one job ending as the next begins is not an overlap.
+    let ordered = edges.sorted { $0.time != $1.time ? $0.time < $1.time : $0.change < $1.change }
+    var open = 0, widest = 0
+    for edge in ordered {
+        open += edge.change
+        widest = max(widest, open)
+    }
+    return widest
+}
+
+/// Seconds from the first start to the last end of `spans`.
+private func window(of spans: [Span]) throws -> Double {
+    let start = try #require(spans.map(\.start).min())
+    let end = try #require(spans.compactMap(\.end).max())
+    return Double(end - start) / 1e9
+}
