@@ -6,7 +6,7 @@ public struct PageDocument: Sendable, Equatable {
         self.blocks = blocks
     }
 
-    /// The text of the page's first heading, which names the page in menus.
+    /// The text of the page's first heading, the page's title.
     public var title: String? {
         for case .heading(_, let text, _) in blocks {
             return text.plainText

@@ -1,0 +1,412 @@
+import Testing
+@testable import TourCore
+
+/// Joins lines with line breaks, so each test's page reads as it would in `main.swift`.
+private func page(_ lines: String...) -> String {
+    lines.joined(separator: "\n") + "\n"
+}
+
+private func code(_ lines: (Int, String)...) -> PageBlock {
+    .code(lines.map { SourceLine(number: $0.0, text: $0.1) })
+}
+
+@Suite("Prose and code")
+struct ProseAndCodeTests {
+    @Test func proseLinesAndCodeKeepTheirFileLineNumbers() {
+        let source = page(
+            "//: # Queue",                 // 1
+            "import LessonKit",            // 2
+            "",                            // 3
+            "let queue = OperationQueue()", // 4
+            "//: Adding work.",            // 5
+            "    //:Indented prose.",      // 6
+            "queue.addOperation {}",       // 7
+            "",                            // 8
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .heading(level: 1, text: [.text("Queue")], line: 1),
+            code((2, "import LessonKit"), (3, ""), (4, "let queue = OperationQueue()")),
+            .paragraph([.text("Adding work. Indented prose.")], line: 5),
+            code((7, "queue.addOperation {}")),
+        ])
+    }
+
+    @Test func blankCodeLinesAtTheEdgesOfARunAreDropped() {
+        let source = page("//: Text", "", "", "let a = 1", "", "//: More", "", "")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Text")], line: 1),
+            code((4, "let a = 1")),
+            .paragraph([.text("More")], line: 6),
+        ])
+    }
+
+    @Test func windowsLineEndingsCountOneLineEach() {
+        let document = LiterateParser.parse("//: Hi\r\nlet a = 1\r\nlet b = 2\r\n")
+        #expect(document.codeLines == [SourceLine(number: 2, text: "let a = 1"), SourceLine(number: 3, text: "let b = 2")])
+    }
+
+    @Test func blockCommentLosesItsCommonIndentation() {
+        let source = page(
+            "/*:",                      // 1
+            "   # Title",               // 2
+            "",                         // 3
+            "   First line",            // 4
+            "   continues here.",       // 5
+            "     - nested item",       // 6
+            "   */",                    // 7
+            "let a = 1",                // 8
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .heading(level: 1, text: [.text("Title")], line: 2),
+            .paragraph([.text("First line continues here.")], line: 4),
+            .listItem(ordered: false, number: nil, depth: 0, text: [.text("nested item")], line: 6),
+            code((8, "let a = 1")),
+        ])
+    }
+
+    @Test func textOnTheOpeningAndClosingLinesOfABlockIsProse() {
+        let source = page(
+            "/*: Opening words",  // 1
+            "  middle",           // 2
+            "  closing words */", // 3
+            "/*: One line. */",   // 4
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Opening words middle closing words")], line: 1),
+            .paragraph([.text("One line.")], line: 4),
+        ])
+    }
+
+    @Test func codeAfterTheClosingDelimiterKeepsItsLine() {
+        let source = page("/*: Note", "*/ let a = 1")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Note")], line: 1),
+            code((2, " let a = 1")),
+        ])
+    }
+
+    @Test func ordinaryCommentsStayCode() {
+        let source = page(
+            "// A comment",           // 1
+            "/* A block",             // 2
+            "//: inside a comment",   // 3
+            "*/",                     // 4
+            "let a = 1 /* inline */", // 5
+            "/** Doc */",             // 6
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            code((1, "// A comment"), (2, "/* A block"), (3, "//: inside a comment"), (4, "*/"),
+                 (5, "let a = 1 /* inline */"), (6, "/** Doc */")),
+        ])
+    }
+
+    @Test func proseMarkersInsideAMultilineStringStayCode() {
+        let source = page("let text = \"\"\"", "//: not prose", "\"\"\"", "//: prose")
+        #expect(LiterateParser.parse(source).blocks == [
+            code((1, "let text = \"\"\""), (2, "//: not prose"), (3, "\"\"\"")),
+            .paragraph([.text("prose")], line: 4),
+        ])
+    }
+
+    @Test func nestedBlockCommentsCloseWhereSwiftClosesThem() {
+        let source = page("/*: Outer /* inner */", "still prose */", "let a = 1")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Outer /* inner */ still prose")], line: 1),
+            code((3, "let a = 1")),
+        ])
+    }
+
+    @Test func unclosedBlockKeepsAllItsTextAsProse() {
+        let source = page("let a = 1", "/*: Never", "closed", "let b = 2")
+        #expect(LiterateParser.parse(source).blocks == [
+            code((1, "let a = 1")),
+            .paragraph([.text("Never closed let b = 2")], line: 2),
+        ])
+    }
+
+    @Test func separateBlockCommentsAreSeparateParagraphs() {
+        let source = page("//: One", "/*: Two */", "//: Three")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("One")], line: 1),
+            .paragraph([.text("Two")], line: 2),
+            .paragraph([.text("Three")], line: 3),
+        ])
+    }
+
+    @Test func titleAndCodeLinesSummariseTheDocument() {
+        let document = LiterateParser.parse(page("//: Intro", "//: ## The `main` queue", "let a = 1", "//: # Later"))
+        #expect(document.title == "The main queue")
+        #expect(document.codeLines == [SourceLine(number: 3, text: "let a = 1")])
+        #expect(LiterateParser.parse("let a = 1").title == nil)
+    }
+
+    @Test func emptySourceHasNoBlocks() {
+        #expect(LiterateParser.parse("").blocks == [])
+    }
+}
+
+@Suite("Block markup")
+struct BlockMarkupTests {
+    @Test func headingsOfEveryLevel() {
+        let source = page("//: # One", "//: ###### Six ##", "//: ####### Seven", "//: #NoSpace", "//: ## C#")
+        #expect(LiterateParser.parse(source).blocks == [
+            .heading(level: 1, text: [.text("One")], line: 1),
+            .heading(level: 6, text: [.text("Six")], line: 2),
+            .paragraph([.text("####### Seven #NoSpace")], line: 3),
+            .heading(level: 2, text: [.text("C#")], line: 5),
+        ])
+    }
+
+    @Test func headingEndsAParagraphWithoutABlankLine() {
+        let source = page("//: Text", "//: ## Next")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Text")], line: 1),
+            .heading(level: 2, text: [.text("Next")], line: 2),
+        ])
+    }
+
+    @Test func unorderedOrderedAndNestedListItems() {
+        let source = page(
+            "//: - first",           // 1
+            "//:   wrapped",         // 2
+            "//:   * nested",        // 3
+            "//:       deeper? no: continuation", // 4
+            "//: * second",          // 5
+            "//:",                   // 6
+            "//: 1. one",            // 7
+            "//: 12. twelve",        // 8
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .listItem(ordered: false, number: nil, depth: 0, text: [.text("first wrapped")], line: 1),
+            .listItem(ordered: false, number: nil, depth: 1, text: [.text("nested deeper? no: continuation")], line: 3),
+            .listItem(ordered: false, number: nil, depth: 0, text: [.text("second")], line: 5),
+            .listItem(ordered: true, number: 1, depth: 0, text: [.text("one")], line: 7),
+            .listItem(ordered: true, number: 12, depth: 0, text: [.text("twelve")], line: 8),
+        ])
+    }
+
+    @Test func onlyOneCanStartAListInsideAParagraph() {
+        let source = page("//: Shipped in", "//: 2024. Since then", "//: 1. first")
+        #expect(LiterateParser.parse(source).blocks == [
+            .paragraph([.text("Shipped in 2024. Since then")], line: 1),
+            .listItem(ordered: true, number: 1, depth: 0, text: [.text("first")], line: 3),
+        ])
+    }
+
+    @Test func rules() {
+        let source = page("//: ---", "//: *****", "//: --")
+        #expect(LiterateParser.parse(source).blocks == [
+            .rule(line: 1),
+            .rule(line: 2),
+            .paragraph([.text("--")], line: 3),
+        ])
+    }
+
+    @Test(arguments: CalloutKind.allCases)
+    func eachCalloutKind(kind: CalloutKind) {
+        let source = page("//: - \(kind.rawValue): Try it.")
+        #expect(LiterateParser.parse(source).blocks == [.callout(kind: kind, body: [.text("Try it.")], line: 1)])
+    }
+
+    @Test func calloutBodyRunsOverContinuationLinesUntilABlankLine() {
+        let source = page(
+            "/*:",                                        // 1
+            " - Experiment: Set `maxConcurrentOperationCount`", // 2
+            "   to 1 and run again.",                    // 3
+            " the queue is now *serial*.",               // 4
+            "",                                           // 5
+            " After.",                                    // 6
+            " */",                                        // 7
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .callout(kind: .experiment, body: [
+                .text("Set "), .code("maxConcurrentOperationCount"),
+                .text(" to 1 and run again. the queue is now "), .emphasis("serial"), .text("."),
+            ], line: 2),
+            .paragraph([.text("After.")], line: 6),
+        ])
+    }
+
+    @Test func calloutEndsAtTheNextListItemOrHeading() {
+        let source = page("//: - note:", "//:   Body on the next line.", "//: - Item", "//: - important: Careful", "//: # Heading")
+        #expect(LiterateParser.parse(source).blocks == [
+            .callout(kind: .note, body: [.text("Body on the next line.")], line: 1),
+            .listItem(ordered: false, number: nil, depth: 0, text: [.text("Item")], line: 3),
+            .callout(kind: .important, body: [.text("Careful")], line: 4),
+            .heading(level: 1, text: [.text("Heading")], line: 5),
+        ])
+    }
+
+    @Test func unknownCalloutKeywordsAndNumberedItemsAreListItems() {
+        let source = page("//: - warning: Hot", "//: 1. note: Not a callout")
+        #expect(LiterateParser.parse(source).blocks == [
+            .listItem(ordered: false, number: nil, depth: 0, text: [.text("warning: Hot")], line: 1),
+            .listItem(ordered: true, number: 1, depth: 0, text: [.text("note: Not a callout")], line: 2),
+        ])
+    }
+}
+
+@Suite("Inline markup")
+struct InlineMarkupTests {
+    private func spans(_ prose: String) -> [InlineSpan] {
+        guard case .paragraph(let spans, _)? = LiterateParser.parse("//: " + prose).blocks.first else { return [] }
+        return spans
+    }
+
+    @Test func codeEmphasisAndStrong() {
+        #expect(spans("Call `start()` *once* or _twice_, **never** __thrice__.") == [
+            .text("Call "), .code("start()"), .text(" "), .emphasis("once"), .text(" or "), .emphasis("twice"),
+            .text(", "), .strong("never"), .text(" "), .strong("thrice"), .text("."),
+        ])
+    }
+
+    @Test func codeSpanContentIsLiteral() {
+        #expect(spans("`a*b*c` and `` x`y ``") == [.code("a*b*c"), .text(" and "), .code("x`y")])
+    }
+
+    @Test func emphasisSpansASoftLineBreak() {
+        let document = LiterateParser.parse(page("//: An *important", "//: point*."))
+        #expect(document.blocks == [.paragraph([.text("An "), .emphasis("important point"), .text(".")], line: 1)])
+    }
+
+    @Test func nestedMarkupIsFlattenedToItsText() {
+        #expect(spans("**the `main` queue** and [`Operation`](https://example.com)") == [
+            .strong("the main queue"), .text(" and "), .link(text: "Operation", target: "https://example.com"),
+        ])
+    }
+
+    @Test func linksAndPageLinks() {
+        #expect(spans("[Previous](@previous) | [Next](@next)") == [
+            .link(text: "Previous", target: "@previous"), .text(" | "), .link(text: "Next", target: "@next"),
+        ])
+    }
+
+    @Test func underscoresInsideWordsAndSpacedAsterisksAreText() {
+        #expect(spans("max_concurrent_count is 2 * 3 * 4") == [.text("max_concurrent_count is 2 * 3 * 4")])
+    }
+
+    @Test func backslashEscapesMarkup() {
+        #expect(spans(#"\*not emphasis\* and \`tick"#) == [.text("*not emphasis* and `tick")])
+    }
+
+    @Test func unbalancedMarkupKeepsEveryCharacter() {
+        #expect(spans("a `b and *c and **d and _e and [f](g") == [.text("a `b and *c and **d and _e and [f](g")])
+        #expect(spans("[text] (x) [](y) [z]()") == [.text("[text] (x) [](y) [z]()")])
+        #expect(spans("**word***") == [.strong("word"), .text("*")])
+        #expect(spans("``") == [.text("``")])
+    }
+}
+
+@Suite("Knob declarations")
+struct KnobScanningTests {
+    @Test func integerKnobWithRangeAndHelp() {
+        let source = page(
+            "import LessonKit",
+            #"let width = knob("maxConcurrentOperationCount", default: 2, in: 1...8, "how many at once")"#,
+            #"let offset = knob("offset", default: -3, in: -10 ... -1)"#,
+        )
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "maxConcurrentOperationCount", kind: .integer(default: 2, range: 1...8), line: 2),
+            KnobDeclaration(name: "offset", kind: .integer(default: -3, range: -10...(-1)), line: 3),
+        ])
+    }
+
+    @Test func booleanKnob() {
+        let source = page(#"let again = knob("reAddFinishedOperation", default: false)"#,
+                          #"let on = LessonKit.knob("verbose", default: true, "say more")"#)
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "reAddFinishedOperation", kind: .boolean(default: false), line: 1),
+            KnobDeclaration(name: "verbose", kind: .boolean(default: true), line: 2),
+        ])
+    }
+
+    @Test func choiceKnobListsTheCasesOfAnEnumerationInTheSameFile() {
+        let source = page(
+            "enum Priority: String, CaseIterable, Sendable {", // 1
+            "    case veryLow, low",                           // 2
+            "    case normal = \"usual\"",                     // 3
+            "    var label: String {",                        // 4
+            "        switch self { case .low: \"l\"; default: \"x\" }", // 5
+            "    }",                                           // 6
+            "    case high",                                   // 7
+            "}",                                               // 8
+            #"let a = knob("explicit", default: Priority.normal, "help")"#, // 9
+            #"let b: Priority = knob("annotated", default: .high)"#,         // 10
+            #"let c = knob("unknown", default: Elsewhere.fast)"#,            // 11
+            "let d = knob(",                                                 // 12
+            #"    "wrapped","#,                                              // 13
+            "    default: .veryLow",                                         // 14
+            ")",                                                             // 15
+        )
+        let cases = ["veryLow", "low", "usual", "high"]
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "explicit", kind: .choice(default: "usual", choices: cases), line: 9),
+            KnobDeclaration(name: "annotated", kind: .choice(default: "high", choices: cases), line: 10),
+            KnobDeclaration(name: "unknown", kind: .choice(default: "fast", choices: nil), line: 11),
+            KnobDeclaration(name: "wrapped", kind: .choice(default: "veryLow", choices: cases), line: 12),
+        ])
+    }
+
+    @Test func choiceEnumerationMayLiveInAHelperFile() {
+        let helper = page("enum ScrollScript: String, CaseIterable {", "    case downAndBack, flick, still", "}")
+        let source = page("import LessonKit", #"let script = knob("script", default: ScrollScript.flick, "which scroll")"#)
+        #expect(LiterateParser.knobs(in: source, helperSources: [helper]) == [
+            KnobDeclaration(name: "script", kind: .choice(default: "flick", choices: ["downAndBack", "flick", "still"]), line: 2),
+        ])
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "script", kind: .choice(default: "flick", choices: nil), line: 2),
+        ])
+    }
+
+    @Test func enumerationWithoutStringRawValuesGivesNoChoices() {
+        let source = page("enum Mode: Int, CaseIterable { case a, b }", #"let m = knob("mode", default: Mode.a)"#)
+        #expect(LiterateParser.knobs(in: source) == [KnobDeclaration(name: "mode", kind: .choice(default: "a", choices: nil), line: 2)])
+    }
+
+    @Test func knobsInProseCommentsAndStringsDoNotCount() {
+        let source = page(
+            #"//: Try `knob("prose", default: 1, in: 1...2)`."#,
+            #"// let a = knob("lineComment", default: true)"#,
+            #"/* knob("blockComment", default: true) */"#,
+            #"print("knob(\"string\", default: true)")"#,
+            #"func knob(_ name: String, default value: Bool) -> Bool { value }"#,
+            #"let b = settings.knob("member", default: true)"#,
+            #"let c = knob("real", default: true) // knob("after", default: true)"#,
+        )
+        #expect(LiterateParser.knobs(in: source) == [KnobDeclaration(name: "real", kind: .boolean(default: true), line: 7)])
+    }
+
+    @Test func malformedDeclarationsAreSkipped() {
+        let source = page(
+            #"let a = knob(name, default: 1, in: 1...3)"#,        // name is not a literal
+            #"let b = knob("noRange", default: 2)"#,              // integer without a range
+            #"let c = knob("reversed", default: 2, in: 8...1)"#,  // empty range
+            #"let d = knob("halfOpen", default: 2, in: 1..<8)"#,  // not a closed range
+            #"let e = knob("computed", default: Bool.random())"#, // not a literal
+            #"let f = knob("float", default: 1.5, in: 1...2)"#,
+            #"let g = knob("interpolated\(x)", default: true)"#,
+            #"let h = knob("unfinished", default:"#,
+            #"let i = knob("#,
+            #"let ok = knob("ok", default: 1_000, in: 0...2_000)"#,
+        )
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "ok", kind: .integer(default: 1000, range: 0...2000), line: 10),
+        ])
+    }
+
+    @Test func knobsOfAWholePageInOrder() {
+        let source = page(
+            "/*:", " # Queue", " */",
+            "import LessonKit",
+            "enum Workload: String, CaseIterable {", "    case sleeping, computing", "}",
+            #"let maxConcurrent = knob("maxConcurrentOperationCount", default: 2, in: 1...8, "how many")"#,
+            #"let workload = knob("workload", default: Workload.sleeping, "what the jobs do")"#,
+            #"let serial = knob("serialQoSQueue", default: false, "one at a time")"#,
+        )
+        #expect(LiterateParser.knobs(in: source) == [
+            KnobDeclaration(name: "maxConcurrentOperationCount", kind: .integer(default: 2, range: 1...8), line: 8),
+            KnobDeclaration(name: "workload", kind: .choice(default: "sleeping", choices: ["sleeping", "computing"]), line: 9),
+            KnobDeclaration(name: "serialQoSQueue", kind: .boolean(default: false), line: 10),
+        ])
+    }
+}
