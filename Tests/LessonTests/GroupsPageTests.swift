@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Page 7 proves what it teaches about dispatch groups from its own trace.
+@Suite("Page 7: Groups")
+struct GroupsPageTests {
+    static let speed = 10.0
+    /// One run at a high speed factor serves the claims that do not need a knob.
+    static let run = recordRun(product: "Lesson07Groups", speed: speed)
+
+    static func mark(_ name: String) throws -> Mark {
+        try #require(run.marks.first { $0.name == name }, "no mark named \(name)")
+    }
+
+    static func span(_ name: String) throws -> (span: Span, end: UInt64) {
+        let span = try #require(run.spans(named: name).first, "no span named \(name)")
+        return (span, try #require(span.end))
+    }
+
+    @Test func endsNormallyAsItSays() {
+        #expect(Self.run.ending == .exited(code: 0))
+        #expect(Self.run.endedAsExpected)
+        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    }
+
+    @Test func groupWaitReturnsOnlyAfterEveryBlockItCounted() throws {
+        let filters = Self.run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
+        #expect(filters.count == 3)
+        let done = try Self.mark("all photos filtered")
+        for filter in filters {
+            #expect(try #require(filter.end) <= done.time, "\(filter.name) was still running when wait() returned")
+        }
+    }
+
+    @Test func eachAnimationRunsForItsDurationOnItsOwnQueue() throws {
+        let expected = [("move box", 1.0, "tour.groups.box"), ("turn box", 2.0, "tour.groups.box"),
+                        ("change background", 4.0, "tour.groups.background")]
+        for (name, seconds, queue) in expected {
+            let (span, _) = try Self.span(name)
+            #expect(span.queue == queue)
+            // Thirty frames a second, each waiting at least its frame time: never shorter than the duration.
+            #expect(try #require(span.duration) >= seconds / Self.speed * 0.99, "\(name) was shorter than \(seconds) s")
+            let frames = Int(seconds * 30)
+            #expect(Self.run.outputText.contains("\(name): done after \(frames) frames"))
+        }
+        #expect(try Self.span("move box").span.thread != Self.span("change background").span.thread)
+    }
+
+    @Test func theTurnIsChainedAfterTheMoveAndTheBackgroundRunsMeanwhile() throws {
+        let move = try Self.span("move box")
+        let turn = try Self.span("turn box")
+        let background = try Self.span("change background")
+        #expect(move.end <= turn.span.start, "the turn starts from the move's completion handler")
+        // Both were started together; the box's chain takes three seconds, so the margin is wide.
+        #expect(background.span.start < turn.end, "the background animation runs alongside the box")
+    }
+
+    @Test func theChainedEnterComesBeforeTheLeaveItFollows() throws {
+        // So the group's count never reaches zero between the move and the turn.
+        #expect(try Self.mark("enter: turn box").time <= Self.mark("leave: move box").time)
+    }
+
+    @Test func notifyRunsAfterTheLastLeave() throws {
+        let notify = try Self.mark("notify")
+        let leaves = Self.run.marks.filter { $0.name.hasPrefix("leave: ") }
+        #expect(leaves.count == 3)
+        for leave in leaves {
+            #expect(leave.time <= notify.time, "notify ran before \(leave.name)")
+        }
+        #expect(Self.run.outputText.contains("Animations completed"))
+        #expect(notify.queue == "com.apple.main-thread")
+    }
+
+    @Test func waitTimesOutFirstThenSucceeds() throws {
+        let waits = Self.run.results.filter { $0.kind == "peek" }.sorted { $0.line < $1.line }
+        #expect(waits.map(\.text) == ["timedOut", "success"])
+        // The successful wait came back only once the last animation had left the group.
+        let lastLeave = try #require(Self.run.marks.filter { $0.name.hasPrefix("leave: ") }.map(\.time).max())
+        let success = try #require(waits.last)
+        #expect(success.time >= lastLeave)
+    }
+
+    @Test func theSceneEndsWhereTheAnimationsTookIt() {
+        #expect(Self.run.outputText.contains("The box is at (150, 150), turned 45°, on a blue background"))
+    }
+
+    @Test func framesDoNotFloodTheOutput() {
+        // 210 frames were computed; the page reports milestones, not frames.
+        #expect(Self.run.output.count < 20)
+        #expect(Self.run.marks.count < 20)
+    }
+
+    @Test(arguments: [1, 4])
+    func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) {
+        let run = recordRun(product: "Lesson07Groups", knobs: [("photos", "\(count)")], speed: 20)
+        #expect(run.spans.filter { $0.name.hasPrefix("tilt-shift ") }.count == count)
+        #expect(run.ending == .exited(code: 0))
+    }
+
+    @Test func anUnbalancedLeaveIsTrappedByLibdispatch() {
+        let run = recordRun(product: "Lesson07Groups", knobs: [("unbalancedLeave", "true")], speed: Self.speed)
+        #expect(run.ending == .dispatchTrap)
+        #expect(run.expectation?.ending == "crash")
+        #expect(run.endedAsExpected)
+        #expect(run.ending?.explanation.contains("leave()") == true)
+        #expect(!run.outputText.contains { $0.hasPrefix("Done:") })
+    }
+}
