@@ -1,0 +1,75 @@
+import LessonKit
+
+/// What a row of the list shows, in the order a row normally goes through them.
+enum RowState: String {
+    /// The row is in view but has no picture yet.
+    case placeholder
+    /// The downloaded photo is shown, not yet filtered.
+    case loaded
+    /// The tilt-shift of this row's photo has begun.
+    case filtering
+    /// The tilt-shifted picture is shown: the row is done.
+    case filtered
+    /// The photo could not be loaded; the row shows why.
+    case failed
+    /// The row scrolled out of view.
+    case away
+}
+
+/// The face of the list: what each row has shown, announced change by change, and the list drawn as text.
+///
+/// Every change is a mark on the timeline, in a fixed form a reader (or a picture-drawing view) can parse:
+/// - `row <index> <photo>: <state>`, optionally followed by ` (<note>)`, for example
+///   `row 6 astronaut: filtered (from cache)` or `row 3 hubble: away (2 operations cancelled)`;
+/// - `view <first>-<last>` whenever the rows in view change.
+///
+/// Not thread-safe: the list calls it while holding its lock, so the order of the marks is the order of the changes.
+struct ListDisplay {
+    let photoNames: [String]
+    private var shown: [[String]]
+    private var states: [RowState?]
+
+    init(photoNames: [String]) {
+        self.photoNames = photoNames
+        shown = Array(repeating: [], count: photoNames.count)
+        states = Array(repeating: nil, count: photoNames.count)
+    }
+
+    /// The latest state of `row`, nil if it was never in view.
+    func state(of row: Int) -> RowState? {
+        states[row]
+    }
+
+    mutating func show(_ row: Int, _ state: RowState, note: String? = nil) {
+        states[row] = state
+        let text = state.rawValue + (note.map { " (\($0))" } ?? "")
+        shown[row].append(text)
+        mark("row \(row) \(photoNames[row]): \(text)")
+    }
+
+    func viewMoved(to rows: Range<Int>) {
+        mark("view \(rows.lowerBound)-\(rows.upperBound - 1)")
+    }
+
+    /// The rows in view, one line each: what they show right now.
+    func snapshot(of rows: Range<Int>) -> [String] {
+        rows.map { row in "  \(rowLabel(row))  \(states[row]?.rawValue ?? "blank")" }
+    }
+
+    /// The whole list as text: ▶ marks the rows in view, and each row lists everything it showed.
+    func picture(inView rows: Range<Int>) -> [String] {
+        var lines = ["The list, rows \(rows.lowerBound)–\(rows.upperBound - 1) in view (▶):"]
+        for row in photoNames.indices {
+            let history = shown[row].isEmpty ? "never in view" : shown[row].joined(separator: " → ")
+            lines.append("\(rows.contains(row) ? "▶" : " ") \(rowLabel(row))  \(history)")
+        }
+        return lines
+    }
+
+    private func rowLabel(_ row: Int) -> String {
+        let width = photoNames.map(\.count).max() ?? 0
+        let number = String(row)
+        return String(repeating: " ", count: 2 - min(number.count, 2)) + number + "  "
+            + photoNames[row].padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}

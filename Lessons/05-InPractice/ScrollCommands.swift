@@ -1,0 +1,154 @@
+import Foundation
+
+/// One line of the scroll protocol the running page reads, from a built-in script or from standard input.
+///
+/// One command per line; blank lines and lines starting with `#` are skipped:
+/// - `scroll +N` or `scroll -N`: the finger drags the list N rows towards its end (`+`) or its start (`-`),
+///   one row at a time. The first `scroll` after a rest puts the finger down. `scroll N` means `scroll +N`.
+/// - `stop`: the finger lifts and the list comes to rest.
+/// - `wait S`: nothing happens for S seconds (scaled by the speed factor), finger down or not. Scripts use it
+///   to let rows load between gestures.
+/// - `quit`: end now: cancel whatever is still queued, then print the list.
+///
+/// When the commands run out (the script ends, or standard input is closed) the finger lifts, the page waits
+/// until every row in view shows its filtered picture, prints the list and ends.
+enum ScrollCommand: Equatable {
+    case scroll(rows: Int)
+    case stop
+    case wait(seconds: Double)
+    case quit
+
+    /// A line that is not a command, and why.
+    struct Unreadable: Error, CustomStringConvertible {
+        let line: String
+        let reason: String
+        var description: String { "ignored '\(line)': \(reason)" }
+    }
+
+    /// The longest drag and the longest wait one line may ask for; more is surely a typing slip.
+    static let rowLimit = 100
+    static let secondsLimit = 60.0
+
+    /// Reads one line; nil for a blank line or a comment.
+    init?(line: String) throws(Unreadable) {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard let verb = words.first, !verb.hasPrefix("#") else { return nil }
+        let argument = words.dropFirst().first.map(String.init)
+        switch (verb, words.count) {
+        case ("scroll", _):
+            let text = argument ?? ""
+            let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
+            guard words.count == 2, let rows = Int(digits), rows != 0, abs(rows) <= Self.rowLimit else {
+                throw Unreadable(line: line, reason: "scroll takes a row count like +3 or -1 (at most \(Self.rowLimit))")
+            }
+            self = .scroll(rows: rows)
+        case ("wait", _):
+            guard words.count == 2, let seconds = Double(argument ?? ""), seconds >= 0, seconds <= Self.secondsLimit else {
+                throw Unreadable(line: line, reason: "wait takes seconds from 0 to \(Int(Self.secondsLimit)), like 1.5")
+            }
+            self = .wait(seconds: seconds)
+        case ("stop", 1):
+            self = .stop
+        case ("quit", 1):
+            self = .quit
+        default:
+            throw Unreadable(line: line, reason: "the commands are scroll +N, scroll -N, stop, wait S and quit")
+        }
+    }
+}
+
+/// The scripted scrolls the page plays when no host sends commands (plain mode, tests, a learner at the shell).
+enum ScrollScript: String, CaseIterable {
+    /// Scrolls away from the first screen before anything has loaded, rests, drags to the end, rests, and comes back
+    /// to rows whose photos are all in the cache by then.
+    case downAndBack
+    /// One fast drag from the top to the bottom: most rows fly past without starting anything.
+    case flick
+    /// No scrolling at all: only the first screen loads, the baseline for the other two.
+    case still
+
+    var lines: [String] {
+        switch self {
+        case .downAndBack:
+            return ["# the first screen is still loading when the finger drags it away",
+                    "scroll +4", "stop", "wait 2.5",
+                    "# a long drag: rows pass through the view while the queue is suspended",
+                    "scroll +10", "stop", "wait 1.5",
+                    "# back up, over rows whose photos are in the cache by now",
+                    "scroll -8", "stop"]
+        case .flick:
+            return ["scroll +14", "stop"]
+        case .still:
+            return []
+        }
+    }
+}
+
+/// Where the page's command lines come from: a script, or a host writing to the page's standard input.
+final class CommandSource: @unchecked Sendable {
+    enum Next: Equatable {
+        case line(String)
+        /// No line arrived within the quiet time asked for.
+        case quiet
+        /// The script is over, or standard input was closed.
+        case ended
+    }
+
+    private let arrival = NSCondition()
+    private var pending: [String]
+    private var finished: Bool
+
+    private init(lines: [String], finished: Bool) {
+        pending = lines
+        self.finished = finished
+    }
+
+    /// Plays `lines` in order, then ends.
+    static func script(_ lines: [String]) -> CommandSource {
+        CommandSource(lines: lines, finished: true)
+    }
+
+    /// Reads lines from standard input on a thread of its own, so the page can notice a quiet spell
+    /// (the finger resting) while no line comes.
+    static func standardInput() -> CommandSource {
+        let source = CommandSource(lines: [], finished: false)
+        let reader = Thread {
+            while let line = readLine() {
+                source.deliver(line)
+            }
+            source.deliverEnd()
+        }
+        reader.name = "stdin commands"
+        reader.start()
+        return source
+    }
+
+    /// The next line; with `quietAfter`, `.quiet` once that many seconds pass without one.
+    func next(quietAfter seconds: Double?) -> Next {
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        arrival.lock()
+        defer { arrival.unlock() }
+        while pending.isEmpty && !finished {
+            if let deadline {
+                guard arrival.wait(until: deadline) else { return .quiet }
+            } else {
+                arrival.wait()
+            }
+        }
+        return pending.isEmpty ? .ended : .line(pending.removeFirst())
+    }
+
+    private func deliver(_ line: String) {
+        arrival.withLock {
+            pending.append(line)
+            arrival.signal()
+        }
+    }
+
+    private func deliverEnd() {
+        arrival.withLock {
+            finished = true
+            arrival.signal()
+        }
+    }
+}

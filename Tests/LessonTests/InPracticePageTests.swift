@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Page 5 proves its rules from its own trace: the marks every row change makes, the queue's suspend and resume
+/// marks, the operations' reported states and the spans of the work itself.
+@Suite("Page 5: In Practice")
+struct InPracticePageTests {
+    static let product = "Lesson05InPractice"
+    /// The default run: the `downAndBack` script, three operations at once, suspension and cache on.
+    static let run = recordRun(product: product, speed: 10)
+
+    @Test func endsByItselfWithEveryRowInViewFiltered() throws {
+        #expect(Self.run.ending == .exited(code: 0))
+        #expect(Self.run.endedAsExpected)
+        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+        let picture = try Self.listPicture(in: Self.run)
+        let inView = picture.filter { $0.hasPrefix("▶") }
+        #expect(inView.count == 4)
+        for line in inView {
+            #expect(line.hasSuffix("filtered") || line.hasSuffix("filtered (from cache)"), "a row in view is not filtered: \(line)")
+        }
+    }
+
+    @Test func listHasSixteenRowsOrMoreOverRepeatingPhotos() throws {
+        let rows = try Self.listPicture(in: Self.run).dropFirst()
+        #expect(rows.count >= 16)
+        let photos = rows.map { $0.dropFirst(2).split(separator: " ")[1] }
+        #expect(Set(photos).count < photos.count, "some photos appear in more than one row")
+    }
+
+    @Test func rowsScrolledAwayNeverStartTheirFilter() {
+        Self.expectAwayRowsStartNothing(in: Self.run)
+    }
+
+    @Test func firstScreenLeftBeforeAnyOfItsFiltersBegan() {
+        // The script drags the first screen away at once; its filters wait for downloads of 100 ms (at speed 10)
+        // and the queue is suspended before any download ends, so none of them can begin.
+        let events = Self.rowEvents(in: Self.run)
+        for row in 0..<4 {
+            let history = events.filter { $0.row == row }
+            #expect(!history.contains { $0.state == "filtering" }, "row \(row) began a filter")
+            let away = history.first { $0.state == "away" }
+            #expect(away?.note?.hasSuffix("cancelled") == true, "row \(row) left without cancelling anything")
+        }
+    }
+
+    @Test func noPhotoIsDownloadedTwice() {
+        Self.expectEachPhotoDownloadedAtMostOnce(in: Self.run)
+        #expect(Self.run.outputText.contains { $0.hasPrefix("Downloads:") && $0.hasSuffix("none twice.") })
+    }
+
+    @Test func nothingStartsWhileTheQueueIsSuspended() throws {
+        let suspensions = try Self.suspensions(in: Self.run)
+        #expect(suspensions.count == 3, "one suspension per gesture of the script")
+        Self.expectNothingStartsWhileSuspended(in: Self.run, suspensions: suspensions)
+    }
+
+    @Test func rowsThatCameIntoViewDuringAGestureWaitedForTheFingerToLift() throws {
+        let suspensions = try Self.suspensions(in: Self.run)
+        var waited = 0
+        for operation in Self.run.operations {
+            guard let ready = operation.firstTime(of: "ready"),
+                  let gesture = suspensions.first(where: { $0.start < ready && ready < $0.end }) else { continue }
+            if let executing = operation.firstTime(of: "executing") {
+                #expect(executing > gesture.end, "\(operation.name) became ready while suspended and started before the resume")
+            }
+            waited += 1
+        }
+        #expect(waited > 0, "the rows that scroll in during the first gesture queue their downloads while it lasts")
+    }
+
+    @Test func neverMoreThanThreeOperationsWorkAtOnce() {
+        #expect(Self.mostWorkAtOnce(in: Self.run) <= 3)
+    }
+
+    @Test func aCancelledOperationNeverStartsExecuting() {
+        for operation in Self.run.operations {
+            guard let cancelled = operation.firstTime(of: "cancelled") else { continue }
+            #expect(!operation.changes.contains { $0.state == "executing" && $0.time > cancelled },
+                    "\(operation.name) executed after it was cancelled")
+        }
+    }
+
+    @Test func everyFilterSpanFollowsItsRowsFilteringMark() {
+        let events = Self.rowEvents(in: Self.run)
+        let filters = Self.run.spans.filter { $0.name.hasPrefix("tilt-shift row ") }
+        #expect(!filters.isEmpty)
+        for span in filters {
+            let row = Int(span.name.dropFirst("tilt-shift row ".count))
+            let announced = events.filter { $0.row == row && $0.state == "filtering" && $0.time <= span.start }.count
+            let begun = filters.filter { $0.name == span.name && $0.start <= span.start }.count
+            #expect(announced >= begun, "\(span.name) began without its row announcing the filter")
+        }
+    }
+
+    @Test func oneOperationAtATimeNeverOverlaps() {
+        let run = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
+        #expect(run.ending == .exited(code: 0))
+        #expect(Self.mostWorkAtOnce(in: run) == 1)
+        Self.expectNothingStartsWhileSuspended(in: run, suspensions: (try? Self.suspensions(in: run)) ?? [])
+        Self.expectAwayRowsStartNothing(in: run)
+        Self.expectEachPhotoDownloadedAtMostOnce(in: run)
+    }
+
+    @Test func withoutTheCacheEveryFilteredRowDownloadsItsOwnPhoto() {
+        let run = recordRun(product: Self.product, knobs: [("cacheImages", "false")], speed: 10)
+        #expect(run.ending == .exited(code: 0))
+        let events = Self.rowEvents(in: run)
+        #expect(!events.contains { $0.note == "from cache" || $0.note == "shares a download" })
+        let filtered = events.filter { $0.state == "filtered" }.count
+        let downloads = run.spans.filter { $0.name.hasPrefix("network load ") }.count
+        #expect(filtered > 0)
+        #expect(downloads >= filtered, "each filtered row had a download of its own")
+        Self.expectAwayRowsStartNothing(in: run)
+    }
+
+    @Test func aFlickWithoutSuspensionStillStartsNoFilterForRowsThatLeft() {
+        let run = recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 10)
+        #expect(run.ending == .exited(code: 0))
+        #expect(!run.marks.contains { $0.name == "queue suspended" })
+        #expect(run.marks.contains { $0.name == "finger down" })
+        Self.expectAwayRowsStartNothing(in: run)
+        Self.expectEachPhotoDownloadedAtMostOnce(in: run)
+        #expect(run.outputText.contains("The list, rows 14–17 in view (▶):"), "the flick ends at the bottom of the list")
+    }
+
+    @Test func commandsFromStandardInputScrollTheList() throws {
+        let page = try PageWithInput(arguments: ["--speed", "10"])
+        page.send("scroll +3\nbogus\nstop\n")
+        page.closeInput()
+        let output = page.readToEnd()
+        #expect(page.exitStatus() == 0)
+        #expect(output.contains("ignored 'bogus'"))
+        #expect(output.contains("The list, rows 3–6 in view (▶):"))
+        let inView = output.split(separator: "\n").filter { $0.hasPrefix("▶") }
+        #expect(inView.count == 4 && inView.allSatisfy { $0.hasSuffix("filtered") || $0.hasSuffix("(from cache)") })
+    }
+
+    @Test func theFingerLiftsByItselfWhenCommandsPause() throws {
+        let page = try PageWithInput(arguments: ["--speed", "10"])
+        page.send("scroll +2\n")
+        // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
+        let untilLift = page.read(until: "Finger lifted at rows 2–5")
+        #expect(untilLift.contains("Finger lifted at rows 2–5"))
+        page.send("quit\n")
+        page.closeInput()
+        let rest = page.readToEnd()
+        #expect(page.exitStatus() == 0)
+        #expect(rest.contains("Done: quit at rows 2–5"))
+    }
+
+    // MARK: Reading the trace
+
+    /// A row change as the page marks it, for example `row 6 astronaut: filtered (from cache)`.
+    struct RowEvent {
+        var row: Int
+        var photo: String
+        var state: String
+        var note: String?
+        var time: UInt64
+    }
+
+    /// The row marks of `run` in the order they happened (they are made under the list's lock).
+    static func rowEvents(in run: RunRecord) -> [RowEvent] {
+        let events = run.marks.compactMap { mark -> RowEvent? in
+            guard mark.name.hasPrefix("row "), let colon = mark.name.range(of: ": ") else { return nil }
+            let subject = mark.name[..<colon.lowerBound].split(separator: " ")
+            guard subject.count == 3, let row = Int(subject[1]) else { return nil }
+            var change = String(mark.name[colon.upperBound...])
+            var note: String?
+            if let open = change.range(of: " ("), change.hasSuffix(")") {
+                note = String(change[open.upperBound..<change.index(before: change.endIndex)])
+                change = String(change[..<open.lowerBound])
+            }
+            return RowEvent(row: row, photo: String(subject[2]), state: change, note: note, time: mark.time)
+        }
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    /// A row comes into view showing a placeholder, or straight away with what the cache had.
+    static func isEntry(_ event: RowEvent) -> Bool {
+        event.state == "placeholder" || event.note == "from cache"
+    }
+
+    static func expectAwayRowsStartNothing(in run: RunRecord, sourceLocation: SourceLocation = #_sourceLocation) {
+        let events = rowEvents(in: run)
+        #expect(events.contains { $0.state == "away" }, "the run scrolled rows away", sourceLocation: sourceLocation)
+        for row in Set(events.map(\.row)) {
+            let history = events.filter { $0.row == row }
+            if let first = history.first {
+                #expect(isEntry(first), "row \(row) began with \(first.state)", sourceLocation: sourceLocation)
+            }
+            for (before, after) in zip(history, history.dropFirst()) where before.state == "away" {
+                #expect(isEntry(after), "row \(row) showed \(after.state) after it scrolled away", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    static func expectEachPhotoDownloadedAtMostOnce(in run: RunRecord, sourceLocation: SourceLocation = #_sourceLocation) {
+        let downloads = run.spans.filter { $0.name.hasPrefix("network load ") }.map(\.name)
+        #expect(!downloads.isEmpty, sourceLocation: sourceLocation)
+        #expect(Set(downloads).count == downloads.count, "downloads: \(downloads.sorted())", sourceLocation: sourceLocation)
+    }
+
+    /// The stretches between each `queue suspended` mark and the `queue resumed` mark after it.
+    static func suspensions(in run: RunRecord) throws -> [(start: UInt64, end: UInt64)] {
+        let starts = run.marks.filter { $0.name == "queue suspended" }.map(\.time).sorted()
+        let ends = run.marks.filter { $0.name == "queue resumed" }.map(\.time).sorted()
+        try #require(starts.count == ends.count)
+        let pairs = Array(zip(starts, ends))
+        for (index, pair) in pairs.enumerated() {
+            try #require(pair.0 < pair.1)
+            if index > 0 { try #require(pairs[index - 1].1 < pair.0) }
+        }
+        return pairs.map { (start: $0.0, end: $0.1) }
+    }
+
+    /// Suspension stops the queue from handing out operations, not one it handed to a thread already: so an
+    /// operation may begin inside a suspension only if it was ready before the suspension began.
+    static func expectNothingStartsWhileSuspended(in run: RunRecord, suspensions: [(start: UInt64, end: UInt64)]) {
+        for operation in run.operations {
+            guard let executing = operation.firstTime(of: "executing"),
+                  let gesture = suspensions.first(where: { $0.start < executing && executing < $0.end }) else { continue }
+            let ready = operation.firstTime(of: "ready")
+            #expect(ready.map { $0 < gesture.start } == true,
+                    "\(operation.name) started during a suspension without having been ready before it")
+        }
+    }
+
+    /// The most downloads and filters at work at the same moment. Their spans lie inside `main()`, so each
+    /// one sits within the time its operation holds one of the queue's slots.
+    static func mostWorkAtOnce(in run: RunRecord) -> Int {
+        let work = run.spans.filter { $0.name.hasPrefix("network load ") || $0.name.hasPrefix("tilt-shift row ") }
+        var moments: [(time: UInt64, change: Int)] = []
+        for span in work {
+            moments.append((span.start, 1))
+            moments.append((span.end ?? UInt64.max, -1))
+        }
+        // At equal times an ending is counted before a beginning: touching spans do not overlap.
+        moments.sort { ($0.time, $0.change) < ($1.time, $1.change) }
+        var current = 0, most = 0
+        for moment in moments {
+            current += moment.change
+            most = max(most, current)
+        }
+        return most
+    }
+
+    /// The text picture the page prints at its end: the header line, then one line per row.
+    static func listPicture(in run: RunRecord) throws -> [String] {
+        let lines = run.outputText
+        let start = try #require(lines.lastIndex { $0.hasPrefix("The list, rows ") })
+        let end = lines[start...].firstIndex { $0.hasPrefix("Downloads:") } ?? lines.endIndex
+        return Array(lines[start..<end])
+    }
+}
+
+/// The page run directly with a pipe on its standard input, as a host that sends scroll commands would run it.
+///
+/// The runner does not pipe standard input yet, so this uses `Process`; the page then runs alone and prints text.
+final class PageWithInput: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var received = Data()
+    /// A guard against a page that never ends: it is stopped after this long, and the test fails on its output.
+    private static let limit = 30.0
+
+    init(arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: InPracticePageTests.product))
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TOUR_STDIN_COMMANDS"] = "1"
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.limit) { [process] in
+            if process.isRunning { process.terminate() }
+        }
+    }
+
+    func send(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Output up to and including the first line containing `text`, or everything until the page ends.
+    func read(until text: String) -> String {
+        while !String(decoding: received, as: UTF8.self).contains(text) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            received.append(chunk)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Everything the page printed after the last read, until it ended.
+    func readToEnd() -> String {
+        let alreadyRead = received.count
+        received.append(output.fileHandleForReading.readDataToEndOfFile())
+        return String(decoding: received[alreadyRead...], as: UTF8.self)
+    }
+
+    func exitStatus() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
