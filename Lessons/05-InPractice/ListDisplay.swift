@@ -56,12 +56,12 @@ struct ListDisplay {
         rows.map { row in "  \(rowLabel(row))  \(states[row]?.rawValue ?? "blank")" }
     }
 
-    /// The whole list as text: ▶ marks the rows in view, and each row lists everything it showed.
+    /// The whole list as text: `>` marks the rows in view, and each row lists everything it showed.
     func picture(inView rows: Range<Int>) -> [String] {
-        var lines = ["The list, rows \(rows.lowerBound)–\(rows.upperBound - 1) in view (▶):"]
+        var lines = ["The list, rows \(rows.lowerBound) to \(rows.upperBound - 1) in view (marked >):"]
         for row in photoNames.indices {
             let history = shown[row].isEmpty ? "never in view" : shown[row].joined(separator: " → ")
-            lines.append("\(rows.contains(row) ? "▶" : " ") \(rowLabel(row))  \(history)")
+            lines.append("\(rows.contains(row) ? ">" : " ") \(rowLabel(row))  \(history)")
         }
         return lines
     }

@@ -1,5 +1,5 @@
 /*:
- # Operations in Practice
+ # In Practice
 
  A list of photos that download and tilt-shift in the background while the list keeps scrolling: operations, dependencies, cancellation, a suspended queue and a cache, working together on one real problem.
 
@@ -455,7 +455,7 @@ final class Finger {
 }
 
 func describe(_ rows: Range<Int>) -> String {
-    "rows \(rows.lowerBound)–\(rows.upperBound - 1)"
+    "rows \(rows.lowerBound) to \(rows.upperBound - 1)"
 }
 
 /*:

@@ -16,7 +16,7 @@ struct InPracticePageTests {
         #expect(Self.run.endedAsExpected)
         #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
         let picture = try Self.listPicture(in: Self.run)
-        let inView = picture.filter { $0.hasPrefix("▶") }
+        let inView = picture.filter { $0.hasPrefix(">") }
         #expect(inView.count == 4)
         for line in inView {
             #expect(line.hasSuffix("filtered") || line.hasSuffix("filtered (from cache)"), "a row in view is not filtered: \(line)")
@@ -123,7 +123,7 @@ struct InPracticePageTests {
         #expect(run.marks.contains { $0.name == "finger down" })
         Self.expectAwayRowsStartNothing(in: run)
         Self.expectEachPhotoDownloadedAtMostOnce(in: run)
-        #expect(run.outputText.contains("The list, rows 14–17 in view (▶):"), "the flick ends at the bottom of the list")
+        #expect(run.outputText.contains("The list, rows 14 to 17 in view (marked >):"), "the flick ends at the bottom of the list")
     }
 
     @Test func commandsFromStandardInputScrollTheList() throws {
@@ -133,8 +133,8 @@ struct InPracticePageTests {
         let output = page.readToEnd()
         #expect(page.exitStatus() == 0)
         #expect(output.contains("ignored 'bogus'"))
-        #expect(output.contains("The list, rows 3–6 in view (▶):"))
-        let inView = output.split(separator: "\n").filter { $0.hasPrefix("▶") }
+        #expect(output.contains("The list, rows 3 to 6 in view (marked >):"))
+        let inView = output.split(separator: "\n").filter { $0.hasPrefix(">") }
         #expect(inView.count == 4 && inView.allSatisfy { $0.hasSuffix("filtered") || $0.hasSuffix("(from cache)") })
     }
 
@@ -142,13 +142,13 @@ struct InPracticePageTests {
         let page = try PageWithInput(arguments: ["--speed", "10"])
         page.send("scroll +2\n")
         // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
-        let untilLift = page.read(until: "Finger lifted at rows 2–5")
-        #expect(untilLift.contains("Finger lifted at rows 2–5"))
+        let untilLift = page.read(until: "Finger lifted at rows 2 to 5")
+        #expect(untilLift.contains("Finger lifted at rows 2 to 5"))
         page.send("quit\n")
         page.closeInput()
         let rest = page.readToEnd()
         #expect(page.exitStatus() == 0)
-        #expect(rest.contains("Done: quit at rows 2–5"))
+        #expect(rest.contains("Done: quit at rows 2 to 5"))
     }
 
     // MARK: Reading the trace
