@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Page 8 proves what it teaches about barriers from its own trace.
+@Suite("Page 8: Barrier")
+struct BarrierPageTests {
+    static let speed = 10.0
+    /// One run at a high speed factor serves the claims that do not need a knob.
+    static let run = recordRun(product: "Lesson08Barrier", speed: speed)
+
+    static let wholeNames: Set<String> = ["Anna Adams", "Charlie Cheesecake", "Delia Dingle", "Eva Evershed", "Freddie Frost", "Gina Gregory"]
+
+    @Test func endsNormallyAsItSays() {
+        #expect(Self.run.ending == .exited(code: 0))
+        #expect(Self.run.endedAsExpected)
+        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    }
+
+    @Test func theUnsafePersonIsChangedFromSeveralBlocks() {
+        // Whether its name comes out mixed depends on the timing of the run, so only the setting is checked here.
+        let changes = Self.run.spans.filter { $0.name.hasPrefix("change to ") }
+        #expect(changes.count == 5)
+        #expect(Set(changes.map(\.queue)) == Set((1...5).map { "tour.barrier.client\($0)" }))
+        #expect(Self.run.outputText.filter { $0.hasPrefix("Unsafe person is now: ") }.count == 5)
+    }
+
+    @Test func noReadOfTheSafePersonEverSeesAMixedName() throws {
+        let reads = Self.run.outputText.filter { $0.hasPrefix("Thread-safe person is now: ") || $0.hasPrefix("Thread-safe person's final name: ") }
+        #expect(reads.count == 6)
+        for read in reads {
+            let name = try #require(read.components(separatedBy: ": ").last)
+            #expect(Self.wholeNames.contains(name), "a read saw the mixed name \(name)")
+        }
+    }
+
+    @Test func nothingOnTheIsolationQueueOverlapsABarrierWrite() throws {
+        let isolated = Self.run.spans.filter { $0.queue == "tour.barrier.isolation" }
+        let writes = isolated.filter { $0.name.hasPrefix("write ") }
+        let reads = isolated.filter { $0.name == "read name" }
+        #expect(writes.count == 5)
+        #expect(reads.count == 6)
+        for write in writes {
+            for other in isolated where other.id != write.id {
+                #expect(!overlap(write, other), "\(other.name) ran while \(write.name) did")
+            }
+        }
+    }
+
+    @Test func aBarrierOnACustomConcurrentQueueRunsAlone() throws {
+        let barrier = try #require(Self.run.spans(named: "custom queue barrier").first)
+        let barrierEnd = try #require(barrier.end)
+        for number in 1...2 {
+            let before = try #require(Self.run.spans(named: "custom queue block \(number)").first)
+            #expect(try #require(before.end) <= barrier.start, "block \(number) was still running when the barrier began")
+        }
+        for number in 3...4 {
+            let after = try #require(Self.run.spans(named: "custom queue block \(number)").first)
+            #expect(barrierEnd <= after.start, "block \(number) began before the barrier ended")
+        }
+        #expect(Self.run.outputText.contains("On the custom queue, the barrier ran alongside: nothing"))
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "two blocks at once need two worker threads"))
+    func aBarrierOnAGlobalQueueIsNoBarrier() throws {
+        // Five half-second blocks on at least two threads: the "barrier" starts with another block, or sooner.
+        let barrier = try #require(Self.run.spans(named: "global queue barrier").first)
+        let others = Self.run.spans.filter { $0.name.hasPrefix("global queue block ") }
+        #expect(others.count == 4)
+        #expect(others.contains { overlap(barrier, $0) }, "nothing ran alongside the barrier on the global queue")
+        #expect(Self.run.outputText.contains { $0.hasPrefix("On the global queue, the barrier ran alongside: block") })
+    }
+
+    @Test func thePeopleKnobRacesOnePersonAtATime() {
+        let unsafe = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
+        #expect(unsafe.outputText.contains { $0.hasPrefix("Unsafe person's final name: ") })
+        #expect(!unsafe.outputText.contains { $0.hasPrefix("Thread-safe") })
+        #expect(!unsafe.spans.contains { $0.name.contains("queue barrier") })
+        #expect(unsafe.ending == .exited(code: 0))
+
+        let safe = recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20)
+        #expect(safe.outputText.contains { $0.hasPrefix("Thread-safe person's final name: ") })
+        #expect(!safe.outputText.contains { $0.hasPrefix("Unsafe") })
+        #expect(safe.ending == .exited(code: 0))
+    }
+
+    /// A real Thread Sanitizer build compiles LessonKit again, instrumented: tens of seconds on two cores, too slow for
+    /// every test run. This test checks the knob's wiring instead, with a stand-in `swift` first on `PATH`: the build
+    /// command and its folder, its progress streamed, one instrumented run per person with the knob off (so the page
+    /// cannot start a build of its own), and the report passed through the real `swift demangle` and digested.
+    @Test func theThreadSanitizerKnobRebuildsOnceAndRunsEachPersonWithoutRecursing() throws {
+        let stage = try FakeToolchain()
+        defer { stage.remove() }
+        let run = recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed,
+                            environment: ["PATH": stage.bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                                          "TOUR_ROOT": stage.root.path])
+        #expect(run.ending == .exited(code: 0))
+        let calls = stage.calls()
+        let scratch = stage.root.appendingPathComponent(".build/tsan").path
+        #expect(calls.filter { $0.hasPrefix("swift build") } == ["swift build --sanitize=thread --scratch-path \(scratch) --product Lesson08Barrier in \(stage.root.path)"])
+        let children = calls.filter { $0.hasPrefix("instrumented ") }
+        #expect(children.count == 2)
+        #expect(children.first?.contains("--set people=unsafe") == true)
+        #expect(children.last?.contains("--set people=safe") == true)
+        #expect(!children.contains { $0.contains("threadSanitizer") }, "an instrumented run must not rebuild itself")
+        #expect(children.allSatisfy { $0.contains("strip_path_prefix=\(stage.root.path)/") })
+
+        let output = run.outputText
+        #expect(output.contains("  [1/2] Compiling Lesson08Barrier main.swift"), "the build's progress is streamed")
+        #expect(output.contains { $0.hasPrefix("  │ Unsafe person's final name: ") }, "the instrumented run's own output is shown")
+        #expect(output.contains("      #0 Person.changeName(firstName:lastName:) Lessons/08-Barrier/main.swift:37:24"), "the report arrives demangled")
+        #expect(!output.contains("      #0 Person.changeName(firstName:lastName:) Lessons/08-Barrier/main.swift:39:23"), "only the first warning is shown in full")
+        #expect(output.contains("  SUMMARY: ThreadSanitizer: data race Lessons/08-Barrier/main.swift:39:23 in Person.changeName(firstName:lastName:)"))
+        #expect(output.contains("Thread Sanitizer, the unsafe person: 2 warnings, exit status 66"))
+        #expect(output.contains("Thread Sanitizer, the safe person: 0 warnings, exit status 0"))
+    }
+
+    /// The real thing, when asked for with `TOUR_TSAN_TESTS=1`: builds the page with Thread Sanitizer and runs both people.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUR_TSAN_TESTS"] == "1", "set TOUR_TSAN_TESTS=1 to build with Thread Sanitizer"))
+    func threadSanitizerFindsTheUnsafePersonAndClearsTheSafeOne() {
+        let run = recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed)
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.outputText.contains("Thread Sanitizer, the safe person: 0 warnings, exit status 0"), "no false positives from libdispatch")
+        if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+            #expect(run.outputText.contains { $0.hasPrefix("Thread Sanitizer, the unsafe person: ") && $0.hasSuffix("exit status 66") })
+        }
+    }
+}
+
+private func overlap(_ first: Span, _ second: Span) -> Bool {
+    guard let firstEnd = first.end, let secondEnd = second.end else { return true }
+    return first.start < secondEnd && second.start < firstEnd
+}
+
+/// A stand-in `swift` on a temporary `PATH`, and an empty package root for the page to build in.
+///
+/// `swift build` logs its arguments, prints two progress lines and puts an "instrumented" program in the scratch
+/// folder: a script that logs how it was called, runs the real (uninstrumented) page, and, for the unsafe person,
+/// writes a two-warning report with mangled names to stderr, then exits 66 as Thread Sanitizer does.
+/// `swift demangle` is the real one.
+private struct FakeToolchain {
+    let folder: URL
+    var bin: URL { folder.appendingPathComponent("bin") }
+    var root: URL { folder.appendingPathComponent("root") }
+    var log: URL { folder.appendingPathComponent("calls.log") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tsan-wiring-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let realSwift = try #require(Self.find("swift"), "swift is not on PATH")
+        let page = BuildProducts.executable(named: "Lesson08Barrier")
+        let mangled = "$s15Lesson08Barrier6PersonC10changeName05firstE004lastE0ySS_SStF"
+        let instrumented = """
+        #!/bin/sh
+        echo "instrumented $* TSAN_OPTIONS=$TSAN_OPTIONS" >> '\(log.path)'
+        '\(page)' "$@"
+        case "$*" in *people=unsafe*) ;; *) exit 0 ;; esac
+        cat >&2 <<'REPORT'
+        ==================
+        WARNING: ThreadSanitizer: data race (pid=1)
+          Write of size 8 at 0x7b0c00000010 by thread T2:
+            #0 \(mangled) Lessons/08-Barrier/main.swift:37:24
+        SUMMARY: ThreadSanitizer: data race Lessons/08-Barrier/main.swift:37:24 in \(mangled)
+        ==================
+        ==================
+        WARNING: ThreadSanitizer: data race (pid=1)
+          Write of size 8 at 0x7b0c00000018 by thread T3:
+            #0 \(mangled) Lessons/08-Barrier/main.swift:39:23
+        SUMMARY: ThreadSanitizer: data race Lessons/08-Barrier/main.swift:39:23 in \(mangled)
+        ==================
+        ThreadSanitizer: reported 2 warnings
+        REPORT
+        exit 66
+        """
+        let swift = """
+        #!/bin/sh
+        if [ "$1" = demangle ]; then exec '\(realSwift)' "$@"; fi
+        echo "swift $* in $PWD" >> '\(log.path)'
+        scratch=""
+        previous=""
+        for argument in "$@"; do
+            if [ "$previous" = --scratch-path ]; then scratch="$argument"; fi
+            previous="$argument"
+        done
+        echo "[1/2] Compiling Lesson08Barrier main.swift"
+        mkdir -p "$scratch/debug"
+        cat > "$scratch/debug/Lesson08Barrier" <<'PROGRAM'
+        \(instrumented)
+        PROGRAM
+        chmod +x "$scratch/debug/Lesson08Barrier"
+        echo "[2/2] Linking Lesson08Barrier"
+        """
+        let swiftScript = bin.appendingPathComponent("swift")
+        try swift.write(to: swiftScript, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swiftScript.path)
+    }
+
+    func calls() -> [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func find(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
