@@ -64,6 +64,8 @@ final class Scene: Sendable {
 
 /// How many frames an animation computes per second of its duration.
 let framesPerSecond = 30.0
+/// How many frames pass between two marks on the timeline.
+let framesPerMark = 15
 
 /// Animates `scene` from its current state to the state `changes` describes, over `seconds`, on `queue`.
 ///
@@ -91,6 +93,10 @@ func animate(_ name: String, seconds: Double, on queue: DispatchQueue, in scene:
                 let linear = Double(frame) / Double(frames)
                 let eased = linear * linear * (3 - 2 * linear)
                 scene.update { $0.blend(from: start, to: target, progress: eased) }
+                // Every half second of animation leaves a mark on the timeline; one per frame would only be noise.
+                if frame % framesPerMark == 0 && frame < frames {
+                    mark("\(name): frame \(frame) of \(frames)")
+                }
             }
         }
         completion?(frames)
