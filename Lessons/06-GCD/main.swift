@@ -1,7 +1,7 @@
 /*:
  # GCD
 
- Under `OperationQueue` sits Grand Central Dispatch, the C library `libdispatch`. It has no operation objects and no states: you hand a closure to a `DispatchQueue`, and the queue runs it on one of the threads of its pool. Most concurrent code on Apple platforms uses it directly, and so can yours.
+ Under `OperationQueue` sits Grand Central Dispatch, the C library `libdispatch`. It has no operation objects and no states: you hand a closure to a `DispatchQueue`, and the queue runs it on one of the threads of its pool. A great deal of concurrent code on Apple platforms uses it directly, and so can yours.
 
  Linux runs the same library, built from the open-source swift-corelibs-libdispatch. The differences are in what is underneath: Apple's kernel manages the worker threads there, while on Linux libdispatch keeps a pool of its own. This page measures what that pool does.
  */
@@ -84,7 +84,7 @@ print("async returned after \(formatSeconds(asyncCall)); sync returned after \(f
 
  A block running on a serial queue owns that queue until it returns. If it calls `sync` on the same queue, the new block waits for the queue to be free, and the queue is free only when the outer block returns, which waits for the new block. Neither can ever go on: a deadlock.
 
- libdispatch notices that the thread asking to wait is the one that owns the queue, and rather than hang forever it stops the process with an illegal instruction (`SIGILL`). On Linux it prints **nothing at all**: no message, exit status 132 in a shell. Apple's crash reports carry a line saying `dispatch_sync called on queue already owned by current thread`; here you have to know what the silent crash means. The same trap fires for `DispatchQueue.main.sync` called on the main thread.
+ libdispatch notices that the thread asking to wait is the one that owns the queue, and rather than hang forever it stops the process with an illegal instruction (`SIGILL`). On Linux it prints **nothing at all**: no message, exit status 132 in a shell. Apple's crash reports carry a line saying `dispatch_sync called on queue already owned by current thread`; the Linux build of libdispatch does not even contain that text, so here you have to know what the silent crash means. The same trap fires for `DispatchQueue.main.sync` called on the main thread.
 
  The tutorial turns Swift's crash backtracer off to keep its output short. Run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
 

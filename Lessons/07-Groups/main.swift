@@ -96,7 +96,7 @@ peek(secondLook)
 /*:
  ## One `leave()` too many
 
- A group's count cannot go below zero. A `leave()` without its `enter()` (a completion handler that is called twice is the usual culprit) is a bug libdispatch refuses to carry on with: it stops the process with an illegal instruction, `SIGILL`. On Linux nothing is printed; on Apple platforms the crash report says `Unbalanced call to dispatch_group_leave()`.
+ A group's count cannot go below zero. A `leave()` without its `enter()` (a completion handler that is called twice is the usual culprit) is a bug libdispatch refuses to carry on with: it stops the process with an illegal instruction, `SIGILL`. On Linux nothing is printed (the message is not in the Linux build of libdispatch at all); on Apple platforms the crash report says `Unbalanced call to dispatch_group_leave()`.
 
  Here the page first waits, with no time limit, until all three animations have left, so the count is zero and the extra `leave()` crashes at once. Had it come earlier, it would first have done something worse than crashing: brought the count to zero while an animation was still running, so `notify` would have announced "completed" too soon.
 
