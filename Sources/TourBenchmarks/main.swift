@@ -5,6 +5,7 @@ import TourCore
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
+/// `BENCH=trace`, `BENCH=ingestion` or `BENCH=startup` runs one of them (arguments belong to LessonKit's knobs).
 setvbuf(stdout, nil, _IOLBF, 0)
 
 func median(_ values: [Double]) -> Double {
@@ -21,9 +22,13 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 func traceCallCost() {
     var fds: [Int32] = [0, 0]
     pipe(&fds)
-    dup2(fds[1], 3)
+    // The pipe's own descriptors may be 3 and 4: move both out of the way before fd 3 becomes the write end.
+    let reader = fcntl(fds[0], F_DUPFD, 10)
+    let writer = fcntl(fds[1], F_DUPFD, 10)
+    close(fds[0])
     close(fds[1])
-    let reader = fds[0]
+    dup2(writer, 3)
+    close(writer)
     let drain = Thread {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while buffer.withUnsafeMutableBytes({ read(reader, $0.baseAddress, $0.count) }) > 0 {}
@@ -36,7 +41,7 @@ func traceCallCost() {
         for _ in 0..<batch { mark("benchmark") }
         perEvent.append(Double(monotonicNow() - start) / Double(batch))
     }
-    print(String(format: "trace call site: median %.0f ns per event, p90 %.0f ns (%d batches of %d marks)",
+    Swift.print(String(format: "trace call site: median %.0f ns per event, p90 %.0f ns (%d batches of %d marks)",
                  median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch))
 }
 
@@ -56,8 +61,23 @@ func hostIngestion(events: Int) {
         lost += max(0, events - record.marks.count) + record.rejectedTraceLines
         rates.append(Double(record.marks.count) / seconds)
     }
-    print(String(format: "host ingestion: median %.0f events/s over 5 runs of %d events, including spawn; lost or rejected: %d",
+    Swift.print(String(format: "host ingestion: median %.0f events/s over 5 runs of %d events, including spawn; lost or rejected: %d",
                  median(rates), events, lost))
+}
+
+/// The parser alone, on a typical mark line: the host's cost per event before any bookkeeping.
+func parseRate() {
+    let line = Array(#"{"e":"mark","t":123456789012,"tid":4242,"q":"com.apple.root.default-qos","name":"benchmark 42"}"#.utf8)
+    var rates: [Double] = []
+    for _ in 0..<5 {
+        let start = monotonicNow()
+        var parsed = 0
+        for _ in 0..<200_000 {
+            if case .success = TraceLineParser.parse(line) { parsed += 1 }
+        }
+        rates.append(Double(parsed) / (Double(monotonicNow() - start) / 1e9))
+    }
+    Swift.print(String(format: "trace line parser: median %.0f lines/s (%.2f µs a line)", median(rates), 1e6 / median(rates)))
 }
 
 /// Start of a page to its first output line, once built.
@@ -72,12 +92,13 @@ func startToFirstOutput(product: String) {
             delays.append(Double(first - start) / 1e6)
         }
     }
-    print(String(format: "start to first output (%@): median %.1f ms, p90 %.1f ms over %d runs",
+    Swift.print(String(format: "start to first output (%@): median %.1f ms, p90 %.1f ms over %d runs",
                  product, median(delays), percentile(delays, 0.9), delays.count))
 }
 
-let which = Set(CommandLine.arguments.dropFirst())
+let which = Set((ProcessInfo.processInfo.environment["BENCH"] ?? "").split(separator: ",").map(String.init))
 // First, while fd 3 is still free in this process: the pipes of the runs below may take it otherwise.
 if which.isEmpty || which.contains("trace") { traceCallCost() }
+if which.isEmpty || which.contains("parse") { parseRate() }
 if which.isEmpty || which.contains("ingestion") { hostIngestion(events: 300_000) }
 if which.isEmpty || which.contains("startup") { startToFirstOutput(product: "Lesson01Operation") }

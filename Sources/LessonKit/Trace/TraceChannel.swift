@@ -2,49 +2,163 @@
 import Foundation
 import Synchronization
 
-/// Where a page's events go: the host's trace pipe on fd 3, or readable text on stdout when the page runs alone.
+/// Where a page's events go: the host's trace pipe on fd 3, or nowhere when the page runs alone
+/// (its readable narration goes to stdout instead).
 ///
-/// Every event is one line written with a single `write(2)` under a lock, so lines from many threads
-/// never interleave, whatever their length (pipes only promise atomicity up to `PIPE_BUF`).
+/// A `write(2)` per event would cost about a microsecond, more than everything else an event costs, so
+/// lines are gathered in a buffer: whole lines only, appended under a lock, so no line ever tears whatever
+/// its size or the number of threads. A flusher thread writes the buffer out about half a millisecond after
+/// the first line lands in it (sooner when it fills), at exit, and from a crash handler before the process
+/// dies, so nothing sent before a crash is lost.
 final class TraceChannel: Sendable {
     /// The file descriptor the host hands to every page for its events.
     static let hostDescriptor: Int32 = 3
+    /// How long the flusher lets lines gather before it writes them: short enough to look live.
+    static let gatherMicroseconds: UInt32 = 500
 
     let fileDescriptor: Int32?
-    private let writeLock = Mutex<Void>(())
-    /// Set once the host's end has gone away, so a page that outlives its host stops paying for writes.
-    private let broken = Atomic<Bool>(false)
+    private let buffer: LineBuffer?
 
-    init(fileDescriptor: Int32?) {
+    private init(fileDescriptor: Int32?) {
         self.fileDescriptor = fileDescriptor
+        buffer = fileDescriptor.map { LineBuffer(fileDescriptor: $0) }
     }
 
-    /// Opens the host's channel when fd 3 is an open pipe or file; nil when the page runs on its own.
+    /// Opens the host's channel when fd 3 is open; a channel that sends nothing when the page runs on its own.
     static func fromEnvironment() -> TraceChannel {
         let open = fcntl(hostDescriptor, F_GETFD) != -1
-        return TraceChannel(fileDescriptor: open ? hostDescriptor : nil)
+        let channel = TraceChannel(fileDescriptor: open ? hostDescriptor : nil)
+        if let buffer = channel.buffer {
+            buffer.startFlusher()
+            CrashFlush.install(buffer)
+            atexit { CrashFlush.flushAtExit() }
+        }
+        return channel
     }
 
     var isConnected: Bool { fileDescriptor != nil }
 
-    /// Writes one complete line (the newline is added here).
-    func send(_ line: String) {
-        guard let fd = fileDescriptor, !broken.load(ordering: .relaxed) else { return }
-        var bytes = line
-        bytes.append("\n")
-        writeLock.withLock { _ in
-            bytes.withUTF8 { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        broken.store(true, ordering: .relaxed)
-                        return
-                    }
-                    offset += written
+    /// Queues one complete line, newline included.
+    func send(_ line: [UInt8]) {
+        buffer?.append(line)
+    }
+
+    /// Writes out everything queued so far before it returns.
+    func flush() {
+        buffer?.flush()
+    }
+}
+
+/// Whole lines waiting to be written, and the descriptor they go to.
+final class LineBuffer: @unchecked Sendable {
+    /// Above this many waiting bytes, the thread that appends writes them out itself; the storage holds twice as much.
+    static let capacity = 1 << 16
+
+    let fileDescriptor: Int32
+    /// Raw storage, so the crash handler can reach it without calls into the Swift runtime.
+    private let storage: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var broken = false
+    private let lock = Mutex<Void>(())
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        storage = .allocate(capacity: Self.capacity * 2)
+    }
+
+    func append(_ line: [UInt8]) {
+        line.withUnsafeBytes { bytes in
+            lock.withLock { _ in
+                guard !broken else { return }
+                if count + bytes.count > Self.capacity * 2 { writeOutLocked() }
+                if bytes.count > Self.capacity * 2 {
+                    // A line larger than the whole buffer goes straight out, still under the lock.
+                    writeAll(bytes)
+                    return
+                }
+                let wasEmpty = count == 0
+                UnsafeMutableRawPointer(storage + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                count += bytes.count
+                if count >= Self.capacity {
+                    writeOutLocked()
+                } else if wasEmpty {
+                    wake.signal()
                 }
             }
         }
+    }
+
+    func flush() {
+        lock.withLock { _ in writeOutLocked() }
+    }
+
+    func startFlusher() {
+        let flusher = Thread { [self] in
+            while true {
+                wake.wait()
+                usleep(TraceChannel.gatherMicroseconds)
+                flush()
+            }
+        }
+        flusher.name = "lessonkit-trace"
+        flusher.start()
+    }
+
+    private func writeOutLocked() {
+        guard count > 0 else { return }
+        writeAll(UnsafeRawBufferPointer(start: storage, count: count))
+        count = 0
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                // The host is gone; a page that outlives it stops paying for writes.
+                broken = true
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// For the crash handler only: writes the waiting bytes up to the last complete line without taking
+    /// the lock, because the crashing thread may hold it.
+    func writeOutFromSignalHandler() {
+        var end = count
+        while end > 0 && storage[end - 1] != 10 { end -= 1 }
+        var offset = 0
+        while offset < end {
+            let written = write(fileDescriptor, storage + offset, end - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+        count = 0
+    }
+}
+
+/// Writes out waiting trace lines when the page crashes or is told to stop, then lets the signal take its course.
+enum CrashFlush {
+    nonisolated(unsafe) private static var buffer: LineBuffer?
+    private static let signals = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGTERM]
+
+    static func install(_ lineBuffer: LineBuffer) {
+        buffer = lineBuffer
+        for number in signals {
+            signal(number) { received in
+                CrashFlush.buffer?.writeOutFromSignalHandler()
+                // Back to the default action and raised again, so the process ends by the same signal and
+                // the host classifies the ending exactly as it would have without this handler.
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    static func flushAtExit() {
+        buffer?.flush()
     }
 }

@@ -24,8 +24,12 @@ public enum TraceLineParser {
 
     public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<TraceEvent, Failure> {
         guard line.count <= maximumLineBytes else { return .failure(.oversized(bytes: line.count)) }
-        let bytes = Array(line)
-        var scanner = Scanner(bytes: bytes)
+        if let result = line.withContiguousStorageIfAvailable({ parse(buffer: $0) }) { return result }
+        return Array(line).withUnsafeBufferPointer { parse(buffer: $0) }
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<TraceEvent, Failure> {
+        var scanner = Scanner(bytes: buffer)
         do {
             let fields = try scanner.object()
             guard case .string(let kind)? = fields["e"] else { return .failure(.missingField("e")) }
@@ -37,20 +41,19 @@ public enum TraceLineParser {
             var own = fields
             for key in ["e", "t", "tid", "q"] { own[key] = nil }
             return .success(TraceEvent(kind: kind, time: UInt64(time), thread: thread32, queue: queue, fields: own))
-        } catch let failure as Failure {
-            return .failure(failure)
         } catch {
-            return .failure(.malformed("\(error)", offset: scanner.offset))
+            return .failure(error)
         }
     }
 
+    /// Reads the line in place; every error it throws is a `Failure`.
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        mutating func object() throws -> [String: TraceValue] {
+        mutating func object() throws(Failure) -> [String: TraceValue] {
             skipSpaces()
             try expect(UInt8(ascii: "{"), "expected '{'")
             var fields: [String: TraceValue] = [:]
@@ -84,12 +87,12 @@ public enum TraceLineParser {
             while let byte = peek(), byte == 0x20 || byte == 0x09 { offset += 1 }
         }
 
-        private mutating func expect(_ byte: UInt8, _ message: String) throws {
+        private mutating func expect(_ byte: UInt8, _ message: String) throws(Failure) {
             guard peek() == byte else { throw Failure.malformed(message, offset: offset) }
             offset += 1
         }
 
-        private mutating func value() throws -> TraceValue {
+        private mutating func value() throws(Failure) -> TraceValue {
             guard let first = peek() else { throw Failure.malformed("expected a value", offset: offset) }
             switch first {
             case UInt8(ascii: "\""): return .string(try string())
@@ -102,14 +105,14 @@ public enum TraceLineParser {
             }
         }
 
-        private mutating func literal(_ word: String) throws {
+        private mutating func literal(_ word: String) throws(Failure) {
             for byte in word.utf8 {
                 guard peek() == byte else { throw Failure.malformed("expected \(word)", offset: offset) }
                 offset += 1
             }
         }
 
-        private mutating func number() throws -> TraceValue {
+        private mutating func number() throws(Failure) -> TraceValue {
             let start = offset
             var isInteger = true
             if peek() == UInt8(ascii: "-") { offset += 1 }
@@ -123,7 +126,7 @@ public enum TraceLineParser {
                     break
                 }
             }
-            let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             if isInteger, let value = Int(text) { return .integer(value) }
             guard let value = Double(text), value.isFinite else {
                 throw Failure.malformed("'\(text)' is not a number", offset: start)
@@ -131,7 +134,7 @@ public enum TraceLineParser {
             return .number(value)
         }
 
-        private mutating func string() throws -> String {
+        private mutating func string() throws(Failure) -> String {
             try expect(UInt8(ascii: "\""), "expected a string")
             let start = offset
             // Fast path: no escapes, the common case for labels and names.
@@ -169,20 +172,21 @@ public enum TraceLineParser {
             return scalars
         }
 
-        private func validated(_ run: ArraySlice<UInt8>) throws -> String {
-            guard let text = String(validating: run, as: UTF8.self) else { throw Failure.notUTF8 }
+        private func validated(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws(Failure) -> String {
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: run), as: UTF8.self) else { throw Failure.notUTF8 }
             return text
         }
 
-        private mutating func hexQuad() throws -> UInt32 {
-            guard offset + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16) else {
+        private mutating func hexQuad() throws(Failure) -> UInt32 {
+            guard offset + 4 <= bytes.count,
+                  let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self), radix: 16) else {
                 throw Failure.malformed("a bad \\u escape", offset: offset)
             }
             offset += 4
             return value
         }
 
-        private mutating func unicodeEscape() throws -> Unicode.Scalar {
+        private mutating func unicodeEscape() throws(Failure) -> Unicode.Scalar {
             var value = try hexQuad()
             if (0xD800...0xDBFF).contains(value) {
                 guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
