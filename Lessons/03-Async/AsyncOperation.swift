@@ -39,6 +39,12 @@ class AsyncOperation: Operation, @unchecked Sendable {
         move(to: .finished)
     }
 
+    override func addDependency(_ operation: Operation) {
+        super.addDependency(operation)
+        // Tell the tutorial's timeline, which draws the arrow and can name a cycle.
+        reportDependency(self, on: operation)
+    }
+
     override func cancel() {
         let wasCancelled = isCancelled
         super.cancel()
