@@ -63,16 +63,20 @@ struct ChildProcess {
     }
 
     /// Both ends close on exec, so no other child inherits them and EOF arrives when the page is gone;
-    /// `dup2` clears the flag on the child's copy.
+    /// `dup2` clears the flag on the child's copy. The flag is set atomically by `pipe2`: with `pipe` and a later
+    /// `fcntl`, a page spawned at that moment by another thread (two runs starting at once) would inherit the
+    /// write end and hold this run's pipe open for as long as it lives.
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        guard systemPipe2(&fds, O_CLOEXEC) == 0 else {
             throw LaunchError(description: "could not create a pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
     }
 }
+
+/// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
+@_silgen_name("pipe2") private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 /// The process groups of pages still running, so the host can stop them all on its way out.
 public final class LiveProcessGroups: Sendable {

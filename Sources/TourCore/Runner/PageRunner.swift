@@ -77,6 +77,9 @@ public final class PageRun: @unchecked Sendable {
             return run
         } catch {
             let run = PageRun(request: request, pid: 0, startTime: startTime, handler: handler)
+            // libdispatch traps when a source that was never activated is released; this one will never fire.
+            run.watchdog.activate()
+            run.watchdog.cancel()
             run.finish(.failedToStart("\(error)"))
             return run
         }

@@ -153,11 +153,13 @@ public enum EndingClassifier {
 
     /// The last Swift runtime trap message on stderr, such as
     /// `Foundation/Operation.swift:1196: Fatal error: operations … cannot be enqueued`.
+    /// Without a message the runtime prints the bare words: `main.swift:2: Fatal error`.
     static func runtimeTrap(in lines: [String]) -> RunEnding? {
-        let markers = ["Fatal error:", "Precondition failed:", "Assertion failed:"]
+        let markers = ["Fatal error", "Precondition failed", "Assertion failed"]
         for line in lines.reversed() {
             for marker in markers {
-                guard let range = line.range(of: marker) else { continue }
+                guard let range = line.range(of: marker),
+                      range.upperBound == line.endIndex || line[range.upperBound] == ":" else { continue }
                 let message = marker + line[range.upperBound...]
                 let before = line[..<range.lowerBound].trimmingCharacters(in: [" ", ":"])
                 return .fatalError(message: message.trimmingCharacters(in: [" "]), location: before.isEmpty ? nil : before)

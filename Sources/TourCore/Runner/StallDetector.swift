@@ -9,8 +9,10 @@ public struct StallDetector: Sendable {
     public var silentLimit: Double
 
     private var lastActivity: UInt64
-    private var openSpans: [Int: String] = [:]
-    private var spanOrder: [Int] = []
+    /// Open spans by id, with the order they began in: only open spans are kept, so a page that runs
+    /// millions of short spans costs nothing here.
+    private var openSpans: [Int: (order: Int, name: String)] = [:]
+    private var spansBegun = 0
     private var executing: [Int: String] = [:]
     private var operationNames: [Int: String] = [:]
     private var finished: Set<Int> = []
@@ -29,8 +31,8 @@ public struct StallDetector: Sendable {
         switch trace.kind {
         case "begin":
             if let id = trace.integer("id") {
-                openSpans[id] = "\(trace.string("name") ?? "span \(id)") (thread \(trace.thread))"
-                spanOrder.append(id)
+                openSpans[id] = (spansBegun, "\(trace.string("name") ?? "span \(id)") (thread \(trace.thread))")
+                spansBegun += 1
             }
         case "end":
             if let id = trace.integer("id") { openSpans[id] = nil }
@@ -57,7 +59,7 @@ public struct StallDetector: Sendable {
     public func stall(at now: UInt64) -> Stall? {
         let silent = Double(now &- lastActivity) / 1e9
         guard now > lastActivity else { return nil }
-        let spans = spanOrder.compactMap { openSpans[$0] }
+        let spans = openSpans.values.sorted { $0.order < $1.order }.map(\.name)
         let operations = executing.keys.sorted().compactMap { executing[$0] }
         let cycle = dependencyCycle()
         let somethingOpen = !spans.isEmpty || !operations.isEmpty || !cycle.isEmpty

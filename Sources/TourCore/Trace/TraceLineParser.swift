@@ -75,7 +75,8 @@ public enum TraceLineParser {
                 }
             }
             skipSpaces()
-            if offset < bytes.count && bytes[offset] != UInt8(ascii: "\r") {
+            // Nothing may follow the object but the carriage return of a CRLF line ending.
+            if offset < bytes.count && !(offset == bytes.count - 1 && bytes[offset] == UInt8(ascii: "\r")) {
                 throw Failure.malformed("text after the object", offset: offset)
             }
             return fields
@@ -177,10 +178,19 @@ public enum TraceLineParser {
             return text
         }
 
+        /// Exactly four hex digits; `UInt32(_:radix:)` alone would also take a sign, as in `\u+fff`.
         private mutating func hexQuad() throws(Failure) -> UInt32 {
-            guard offset + 4 <= bytes.count,
-                  let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self), radix: 16) else {
-                throw Failure.malformed("a bad \\u escape", offset: offset)
+            guard offset + 4 <= bytes.count else { throw Failure.malformed("a bad \\u escape", offset: offset) }
+            var value: UInt32 = 0
+            for byte in bytes[offset..<offset + 4] {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw Failure.malformed("a bad \\u escape", offset: offset)
+                }
+                value = value << 4 | UInt32(digit)
             }
             offset += 4
             return value
