@@ -9,6 +9,7 @@ public func recordRun(
     knobs: [(name: String, value: String)] = [],
     speed: Double = 1,
     stuckAfter: Double = 3,
+    silentLimit: Double = 15,
     arguments: [String] = [],
     environment: [String: String] = [:],
     limits: RunRecord.Limits = RunRecord.Limits()
@@ -16,7 +17,7 @@ public func recordRun(
     let recorder = RunRecorder(limits: limits)
     let run = PageRun.start(
         RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
-                   stuckAfter: stuckAfter, extraArguments: arguments, extraEnvironment: environment),
+                   stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment),
         handler: recorder.apply
     )
     run.waitUntilEnded()

@@ -1,0 +1,231 @@
+// A page that misbehaves on demand, for the runner's tests.
+//
+// The scenario comes from the environment variable FIXTURE, not from an argument: LessonKit refuses
+// arguments it does not know. Every scenario is described in Tests/TourCoreTests/RunnerTests.swift
+// next to the test that runs it.
+@preconcurrency import Glibc
+import Foundation
+import LessonKit
+import Synchronization
+
+/// Writes all of `bytes` to `fd`, however many `write` calls that takes.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}
+
+/// Blocks the calling thread until a signal ends the process.
+func blockForever() -> Never {
+    while true { pause() }
+}
+
+/// Forks a child that only sleeps, holding the parent's stdout, stderr and trace pipes open.
+/// The child does nothing but `pause()`, which is safe after `fork` in a threaded process.
+func forkSleeper() -> pid_t {
+    let child = fork()
+    if child == 0 {
+        while true { pause() }
+    }
+    return child
+}
+
+/// An `Operation` subclass that says it is asynchronous, reports `executing`, and never finishes.
+final class NeverFinishingOperation: Operation, @unchecked Sendable {
+    private let running = Atomic<Bool>(false)
+    /// Signalled once `executing` has been reported.
+    let started = DispatchSemaphore(value: 0)
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { running.load(ordering: .relaxed) }
+    override var isFinished: Bool { false }
+
+    override func start() {
+        willChangeValue(forKey: "isExecuting")
+        running.store(true, ordering: .relaxed)
+        didChangeValue(forKey: "isExecuting")
+        reportState(self, .executing)
+        started.signal()
+    }
+}
+
+func clean() -> Never {
+    print("first line")
+    print("second line")
+    trace("clean span") { mark("inside the span") }
+    peek(#line)
+    exit(0)
+}
+
+func fatal() -> Never {
+    mark("fatal error at line \(#line + 1)")
+    fatalError("boom")
+}
+
+func dispatchDeadlock() -> Never {
+    let queue = DispatchQueue(label: "fixture.serial")
+    queue.sync {
+        mark("on the serial queue")
+        queue.sync { mark("never reached") }
+    }
+    exit(0)
+}
+
+func stuckOperation() -> Never {
+    let queue = OperationQueue()
+    queue.name = "fixture.operations"
+    let operation = NeverFinishingOperation()
+    operation.name = "never-finishes"
+    queue.addOperation(operation)
+    // The span opens only after `executing` went out, so the watchdog, whose clock the span's begin restarts,
+    // sees both the operation and the span whatever the scheduling.
+    operation.started.wait()
+    trace("wait for all operations") {
+        queue.waitUntilAllOperationsAreFinished()
+    }
+    exit(0)
+}
+
+/// 200,000 numbered lines straight to fd 1, in 64 KiB writes, without LessonKit.
+func flood() -> Never {
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(70_000)
+    for index in 0..<200_000 {
+        chunk.append(contentsOf: "flood \(index)\n".utf8)
+        if chunk.count >= 65_536 {
+            writeAll(1, chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
+    }
+    writeAll(1, chunk)
+    exit(0)
+}
+
+/// The name of the mark worker `worker` sends as its `index`-th event: "tf <worker> <index> <length> <payload>".
+/// About one event in 97 is longer than PIPE_BUF (4096 bytes), so the lock, not the pipe, must keep it whole.
+func floodMarkName(worker: Int, index: Int) -> String {
+    let length = index % 97 == 0 ? 4_100 + (index * 131) % 5_000 : 10 + index % 90
+    let letter = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8((worker + index) % 26)))
+    return "tf \(worker) \(index) \(length) " + String(repeating: letter, count: length)
+}
+
+/// EVENTS marks (default 100,000) from four threads at once.
+func traceFlood() -> Never {
+    let total = Int(ProcessInfo.processInfo.environment["EVENTS"] ?? "") ?? 100_000
+    let workers = 4
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for worker in 0..<workers {
+        let count = total / workers + (worker < total % workers ? 1 : 0)
+        done.enter()
+        Thread {
+            start.wait()
+            for index in 0..<count {
+                mark(floodMarkName(worker: worker, index: index))
+            }
+            done.leave()
+        }.start()
+    }
+    for _ in 0..<workers { start.signal() }
+    done.wait()
+    exit(0)
+}
+
+/// Lines written to fd 3 behind LessonKit's back, each wrong in its own way, then a knob and a valid mark.
+///
+/// They go out before LessonKit is first used: LessonKit may hold its lines in a buffer and write them from
+/// another thread, and a write of 100 KB to a pipe can be split, so writing both at once could mix them.
+func badTrace() -> Never {
+    let header = #"{"e":"mark","t":1,"tid":1,"q":""#
+    var lines: [[UInt8]] = []
+    lines.append(Array("this is not json".utf8))
+    lines.append(Array(header.utf8) + [0xFF, 0xFE] + Array(#"","name":"x"}"#.utf8))
+    lines.append(Array((header + #"","name":{"a":1}}"#).utf8))
+    lines.append(Array(#"{"e":"mark","tid":1,"q":"","name":"x"}"#.utf8))
+    let oversizedPrefix = header + #"","name":""#
+    let oversizedSuffix = #""}"#
+    let padding = 102_400 - oversizedPrefix.utf8.count - oversizedSuffix.utf8.count
+    lines.append(Array((oversizedPrefix + String(repeating: "x", count: padding) + oversizedSuffix).utf8))
+    for line in lines {
+        writeAll(3, line + [10])
+    }
+    _ = knob("size", default: 3, in: 1...9, "a knob, as pages have")
+    mark("after bad lines")
+    print("bad-trace done")
+    exit(0)
+}
+
+func closeTrace() -> Never {
+    mark("before closing the trace channel")
+    close(3)
+    Swift.print("after closing the trace channel")
+    Swift.print("still here")
+    exit(0)
+}
+
+func forkAndExit() -> Never {
+    let child = forkSleeper()
+    mark("forked \(child)")
+    exit(0)
+}
+
+/// One line of 1 MiB without a newline, straight to fd 1.
+func longLine() -> Never {
+    writeAll(1, [UInt8](repeating: UInt8(ascii: "L"), count: 1_048_576))
+    exit(0)
+}
+
+func ignoreTerm() -> Never {
+    // LessonKit may install a SIGTERM handler of its own when first used (to flush its trace before dying),
+    // so it is started first and SIGTERM ignored afterwards.
+    mark("about to ignore SIGTERM")
+    signal(SIGTERM, SIG_IGN)
+    mark("ignoring SIGTERM")
+    blockForever()
+}
+
+/// Writes "<own pid> <child pid>" to PID_FILE (whole, by rename), says so, and blocks.
+func pidFile() -> Never {
+    guard let path = ProcessInfo.processInfo.environment["PID_FILE"] else {
+        FileHandle.standardError.write(Data("pid-file needs PID_FILE\n".utf8))
+        exit(64)
+    }
+    let child = forkSleeper()
+    let temporary = path + ".partial"
+    _ = FileManager.default.createFile(atPath: temporary, contents: Data("\(getpid()) \(child)\n".utf8))
+    rename(temporary, path)
+    mark("pid file written")
+    blockForever()
+}
+
+let scenario = ProcessInfo.processInfo.environment["FIXTURE"] ?? ""
+switch scenario {
+case "clean": clean()
+case "exit3":
+    print("exiting with 3")
+    exit(3)
+case "fatal": fatal()
+case "dispatch-deadlock": dispatchDeadlock()
+case "stuck": trace("waiting forever") { blockForever() }
+case "stuck-operation": stuckOperation()
+case "silent-forever": blockForever()
+case "flood": flood()
+case "trace-flood": traceFlood()
+case "bad-trace": badTrace()
+case "close-trace": closeTrace()
+case "fork": forkAndExit()
+case "long-line": longLine()
+case "ignore-term": ignoreTerm()
+case "pid-file": pidFile()
+default:
+    FileHandle.standardError.write(Data("RunnerFixture: unknown FIXTURE '\(scenario)'\n".utf8))
+    exit(64)
+}

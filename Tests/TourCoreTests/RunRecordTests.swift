@@ -1,0 +1,169 @@
+import Testing
+@testable import TourCore
+
+@Suite("Run record")
+struct RunRecordTests {
+    private let pid: Int32 = 500
+
+    private func event(_ kind: String, time: UInt64 = 10, thread: Int32 = 500, queue: String = "com.apple.main-thread",
+                       _ fields: [String: TraceValue] = [:]) -> HostEvent {
+        .trace(TraceEvent(kind: kind, time: time, thread: thread, queue: queue, fields: fields))
+    }
+
+    private func started(_ limits: RunRecord.Limits = RunRecord.Limits()) -> RunRecord {
+        var record = RunRecord(limits: limits)
+        record.apply(.started(pid: pid, time: 1_000))
+        return record
+    }
+
+    private func line(_ text: String, _ stream: OutputLine.Stream = .stdout) -> HostEvent {
+        .output(OutputLine(stream: stream, text: text, time: 5))
+    }
+
+    @Test func outputBeyondTheLimitDropsTheOldestAndCountsThem() {
+        var limits = RunRecord.Limits()
+        limits.outputLines = 10
+        var record = started(limits)
+        // The record trims once it is a tenth over the limit, back to the limit.
+        for index in 0..<11 { record.apply(line("line \(index)")) }
+        #expect(record.output.count == 11)
+        #expect(record.droppedOutputLines == 0)
+        record.apply(line("line 11"))
+        #expect(record.outputText == (2..<12).map { "line \($0)" })
+        #expect(record.droppedOutputLines == 2)
+        for index in 12..<1_000 { record.apply(line("line \(index)")) }
+        #expect(record.output.count <= 11)
+        #expect(record.output.count + record.droppedOutputLines == 1_000)
+        #expect(record.outputText.last == "line 999")
+        #expect(record.eventCount == 1_001)
+        #expect(record.firstOutputTime == 5)
+    }
+
+    @Test func marksBeyondTheLimitDropTheOldest() {
+        var limits = RunRecord.Limits()
+        limits.marks = 20
+        var record = started(limits)
+        for index in 0..<23 { record.apply(event("mark", time: UInt64(index), ["name": .string("m\(index)")])) }
+        #expect(record.marks.map(\.name) == (3..<23).map { "m\($0)" })
+        #expect(record.droppedMarks == 3)
+    }
+
+    @Test func finishedSpansBeyondTheLimitDropTheOldest() {
+        var limits = RunRecord.Limits()
+        limits.spans = 10
+        var record = started(limits)
+        for id in 1...12 {
+            record.apply(event("begin", time: UInt64(id * 10), ["id": .integer(id), "name": .string("s\(id)")]))
+            record.apply(event("end", time: UInt64(id * 10 + 5), ["id": .integer(id), "name": .string("s\(id)")]))
+        }
+        #expect(record.spans.map(\.id) == Array(3...12))
+        #expect(record.droppedSpans == 2)
+        #expect(record.spans.last == Span(id: 12, name: "s12", thread: pid, queue: "com.apple.main-thread", start: 120, end: 125))
+    }
+
+    @Test func openSpansBeyondTheirLimitAreDroppedAndTheirEndsIgnored() {
+        var limits = RunRecord.Limits()
+        limits.openSpans = 2
+        var record = started(limits)
+        for id in 1...3 { record.apply(event("begin", ["id": .integer(id), "name": .string("s\(id)")])) }
+        #expect(record.openSpans.keys.sorted() == [1, 2])
+        #expect(record.droppedSpans == 1)
+        record.apply(event("end", time: 20, ["id": .integer(3), "name": .string("s3")]))
+        #expect(record.spans == [])
+        record.apply(event("end", time: 20, ["id": .integer(1), "name": .string("s1")]))
+        #expect(record.spans.map(\.id) == [1])
+    }
+
+    @Test func spansStillOpenAtTheEndAreKeptWithoutAnEnd() {
+        var record = started()
+        record.apply(event("begin", time: 30, ["id": .integer(2), "name": .string("waiting forever")]))
+        record.apply(event("begin", time: 20, ["id": .integer(1), "name": .string("outer")]))
+        record.apply(.ended(.stopped, time: 99))
+        #expect(record.spans.map(\.name) == ["outer", "waiting forever"])
+        #expect(record.spans.allSatisfy { $0.end == nil && $0.duration == nil })
+        #expect(record.openSpans.isEmpty)
+        #expect(record.ending == .stopped)
+        #expect(record.endTime == 99)
+    }
+
+    @Test func resultsPerLineKeepTheLatestTextAndCount() {
+        var record = started()
+        let first: [String: TraceValue] = ["file": .string("main.swift"), "line": .integer(12), "kind": .string("duration"), "text": .string("1.0 ms"), "seconds": .number(0.001)]
+        record.apply(event("result", time: 11, first))
+        var second = first
+        second["text"] = .string("2.0 ms")
+        second["seconds"] = .number(0.002)
+        record.apply(event("result", time: 12, second))
+        record.apply(event("result", time: 13, ["file": .string("main.swift"), "line": .integer(14), "kind": .string("peek"), "text": .string("42")]))
+        record.apply(event("result", time: 14, ["file": .string("Other.swift"), "line": .integer(12), "kind": .string("peek"), "text": .string("x")]))
+        #expect(record.results == [
+            LineResult(file: "main.swift", line: 12, kind: "duration", text: "2.0 ms", seconds: 0.002, count: 2, time: 12),
+            LineResult(file: "main.swift", line: 14, kind: "peek", text: "42", seconds: nil, count: 1, time: 13),
+            LineResult(file: "Other.swift", line: 12, kind: "peek", text: "x", seconds: nil, count: 1, time: 14),
+        ])
+    }
+
+    @Test func knobsReplaceByName() {
+        var record = started()
+        record.apply(event("knob", ["name": .string("width"), "type": .string("int"), "value": .string("2"), "default": .string("2"),
+                                    "min": .integer(1), "max": .integer(8), "help": .string("how wide")]))
+        record.apply(event("knob", ["name": .string("style"), "type": .string("choice"), "value": .string("serial"),
+                                    "default": .string("serial"), "choices": .string("serial,concurrent")]))
+        record.apply(event("knob", ["name": .string("width"), "type": .string("int"), "value": .string("4"), "default": .string("2"),
+                                    "min": .integer(1), "max": .integer(8)]))
+        #expect(record.knobs == [
+            KnobValue(name: "width", type: "int", value: "4", defaultValue: "2", minimum: 1, maximum: 8, choices: [], help: ""),
+            KnobValue(name: "style", type: "choice", value: "serial", defaultValue: "serial", minimum: nil, maximum: nil,
+                      choices: ["serial", "concurrent"], help: ""),
+        ])
+    }
+
+    @Test func threadsAreNamedByTheFirstQueueTheyServe() {
+        var record = started()
+        // The process's first thread is known from the start, before any queue.
+        #expect(record.threads == [ThreadLane(thread: pid, queue: "", isMain: true)])
+        record.apply(event("mark", thread: pid, queue: "com.apple.main-thread"))
+        record.apply(event("mark", thread: pid, queue: "fixture.serial"))
+        record.apply(event("mark", thread: 501, queue: "com.apple.root.default-qos"))
+        record.apply(event("mark", thread: 501, queue: "fixture.operations"))
+        record.apply(.output(OutputLine(stream: .stdout, text: "printed", time: 3, thread: 502, queue: "fixture.serial")))
+        #expect(record.threads == [
+            ThreadLane(thread: pid, queue: "com.apple.main-thread", isMain: true),
+            ThreadLane(thread: 501, queue: "com.apple.root.default-qos", isMain: false),
+            ThreadLane(thread: 502, queue: "fixture.serial", isMain: false),
+        ])
+        #expect(record.lane(for: 501)?.title == "com.apple.root.default-qos #501")
+        #expect(record.lane(for: pid)?.title == "main #500")
+        #expect(record.lane(for: 999) == nil)
+    }
+
+    @Test func aThreadFirstSeenWithoutAQueueTakesTheFirstLabelThatArrives() {
+        var record = started()
+        record.apply(event("mark", thread: 600, queue: ""))
+        #expect(record.lane(for: 600)?.title == "thread #600")
+        record.apply(event("mark", thread: 600, queue: "late.label"))
+        record.apply(event("mark", thread: 600, queue: "later.label"))
+        #expect(record.lane(for: 600)?.queue == "late.label")
+    }
+
+    @Test func operationsDependenciesHelloAndRejections() {
+        var record = started()
+        record.apply(event("hello", ["v": .integer(1), "page": .string("RunnerFixture"), "pid": .integer(500), "speed": .number(2)]))
+        record.apply(event("op", time: 20, thread: 501, ["op": .string("download"), "oid": .integer(1), "state": .string("executing")]))
+        record.apply(event("op", time: 30, thread: 501, ["op": .string("download"), "oid": .integer(1), "state": .string("finished")]))
+        record.apply(event("dep", time: 15, ["op": .string("parse"), "oid": .integer(2), "on": .string("download"), "onid": .integer(1)]))
+        record.apply(.rejectedTraceLine(reason: "first reason", time: 40))
+        record.apply(.rejectedTraceLine(reason: "second reason", time: 41))
+        #expect(record.page == "RunnerFixture")
+        #expect(record.speed == 2)
+        #expect(record.operations == [OperationRecord(id: 1, name: "download", changes: [
+            .init(state: "executing", time: 20, thread: 501), .init(state: "finished", time: 30, thread: 501),
+        ])])
+        #expect(record.operations[0].firstTime(of: "finished") == 30)
+        #expect(record.dependencies == [Dependency(operation: 2, operationName: "parse", dependsOn: 1, dependencyName: "download", time: 15)])
+        #expect(record.rejectedTraceLines == 2)
+        #expect(record.lastRejection == "second reason")
+        #expect(record.eventCount == 7)
+        #expect(record.seconds(at: 3_500_001_000) == 3.5)
+    }
+}

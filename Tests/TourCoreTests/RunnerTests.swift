@@ -1,0 +1,398 @@
+@preconcurrency import Glibc
+import Foundation
+import Testing
+@testable import TourCore
+import TourTestSupport
+
+/// The real runner on `RunnerFixture` (Tests/Fixtures/RunnerFixture/main.swift), a program that misbehaves on demand;
+/// the environment variable FIXTURE picks the misbehaviour. Every test waits for the run's real end, the watchdog's
+/// verdict or an event the page sends; none sleeps for a fixed time. The time limits only turn a hang into a failure.
+@Suite("Runner on the fixture", .timeLimit(.minutes(3)))
+struct RunnerTests {
+    static let product = "RunnerFixture"
+
+    private func run(_ scenario: String, stuckAfter: Double = 3, silentLimit: Double = 15,
+                     environment: [String: String] = [:], limits: RunRecord.Limits = RunRecord.Limits()) -> RunRecord {
+        recordRun(product: Self.product, stuckAfter: stuckAfter, silentLimit: silentLimit,
+                  environment: environment.merging(["FIXTURE": scenario]) { $1 }, limits: limits)
+    }
+
+    private func stderrLines(_ record: RunRecord) -> [String] {
+        record.output.filter { $0.stream == .stderr }.map(\.text)
+    }
+
+    @Test func cleanExit() throws {
+        let record = run("clean")
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.endedAsExpected)
+        let pid = try #require(record.pid)
+        #expect(record.page == Self.product)
+        #expect(record.speed == 1)
+        #expect(record.outputText == ["first line", "second line"])
+        #expect(record.output.allSatisfy { $0.stream == .stdout && $0.thread == pid && $0.queue == "com.apple.main-thread" })
+        let span = try #require(record.spans(named: "clean span").first)
+        #expect(record.spans.count == 1)
+        #expect(span.thread == pid)
+        let end = try #require(span.end)
+        #expect(span.start <= end)
+        let mark = try #require(record.marks.first)
+        #expect(record.marks.map(\.name) == ["inside the span"])
+        #expect(span.start <= mark.time && mark.time <= end)
+        // `peek(#line)`: the result's text is the number of the line that reported it.
+        let result = try #require(record.results.first)
+        #expect(record.results.count == 1)
+        #expect(result.file == "main.swift")
+        #expect(result.kind == "peek")
+        #expect(result.text == String(result.line))
+        #expect(result.count == 1)
+        #expect(record.rejectedTraceLines == 0)
+        #expect(record.threads.map(\.title) == ["main #\(pid)"])
+    }
+
+    @Test func nonZeroExit() {
+        let record = run("exit3")
+        #expect(record.ending == .exited(code: 3))
+        #expect(!record.endedAsExpected)
+        #expect(record.outputText == ["exiting with 3"])
+    }
+
+    @Test func fatalErrorWithItsMessageAndLocation() throws {
+        let record = run("fatal")
+        // The fixture marks the line of its `fatalError` just before it, so the location is exact.
+        let mark = try #require(record.marks.first { $0.name.hasPrefix("fatal error at line ") })
+        let line = mark.name.dropFirst("fatal error at line ".count)
+        #expect(record.ending == .fatalError(message: "Fatal error: boom", location: "RunnerFixture/main.swift:\(line)"))
+        #expect(stderrLines(record).first == "RunnerFixture/main.swift:\(line): Fatal error: boom")
+    }
+
+    @Test func syncOntoTheCurrentSerialQueueIsADispatchTrap() {
+        let record = run("dispatch-deadlock")
+        #expect(record.ending == .dispatchTrap)
+        #expect(stderrLines(record) == [])
+        #expect(record.marks.map(\.name) == ["on the serial queue"])
+        #expect(record.marks.first?.queue == "fixture.serial")
+    }
+
+    @Test func stuckNamesTheOpenSpan() throws {
+        let record = run("stuck", stuckAfter: 0.3)
+        let pid = try #require(record.pid)
+        guard case .stuck(let stall) = record.ending else {
+            Issue.record("ended \(String(describing: record.ending)), not stuck")
+            return
+        }
+        #expect(stall.openSpans == ["waiting forever (thread \(pid))"])
+        #expect(stall.unfinishedOperations == [])
+        #expect(stall.dependencyCycle == [])
+        #expect(stall.silentSeconds >= 0.3)
+        // The span is kept, open, in the record.
+        #expect(record.spans(named: "waiting forever").map(\.end) == [nil])
+    }
+
+    @Test func stuckOperationNamesTheOperation() throws {
+        let record = run("stuck-operation", stuckAfter: 0.3)
+        let pid = try #require(record.pid)
+        guard case .stuck(let stall) = record.ending else {
+            Issue.record("ended \(String(describing: record.ending)), not stuck")
+            return
+        }
+        #expect(stall.unfinishedOperations == ["never-finishes"])
+        #expect(stall.openSpans == ["wait for all operations (thread \(pid))"])
+        #expect(record.ending?.headline.hasSuffix("in never-finishes, wait for all operations (thread \(pid))") == true)
+        #expect(record.operations.map(\.name) == ["never-finishes"])
+        #expect(record.operations.first?.changes.map(\.state) == ["executing"])
+    }
+
+    @Test func silentForeverEndsStuckThroughTheSilentLimit() {
+        // stuckAfter is long: only the silent limit can end this run inside the suite's time limit.
+        let record = run("silent-forever", stuckAfter: 300, silentLimit: 0.3)
+        guard case .stuck(let stall) = record.ending else {
+            Issue.record("ended \(String(describing: record.ending)), not stuck")
+            return
+        }
+        #expect(stall.openSpans == [])
+        #expect(stall.unfinishedOperations == [])
+        #expect(stall.dependencyCycle == [])
+        #expect(stall.silentSeconds >= 0.3)
+        #expect(record.output == [])
+    }
+
+    @Test func floodIsCountedInFullAndKeptWithinTheLimits() {
+        var limits = RunRecord.Limits()
+        limits.outputLines = 1_000
+        let record = run("flood", limits: limits)
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.output.count + record.droppedOutputLines == 200_000)
+        #expect(record.output.count >= limits.outputLines)
+        #expect(record.output.count <= limits.outputLines + limits.outputLines / 10)
+        // The lines kept are the newest, in order, with none missing.
+        let firstKept = 200_000 - record.output.count
+        #expect(record.outputText == (firstKept..<200_000).map { "flood \($0)" })
+        #expect(record.output.allSatisfy { $0.stream == .stdout })
+        // started + 200,000 lines + ended; the flood bypasses LessonKit, so there is no hello.
+        #expect(record.eventCount == 200_002)
+    }
+
+    @Test func traceFloodFromFourThreadsArrivesWhole() throws {
+        let total = 100_000
+        let check = FloodCheck(workers: 4)
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: Self.product),
+                       extraEnvironment: ["FIXTURE": "trace-flood", "EVENTS": String(total)]),
+            handler: check.handle
+        )
+        #expect(run.waitUntilEnded() == .exited(code: 0))
+        let result = check.result
+        #expect(result.problems == [])
+        #expect(result.rejected == [])
+        #expect(result.marks == total)
+        #expect(result.perWorker == [25_000, 25_000, 25_000, 25_000])
+        #expect(result.longMarks == 4 * (0..<25_000).filter { $0 % 97 == 0 }.count)
+        #expect(Set(result.threadOfWorker.values).count == 4)
+    }
+
+    @Test func badTraceLinesAreRejectedCountedAndSkipped() throws {
+        let log = EventLog()
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: Self.product), extraEnvironment: ["FIXTURE": "bad-trace"]),
+            handler: log.handle
+        )
+        #expect(run.waitUntilEnded() == .exited(code: 0))
+        let record = log.recorder.record
+        let header = #"{"e":"mark","t":1,"tid":1,"q":""#
+        #expect(log.rejections == [
+            TraceLineParser.Failure.malformed("expected '{'", offset: 0).description,
+            TraceLineParser.Failure.notUTF8.description,
+            TraceLineParser.Failure.malformed("nested objects and arrays are not part of the format",
+                                              offset: (header + #"","name":"#).utf8.count).description,
+            TraceLineParser.Failure.missingField("t").description,
+            TraceLineParser.Failure.oversized(bytes: 102_400).description,
+        ])
+        #expect(record.rejectedTraceLines == 5)
+        #expect(record.lastRejection == TraceLineParser.Failure.oversized(bytes: 102_400).description)
+        #expect(record.marks.map(\.name) == ["after bad lines"])
+        #expect(record.knobs.map(\.name) == ["size"])
+        #expect(record.outputText == ["bad-trace done"])
+        // No bad line leaked into the record as a thread of its own.
+        #expect(record.threads.count == 1)
+    }
+
+    @Test func closingTheTraceChannelEndsNormallyWithItsOutput() {
+        // What LessonKit sent just before the close may or may not have left its buffer; only the end and the
+        // output are certain.
+        let record = run("close-trace")
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.outputText == ["after closing the trace channel", "still here"])
+        #expect(record.rejectedTraceLines == 0)
+    }
+
+    @Test func aForkedChildHoldingThePipesDoesNotHoldTheRun() throws {
+        let record = run("fork")
+        #expect(record.ending == .exited(code: 0))
+        let pid = try #require(record.pid)
+        let mark = try #require(record.marks.first { $0.name.hasPrefix("forked ") })
+        let child = try #require(pid_t(mark.name.dropFirst("forked ".count)))
+        #expect(child > 0)
+        #expect(waitUntilGone(group: pid))
+        #expect(processIsGone(child))
+    }
+
+    @Test func anOverlongStdoutLineIsCutWithANote() {
+        let record = run("long-line")
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.outputText == [String(repeating: "L", count: 65_536) + " … [line of 1048576 bytes cut to 65536]"])
+    }
+
+    @Test func stopEndsAPageThatIgnoresSIGTERM() throws {
+        let log = EventLog(signalWhen: Self.isMark("ignoring SIGTERM"))
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: Self.product), stuckAfter: 300, silentLimit: 300,
+                       extraEnvironment: ["FIXTURE": "ignore-term"]),
+            handler: log.handle
+        )
+        // Only once SIGTERM is ignored does the stop prove anything: SIGKILL after the grace period must end it.
+        try #require(log.waitForSignal())
+        run.stop()
+        #expect(run.waitUntilEnded() == .stopped)
+        #expect(log.recorder.record.ending == .stopped)
+        #expect(processIsGone(run.pid))
+    }
+
+    @Test func stopEndsAStuckPageAsStopped() throws {
+        let log = EventLog(signalWhen: { event in
+            if case .trace(let trace) = event { return trace.kind == "begin" && trace.string("name") == "waiting forever" }
+            return false
+        })
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: Self.product), stuckAfter: 300, silentLimit: 300,
+                       extraEnvironment: ["FIXTURE": "stuck"]),
+            handler: log.handle
+        )
+        try #require(log.waitForSignal())
+        #expect(run.ending == nil)
+        run.stop()
+        #expect(run.waitUntilEnded() == .stopped)
+        // Stopping again after the end changes nothing.
+        run.stop()
+        #expect(run.waitUntilEnded() == .stopped)
+        #expect(log.recorder.record.spans(named: "waiting forever").map(\.end) == [nil])
+    }
+
+    @Test func stoppingARunLeavesNoProcessBehind() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-tests-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pidFile = directory.appendingPathComponent("pids").path
+
+        let log = EventLog(signalWhen: Self.isMark("pid file written"))
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: Self.product), stuckAfter: 300, silentLimit: 300,
+                       extraEnvironment: ["FIXTURE": "pid-file", "PID_FILE": pidFile]),
+            handler: log.handle
+        )
+        // The page writes the file (by rename, so it is whole) before it sends the mark this waits for.
+        try #require(log.waitForSignal())
+        let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(pids.count == 2)
+        #expect(pids[0] == run.pid)
+        #expect(kill(pids[0], 0) == 0)
+        #expect(kill(pids[1], 0) == 0)
+
+        run.stop()
+        #expect(run.waitUntilEnded() == .stopped)
+        #expect(processIsGone(pids[0]))
+        #expect(waitUntilGone(group: run.pid))
+        #expect(processIsGone(pids[1]))
+    }
+
+    @Test func aMissingProgramFailsToStart() {
+        let log = EventLog()
+        let run = PageRun.start(RunRequest(executable: "/nonexistent/RunnerFixture"), handler: log.handle)
+        let ending = run.waitUntilEnded()
+        #expect(ending == .failedToStart("/nonexistent/RunnerFixture is missing or not executable; build it with `swift build`"))
+        #expect(log.recorder.record.ending == ending)
+        #expect(run.pid == 0)
+        // Stopping a run that never started must not signal process group 0, which is the test's own.
+        run.stop()
+    }
+
+    static func isMark(_ name: String) -> @Sendable (HostEvent) -> Bool {
+        { event in
+            if case .trace(let trace) = event { return trace.kind == "mark" && trace.string("name") == name }
+            return false
+        }
+    }
+}
+
+/// True once `pid` no longer exists (not even as a zombie).
+private func processIsGone(_ pid: pid_t) -> Bool {
+    kill(pid, 0) == -1 && errno == ESRCH
+}
+
+/// Waits until no process of group `group` exists, at most about ten seconds.
+///
+/// The one polling loop of these tests, and unavoidable: a grandchild the runner killed is reparented to PID 1
+/// and stays a zombie, still a member of its group, until PID 1 reaps it; nothing tells this process when that happens.
+/// A run that left a live process behind fails here; a reaped group passes on the first or second look.
+private func waitUntilGone(group: pid_t) -> Bool {
+    for _ in 0..<1_000 {
+        if kill(-group, 0) == -1 && errno == ESRCH { return true }
+        usleep(10_000)
+    }
+    return false
+}
+
+/// Collects a run into a record, keeps every rejection's reason, and signals once an awaited event arrives.
+private final class EventLog: @unchecked Sendable {
+    let recorder = RunRecorder()
+    private let lock = NSLock()
+    private var storedRejections: [String] = []
+    private let awaited: @Sendable (HostEvent) -> Bool
+    private var signalled = false
+    private let arrived = DispatchSemaphore(value: 0)
+
+    init(signalWhen awaited: @escaping @Sendable (HostEvent) -> Bool = { _ in false }) {
+        self.awaited = awaited
+    }
+
+    var rejections: [String] { lock.withLock { storedRejections } }
+
+    func handle(_ event: HostEvent) {
+        recorder.apply(event)
+        let signal = lock.withLock { () -> Bool in
+            if case .rejectedTraceLine(let reason, _) = event { storedRejections.append(reason) }
+            guard !signalled, awaited(event) else { return false }
+            signalled = true
+            return true
+        }
+        if signal { arrived.signal() }
+    }
+
+    /// Waits for the awaited event; false if it did not come within a generous bound.
+    func waitForSignal(timeout: Double = 30) -> Bool {
+        arrived.wait(timeout: .now() + timeout) == .success
+    }
+}
+
+/// Checks every mark of the trace flood as it arrives: "tf <worker> <index> <length> <payload>", each worker's
+/// indices in order, the payload exactly `length` copies of its letter, one thread per worker.
+/// A torn or interleaved line would either be rejected or break one of these rules.
+private final class FloodCheck: @unchecked Sendable {
+    struct Result: Equatable {
+        var marks = 0
+        var longMarks = 0
+        var perWorker: [Int]
+        var threadOfWorker: [Int: Int32] = [:]
+        var rejected: [String] = []
+        var problems: [String] = []
+    }
+
+    private let lock = NSLock()
+    private var state: Result
+
+    init(workers: Int) {
+        state = Result(perWorker: Array(repeating: 0, count: workers))
+    }
+
+    var result: Result { lock.withLock { state } }
+
+    func handle(_ event: HostEvent) {
+        lock.withLock {
+            switch event {
+            case .rejectedTraceLine(let reason, _):
+                state.rejected.append(reason)
+            case .trace(let trace) where trace.kind == "mark":
+                check(trace)
+            default:
+                break
+            }
+        }
+    }
+
+    private func problem(_ text: String) {
+        if state.problems.count < 10 { state.problems.append(text) }
+    }
+
+    private func check(_ trace: TraceEvent) {
+        state.marks += 1
+        guard let name = trace.string("name") else { return problem("a mark without a name") }
+        let parts = name.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "tf", let worker = Int(parts[1]), let index = Int(parts[2]), let length = Int(parts[3]),
+              state.perWorker.indices.contains(worker) else {
+            return problem("unexpected mark \(name.prefix(60))")
+        }
+        if index != state.perWorker[worker] {
+            problem("worker \(worker) sent \(index) after \(state.perWorker[worker] - 1)")
+        }
+        state.perWorker[worker] = index + 1
+        let letter = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8((worker + index) % 26)))
+        let payload = parts[4]
+        if payload.utf8.count != length || payload.contains(where: { $0 != letter }) {
+            problem("worker \(worker) event \(index): payload of \(payload.utf8.count) bytes, expected \(length) × \(letter)")
+        }
+        if length > 4_096 { state.longMarks += 1 }
+        if let known = state.threadOfWorker[worker], known != trace.thread {
+            problem("worker \(worker) moved from thread \(known) to \(trace.thread)")
+        }
+        state.threadOfWorker[worker] = trace.thread
+    }
+}

@@ -1,0 +1,153 @@
+import Testing
+@testable import TourCore
+
+/// The watchdog's rules on fabricated times: no process, no clock, no waiting.
+@Suite("Stall detector")
+struct StallDetectorTests {
+    /// An arbitrary monotonic start, far from zero so no subtraction can wrap.
+    private static let start: UInt64 = 5_000_000_000_000
+    private let stuckAfter = 2.0
+    private let silentLimit = 10.0
+
+    private func at(_ seconds: Double) -> UInt64 { Self.start + UInt64((seconds * 1e9).rounded()) }
+    private func detector() -> StallDetector { StallDetector(stuckAfter: stuckAfter, silentLimit: silentLimit, startTime: Self.start) }
+
+    private func trace(_ kind: String, thread: Int32 = 100, _ fields: [String: TraceValue]) -> HostEvent {
+        .trace(TraceEvent(kind: kind, time: 0, thread: thread, queue: "q", fields: fields))
+    }
+    private func begin(_ id: Int, _ name: String, thread: Int32 = 100) -> HostEvent {
+        trace("begin", thread: thread, ["id": .integer(id), "name": .string(name)])
+    }
+    private func end(_ id: Int, _ name: String) -> HostEvent { trace("end", ["id": .integer(id), "name": .string(name)]) }
+    private func op(_ oid: Int, _ name: String, _ state: String) -> HostEvent {
+        trace("op", ["op": .string(name), "oid": .integer(oid), "state": .string(state)])
+    }
+    private func dep(_ oid: Int, _ name: String, on onid: Int, _ onName: String) -> HostEvent {
+        trace("dep", ["op": .string(name), "oid": .integer(oid), "on": .string(onName), "onid": .integer(onid)])
+    }
+    private func output(_ text: String) -> HostEvent { .output(OutputLine(stream: .stdout, text: text, time: 0)) }
+
+    @Test func silentWithAnOpenSpanStallsAfterStuckAfterAndNotBefore() {
+        var watch = detector()
+        watch.record(begin(1, "waiting forever", thread: 4242), at: at(0.5))
+        #expect(watch.stall(at: at(0.5)) == nil)
+        #expect(watch.stall(at: at(2.5) - 1) == nil)
+        #expect(watch.stall(at: at(2.5)) == Stall(openSpans: ["waiting forever (thread 4242)"], unfinishedOperations: [], silentSeconds: 2))
+        #expect(watch.stall(at: at(7.5)) == Stall(openSpans: ["waiting forever (thread 4242)"], unfinishedOperations: [], silentSeconds: 7))
+    }
+
+    @Test func anySignOfLifeResetsTheClock() {
+        var watch = detector()
+        watch.record(begin(1, "work"), at: at(0))
+        watch.record(output("still going"), at: at(1.5))
+        #expect(watch.stall(at: at(3.4)) == nil)
+        #expect(watch.stall(at: at(3.5))?.silentSeconds == 2)
+        watch.record(.rejectedTraceLine(reason: "bad", time: 0), at: at(4))
+        #expect(watch.stall(at: at(5.9)) == nil)
+        watch.record(trace("mark", ["name": .string("tick")]), at: at(5))
+        #expect(watch.stall(at: at(6.9)) == nil)
+        #expect(watch.stall(at: at(7))?.openSpans == ["work (thread 100)"])
+    }
+
+    @Test func anEventStampedInThePastDoesNotMoveTheClockBack() {
+        var watch = detector()
+        watch.record(begin(1, "work"), at: at(3))
+        watch.record(output("late"), at: at(1))
+        #expect(watch.stall(at: at(4.9)) == nil)
+        #expect(watch.stall(at: at(5))?.silentSeconds == 2)
+    }
+
+    @Test func aTimeBeforeTheLastActivityIsNeverAStall() {
+        var watch = detector()
+        watch.record(begin(1, "work"), at: at(30))
+        #expect(watch.stall(at: at(20)) == nil)
+    }
+
+    @Test func closedSpansDoNotCount() {
+        var watch = detector()
+        watch.record(begin(1, "first"), at: at(0))
+        watch.record(begin(2, "second"), at: at(0.1))
+        watch.record(end(1, "first"), at: at(0.2))
+        #expect(watch.stall(at: at(2.2))?.openSpans == ["second (thread 100)"])
+        watch.record(end(2, "second"), at: at(0.3))
+        #expect(watch.stall(at: at(2.3)) == nil)
+        #expect(watch.stall(at: at(10.3) - 1) == nil)
+    }
+
+    @Test func openSpansAreListedInTheOrderTheyBegan() {
+        var watch = detector()
+        watch.record(begin(9, "outer", thread: 1), at: at(0))
+        watch.record(begin(3, "inner", thread: 2), at: at(0))
+        watch.record(begin(5, "closed", thread: 2), at: at(0))
+        watch.record(end(5, "closed"), at: at(0))
+        watch.record(begin(4, "last", thread: 3), at: at(0))
+        #expect(watch.stall(at: at(2))?.openSpans == ["outer (thread 1)", "inner (thread 2)", "last (thread 3)"])
+    }
+
+    @Test func aSpanIDBegunAgainAfterItEndedIsListedOnce() {
+        var watch = detector()
+        watch.record(begin(1, "again"), at: at(0))
+        watch.record(end(1, "again"), at: at(0))
+        watch.record(begin(1, "again"), at: at(0))
+        #expect(watch.stall(at: at(2))?.openSpans == ["again (thread 100)"])
+    }
+
+    @Test func anExecutingOperationIsNamedUntilItFinishes() {
+        var watch = detector()
+        watch.record(op(7, "download", "ready"), at: at(0))
+        #expect(watch.stall(at: at(2)) == nil)
+        watch.record(op(7, "download", "executing"), at: at(1))
+        watch.record(op(3, "resize", "executing"), at: at(1))
+        #expect(watch.stall(at: at(3) - 1) == nil)
+        #expect(watch.stall(at: at(3)) == Stall(openSpans: [], unfinishedOperations: ["resize", "download"], silentSeconds: 2))
+        watch.record(op(3, "resize", "finished"), at: at(4))
+        #expect(watch.stall(at: at(6))?.unfinishedOperations == ["download"])
+        watch.record(op(7, "download", "finished"), at: at(4))
+        #expect(watch.stall(at: at(6)) == nil)
+    }
+
+    @Test func aDependencyCycleIsNamedInOrder() {
+        var watch = detector()
+        watch.record(dep(1, "a", on: 2, "b"), at: at(0))
+        watch.record(dep(2, "b", on: 1, "a"), at: at(0))
+        #expect(watch.dependencyCycle() == ["a", "b", "a"])
+        #expect(watch.stall(at: at(2) - 1) == nil)
+        #expect(watch.stall(at: at(2)) == Stall(openSpans: [], unfinishedOperations: [], dependencyCycle: ["a", "b", "a"], silentSeconds: 2))
+        #expect(RunEnding.stuck(watch.stall(at: at(2))!).headline == "stuck: no progress for 2.0 s in the cycle a → b → a")
+    }
+
+    @Test func aLongerCycleIsFoundBehindAChain() {
+        var watch = detector()
+        watch.record(dep(1, "report", on: 2, "parse"), at: at(0))
+        watch.record(dep(2, "parse", on: 3, "download"), at: at(0))
+        watch.record(dep(3, "download", on: 4, "login"), at: at(0))
+        watch.record(dep(4, "login", on: 2, "parse"), at: at(0))
+        #expect(watch.dependencyCycle() == ["parse", "download", "login", "parse"])
+    }
+
+    @Test func aChainWithoutACycleIsNotOne() {
+        var watch = detector()
+        watch.record(dep(1, "c", on: 2, "b"), at: at(0))
+        watch.record(dep(2, "b", on: 3, "a"), at: at(0))
+        watch.record(dep(1, "c", on: 3, "a"), at: at(0))
+        #expect(watch.dependencyCycle() == [])
+        #expect(watch.stall(at: at(2)) == nil)
+    }
+
+    @Test func aFinishedOperationBreaksTheCycle() {
+        var watch = detector()
+        watch.record(dep(1, "a", on: 2, "b"), at: at(0))
+        watch.record(dep(2, "b", on: 1, "a"), at: at(0))
+        watch.record(op(2, "b", "finished"), at: at(0))
+        #expect(watch.dependencyCycle() == [])
+    }
+
+    @Test func silentLimitAppliesWhenNothingIsOpen() {
+        var watch = detector()
+        #expect(watch.stall(at: at(10) - 1) == nil)
+        #expect(watch.stall(at: at(10)) == Stall(openSpans: [], unfinishedOperations: [], silentSeconds: 10))
+        watch.record(output("alive"), at: at(11))
+        #expect(watch.stall(at: at(20.5)) == nil)
+        #expect(watch.stall(at: at(21)) == Stall(openSpans: [], unfinishedOperations: [], silentSeconds: 10))
+    }
+}
