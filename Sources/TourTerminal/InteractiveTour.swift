@@ -1,9 +1,42 @@
+@preconcurrency import Glibc
+import Foundation
 import TourCore
+import TourInterface
 
-/// The full-screen tutorial. Entry point used by `tour` when stdout is a terminal.
+/// The full-screen tutorial. Entry point used by `tour` when it is started without a command.
 public enum InteractiveTour {
-    /// Runs the interface until the learner quits; returns the process exit status.
+    /// Runs the interface until the learner quits, which exits the process; returns only when the interface
+    /// cannot start, with status 2 after saying why and what to use instead.
     public static func run(catalog: PageCatalog, speed: Double) -> Int32 {
-        fatalError("the interactive interface is being built")
+        setlocale(LC_ALL, "")
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+            return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
+        }
+        guard !catalog.pages.isEmpty else {
+            return refuse("there are no pages under \(catalog.root.path)/Lessons")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(environment: environment)
+        } catch {
+            return refuse("\(error)")
+        }
+        TerminalRestore.installCrashHandlers()
+        let model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs)
+        let loop = TourLoop(screen: screen, model: model)
+        LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
+        loop.start()
+        dispatchMain()
+    }
+
+    private static func refuse(_ reason: String) -> Int32 {
+        let message = """
+            tour: cannot open the full-screen tutorial: \(reason).
+            Run a page as plain lines instead, for example: tour run 1 --plain   (tour list shows the pages)
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        return 2
     }
 }

@@ -67,12 +67,12 @@ public struct TimelineGeometry: Sendable {
     }
 
     /// "0.5 s", "20 ms", "500 µs": a tick label, as short as the step allows.
-    public static func label(seconds: Double, step: Double) -> String {
+    public static func label(seconds: Double, step: Double, glyphs: Glyphs) -> String {
         if seconds == 0 { return "0" }
         if step >= 1 { return formatted(seconds, digits: 0) + " s" }
         if step >= 0.1 { return formatted(seconds, digits: 1) + " s" }
         if step >= 0.001 { return formatted(seconds * 1e3, digits: 0) + " ms" }
-        return formatted(seconds * 1e6, digits: 0) + " µs"
+        return formatted(seconds * 1e6, digits: 0) + " \(glyphs.micro)s"
     }
 
     private static func formatted(_ value: Double, digits: Int) -> String {

@@ -75,7 +75,7 @@ struct OutputEntries {
         let status = RunStatus(record)
         let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
         entries.append(OutputEntry(prefix: [], text: "", style: .plain))
-        entries.append(OutputEntry(prefix: [], text: "\(status.glyph(glyphs)) \(ending.headline) after \(Formatting.duration(seconds))",
+        entries.append(OutputEntry(prefix: [], text: "\(status.glyph(glyphs)) \(ending.headline) after \(Formatting.duration(seconds, glyphs: glyphs))",
                                    style: CellStyle(foreground: status.color, bold: true)))
         if let expectation = record.expectation, record.endedAsExpected, expectation.ending != "normal" {
             entries.append(OutputEntry(prefix: [], text: "As the page announced: \(expectation.reason).", style: CellStyle(foreground: .success)))

@@ -7,7 +7,7 @@ enum Overlays {
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
         ("Run", "r", "run the page, or run it again"),
         ("", "s", "stop the run"),
-        ("", "< >", "slower / faster simulated waits (0.25× to 8×), next run"),
+        ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
         ("Knobs", "[ ]", "choose a knob"),
         ("", "- +", "change its value; r runs with it"),
         ("Panes", "Tab S-Tab", "next / previous pane; a click focuses one"),
@@ -25,7 +25,7 @@ enum Overlays {
     ]
 
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
-        let width = min(buffer.size.width - 2, 72)
+        let width = min(buffer.size.width - 2, 74)
         let height = min(buffer.size.height - 2, helpLines.count + 4)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
@@ -34,8 +34,8 @@ enum Overlays {
         for (index, line) in helpLines.prefix(inner.height - 2).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
-            buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 11, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
-            buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 22, y: y, clip: inner)
+            buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
+            buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 21, y: y, clip: inner)
         }
         buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
     }

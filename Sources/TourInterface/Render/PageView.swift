@@ -12,8 +12,8 @@ enum PageView {
             guard row.isCode, layout.resultsWidth > 0 else { continue }
             buffer.set(separator, x: inner.x + layout.resultsColumn - 1, y: y)
             if let line = row.sourceLine, let result = results[line] {
-                buffer.write(text(of: result, width: layout.resultsWidth, glyphs: model.glyphs),
-                             x: inner.x + layout.resultsColumn, y: y, style: CellStyle(foreground: .result, bold: true), clip: inner)
+                buffer.write(text(of: result, width: layout.resultsWidth - 1, glyphs: model.glyphs),
+                             x: inner.x + layout.resultsColumn + 1, y: y, style: CellStyle(foreground: .result, bold: true), clip: inner)
             }
         }
     }

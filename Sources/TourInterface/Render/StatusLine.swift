@@ -7,18 +7,37 @@ enum StatusLine {
         let page = model.currentPage
         var x = buffer.write(" \(page.page.number)/\(model.pages.count) \(page.page.title) ", x: row.x, y: row.y,
                              style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
-        let state = stateText(model)
-        let right = model.notice ?? hints(model)
-        let rightStyle = model.notice == nil ? bar : CellStyle(foreground: .accent, bold: true, reverse: true)
-        let speed = "  speed \(TourModel.speedText(model.speed))  "
-        let stateRoom = max(10, row.width - (x - row.x) - speed.count - min(TextWidth.of(right), row.width / 3) - 1)
+        let state = " " + stateText(model)
+        let speed = "  speed \(model.speedText(model.speed))  "
+        // The state in words comes first; the key hints get what is left, but "? help" always shows.
+        let keysRoom = model.notice == nil ? TextWidth.of(Self.essentialKeys) : row.width / 2
+        let stateRoom = max(10, row.maxX - x - speed.count - keysRoom - 1)
         var stateStyle = bar
         stateStyle.foreground = page.status.color ?? .bar
         stateStyle.bold = true
-        x = buffer.write(TextWidth.truncated(" " + state, to: stateRoom, ellipsis: model.glyphs.ellipsis), x: x, y: row.y, style: stateStyle, clip: row)
+        x = buffer.write(TextWidth.truncated(state, to: stateRoom, ellipsis: model.glyphs.ellipsis), x: x, y: row.y, style: stateStyle, clip: row)
         x = buffer.write(speed, x: x, y: row.y, style: bar, clip: row)
-        let shown = TextWidth.truncated(right, to: row.maxX - x - 1, ellipsis: model.glyphs.ellipsis)
-        buffer.write(shown, x: row.maxX - 1 - TextWidth.of(shown), y: row.y, style: rightStyle, clip: row)
+        let room = row.maxX - x - 1
+        let right: String
+        var rightStyle = bar
+        if let notice = model.notice {
+            right = TextWidth.truncated(notice, to: room, ellipsis: model.glyphs.ellipsis)
+            rightStyle = CellStyle(foreground: .accent, bold: true, reverse: true)
+        } else {
+            right = Self.packed(hints(model), into: room)
+        }
+        buffer.write(right, x: row.maxX - 1 - TextWidth.of(right), y: row.y, style: rightStyle, clip: row)
+    }
+
+    static let essentialKeys = "? help  q quit"
+
+    /// As many hints as fit in `width`, most useful first, always ending with help and quit.
+    static func packed(_ hints: [String], into width: Int) -> String {
+        var chosen: [String] = []
+        for hint in hints where TextWidth.of((chosen + [hint, essentialKeys]).joined(separator: "  ")) <= width {
+            chosen.append(hint)
+        }
+        return (chosen + [essentialKeys]).joined(separator: "  ")
     }
 
     /// "▶ running 2.3 s", "✓ ended normally after 1.534 s", "✗ crashed: Fatal error: …".
@@ -28,7 +47,7 @@ enum StatusLine {
         var text: String
         if let record = page.record, let ending = record.ending {
             let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
-            text = "\(glyph) \(ending.headline) after \(Formatting.duration(seconds))"
+            text = "\(glyph) \(ending.headline) after \(Formatting.duration(seconds, glyphs: model.glyphs))"
             if record.endedAsExpected && !ending.isNormalExit { text += ", as the page announced" }
         } else if let record = page.record {
             text = "\(glyph) running \(Formatting.elapsed(record.seconds(at: record.reachedTime(now: model.now))))"
@@ -41,15 +60,14 @@ enum StatusLine {
         return text
     }
 
-    /// The keys worth knowing in the current state and focus.
-    static func hints(_ model: TourModel) -> String {
+    /// The keys worth knowing in the current state and focus, most useful first.
+    static func hints(_ model: TourModel) -> [String] {
         var keys = model.runningPage == nil ? ["r run"] : ["s stop", "r rerun"]
         switch model.focus {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]
         case .page, .output: keys += ["n/p page", "j/k scroll"]
         }
-        keys += ["Tab pane", "? help", "q quit"]
-        return keys.joined(separator: "  ")
+        return keys + ["Tab pane"]
     }
 }

@@ -85,7 +85,7 @@ enum TimelineView {
             if column >= plot.width { break }
             let x = plot.x + column
             buffer.set(Cell(glyphs.tick, muted), x: x, y: geometry.axisRow)
-            let label = TimelineGeometry.label(seconds: tick, step: step)
+            let label = TimelineGeometry.label(seconds: tick, step: step, glyphs: glyphs)
             if x >= labelEnd && x + label.count <= plot.maxX {
                 labelEnd = buffer.write(label, x: x, y: geometry.tickLabelRow, style: muted) + 1
             }
@@ -99,16 +99,17 @@ enum TimelineView {
         let row = Rect(x: inner.x, y: geometry.infoRow, width: inner.width, height: 1)
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
-            let lane = record.lane(for: span.thread)?.title ?? "#\(span.thread)"
-            let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9) + (selected.isOpen ? " so far" : "")
-            var text = "\(model.glyphs.pointer) \(span.name)  thread \(lane)"
+            let thread = Formatting.threadTag(span.thread, in: record)
+            let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? " so far" : "")
+            // Times first: when the row is too narrow, the end of the queue label is what gets cut.
+            var text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))"
+            text += "  lasts \(duration)  thread \(thread == "main" ? "main #\(span.thread)" : thread)"
             if !span.queue.isEmpty { text += "  queue \(span.queue)" }
-            text += "  start \(Formatting.duration(record.seconds(at: span.start)))  lasted \(duration)"
             buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                          style: CellStyle(foreground: .selectedSpan, bold: true), clip: row)
             return
         }
-        let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0))  " } ?? ""
+        let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0, glyphs: model.glyphs))  " } ?? ""
         let hint = zoom + "h/l select a span  j/k lane  i/o zoom  0 fit  H/L pan"
         buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                      style: CellStyle(foreground: .muted), clip: row)

@@ -24,18 +24,20 @@ public struct Glyphs: Sendable, Equatable {
     public var failed: Character
     public var times: String
     public var arrow: String
+    /// The prefix of microseconds.
+    public var micro: String
 
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         teeDown: "┬", teeUp: "┴", bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", bar: "█", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        times: "×", arrow: "→"
+        times: "×", arrow: "→", micro: "µ"
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         teeDown: "+", teeUp: "+", bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", bar: "#", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        times: "x", arrow: "->"
+        times: "x", arrow: "->", micro: "u"
     )
 }

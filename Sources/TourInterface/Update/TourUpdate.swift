@@ -24,7 +24,11 @@ extension TourModel {
         case .host(let runID, let hostEvent):
             guard let index = pages.firstIndex(where: { $0.runID == runID }) else { return [] }
             pages[index].record?.apply(hostEvent)
-            if case .ended(_, let time) = hostEvent { now = max(now, time) }
+            if case .ended(_, let time) = hostEvent {
+                now = max(now, time)
+                // An ending the page did not announce is explained in the output, so the compact layout shows it.
+                if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
+            }
             return []
         }
     }
@@ -192,15 +196,15 @@ extension TourModel {
         let speeds = Self.speeds
         let next: Double? = step > 0 ? speeds.first { $0 > speed } : speeds.last { $0 < speed }
         guard let next else {
-            notice = "Speed is already at its \(step > 0 ? "fastest" : "slowest"), \(Self.speedText(speed))."
+            notice = "Speed is already at its \(step > 0 ? "fastest" : "slowest"), \(speedText(speed))."
             return
         }
         speed = next
-        notice = "Speed \(Self.speedText(speed)) from the next run" + (runningPage != nil ? ": press r to rerun with it." : ".")
+        notice = "Speed \(speedText(speed)) from the next run" + (runningPage != nil ? ": press r to rerun with it." : ".")
     }
 
     /// "2×", "0.25×".
-    public static func speedText(_ speed: Double) -> String {
-        (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + "×"
+    func speedText(_ speed: Double) -> String {
+        (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + glyphs.times
     }
 }

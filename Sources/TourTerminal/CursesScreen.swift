@@ -1,0 +1,201 @@
+@preconcurrency import Glibc
+import CNcursesw
+import TourInterface
+
+/// The terminal through ncurses: opens it, draws cell buffers by changing only the cells that differ
+/// from the last frame, reads keys and mouse actions, and gives the terminal back as it found it.
+///
+/// Not thread-safe: ncurses is not, so one serial queue owns it.
+final class CursesScreen {
+    struct OpenError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let theme: ColorTheme
+    let glyphs: Glyphs
+    private var previous: CellBuffer?
+    private var pairs: [ColorPairKey: Int16] = [:]
+    private let maximumPairs: Int32
+
+    private struct ColorPairKey: Hashable {
+        var foreground: Int16
+        var background: Int16
+    }
+
+    /// Opens the terminal named by TERM on stdin and stdout. `newterm`, unlike `initscr`, returns
+    /// instead of exiting when the terminal is unknown, so the caller can say what to do instead.
+    init(environment: [String: String]) throws {
+        guard let terminal = environment["TERM"], !terminal.isEmpty else {
+            throw OpenError(description: "TERM is not set, so the terminal's capabilities are unknown")
+        }
+        guard newterm(nil, sw_stdout(), sw_stdin()) != nil else {
+            throw OpenError(description: "the terminal type '\(terminal)' is unknown to ncurses")
+        }
+        TerminalRestore.cursesIsActive.store(true, ordering: .sequentiallyConsistent)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(sw_stdscr(), true)
+        nodelay(sw_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        // Presses, not clicks: with no click interval ncurses reports a press at once instead of waiting to pair it.
+        mouseinterval(0)
+        mousemask(sw_BUTTON1_PRESSED() | sw_BUTTON4_PRESSED() | sw_BUTTON5_PRESSED(), nil)
+
+        theme = ColorTheme.choose(colors: has_colors() ? sw_COLORS() : 0, hasColors: has_colors(), environment: environment)
+        if theme != .monochrome {
+            start_color()
+            use_default_colors()
+        }
+        maximumPairs = theme == .monochrome ? 0 : min(sw_COLOR_PAIRS(), 32_767)
+        glyphs = Self.localeIsUTF8 ? .unicode : .ascii
+    }
+
+    /// setlocale has already run, so the codeset is the one the learner's environment asked for.
+    private static var localeIsUTF8: Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    var size: Size {
+        Size(width: Int(sw_getmaxx(sw_stdscr())), height: Int(sw_getmaxy(sw_stdscr())))
+    }
+
+    /// Reads the new size from the kernel and tells ncurses, after SIGWINCH.
+    func adoptTerminalSize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if sw_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+            resizeterm(rows, columns)
+        }
+        previous = nil
+        return size
+    }
+
+    /// Forgets what is on screen, so the next draw repaints every cell (Ctrl-L, or after a resize).
+    func invalidate() {
+        previous = nil
+        clearok(sw_stdscr(), true)
+    }
+
+    /// Draws `buffer`, sending only the cells that changed since the last frame.
+    func draw(_ buffer: CellBuffer) {
+        let full = previous?.size != buffer.size
+        if full { werase(sw_stdscr()) }
+        var character = cchar_t()
+        for y in 0..<buffer.size.height {
+            for x in 0..<buffer.size.width {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if !full, let previous, previous[x, y] == cell { continue }
+                var text = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+                text.append(0)
+                let (attributes, pair) = attributesAndPair(for: cell.style)
+                setcchar(&character, text, attributes, pair, nil)
+                mvadd_wch(Int32(y), Int32(x), &character)
+            }
+        }
+        previous = buffer
+        wnoutrefresh(sw_stdscr())
+        doupdate()
+    }
+
+    private func attributesAndPair(for style: CellStyle) -> (attr_t, Int16) {
+        var attributes = sw_A_NORMAL()
+        if style.bold { attributes |= sw_A_BOLD() }
+        if style.dim || (style.foreground == .muted && theme != .extended) { attributes |= sw_A_DIM() }
+        if style.reverse { attributes |= sw_A_REVERSE() }
+        if style.underline { attributes |= sw_A_UNDERLINE() }
+        return (attributes, pair(foreground: theme.index(of: style.foreground), background: theme.index(of: style.background)))
+    }
+
+    /// The colour pair for these colours, set up the first time it is needed; 0 (the default) if pairs run out.
+    private func pair(foreground: Int16?, background: Int16?) -> Int16 {
+        guard foreground != nil || background != nil else { return 0 }
+        let key = ColorPairKey(foreground: foreground ?? -1, background: background ?? -1)
+        if let known = pairs[key] { return known }
+        let next = Int16(pairs.count + 1)
+        guard Int32(next) < maximumPairs else { return 0 }
+        init_pair(next, key.foreground, key.background)
+        pairs[key] = next
+        return next
+    }
+
+    /// The keys and mouse actions waiting on stdin, without blocking.
+    func pendingInput() -> [TerminalInput] {
+        var inputs: [TerminalInput] = []
+        var character: wint_t = 0
+        while true {
+            let status = wget_wch(sw_stdscr(), &character)
+            if status == ERR { break }
+            if status == KEY_CODE_YES {
+                if let input = functionKey(Int32(character)) { inputs.append(input) }
+            } else if let input = Self.characterKey(character) {
+                inputs.append(input)
+            }
+        }
+        return inputs
+    }
+
+    private func functionKey(_ code: Int32) -> TerminalInput? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_BTAB: return .key(.backTab)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_RESIZE: return .resized
+        case KEY_MOUSE: return mouse()
+        default: return nil
+        }
+    }
+
+    private static func characterKey(_ character: wint_t) -> TerminalInput? {
+        switch character {
+        case 9: return .key(.tab)
+        case 10, 13: return .key(.enter)
+        case 12: return .key(.redraw)
+        case 27: return .key(.escape)
+        case 0..<32, 127: return nil
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    private func mouse() -> TerminalInput? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let action: MouseEvent.Action
+        if event.bstate & sw_BUTTON4_PRESSED() != 0 {
+            action = .wheelUp
+        } else if event.bstate & sw_BUTTON5_PRESSED() != 0 {
+            action = .wheelDown
+        } else if event.bstate & (sw_BUTTON1_PRESSED() | sw_BUTTON1_CLICKED()) != 0 {
+            action = .click
+        } else {
+            return nil
+        }
+        return .mouse(MouseEvent(action, x: Int(event.x), y: Int(event.y)))
+    }
+
+    /// Gives the terminal back: normal mode, cursor shown, the shell's screen restored.
+    func close() {
+        TerminalRestore.restore()
+    }
+}
+
+/// What the learner did at the terminal.
+enum TerminalInput: Equatable {
+    case key(Key)
+    case mouse(MouseEvent)
+    /// ncurses noticed a new size itself.
+    case resized
+}

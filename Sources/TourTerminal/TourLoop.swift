@@ -1,0 +1,146 @@
+@preconcurrency import Glibc
+import Foundation
+import TourCore
+import TourInterface
+
+/// The event loop: one serial queue owns the model and the screen; stdin, SIGWINCH, a clock while a page
+/// runs, and the runners' events all arrive on it as dispatch sources or through the inbox, and
+/// nothing runs while nothing happens.
+///
+/// `@unchecked Sendable` because every stored property is touched only on `queue`.
+final class TourLoop: @unchecked Sendable {
+    /// Frames follow host events at most this often; keys draw at once.
+    static let frameInterval: UInt64 = 33_000_000
+    /// How often open spans and the clock move on while a page runs.
+    static let tickInterval = DispatchTimeInterval.milliseconds(66)
+
+    private let queue = DispatchQueue(label: "tour.interface", qos: .userInteractive)
+    private let screen: CursesScreen
+    private var model: TourModel
+    private var runs: [Int: PageRun] = [:]
+    private var sources: [DispatchSourceProtocol] = []
+    private var ticker: DispatchSourceTimer?
+    private var inbox: HostEventInbox!
+    private var lastFrame: UInt64 = 0
+    private var frameScheduled = false
+    private var needsFrame = false
+
+    init(screen: CursesScreen, model: TourModel) {
+        self.screen = screen
+        self.model = model
+        inbox = HostEventInbox(queue: queue) { [unowned self] batch in receive(batch) }
+    }
+
+    /// Draws the first frame and starts listening; returns at once.
+    func start() {
+        queue.async { [self] in
+            drawFrame()
+            let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+            input.setEventHandler { [unowned self] in readInput() }
+            // SIGWINCH goes to the source instead of ncurses' own handler, which would only report it at the next key.
+            signal(SIGWINCH, SIG_IGN)
+            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
+            resize.setEventHandler { [unowned self] in handle(.resize(screen.adoptTerminalSize()), drawNow: true) }
+            sources = [input, resize]
+            sources.forEach { $0.resume() }
+        }
+    }
+
+    /// Ends curses mode from outside the queue (a signal handler), waiting briefly for a frame being drawn.
+    func restoreTerminal() {
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            TerminalRestore.restore()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + .milliseconds(300)) == .timedOut { TerminalRestore.restore() }
+    }
+
+    private func readInput() {
+        for input in screen.pendingInput() {
+            switch input {
+            case .key(let key): handle(.key(key), drawNow: true)
+            case .mouse(let mouse): handle(.mouse(mouse), drawNow: true)
+            case .resized: handle(.resize(screen.adoptTerminalSize()), drawNow: true)
+            }
+        }
+    }
+
+    private func handle(_ event: TourEvent, drawNow: Bool) {
+        perform(model.update(event))
+        if drawNow {
+            drawFrame()
+        } else {
+            requestFrame()
+        }
+    }
+
+    private func receive(_ batch: [(runID: Int, event: HostEvent)]) {
+        for (runID, event) in batch {
+            perform(model.update(.host(runID: runID, event)))
+            if case .ended = event { runs[runID] = nil }
+        }
+        if runs.isEmpty { stopTicking() }
+        requestFrame()
+    }
+
+    private func perform(_ effects: [TourEffect]) {
+        for effect in effects {
+            switch effect {
+            case .start(let order):
+                let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
+                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed)
+                let inbox = self.inbox!
+                runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
+                _ = model.update(.tick(now: monotonicNow()))
+                startTicking()
+            case .stop(let runID):
+                runs[runID]?.stop()
+            case .quit:
+                for run in runs.values { run.stop() }
+                TerminalRestore.restore()
+                LiveProcessGroups.shared.killAll()
+                exit(0)
+            case .redrawAll:
+                screen.invalidate()
+            }
+        }
+    }
+
+    /// Draws now if the last frame is old enough, else once when it is: at most one frame per interval.
+    private func requestFrame() {
+        needsFrame = true
+        guard !frameScheduled else { return }
+        let due = lastFrame + Self.frameInterval
+        let now = monotonicNow()
+        if now >= due {
+            drawFrame()
+            return
+        }
+        frameScheduled = true
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(due - now))) { [self] in
+            frameScheduled = false
+            if needsFrame { drawFrame() }
+        }
+    }
+
+    private func drawFrame() {
+        needsFrame = false
+        lastFrame = monotonicNow()
+        screen.draw(TourRenderer.render(model))
+    }
+
+    private func startTicking() {
+        guard ticker == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Self.tickInterval, repeating: Self.tickInterval, leeway: .milliseconds(10))
+        timer.setEventHandler { [unowned self] in handle(.tick(now: monotonicNow()), drawNow: false) }
+        timer.resume()
+        ticker = timer
+    }
+
+    private func stopTicking() {
+        ticker?.cancel()
+        ticker = nil
+    }
+}

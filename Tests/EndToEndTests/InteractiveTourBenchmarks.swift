@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TourCore
+
+/// Issue 3's budgets measured on the real binary in tmux: the first frame after launch, a key press to the
+/// updated screen while a page streams 50,000 events a second, CPU while idle, and memory during a flood.
+///
+/// Off by default (they take about a minute and want a quiet machine):
+/// `TOUR_BENCHMARKS=1 swift test --filter InteractiveTourBenchmarks`. Figures are printed as `benchmark …` lines;
+/// they include tmux's own latency (a `send-keys` or `capture-pane` is a process start), so they are upper bounds.
+@Suite("tour benchmarks", .serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1" && Tmux.isAvailable))
+struct InteractiveTourBenchmarks {
+    @Test("First frame after launch, and CPU while idle")
+    func firstFrameAndIdle() throws {
+        let tmux = Tmux()
+        let tour = BuildProducts.executable(named: "tour")
+        // The shell waits for Enter, so tmux's own start-up is not counted.
+        try tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
+        try tmux.waitFor("the shell") { _ in true }
+        let launched = Date()
+        try tmux.send("Enter")
+        try tmux.waitFor("the first frame", timeout: 10, poll: 0.002) { $0.contains("Pages") && $0.contains("r run") }
+        let firstFrame = Date().timeIntervalSince(launched) * 1000
+        print("benchmark first-frame: \(String(format: "%.0f", firstFrame)) ms from Enter to the full screen in tmux")
+
+        let pid = try tmux.panePID()
+        Thread.sleep(forTimeInterval: 1)
+        let before = try ProcessStats(pid: pid)
+        Thread.sleep(forTimeInterval: 5)
+        let after = try ProcessStats(pid: pid)
+        let idle = Double(after.cpuTicks - before.cpuTicks) / Double(ProcessStats.ticksPerSecond) / 5 * 100
+        print("benchmark idle-cpu: \(String(format: "%.2f", idle)) % over 5 s")
+        try tmux.send("q")
+        #expect(firstFrame < 1_000)
+        #expect(idle < 1)
+    }
+
+    @Test("A key to the updated screen while a page streams 50,000 events a second; memory stays bounded")
+    func keyWhileStreaming() throws {
+        let flood = try FloodPage(seconds: 25, eventsPerSecond: 50_000)
+        let tmux = Tmux()
+        try tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])
+        try tmux.waitFor("the first frame") { $0.contains("Pages") }
+        let pid = try tmux.panePID()
+        try tmux.send("r")
+        try tmux.waitFor("the flood streaming", timeout: 10) { $0.contains("s stop") && $0.contains("Timeline") }
+        Thread.sleep(forTimeInterval: 2)
+        let early = try ProcessStats(pid: pid)
+
+        var latencies: [Double] = []
+        for _ in 0..<10 {
+            let pressed = Date()
+            try tmux.send("?")
+            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            latencies.append(Date().timeIntervalSince(pressed) * 1000)
+            try tmux.send("?")
+            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+        }
+        Thread.sleep(forTimeInterval: 8)
+        let late = try ProcessStats(pid: pid)
+        latencies.sort()
+        print("benchmark key-to-screen while streaming 50k events/s: median \(String(format: "%.0f", latencies[latencies.count / 2])) ms, worst \(String(format: "%.0f", latencies.last!)) ms (10 presses, tmux round trips included)")
+        print("benchmark memory while streaming: \(early.residentKilobytes / 1024) MB after 2 s, \(late.residentKilobytes / 1024) MB after about 15 s")
+        try tmux.send("s")
+        try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
+        try tmux.send("q")
+        #expect(latencies[latencies.count / 2] < 100)
+    }
+}
+
+/// CPU time and resident memory of a process, from /proc.
+struct ProcessStats {
+    static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+    let cpuTicks: Int
+    let residentKilobytes: Int
+
+    init(pid: Int32) throws {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        cpuTicks = Int(fields[11])! + Int(fields[12])!
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        residentKilobytes = Int(line.split(separator: " ")[1]) ?? 0
+    }
+}
+
+/// A stand-in page that floods the trace channel: a copy of `tour` in a folder of its own, beside a script
+/// named like a page's program, with a one-page `Lessons` folder for `TOUR_ROOT`.
+struct FloodPage {
+    let root: URL
+    var tour: String { root.appendingPathComponent("tour").path }
+
+    init(seconds: Int, eventsPerSecond: Int) throws {
+        let files = FileManager.default
+        root = files.temporaryDirectory.appendingPathComponent("tour-flood-\(UUID().uuidString.prefix(8))")
+        let lesson = root.appendingPathComponent("Lessons/01-Flood")
+        try files.createDirectory(at: lesson, withIntermediateDirectories: true)
+        try "//: # Flood\n//: Streams spans on eight threads as fast as the benchmark asks.\nflood()\n"
+            .write(to: lesson.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try files.copyItem(atPath: BuildProducts.executable(named: "tour"), toPath: tour)
+        let script = root.appendingPathComponent("Lesson01Flood")
+        try Self.script(seconds: seconds, eventsPerSecond: eventsPerSecond).write(to: script, atomically: true, encoding: .utf8)
+        try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    }
+
+    /// Perl, because it writes a few hundred thousand short lines a second with no build step.
+    private static func script(seconds: Int, eventsPerSecond: Int) -> String {
+        #"""
+        #!/usr/bin/perl
+        use strict;
+        use IO::Handle;
+        use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC usleep);
+        open(my $trace, ">&=", 3) or die "no trace channel";
+        $trace->autoflush(1);
+        $| = 1;
+        my $start = clock_gettime(CLOCK_MONOTONIC);
+        my ($sent, $id) = (0, 0);
+        sub ns { int(clock_gettime(CLOCK_MONOTONIC) * 1e9) }
+        while (1) {
+            my $elapsed = clock_gettime(CLOCK_MONOTONIC) - $start;
+            last if $elapsed > \#(seconds);
+            my $due = int($elapsed * \#(eventsPerSecond));
+            my $chunk = "";
+            while ($sent < $due) {
+                my $thread = $$ + 1 + (int($sent / 2) % 8);
+                my $t = ns();
+                if ($sent % 2 == 0) {
+                    $id++;
+                    $chunk .= "{\"e\":\"begin\",\"t\":$t,\"tid\":$thread,\"q\":\"flood.q\",\"id\":$id,\"name\":\"work $id\"}\n";
+                } else {
+                    $chunk .= "{\"e\":\"end\",\"t\":$t,\"tid\":$thread,\"q\":\"flood.q\",\"id\":$id,\"name\":\"work $id\"}\n";
+                }
+                $sent++;
+            }
+            print $trace $chunk;
+            print "sent $sent events\n" if $sent % 10000 < 100;
+            usleep(2000);
+        }
+        """#
+    }
+}

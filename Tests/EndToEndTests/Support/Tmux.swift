@@ -1,0 +1,87 @@
+import Foundation
+
+/// A tmux server of the test's own (its own socket, so parallel tests and a learner's tmux never meet),
+/// with helpers to type, read the screen and wait for it to show something.
+final class Tmux {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static var isAvailable: Bool { executable != nil }
+
+    let socket: String
+    let session = "tour"
+
+    init() {
+        socket = "tour-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    }
+
+    deinit {
+        _ = try? run(["kill-server"])
+    }
+
+    /// Runs a tmux command on this server and returns its standard output.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        guard let executable = Self.executable else { throw Failure(description: "tmux is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+
+    /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
+    func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) throws {
+        var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
+        for (name, value) in ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment, uniquingKeysWith: { $1 }) {
+            arguments += ["-e", "\(name)=\(value)"]
+        }
+        try run(arguments + [command])
+    }
+
+    func send(_ keys: String...) throws {
+        try run(["send-keys", "-t", session] + keys)
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", session, "-x", String(width), "-y", String(height)])
+    }
+
+    /// The visible screen as text, one line per row.
+    func screen() throws -> String {
+        try run(["capture-pane", "-p", "-t", session])
+    }
+
+    /// The process id of the program the pane started.
+    func panePID() throws -> Int32 {
+        let text = try run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = Int32(text) else { throw Failure(description: "no pane pid in '\(text)'") }
+        return pid
+    }
+
+    /// Polls the screen until `condition` holds, and returns that screen; fails with the last screen at the deadline.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: poll)
+        }
+        throw Failure(description: "timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)")
+    }
+}

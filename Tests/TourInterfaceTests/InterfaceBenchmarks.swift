@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TourCore
+@testable import TourInterface
+
+/// The interface's share of the budgets in issue 3, without a terminal: how long the model takes to fold
+/// a second's worth of a flooding page's events, and how long a key takes to become a frame while the
+/// record is full. Off by default; `TOUR_BENCHMARKS=1 swift test --filter InterfaceBenchmarks` runs them.
+@Suite("Interface benchmarks", .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1"))
+struct InterfaceBenchmarks {
+    /// A record at its limits: 50,000 spans over 8 threads, 5,000 output lines, a result every line.
+    static func floodedModel() throws -> (TourModel, runID: Int) {
+        var model = try FixturePages.model()
+        guard case .start(let order)? = model.update(.key(.character("r"))).first else { throw BenchmarkFailure.noRun }
+        _ = model.update(.host(runID: order.runID, .started(pid: 1, time: RunScript.start)))
+        for event in Self.events(count: 60_000, from: 0) { _ = model.update(.host(runID: order.runID, event)) }
+        return (model, order.runID)
+    }
+
+    enum BenchmarkFailure: Error { case noRun }
+
+    /// `count` events as a page streams them: spans on 8 threads, output and results, 20 µs apart.
+    static func events(count: Int, from first: Int) -> [HostEvent] {
+        (first..<(first + count)).map { index in
+            let time = RunScript.start + UInt64(index) * 20_000
+            let thread = Int32(10 + index % 8)
+            switch index % 10 {
+            case 0: return .output(OutputLine(stream: .stdout, text: "line \(index)", time: time, thread: thread, queue: "q"))
+            case 1: return .trace(TraceEvent(kind: "result", time: time, thread: thread, queue: "q",
+                                             fields: ["line": .integer(15), "text": .string("\(index)"), "file": .string("main.swift")]))
+            case 2...5: return .trace(TraceEvent(kind: "begin", time: time, thread: thread, queue: "q",
+                                                 fields: ["id": .integer(index), "name": .string("work \(index)")]))
+            default: return .trace(TraceEvent(kind: "end", time: time, thread: thread, queue: "q",
+                                               fields: ["id": .integer(index - 4), "name": .string("work")]))
+            }
+        }
+    }
+
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    @Test("Folding 50,000 events (one second of a flooding page) into the model")
+    func ingestion() throws {
+        var (model, runID) = try Self.floodedModel()
+        let batch = Self.events(count: 50_000, from: 60_000)
+        let elapsed = Self.milliseconds {
+            for event in batch { _ = model.update(.host(runID: runID, event)) }
+        }
+        print("benchmark ingestion: 50,000 events in \(String(format: "%.1f", elapsed)) ms")
+        #expect(elapsed < 1_000)
+    }
+
+    @Test("A key to a new frame, with a full record, at 120×40 and 80×24")
+    func keyToFrame() throws {
+        for size in [Size(width: 120, height: 40), Size(width: 80, height: 24)] {
+            var (model, _) = try Self.floodedModel()
+            _ = model.update(.resize(size))
+            var timings: [Double] = []
+            for key in [Key.tab, .tab, .character("l"), .character("i"), .tab, .character("?"), .escape, .character("j")] {
+                timings.append(Self.milliseconds {
+                    _ = model.update(.key(key))
+                    _ = TourRenderer.render(model)
+                })
+            }
+            let worst = timings.max() ?? 0
+            print("benchmark key-to-frame \(size.width)×\(size.height): median \(String(format: "%.1f", timings.sorted()[timings.count / 2])) ms, worst \(String(format: "%.1f", worst)) ms")
+            #expect(worst < 50)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+import TourCore
+@testable import TourInterface
+
+@Suite("Page markup")
+struct MarkupRenderingTests {
+    private func layout(_ source: String, width: Int, glyphs: Glyphs = .unicode) -> PageLayout {
+        PageLayout(document: LiterateParser.parse(source), width: width, glyphs: glyphs)
+    }
+
+    @Test("Prose wraps at spaces to the width, and inline code keeps its spaces together")
+    func wrapping() {
+        let page = layout("//: The quick brown fox jumps over the lazy dog and calls `trace(\"a b\")` twice.", width: 30)
+        #expect(page.rows.map(\.text) == [
+            "The quick brown fox jumps over",
+            "the lazy dog and calls",
+            "trace(\"a b\") twice.",
+        ])
+    }
+
+    @Test("A word longer than the width is cut rather than lost")
+    func longWord() {
+        let page = layout("//: a Supercalifragilisticexpialidocious word", width: 12)
+        #expect(page.rows.map(\.text) == ["a", "Supercalifra", "gilisticexpi", "alidocious", "word"])
+    }
+
+    @Test("Headings are bold; the first level is underlined with a rule")
+    func headings() {
+        let page = layout("//: # Title\n//: ## Part", width: 40)
+        #expect(page.rows.map(\.text) == ["Title", "─────", "", "Part"])
+        #expect(page.rows[0].cells[0].style == CellStyle(foreground: .heading, bold: true))
+        #expect(page.rows[3].cells[0].style.bold)
+    }
+
+    @Test("Inline code, emphasis, strong text and page links each get their style; a page link names its key")
+    func inlineStyles() {
+        let page = layout("//: Use `x` *now*, **really**: [Next page](@next)", width: 60)
+        let row = page.rows[0]
+        #expect(row.text == "Use x now, really: Next page (n)")
+        #expect(row.cells[4].style.foreground == .inlineCode)
+        #expect(row.cells[6].style.underline)
+        #expect(row.cells[11].style.bold)
+        #expect(row.cells[19].style == CellStyle(foreground: .link, underline: true))
+        #expect(row.cells[29].style.dim)
+        #expect(row.links == [PageRow.Link(columns: 19..<32, target: "@next")])
+    }
+
+    @Test("List items get a bullet or their number, and wrapped lines hang under the text")
+    func lists() {
+        let page = layout("/*:\n - first item that wraps around\n   - nested\n 1. one\n */", width: 20)
+        #expect(page.rows.map(\.text) == [
+            "• first item that",
+            "  wraps around",
+            "  • nested",
+            "1. one",
+        ])
+    }
+
+    @Test("Callouts are boxes labelled with their kind, in its colour")
+    func callouts() {
+        let page = layout("//: - experiment: Set the knob to 1 and run it again.", width: 30)
+        #expect(page.rows.map(\.text) == [
+            "┌─ Experiment ───────────────┐",
+            "│ Set the knob to 1 and run  │",
+            "│ it again.                  │",
+            "└────────────────────────────┘",
+        ])
+        #expect(page.rows[0].cells[0].style.foreground == .experiment)
+        #expect(page.rows[0].cells[3].style == CellStyle(foreground: .experiment, bold: true))
+    }
+
+    @Test("Callouts and rules fall back to ASCII outside a UTF-8 locale")
+    func asciiCallout() {
+        let page = layout("//: - note: Cheap.\n//: ---", width: 16, glyphs: .ascii)
+        #expect(page.rows.map(\.text) == [
+            "+- Note -------+",
+            "| Cheap.       |",
+            "+--------------+",
+            "",
+            "----------------",
+        ])
+    }
+
+    @Test("Code lines carry their number in main.swift and leave room for the results column")
+    func codeNumbers() {
+        let page = layout("//: Prose\nlet a = 1\n\nlet b = 2", width: 60)
+        let code = page.rows.filter(\.isCode)
+        #expect(code.map(\.sourceLine) == [2, 3, 4])
+        #expect(code.map(\.text) == ["2 let a = 1", "3", "4 let b = 2"])
+        #expect(page.resultsWidth == 16)
+        #expect(page.resultsColumn == 2 + page.codeWidth + 1)
+        #expect(page.codeWidth == 60 - 2 - 16 - 1)
+    }
+
+    @Test("A code line longer than the code column continues behind a marker, without a number")
+    func codeContinuation() {
+        let page = layout("let total = first + second + third + fourth", width: 30)
+        #expect(page.rows.map(\.text) == ["1 let total = first + second", "↪ + third + fourth"])
+        #expect(page.rows.map(\.sourceLine) == [1, nil])
+    }
+
+    @Test("Swift keywords, strings, comments and numbers are coloured; code sits on its shade")
+    func syntaxColours() {
+        let page = layout("let name = \"tour\" + 42 // why", width: 60)
+        let cells = page.rows[0].cells
+        func color(at text: String) -> PaletteColor? {
+            let line = String(cells.map(\.character))
+            let offset = line.distance(from: line.startIndex, to: line.range(of: text)!.lowerBound)
+            return cells[offset].style.foreground
+        }
+        #expect(color(at: "let") == .keyword)
+        #expect(color(at: "name") == nil)
+        #expect(color(at: "\"tour\"") == .string)
+        #expect(color(at: "42") == .number)
+        #expect(color(at: "// why") == .comment)
+        #expect(cells.allSatisfy { $0.style.background == .codeBackground })
+    }
+
+    @Test("Block comments carry over to the next line, and attributes count as keywords")
+    func multiLineComment() {
+        var highlighter = SwiftHighlighter()
+        #expect(highlighter.colors(of: "/* start").allSatisfy { $0 == .comment })
+        #expect(highlighter.colors(of: "end */ x").prefix(6).allSatisfy { $0 == .comment })
+        #expect(highlighter.colors(of: "@Sendable func").first == .keyword)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import TourCore
+@testable import TourInterface
+
+/// Pages written for the tests, so snapshots do not change whenever a real page is edited.
+enum FixturePages {
+    static let queueSource = """
+        /*:
+         # Queue
+
+         An `OperationQueue` runs operations *for you*, on threads it **manages**.
+
+         - A queue has a width.
+         - Operations wait their turn.
+
+         - note: Queues are cheap.
+         */
+        import LessonKit
+
+        let width = knob("width", default: 2, in: 1...4, "how many run at once")
+        let serial = knob("serial", default: false)
+        duration {
+            work(42) // the slow part
+        }
+        peek(width)
+        //: - experiment: Set `width` to 1 and run again.
+        let label = "queue"
+        /*:
+         Next: [Dispatch](@next)
+         */
+        """
+
+    static let dispatchSource = """
+        //: # Dispatch
+        //: Queues without objects.
+        print("hello")
+        """
+
+    /// A catalog of two fixture pages in a fresh temporary folder.
+    static func catalog() throws -> PageCatalog {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-interface-\(UUID().uuidString)")
+        for (folder, source) in [("01-Queue", queueSource), ("02-Dispatch", dispatchSource)] {
+            let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try source.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        }
+        return try PageCatalog.load(root: root)
+    }
+
+    static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode) throws -> TourModel {
+        TourModel.load(try catalog(), speed: 1, size: Size(width: width, height: height), glyphs: glyphs)
+    }
+}
+
+/// Builds the host events of a made-up run, with times in milliseconds from its start.
+struct RunScript {
+    static let start: UInt64 = 1_000_000_000_000
+    static let mainThread: Int32 = 100
+    static let worker: Int32 = 201
+
+    var events: [HostEvent] = [.started(pid: mainThread, time: start)]
+
+    static func time(_ milliseconds: Double) -> UInt64 {
+        start + UInt64(milliseconds * 1_000_000)
+    }
+
+    private mutating func trace(_ kind: String, at milliseconds: Double, thread: Int32, queue: String = "", _ fields: [String: TraceValue]) {
+        events.append(.trace(TraceEvent(kind: kind, time: Self.time(milliseconds), thread: thread, queue: queue, fields: fields)))
+    }
+
+    mutating func span(_ id: Int, _ name: String, from: Double, to: Double?, thread: Int32, queue: String = "") {
+        trace("begin", at: from, thread: thread, queue: queue, ["id": .integer(id), "name": .string(name)])
+        if let to { trace("end", at: to, thread: thread, queue: queue, ["id": .integer(id), "name": .string(name)]) }
+    }
+
+    mutating func mark(_ name: String, at milliseconds: Double, thread: Int32) {
+        trace("mark", at: milliseconds, thread: thread, ["name": .string(name)])
+    }
+
+    mutating func result(line: Int, _ text: String, at milliseconds: Double, kind: String = "peek") {
+        trace("result", at: milliseconds, thread: Self.mainThread,
+              ["file": .string("main.swift"), "line": .integer(line), "kind": .string(kind), "text": .string(text)])
+    }
+
+    mutating func knob(_ name: String, value: String, defaultValue: String, min: Int, max: Int, help: String) {
+        trace("knob", at: 0, thread: Self.mainThread, ["name": .string(name), "type": .string("int"), "value": .string(value),
+                                                        "default": .string(defaultValue), "min": .integer(min), "max": .integer(max),
+                                                        "help": .string(help)])
+    }
+
+    mutating func print(_ text: String, at milliseconds: Double, thread: Int32 = mainThread) {
+        events.append(.output(OutputLine(stream: .stdout, text: text, time: Self.time(milliseconds), thread: thread, queue: nil)))
+    }
+
+    mutating func stderr(_ text: String, at milliseconds: Double) {
+        events.append(.output(OutputLine(stream: .stderr, text: text, time: Self.time(milliseconds))))
+    }
+
+    mutating func end(_ ending: RunEnding, at milliseconds: Double) {
+        events.append(.ended(ending, time: Self.time(milliseconds)))
+    }
+
+    /// A finished run of the queue page: two lanes, a mark, results on lines 15 and 18, output on both streams.
+    static var finishedQueueRun: RunScript {
+        var script = RunScript()
+        script.knob("width", value: "2", defaultValue: "2", min: 1, max: 4, help: "how many run at once")
+        script.print("starting", at: 1)
+        script.span(1, "work", from: 2, to: 400, thread: mainThread)
+        script.span(2, "helper", from: 100, to: 300, thread: worker, queue: "com.example.workers")
+        script.mark("halfway", at: 200, thread: worker)
+        script.result(line: 15, "398.0 ms", at: 400, kind: "duration")
+        for (time, value) in [(410.0, "1"), (420, "2")] { script.result(line: 18, value, at: time) }
+        script.print("done on a worker", at: 450, thread: worker)
+        script.stderr("warning: slow", at: 460)
+        script.end(.exited(code: 0), at: 500)
+        return script
+    }
+}
+
+extension TourModel {
+    /// Starts a run of the current page and feeds it `script`, as the terminal layer would.
+    mutating func run(_ script: RunScript) {
+        let effects = update(.key(.character("r")))
+        guard case .start(let order)? = effects.last else { return }
+        for event in script.events { _ = update(.host(runID: order.runID, event)) }
+    }
+
+    /// Sends keys one after another, ignoring effects.
+    mutating func press(_ keys: Key...) {
+        for key in keys { _ = update(.key(key)) }
+    }
+}
+
+extension CellBuffer {
+    /// The rows of `rect` as text, trailing spaces removed: a pane's snapshot.
+    func lines(in rect: Rect) -> [String] {
+        (rect.y..<rect.maxY).map { y in
+            var line = ""
+            for x in rect.x..<rect.maxX where !self[x, y].isContinuation { line.append(self[x, y].character) }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// Where `text` first appears, as (x, y), optionally only inside `rect`.
+    func find(_ text: String, in rect: Rect? = nil) -> (x: Int, y: Int)? {
+        let area = rect ?? Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let pattern = Array(text)
+        for (offset, line) in lines(in: area).enumerated() {
+            let row = Array(line)
+            guard row.count >= pattern.count else { continue }
+            for x in 0...(row.count - pattern.count) where Array(row[x..<(x + pattern.count)]) == pattern {
+                return (area.x + x, area.y + offset)
+            }
+        }
+        return nil
+    }
+}
