@@ -43,14 +43,22 @@ private func objectNumber(_ operation: Operation) -> Int {
 
 private final class ObjectNumbers: Sendable {
     static let shared = ObjectNumbers()
-    private let numbers = Mutex<[ObjectIdentifier: Int]>([:])
+
+    /// A weak reference tells a live operation from a new one that reuses a freed one's address.
+    private struct Entry {
+        weak var object: AnyObject?
+        let number: Int
+    }
+
+    private let table = Mutex<(entries: [ObjectIdentifier: Entry], next: Int)>(([:], 1))
 
     func number(for object: AnyObject) -> Int {
-        numbers.withLock { table in
-            if let known = table[ObjectIdentifier(object)] { return known }
-            let next = table.count + 1
-            table[ObjectIdentifier(object)] = next
-            return next
+        table.withLock { table in
+            if let known = table.entries[ObjectIdentifier(object)], known.object === object { return known.number }
+            let number = table.next
+            table.next += 1
+            table.entries[ObjectIdentifier(object)] = Entry(object: object, number: number)
+            return number
         }
     }
 }
@@ -59,8 +67,14 @@ private final class ObjectNumbers: Sendable {
 ///
 /// Subclass it instead of `Operation` and override `main()` as usual; `addDependency` is reported too,
 /// and the time it executes is a span named after the operation.
+///
+/// It keeps its own executing and finished flags, as an asynchronous operation does, so that it can report
+/// `finished` *before* Foundation learns of it: Foundation releases dependents and schedules the completion
+/// block the moment it hears `didChangeValue(forKey: "isFinished")`, and a report sent after that would
+/// arrive after events it caused.
 open class ObservedOperation: Operation, @unchecked Sendable {
     private let announcedReady = Atomic<Bool>(false)
+    private let flags = Mutex<(executing: Bool, finished: Bool)>((false, false))
 
     public override init() {
         super.init()
@@ -71,6 +85,9 @@ open class ObservedOperation: Operation, @unchecked Sendable {
         self.name = name
     }
 
+    open override var isExecuting: Bool { flags.withLock { $0.executing } }
+    open override var isFinished: Bool { flags.withLock { $0.finished } }
+
     open override var isReady: Bool {
         let ready = super.isReady
         if ready { announceReadyOnce() }
@@ -78,25 +95,16 @@ open class ObservedOperation: Operation, @unchecked Sendable {
     }
 
     open override func start() {
-        // A second start() of a finished operation does nothing, so there is nothing to report.
-        guard !isFinished else { return super.start() }
+        // Like Operation's own start(): a finished operation does nothing, a cancelled one finishes unrun.
+        guard !isFinished else { return }
         if super.isReady { announceReadyOnce() }
-        // start() on a cancelled operation only marks it finished; main() never runs.
-        if isCancelled {
-            super.start()
-        } else {
-            trace(displayName(of: self)) {
-                reportState(self, .executing)
-                super.start()
-            }
+        guard !isCancelled else { return finish() }
+        change(executing: true, finished: false)
+        trace(displayName(of: self)) {
+            reportState(self, .executing)
+            main()
         }
-        reportState(self, .finished)
-    }
-
-    private func announceReadyOnce() {
-        if !announcedReady.exchange(true, ordering: .relaxed) {
-            reportState(self, .ready)
-        }
+        finish()
     }
 
     open override func cancel() {
@@ -108,5 +116,26 @@ open class ObservedOperation: Operation, @unchecked Sendable {
     open override func addDependency(_ operation: Operation) {
         super.addDependency(operation)
         reportDependency(self, on: operation)
+    }
+
+    private func finish() {
+        reportState(self, .finished)
+        change(executing: false, finished: true)
+    }
+
+    /// Sets the flags, then tells Foundation: on Linux, `didChangeValue(forKey:)` is how an operation queue
+    /// hears of a change (there is no KVO), and `willChangeValue` does nothing but keeps the usual pairing.
+    private func change(executing: Bool, finished: Bool) {
+        willChangeValue(forKey: "isExecuting")
+        willChangeValue(forKey: "isFinished")
+        flags.withLock { $0 = (executing, finished) }
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+
+    private func announceReadyOnce() {
+        if !announcedReady.exchange(true, ordering: .relaxed) {
+            reportState(self, .ready)
+        }
     }
 }
