@@ -143,13 +143,16 @@ final class LineBuffer: @unchecked Sendable {
 /// Writes out waiting trace lines when the page crashes or is told to stop, then lets the signal take its course.
 enum CrashFlush {
     nonisolated(unsafe) private static var buffer: LineBuffer?
+    /// A child forked after the buffer filled shares a copy of it; only the process that wrote it sends it.
+    nonisolated(unsafe) private static var owner: pid_t = 0
     private static let signals = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGTERM]
 
     static func install(_ lineBuffer: LineBuffer) {
         buffer = lineBuffer
+        owner = getpid()
         for number in signals {
             signal(number) { received in
-                CrashFlush.buffer?.writeOutFromSignalHandler()
+                if getpid() == CrashFlush.owner { CrashFlush.buffer?.writeOutFromSignalHandler() }
                 // Back to the default action and raised again, so the process ends by the same signal and
                 // the host classifies the ending exactly as it would have without this handler.
                 signal(received, SIG_DFL)

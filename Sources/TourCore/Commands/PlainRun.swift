@@ -15,8 +15,7 @@ public enum PlainRun {
         guard let page = catalog.page(named: options.page) else {
             throw TourCommand.UsageError(description: "there is no page '\(options.page)'; the pages are \(catalog.choices)")
         }
-        let source = (try? String(contentsOf: page.source, encoding: .utf8)) ?? ""
-        let declared = LiterateParser.knobs(in: source)
+        let declared = page.declaredKnobs
         for setting in options.knobs {
             guard let knob = declared.first(where: { $0.name == setting.name }) else {
                 let names = declared.map(\.name)

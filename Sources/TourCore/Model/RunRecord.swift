@@ -18,6 +18,8 @@ public struct RunRecord: Sendable {
     public private(set) var endTime: UInt64?
     public private(set) var page: String?
     public private(set) var speed: Double?
+    /// The trace format version the page announced; the host reads version 1 (`TourVersion.traceFormat`).
+    public private(set) var traceVersion: Int?
     public private(set) var ending: RunEnding?
     public private(set) var expectation: Expectation?
 
@@ -81,6 +83,7 @@ public struct RunRecord: Sendable {
         case "hello":
             page = event.string("page")
             speed = event.number("speed")
+            traceVersion = event.integer("v")
         case "begin":
             guard let id = event.integer("id"), openSpans.count < limits.openSpans else {
                 droppedSpans += 1

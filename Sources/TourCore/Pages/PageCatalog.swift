@@ -15,6 +15,18 @@ public struct Page: Sendable, Equatable {
     /// `main.swift` of the page.
     public var source: URL
 
+    /// The knobs the page declares, read from its source and the helper files beside it (an enumeration of
+    /// choices may live in a helper), so settings can be checked before anything runs.
+    public var declaredKnobs: [KnobDeclaration] {
+        let folder = source.deletingLastPathComponent()
+        let helpers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") && $0 != source.lastPathComponent }
+            .sorted()
+            .compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+        let main = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
+        return LiterateParser.knobs(in: main, helperSources: helpers)
+    }
+
     /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.
     public var slug: String {
         let name = folder.drop { $0.isNumber || $0 == "-" }

@@ -139,6 +139,9 @@ public struct PlainReport: Sendable {
 
     private func losses(_ record: RunRecord) -> [String] {
         var notes: [String] = []
+        if let version = record.traceVersion, version != TourVersion.traceFormat {
+            notes.append("the page speaks trace format v\(version), this tour reads v\(TourVersion.traceFormat); rebuild both with `swift build`")
+        }
         if record.droppedOutputLines > 0 { notes.append("\(record.droppedOutputLines) early output lines not kept (the limit is \(record.limits.outputLines))") }
         if record.droppedSpans > 0 { notes.append("\(record.droppedSpans) spans not kept") }
         if record.droppedMarks > 0 { notes.append("\(record.droppedMarks) marks not kept") }

@@ -90,7 +90,10 @@ public final class PageRun: @unchecked Sendable {
         self.pid = pid
         self.startTime = startTime
         self.handler = handler
-        state = Mutex(State(detector: StallDetector(stuckAfter: request.stuckAfter, silentLimit: request.silentLimit, startTime: startTime)))
+        // Slowed down for a talk, a page's simulated waits grow, and the watchdog's patience grows with them.
+        let slowdown = max(1, 1 / request.speed)
+        state = Mutex(State(detector: StallDetector(stuckAfter: request.stuckAfter * slowdown,
+                                                    silentLimit: request.silentLimit * slowdown, startTime: startTime)))
         watchdog = DispatchSource.makeTimerSource(queue: .global())
     }
 
@@ -118,8 +121,9 @@ public final class PageRun: @unchecked Sendable {
 
     private func terminate() {
         kill(-pid, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + request.gracePeriod) { [pid] in
-            kill(-pid, SIGKILL)
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.gracePeriod) { [self] in
+            // Once the run has ended its group id is free again and may belong to someone else by now.
+            if ending == nil { kill(-pid, SIGKILL) }
         }
     }
 
@@ -129,13 +133,17 @@ public final class PageRun: @unchecked Sendable {
         case .trace(let trace): time = max(trace.time, monotonicNow())
         default: time = monotonicNow()
         }
-        state.withLock { state in
+        let accepted = state.withLock { state -> Bool in
+            // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
+            guard state.ending == nil else { return false }
             state.detector.record(event, at: time)
             if case .output(let line) = event, line.stream == .stderr, line.thread == nil {
                 state.stderrTail.append(line.text)
                 if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
             }
+            return true
         }
+        guard accepted else { return }
         deliveryLock.withLock { _ in handler(event) }
     }
 

@@ -61,7 +61,8 @@ public enum RunEnding: Sendable, Equatable {
         case .dispatchTrap:
             return "libdispatch executed an illegal instruction (SIGILL) and printed nothing. It does that when it detects a misuse that would otherwise hang or corrupt memory: "
                 + "most often `sync` onto the serial queue that is already running the caller, a deadlock in which the queue would wait for itself forever; "
-                + "also a DispatchGroup `leave()` without a matching `enter()`."
+                + "also a DispatchGroup `leave()` without a matching `enter()`. "
+                + "(Swift's own silent checks, such as an arithmetic overflow in an optimised build, end the same way; the page's last lines show which it was.)"
         case .signal(let number):
             return SignalNames.explanation(of: number)
         case .stuck(let stall):
