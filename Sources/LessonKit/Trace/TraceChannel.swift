@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// A `write(2)` per event would cost about a microsecond, more than everything else an event costs, so
 /// lines are gathered in a buffer: whole lines only, appended under a lock, so no line ever tears whatever
-/// its size or the number of threads. A flusher thread writes the buffer out about half a millisecond after
-/// the first line lands in it (sooner when it fills), at exit, and from a crash handler before the process
-/// dies, so nothing sent before a crash is lost.
+/// its size or the number of threads. A flusher thread writes them out about half a millisecond after the
+/// first line lands (at once when 64 KiB wait), at exit, and from a crash handler before the process dies,
+/// so nothing sent before a crash is lost.
 final class TraceChannel: Sendable {
     /// The file descriptor the host hands to every page for its events.
     static let hostDescriptor: Int32 = 3
@@ -50,54 +50,72 @@ final class TraceChannel: Sendable {
 }
 
 /// Whole lines waiting to be written, and the descriptor they go to.
+///
+/// Two buffers: threads append to one under a lock held only for a copy, while the flusher writes the
+/// other out with no lock held, so a slow pipe never makes writers queue up behind a system call.
 final class LineBuffer: @unchecked Sendable {
-    /// Above this many waiting bytes, the thread that appends writes them out itself; the storage holds twice as much.
+    /// Once this many bytes wait, the flusher writes them at once instead of letting more gather.
     static let capacity = 1 << 16
 
     let fileDescriptor: Int32
     /// Raw storage, so the crash handler can reach it without calls into the Swift runtime.
-    private let storage: UnsafeMutablePointer<UInt8>
+    private var filling: UnsafeMutablePointer<UInt8>
+    private var spare: UnsafeMutablePointer<UInt8>
     private var count = 0
+    private var waitingForSpace = 0
     private var broken = false
     private let lock = Mutex<Void>(())
     private let wake = DispatchSemaphore(value: 0)
+    private let spaceFreed = DispatchSemaphore(value: 0)
+    /// Serialises writes to the descriptor: the flusher's, and `flush()` from any thread.
+    private let writeLock = Mutex<Void>(())
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
-        storage = .allocate(capacity: Self.capacity * 2)
+        filling = .allocate(capacity: Self.capacity * 2)
+        spare = .allocate(capacity: Self.capacity * 2)
     }
 
     func append(_ line: [UInt8]) {
         line.withUnsafeBytes { bytes in
-            lock.withLock { _ in
-                guard !broken else { return }
-                if count + bytes.count > Self.capacity * 2 { writeOutLocked() }
-                if bytes.count > Self.capacity * 2 {
-                    // A line larger than the whole buffer goes straight out, still under the lock.
+            if bytes.count > Self.capacity {
+                // Larger than a buffer's worth: written whole, after everything queued before it.
+                writeLock.withLock { _ in
+                    writeOutQueued()
                     writeAll(bytes)
-                    return
                 }
-                let wasEmpty = count == 0
-                UnsafeMutableRawPointer(storage + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                count += bytes.count
-                if count >= Self.capacity {
-                    writeOutLocked()
-                } else if wasEmpty {
-                    wake.signal()
+                return
+            }
+            while true {
+                let appended = lock.withLock { _ -> Bool in
+                    guard !broken else { return true }
+                    guard count + bytes.count <= Self.capacity * 2 else {
+                        waitingForSpace += 1
+                        return false
+                    }
+                    UnsafeMutableRawPointer(filling + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                    let before = count
+                    count += bytes.count
+                    if before == 0 || (before < Self.capacity && count >= Self.capacity) { wake.signal() }
+                    return true
                 }
+                if appended { return }
+                spaceFreed.wait()
             }
         }
     }
 
+    /// Writes out everything queued so far before it returns.
     func flush() {
-        lock.withLock { _ in writeOutLocked() }
+        writeLock.withLock { _ in writeOutQueued() }
     }
 
     func startFlusher() {
         let flusher = Thread { [self] in
             while true {
                 wake.wait()
-                usleep(TraceChannel.gatherMicroseconds)
+                let full = lock.withLock { _ in count >= Self.capacity }
+                if !full { usleep(TraceChannel.gatherMicroseconds) }
                 flush()
             }
         }
@@ -105,10 +123,18 @@ final class LineBuffer: @unchecked Sendable {
         flusher.start()
     }
 
-    private func writeOutLocked() {
-        guard count > 0 else { return }
-        writeAll(UnsafeRawBufferPointer(start: storage, count: count))
-        count = 0
+    /// Swaps the buffers under the lock and writes the full one without it. Called with `writeLock` held.
+    private func writeOutQueued() {
+        let (bytes, waiters) = lock.withLock { _ -> (UnsafeRawBufferPointer, Int) in
+            swap(&filling, &spare)
+            let taken = UnsafeRawBufferPointer(start: spare, count: count)
+            count = 0
+            let waiters = waitingForSpace
+            waitingForSpace = 0
+            return (taken, waiters)
+        }
+        writeAll(bytes)
+        for _ in 0..<waiters { spaceFreed.signal() }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
@@ -118,21 +144,21 @@ final class LineBuffer: @unchecked Sendable {
             if written < 0 {
                 if errno == EINTR { continue }
                 // The host is gone; a page that outlives it stops paying for writes.
-                broken = true
+                lock.withLock { _ in broken = true }
                 return
             }
             offset += written
         }
     }
 
-    /// For the crash handler only: writes the waiting bytes up to the last complete line without taking
+    /// For the crash handler only: writes the filling buffer up to its last complete line without taking
     /// the lock, because the crashing thread may hold it.
     func writeOutFromSignalHandler() {
         var end = count
-        while end > 0 && storage[end - 1] != 10 { end -= 1 }
+        while end > 0 && filling[end - 1] != 10 { end -= 1 }
         var offset = 0
         while offset < end {
-            let written = write(fileDescriptor, storage + offset, end - offset)
+            let written = write(fileDescriptor, filling + offset, end - offset)
             if written <= 0 { return }
             offset += written
         }

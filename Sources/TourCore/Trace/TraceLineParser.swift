@@ -23,26 +23,62 @@ public enum TraceLineParser {
     }
 
     public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<TraceEvent, Failure> {
-        guard line.count <= maximumLineBytes else { return .failure(.oversized(bytes: line.count)) }
-        if let result = line.withContiguousStorageIfAvailable({ parse(buffer: $0) }) { return result }
-        return Array(line).withUnsafeBufferPointer { parse(buffer: $0) }
+        Array(line).withUnsafeBufferPointer { parse(buffer: $0) }
+    }
+
+    /// The runner's path: a concrete type, so no generic dispatch per line.
+    public static func parse(_ line: ArraySlice<UInt8>) -> Result<TraceEvent, Failure> {
+        line.withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<TraceEvent, Failure> {
+        guard buffer.count <= maximumLineBytes else { return .failure(.oversized(bytes: buffer.count)) }
         var scanner = Scanner(bytes: buffer)
         do {
-            let fields = try scanner.object()
-            guard case .string(let kind)? = fields["e"] else { return .failure(.missingField("e")) }
-            guard case .integer(let time)? = fields["t"], time >= 0 else { return .failure(.missingField("t")) }
-            guard case .integer(let thread)? = fields["tid"], let thread32 = Int32(exactly: thread) else {
+            let object = try scanner.object()
+            guard case .string(let kind)? = object.kind else { return .failure(.missingField("e")) }
+            guard case .integer(let time)? = object.time, time >= 0 else { return .failure(.missingField("t")) }
+            guard case .integer(let thread)? = object.thread, let thread32 = Int32(exactly: thread) else {
                 return .failure(.missingField("tid"))
             }
-            guard case .string(let queue)? = fields["q"] else { return .failure(.missingField("q")) }
-            var own = fields
-            for key in ["e", "t", "tid", "q"] { own[key] = nil }
-            return .success(TraceEvent(kind: kind, time: UInt64(time), thread: thread32, queue: queue, fields: own))
+            guard case .string(let queue)? = object.queue else { return .failure(.missingField("q")) }
+            return .success(TraceEvent(kind: kind, time: UInt64(time), thread: thread32, queue: queue, fields: object.fields))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The bytes as a string, if they are valid UTF-8. Labels and names are nearly always ASCII, which needs
+    /// no validation beyond a glance at each byte; the general check is far slower.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure.notUTF8 }
+        return text
+    }
+
+    /// A line's object: the four fields every event has, kept apart so they never pass through a dictionary,
+    /// and the event's own fields.
+    private struct Object {
+        var kind: TraceValue?
+        var time: TraceValue?
+        var thread: TraceValue?
+        var queue: TraceValue?
+        var fields: [String: TraceValue] = [:]
+
+        mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: TraceValue) throws(Failure) {
+            switch key.count {
+            case 1 where key[0] == UInt8(ascii: "e"): kind = value
+            case 1 where key[0] == UInt8(ascii: "t"): time = value
+            case 1 where key[0] == UInt8(ascii: "q"): queue = value
+            case 3 where key[0] == UInt8(ascii: "t") && key[1] == UInt8(ascii: "i") && key[2] == UInt8(ascii: "d"): thread = value
+            default:
+                fields[try TraceLineParser.text(key)] = value
+            }
         }
     }
 
@@ -53,21 +89,21 @@ public enum TraceLineParser {
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        mutating func object() throws(Failure) -> [String: TraceValue] {
+        mutating func object() throws(Failure) -> Object {
             skipSpaces()
             try expect(UInt8(ascii: "{"), "expected '{'")
-            var fields: [String: TraceValue] = [:]
+            var fields = Object()
             skipSpaces()
             if peek() == UInt8(ascii: "}") {
                 offset += 1
             } else {
                 while true {
                     skipSpaces()
-                    let key = try string()
+                    let key = try key()
                     skipSpaces()
                     try expect(UInt8(ascii: ":"), "expected ':'")
                     skipSpaces()
-                    fields[key] = try value()
+                    try fields.set(key, try value())
                     skipSpaces()
                     if peek() == UInt8(ascii: ",") { offset += 1; continue }
                     try expect(UInt8(ascii: "}"), "expected ',' or '}'")
@@ -83,6 +119,19 @@ public enum TraceLineParser {
         }
 
         private func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+        /// A key's bytes, in place; keys are plain names, so an escape in one is taken as malformed.
+        private mutating func key() throws(Failure) -> UnsafeBufferPointer<UInt8> {
+            try expect(UInt8(ascii: "\""), "expected a string")
+            let start = offset
+            while let byte = peek(), byte != UInt8(ascii: "\"") {
+                if byte < 0x20 || byte == UInt8(ascii: "\\") { throw Failure.malformed("a key that is not a plain name", offset: offset) }
+                offset += 1
+            }
+            guard peek() != nil else { throw Failure.malformed("an unterminated string", offset: start) }
+            offset += 1
+            return UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+        }
 
         private mutating func skipSpaces() {
             while let byte = peek(), byte == 0x20 || byte == 0x09 { offset += 1 }
@@ -120,7 +169,8 @@ public enum TraceLineParser {
             while let byte = peek() {
                 if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                     offset += 1
-                } else if ".eE+-".utf8.contains(byte) {
+                } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
                     isInteger = false
                     offset += 1
                 } else {
@@ -174,11 +224,9 @@ public enum TraceLineParser {
         }
 
         private func validated(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws(Failure) -> String {
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: run), as: UTF8.self) else { throw Failure.notUTF8 }
-            return text
+            try TraceLineParser.text(UnsafeBufferPointer(rebasing: run))
         }
 
-        /// Exactly four hex digits; `UInt32(_:radix:)` alone would also take a sign, as in `\u+fff`.
         private mutating func hexQuad() throws(Failure) -> UInt32 {
             guard offset + 4 <= bytes.count else { throw Failure.malformed("a bad \\u escape", offset: offset) }
             var value: UInt32 = 0

@@ -139,6 +139,27 @@ func traceFlood() -> Never {
     exit(0)
 }
 
+/// `EVENTS` typical mark lines (about 100 bytes), prepared first and written to fd 3 in 64 KiB chunks:
+/// the cheapest possible producer, so the host ingestion benchmark measures the host, not the page.
+func traceReplay() -> Never {
+    let total = Int(ProcessInfo.processInfo.environment["EVENTS"] ?? "") ?? 100_000
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(total * 110)
+    for index in 0..<total {
+        bytes += Array(#"{"e":"mark","t":\#(1_000_000 + index),"tid":4242,"q":"com.apple.root.default-qos","name":"replayed \#(index)"}"#.utf8)
+        bytes.append(10)
+    }
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(3, buffer.baseAddress! + offset, min(65_536, buffer.count - offset))
+            guard written > 0 else { exit(1) }
+            offset += written
+        }
+    }
+    exit(0)
+}
+
 /// Lines written to fd 3 behind LessonKit's back, each wrong in its own way, then a knob and a valid mark.
 ///
 /// They go out before LessonKit is first used: LessonKit may hold its lines in a buffer and write them from
@@ -219,6 +240,7 @@ case "stuck-operation": stuckOperation()
 case "silent-forever": blockForever()
 case "flood": flood()
 case "trace-flood": traceFlood()
+case "trace-replay": traceReplay()
 case "bad-trace": badTrace()
 case "close-trace": closeTrace()
 case "fork": forkAndExit()
