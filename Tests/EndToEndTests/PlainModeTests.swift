@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// `tour` as a learner types it without a terminal: its output and its exit statuses.
+@Suite("tour in plain mode")
+struct PlainModeTests {
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs the built `tour` with `arguments`, its output on pipes (so never a terminal), and waits for it.
+    static func tour(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both to their end before waiting, so a full pipe can never stall the child.
+        let errorData = ErrorsRead()
+        Thread { errorData.finish(errors.fileHandleForReading.readDataToEndOfFile()) }.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                       errors: String(decoding: errorData.wait(), as: UTF8.self))
+    }
+
+    @Test func listShowsTheEightPagesInOrder() throws {
+        let outcome = try Self.tour(["list"])
+        #expect(outcome.status == 0)
+        let lines = outcome.output.split(separator: "\n")
+        #expect(lines.count == 8)
+        let slugs = ["operation", "queue", "async", "dependencies", "in-practice", "gcd", "groups", "barrier"]
+        for (index, line) in lines.enumerated() {
+            #expect(line.hasPrefix("\(index + 1)  \(slugs[index]) "), "line \(index + 1) is '\(line)'")
+        }
+    }
+
+    @Test func runningPageOneShowsOutputResultsLanesAndAnEndingInWords() throws {
+        let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10"])
+        #expect(outcome.status == 0)
+        let text = outcome.output
+        #expect(text.contains("main     Loaded coffee: 160×120 pixels"), "output lines carry the thread that printed them")
+        #expect(text.contains("Results by line"))
+        #expect(text.contains("main.swift:"))
+        #expect(text.contains("Timeline"))
+        let lanes = text.split(separator: "\n").filter { $0.contains(" |") && $0.hasSuffix("|") }
+        #expect(lanes.count >= 2, "one lane per thread that did something: \(lanes)")
+        #expect(text.contains("Ended: ended normally — as the page said it would"))
+        #expect(text.allSatisfy { $0.isASCII || "×…→—·".contains($0) }, "--plain draws with ASCII; only the page's own text may not")
+    }
+
+    @Test func theCrashKnobEndsExplainedAndAsExpected() throws {
+        let outcome = try Self.tour(["run", "1", "--plain", "--speed", "10", "--set", "reAddFinishedOperation=true"])
+        #expect(outcome.status == 0, "the page announced the crash, so it ended as expected")
+        #expect(outcome.output.contains("crashed: Fatal error: operations finished, executing or already in a queue cannot be enqueued"))
+        #expect(outcome.output.contains("an Operation instance runs once"))
+    }
+
+    @Test(arguments: [
+        (["run", "nosuch"], "there is no page 'nosuch'; the pages are 1 operation, 2 queue"),
+        (["run", "1", "--set", "bogus=1"], "no knob named 'bogus'; the knobs of operation are"),
+        (["run", "1", "--set", "executionBlocks=99"], "knob executionBlocks takes a whole number from 1 to 6, not '99'"),
+        (["run", "1", "--set", "photo=unicorn"], "knob photo is one of coffee, chelsea, astronaut, rocket, not 'unicorn'"),
+        (["run", "1", "--set", "executionBlocks"], "'executionBlocks' is not a knob setting; write --set name=value"),
+        (["run", "1", "--speed", "0"], "--speed needs a number from 0.1 to 100"),
+        (["run"], "run needs a page"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func badInputNamesWhatIsWrongAndExitsTwo(arguments: [String], message: String) throws {
+        let outcome = try Self.tour(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains(message), "stderr was: \(outcome.errors)")
+        #expect(outcome.output.isEmpty, "nothing ran")
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try Self.tour(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("tour run <page> [options]"))
+        #expect(help.output.contains("Exit status of run"))
+        let version = try Self.tour(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("tour \(TourVersion.current) "))
+    }
+
+    @Test func traceExportIsChromeTraceJSONWithOneThreadNamePerThreadSeen() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tour-trace-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10", "--trace", file.path])
+        #expect(outcome.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let events = try #require(document["traceEvents"] as? [[String: Any]])
+        let named = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }.compactMap { $0["tid"] as? Int }
+        let seen = Set(events.filter { ["X", "i"].contains($0["ph"] as? String) }.compactMap { $0["tid"] as? Int })
+        #expect(named.count == Set(named).count, "one thread_name per thread")
+        #expect(seen.isSubset(of: Set(named)), "every thread with events is named")
+        #expect(seen.count >= 2)
+        let spans = events.filter { $0["ph"] as? String == "X" }
+        #expect(spans.contains { $0["name"] as? String == "tilt-shift in a block operation" })
+        #expect(spans.allSatisfy { ($0["dur"] as? Double ?? -1) >= 0 && $0["ts"] is Double })
+    }
+}
+
+/// Standard error, read to its end on a thread of its own and handed over once complete.
+final class ErrorsRead: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ read: Data) {
+        data = read
+        done.signal()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
