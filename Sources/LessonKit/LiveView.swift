@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+
+/// One row of a list in the live view: a picture, or a placeholder when `picture` is nil, with a caption.
+public struct LiveRow: Sendable, Equatable {
+    public var caption: String
+    public var picture: RGBImage?
+
+    public init(caption: String, picture: RGBImage? = nil) {
+        self.caption = caption
+        self.picture = picture
+    }
+}
+
+/// Draws into the tutorial's live view: animation frames and lists of pictures, sent to the host as trace events.
+///
+/// Pictures travel as `frame` and `row` events with their pixels in base64 (`docs/trace-format.md`). When the page
+/// runs alone nothing is sent and nothing printed: a page says in its own words what the view would show.
+public enum LiveView {
+    /// The largest picture sent: 160×96×3 bytes are 61,440 in base64, which keeps a line under the host's
+    /// 65,536-byte limit. Larger pictures are scaled down to fit, keeping their aspect ratio.
+    public static let largestWidth = 160
+    public static let largestHeight = 96
+    /// Frames closer together than this (real time) are not sent at once: a terminal redraws no faster.
+    public static let frameInterval: UInt64 = 1_000_000_000 / 30
+
+    private static let pacer = FramePacer()
+
+    /// Sends `frame` to the live view, at most 30 a second: a frame that comes sooner waits for its slot and is
+    /// replaced by any newer one in the meantime, so the latest picture always arrives and nothing piles up.
+    /// Returns false when the frame was held back (it may still be sent, or be replaced by a newer one).
+    @discardableResult
+    public static func show(frame: RGBImage) -> Bool {
+        let session = LessonSession.shared
+        guard session.channel.isConnected else { return false }
+        return pacer.offer(fitted(frame), now: monotonicNanoseconds())
+    }
+
+    /// Sends at once a frame that `show(frame:)` held back, so a picture that ends an animation is on screen
+    /// before whatever the page does next.
+    public static func flush() {
+        pacer.flush()
+    }
+
+    /// How many frames were replaced by a newer one before they could be sent.
+    public static var droppedFrames: Int { pacer.dropped }
+
+    /// Shows `rows` as a list, top to bottom, replacing the list shown before; only the rows that changed are sent.
+    public static func rows(_ rows: [LiveRow]) {
+        let session = LessonSession.shared
+        guard session.channel.isConnected else { return }
+        let fittedRows = rows.map { LiveRow(caption: $0.caption, picture: $0.picture.map(fitted)) }
+        lastRows.withLock { last in
+            // Under the lock, so two threads' lists cannot interleave their row events.
+            session.emit("rows") { $0.add("count", fittedRows.count) }
+            for (index, row) in fittedRows.enumerated() where index >= last.count || last[index] != row {
+                session.emit("row") { line in
+                    line.add("index", index)
+                    line.add("caption", row.caption)
+                    if let picture = row.picture { addPixels(of: picture, to: &line) }
+                }
+            }
+            last = fittedRows
+        }
+    }
+
+    private static let lastRows = Mutex<[LiveRow]>([])
+
+    /// Sends one frame event now.
+    fileprivate static func send(_ frame: RGBImage) {
+        LessonSession.shared.emit("frame") { addPixels(of: frame, to: &$0) }
+    }
+
+    private static func addPixels(of image: RGBImage, to line: inout EventLine) {
+        line.add("w", image.width)
+        line.add("h", image.height)
+        line.add("px", Base64.encode(image.pixels))
+    }
+
+    /// `image` scaled down to fit within the largest size, or itself when it already fits.
+    static func fitted(_ image: RGBImage) -> RGBImage {
+        guard image.width > largestWidth || image.height > largestHeight else { return image }
+        let scale = min(Double(largestWidth) / Double(image.width), Double(largestHeight) / Double(image.height))
+        return scaled(image, width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)))
+    }
+
+    /// `image` resampled to `width`×`height` by averaging the source pixels each target pixel covers;
+    /// pages use it for thumbnails.
+    public static func scaled(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        guard width > 0, height > 0, image.width > 0, image.height > 0 else {
+            return RGBImage(width: max(width, 0), height: max(height, 0), pixels: Array(repeating: 0, count: max(width, 0) * max(height, 0) * 3))
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            let top = y * image.height / height
+            let bottom = max(top + 1, (y + 1) * image.height / height)
+            for x in 0..<width {
+                let left = x * image.width / width
+                let right = max(left + 1, (x + 1) * image.width / width)
+                var sum = (0, 0, 0)
+                for sy in top..<bottom {
+                    var index = (sy * image.width + left) * 3
+                    for _ in left..<right {
+                        sum.0 += Int(image.pixels[index])
+                        sum.1 += Int(image.pixels[index + 1])
+                        sum.2 += Int(image.pixels[index + 2])
+                        index += 3
+                    }
+                }
+                let count = (bottom - top) * (right - left)
+                let out = (y * width + x) * 3
+                pixels[out] = UInt8(sum.0 / count)
+                pixels[out + 1] = UInt8(sum.1 / count)
+                pixels[out + 2] = UInt8(sum.2 / count)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+/// Lets frames through at most once per `LiveView.frameInterval`, holding back only the newest of those that come sooner.
+final class FramePacer: Sendable {
+    private struct State {
+        var lastSent: UInt64?
+        var pending: RGBImage?
+        var scheduled = false
+        var dropped = 0
+    }
+
+    private let state = Mutex(State())
+    private let timer = DispatchQueue(label: "lessonkit.live-view")
+
+    var dropped: Int { state.withLock { $0.dropped } }
+
+    func offer(_ frame: RGBImage, now: UInt64) -> Bool {
+        enum Action { case send, hold(scheduleAfter: UInt64?) }
+        let action = state.withLock { state -> Action in
+            if let last = state.lastSent, now &- last < LiveView.frameInterval {
+                if state.pending != nil { state.dropped += 1 }
+                state.pending = frame
+                guard !state.scheduled else { return .hold(scheduleAfter: nil) }
+                state.scheduled = true
+                return .hold(scheduleAfter: LiveView.frameInterval - (now &- last))
+            }
+            state.lastSent = now
+            // A frame sent now makes any held one stale.
+            if state.pending != nil { state.dropped += 1 }
+            state.pending = nil
+            return .send
+        }
+        switch action {
+        case .send:
+            LiveView.send(frame)
+            return true
+        case .hold(let delay):
+            if let delay {
+                timer.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in
+                    state.withLock { $0.scheduled = false }
+                    flush()
+                }
+            }
+            return false
+        }
+    }
+
+    func flush() {
+        let frame = state.withLock { state -> RGBImage? in
+            guard let frame = state.pending else { return nil }
+            state.pending = nil
+            state.lastSent = monotonicNanoseconds()
+            return frame
+        }
+        if let frame { LiveView.send(frame) }
+    }
+}
+
+/// Standard base64 (RFC 4648, with `=` padding), byte by byte: Foundation's encoder would first copy into `Data`.
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let chunk = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
+            out.append(alphabet[chunk >> 18 & 63])
+            out.append(alphabet[chunk >> 12 & 63])
+            out.append(alphabet[chunk >> 6 & 63])
+            out.append(alphabet[chunk & 63])
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest > 0 {
+            let chunk = Int(bytes[index]) << 16 | (rest == 2 ? Int(bytes[index + 1]) << 8 : 0)
+            out.append(alphabet[chunk >> 18 & 63])
+            out.append(alphabet[chunk >> 12 & 63])
+            out.append(rest == 2 ? alphabet[chunk >> 6 & 63] : UInt8(ascii: "="))
+            out.append(UInt8(ascii: "="))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

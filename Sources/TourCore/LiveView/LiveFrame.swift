@@ -1,0 +1,111 @@
+/// A picture a page drew into the live view: 8-bit RGB pixels, row by row from the top left.
+public struct LiveFrame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 3` bytes: red, green, blue of each pixel.
+    public let pixels: [UInt8]
+
+    /// The largest side accepted; LessonKit sends at most 160×96, so anything far larger is a bad event.
+    public static let largestSide = 1024
+
+    /// A frame of the given size; nil unless `pixels` holds exactly `width * height * 3` bytes.
+    public init?(width: Int, height: Int, pixels: [UInt8]) {
+        guard (1...Self.largestSide).contains(width), (1...Self.largestSide).contains(height),
+              pixels.count == width * height * 3 else { return nil }
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The red, green and blue of the pixel at (`x`, `y`).
+    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+        let index = (y * width + x) * 3
+        return (pixels[index], pixels[index + 1], pixels[index + 2])
+    }
+}
+
+/// Why a `frame` or `row` event's picture could not be used; the event is counted and skipped.
+public enum LiveFrameError: Error, Equatable, CustomStringConvertible {
+    /// `w` or `h` is missing, not an integer, or outside 1...`LiveFrame.largestSide`.
+    case badSize(width: Int?, height: Int?)
+    /// `px` is missing or not a string.
+    case missingPixels
+    /// `px` is not valid base64.
+    case corruptPixels
+    /// `px` decodes to a different number of bytes than `w`×`h`×3.
+    case wrongPixelCount(expected: Int, found: Int)
+
+    public var description: String {
+        switch self {
+        case .badSize(let width, let height):
+            return "bad live view picture size \(width.map(String.init) ?? "?")×\(height.map(String.init) ?? "?")"
+        case .missingPixels:
+            return "a live view picture without its pixels (px)"
+        case .corruptPixels:
+            return "a live view picture whose pixels are not valid base64"
+        case .wrongPixelCount(let expected, let found):
+            return "a live view picture with \(found) bytes of pixels where its size needs \(expected)"
+        }
+    }
+
+    /// Decodes the picture in `event`'s `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
+    public static func decode(_ event: TraceEvent) -> Result<LiveFrame, LiveFrameError> {
+        let width = event.integer("w"), height = event.integer("h")
+        guard let width, let height, (1...LiveFrame.largestSide).contains(width),
+              (1...LiveFrame.largestSide).contains(height) else {
+            return .failure(.badSize(width: width, height: height))
+        }
+        guard let text = event.string("px") else { return .failure(.missingPixels) }
+        guard let pixels = Base64Decoder.decode(text) else { return .failure(.corruptPixels) }
+        let expected = width * height * 3
+        guard pixels.count == expected, let frame = LiveFrame(width: width, height: height, pixels: pixels) else {
+            return .failure(.wrongPixelCount(expected: expected, found: pixels.count))
+        }
+        return .success(frame)
+    }
+}
+
+/// Strict standard base64 (RFC 4648 with `=` padding): anything else is refused, never half-decoded.
+enum Base64Decoder {
+    /// 0...63 for the alphabet, 64 for `=`, 255 for every other byte.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(byte)] = UInt8(index)
+        }
+        table[Int(UInt8(ascii: "="))] = 64
+        return table
+    }()
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { bytes -> [UInt8]? in
+            guard bytes.count % 4 == 0 else { return nil }
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count / 4 * 3)
+            var index = 0
+            while index < bytes.count {
+                let a = values[Int(bytes[index])], b = values[Int(bytes[index + 1])]
+                let c = values[Int(bytes[index + 2])], d = values[Int(bytes[index + 3])]
+                let isLast = index + 4 == bytes.count
+                guard a < 64, b < 64 else { return nil }
+                if c == 64 {
+                    // "xx==": one byte, allowed only at the end.
+                    guard isLast, d == 64 else { return nil }
+                    out.append(a << 2 | b >> 4)
+                } else if d == 64 {
+                    guard isLast, c < 64 else { return nil }
+                    out.append(a << 2 | b >> 4)
+                    out.append(b << 4 | c >> 2)
+                } else {
+                    guard c < 64, d < 64 else { return nil }
+                    out.append(a << 2 | b >> 4)
+                    out.append(b << 4 | c >> 2)
+                    out.append(c << 6 | d)
+                }
+                index += 4
+            }
+            return out
+        }
+    }
+}

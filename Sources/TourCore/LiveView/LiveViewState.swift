@@ -1,0 +1,90 @@
+/// What a run's live view shows: the latest frame and the latest list, kept beside the run's `RunRecord`.
+///
+/// Only the latest of each is kept, so however fast a page sends, memory stays bounded and the screen draws
+/// whatever is newest when it next redraws; frames replaced before they were drawn are counted as dropped.
+/// Feed it every trace event of the run with `apply(_:)`; events of other kinds are ignored.
+public struct LiveViewState: Sendable, Equatable {
+    /// One row of the list: a picture, or a placeholder when `picture` is nil, with its caption.
+    public struct Row: Sendable, Equatable {
+        public var caption: String
+        public var picture: LiveFrame?
+
+        public init(caption: String, picture: LiveFrame? = nil) {
+            self.caption = caption
+            self.picture = picture
+        }
+    }
+
+    /// The latest good frame, nil until one arrives.
+    public private(set) var frame: LiveFrame?
+    /// The list, top to bottom; empty when the page shows none.
+    public private(set) var rows: [Row] = []
+    /// Grows by one with every change worth a redraw, so a view redraws only when it differs from what it drew.
+    public private(set) var version = 0
+    /// Good frames received.
+    public private(set) var framesReceived = 0
+    /// Good frames replaced by a newer one before `markDrawn()` was called: the screen never showed them.
+    public private(set) var framesDropped = 0
+    /// Frame and row events whose picture was unusable (wrong size, corrupt payload): counted and skipped.
+    public private(set) var rejectedPictures = 0
+    public private(set) var lastRejection: LiveFrameError?
+    private var frameDrawn = true
+
+    public init() {}
+
+    /// True once the page has drawn anything: the interface shows the pane from then on.
+    public var isActive: Bool { frame != nil || !rows.isEmpty }
+
+    public mutating func apply(_ event: TraceEvent) {
+        switch event.kind {
+        case "frame":
+            switch LiveFrameError.decode(event) {
+            case .success(let decoded):
+                framesReceived += 1
+                if !frameDrawn { framesDropped += 1 }
+                frame = decoded
+                frameDrawn = false
+                version += 1
+            case .failure(let error):
+                reject(error)
+            }
+        case "rows":
+            guard let count = event.integer("count"), (0...Self.largestRowCount).contains(count) else { return }
+            if count < rows.count {
+                rows.removeLast(rows.count - count)
+            } else {
+                rows += Array(repeating: Row(caption: ""), count: count - rows.count)
+            }
+            version += 1
+        case "row":
+            guard let index = event.integer("index"), rows.indices.contains(index) else { return }
+            var row = Row(caption: event.string("caption") ?? "")
+            if event.fields["px"] != nil {
+                switch LiveFrameError.decode(event) {
+                case .success(let picture): row.picture = picture
+                case .failure(let error):
+                    // The row keeps what it showed: a garbled or half picture is never drawn.
+                    reject(error)
+                    return
+                }
+            }
+            rows[index] = row
+            version += 1
+        default:
+            return
+        }
+    }
+
+    /// Tells the state the screen now shows the current frame, so the next one replaces a drawn frame, not a dropped one.
+    public mutating func markDrawn() {
+        frameDrawn = true
+    }
+
+    /// A list longer than this is a bad event, not a list: a screen shows a few dozen rows at most.
+    public static let largestRowCount = 1000
+
+    private mutating func reject(_ error: LiveFrameError) {
+        rejectedPictures += 1
+        lastRejection = error
+    }
+}
