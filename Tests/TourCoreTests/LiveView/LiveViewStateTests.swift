@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import TourCore
+
+@Suite("Live view: frame decoding and state")
+struct LiveViewStateTests {
+    static func event(_ kind: String, _ fields: [String: TraceValue]) -> TraceEvent {
+        TraceEvent(kind: kind, time: 1, thread: 1, queue: "", fields: fields)
+    }
+
+    static func frameEvent(width: Int, height: Int, pixels: [UInt8]) -> TraceEvent {
+        event("frame", ["w": .integer(width), "h": .integer(height), "px": .string(Data(pixels).base64EncodedString())])
+    }
+
+    @Test func aGoodFrameDecodesToItsPixels() throws {
+        let pixels: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]
+        let frame = try LiveFrameError.decode(Self.frameEvent(width: 2, height: 2, pixels: pixels)).get()
+        #expect(frame.width == 2 && frame.height == 2 && frame.pixels == pixels)
+        #expect(frame.pixel(x: 1, y: 0) == (0, 255, 0))
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 40, 100])
+    func base64RoundTripsEveryLength(length: Int) {
+        let bytes = (0..<length).map { UInt8(($0 * 71 + 3) & 255) }
+        #expect(Base64Decoder.decode(Data(bytes).base64EncodedString()) == bytes)
+    }
+
+    @Test(arguments: [
+        ("AAA", "not a multiple of four"), ("AA=A", "padding in the middle"), ("A===", "too much padding"),
+        ("AA==AAAA", "padding before the end"), ("AA\nA", "a newline"), ("AAA*", "a byte outside the alphabet"),
+        ("ÄÄÄÄ", "non-ASCII"),
+    ])
+    func corruptBase64IsRefused(text: String, why: String) {
+        #expect(Base64Decoder.decode(text) == nil, "\(why)")
+    }
+
+    @Test func badFramesAreCountedAndSkippedKeepingTheLastGoodOne() throws {
+        var state = LiveViewState()
+        let good: [UInt8] = [1, 2, 3]
+        state.apply(Self.frameEvent(width: 1, height: 1, pixels: good))
+        let bad: [TraceEvent] = [
+            Self.frameEvent(width: 2, height: 1, pixels: good),                       // wrong size for its pixels
+            Self.event("frame", ["w": .integer(1), "h": .integer(1), "px": .string("AQ*D")]),  // corrupt
+            Self.event("frame", ["w": .integer(1), "h": .integer(1)]),                // no pixels
+            Self.event("frame", ["w": .integer(0), "h": .integer(1), "px": .string("")]),
+            Self.event("frame", ["w": .integer(100_000), "h": .integer(100_000), "px": .string("AAAA")]),
+            Self.event("frame", ["w": .string("1"), "h": .integer(1), "px": .string("AQID")]),
+        ]
+        for event in bad { state.apply(event) }
+        #expect(state.rejectedPictures == bad.count)
+        #expect(state.framesReceived == 1)
+        #expect(state.frame?.pixels == good)
+        #expect(state.lastRejection == .badSize(width: nil, height: 1))
+        let errors = bad.compactMap { if case .failure(let error) = LiveFrameError.decode($0) { error } else { nil } }
+        #expect(errors == [.wrongPixelCount(expected: 6, found: 3), .corruptPixels, .missingPixels,
+                           .badSize(width: 0, height: 1), .badSize(width: 100_000, height: 100_000), .badSize(width: nil, height: 1)])
+    }
+
+    @Test func framesFasterThanTheScreenAreDroppedNotQueued() {
+        var state = LiveViewState()
+        for value in 0..<1_000 {
+            state.apply(Self.frameEvent(width: 1, height: 1, pixels: [UInt8(value & 255), 0, 0]))
+        }
+        // Nothing was drawn in between: the screen will draw the newest, all the others were dropped.
+        #expect(state.framesReceived == 1_000)
+        #expect(state.framesDropped == 999)
+        #expect(state.frame?.pixels == [UInt8(999 & 255), 0, 0])
+        state.markDrawn()
+        state.apply(Self.frameEvent(width: 1, height: 1, pixels: [7, 7, 7]))
+        #expect(state.framesDropped == 999)
+        state.apply(Self.frameEvent(width: 1, height: 1, pixels: [8, 8, 8]))
+        #expect(state.framesDropped == 1_000)
+    }
+
+    @Test func rowsHoldPlaceholdersAndPicturesAndFollowTheCount() throws {
+        var state = LiveViewState()
+        #expect(!state.isActive)
+        state.apply(Self.event("rows", ["count": .integer(2)]))
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
+        var picture = Self.frameEvent(width: 1, height: 1, pixels: [4, 5, 6]).fields
+        picture["index"] = .integer(1)
+        picture["caption"] = .string("1 rocket: filtered")
+        state.apply(Self.event("row", picture))
+        #expect(state.isActive)
+        #expect(state.rows.map(\.caption) == ["0 coffee: placeholder", "1 rocket: filtered"])
+        #expect(state.rows[0].picture == nil)
+        #expect(state.rows[1].picture?.pixels == [4, 5, 6])
+
+        // A row whose picture is corrupt keeps what it showed; a row out of range is ignored.
+        picture["px"] = .string("!!!!")
+        picture["caption"] = .string("1 rocket: garbled")
+        state.apply(Self.event("row", picture))
+        state.apply(Self.event("row", ["index": .integer(5), "caption": .string("nowhere")]))
+        #expect(state.rows[1].caption == "1 rocket: filtered")
+        #expect(state.rejectedPictures == 1)
+
+        state.apply(Self.event("rows", ["count": .integer(1)]))
+        #expect(state.rows.count == 1)
+        state.apply(Self.event("rows", ["count": .integer(-1)]))
+        #expect(state.rows.count == 1)
+    }
+
+    @Test func theVersionChangesOnlyWithWhatIsShown() {
+        var state = LiveViewState()
+        state.apply(Self.event("mark", ["name": .string("x")]))
+        #expect(state.version == 0)
+        state.apply(Self.frameEvent(width: 1, height: 1, pixels: [1, 1, 1]))
+        let afterFrame = state.version
+        state.apply(Self.event("frame", ["w": .integer(1)]))
+        #expect(state.version == afterFrame)
+        #expect(afterFrame > 0)
+    }
+}
