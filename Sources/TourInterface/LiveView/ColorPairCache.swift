@@ -20,6 +20,11 @@ public struct ColorPairCache: Sendable {
     public struct Allocation: Equatable, Sendable {
         public var pair: Int
         public var isNew: Bool
+
+        public init(pair: Int, isNew: Bool) {
+            self.pair = pair
+            self.isNew = isNew
+        }
     }
 
     /// The pair numbers this cache may hand out, for example 16..<COLOR_PAIRS when the interface keeps 1...15.
