@@ -23,16 +23,26 @@ enum RowState: String {
 ///   `row 6 astronaut: filtered (from cache)` or `row 3 hubble: away (2 operations cancelled)`;
 /// - `view <first>-<last>` whenever the rows in view change.
 ///
+/// The rows in view are also drawn in the tutorial's live view, each with a thumbnail of what it shows, or a
+/// placeholder; LessonKit sends only the rows that changed, and nothing when the page runs alone.
+///
 /// Not thread-safe: the list calls it while holding its lock, so the order of the marks is the order of the changes.
 struct ListDisplay {
+    /// The size of a row's thumbnail in the live view: the photos' 4:3, small enough for several rows at once.
+    static let thumbnailWidth = 64
+    static let thumbnailHeight = 48
+
     let photoNames: [String]
     private var shown: [[String]]
     private var states: [RowState?]
+    private var thumbnails: [RGBImage?]
+    private var rowsInView = 0..<0
 
     init(photoNames: [String]) {
         self.photoNames = photoNames
         shown = Array(repeating: [], count: photoNames.count)
         states = Array(repeating: nil, count: photoNames.count)
+        thumbnails = Array(repeating: nil, count: photoNames.count)
     }
 
     /// The latest state of `row`, nil if it was never in view.
@@ -40,15 +50,36 @@ struct ListDisplay {
         states[row]
     }
 
-    mutating func show(_ row: Int, _ state: RowState, note: String? = nil) {
+    /// Records that `row` now shows `state`; `picture` is the photo it shows from now on, when it has a new one.
+    mutating func show(_ row: Int, _ state: RowState, note: String? = nil, picture: RGBImage? = nil) {
         states[row] = state
         let text = state.rawValue + (note.map { " (\($0))" } ?? "")
         shown[row].append(text)
         mark("row \(row) \(photoNames[row]): \(text)")
+        switch state {
+        case .placeholder, .failed, .away:
+            thumbnails[row] = nil
+        case .loaded, .filtering, .filtered:
+            // Filtering keeps showing the loaded photo until the filtered one arrives.
+            if let picture {
+                thumbnails[row] = LiveView.scaled(picture, width: Self.thumbnailWidth, height: Self.thumbnailHeight)
+            }
+        }
+        if rowsInView.contains(row) { drawLiveView() }
     }
 
-    func viewMoved(to rows: Range<Int>) {
+    mutating func viewMoved(to rows: Range<Int>) {
+        rowsInView = rows
         mark("view \(rows.lowerBound)-\(rows.upperBound - 1)")
+        drawLiveView()
+    }
+
+    /// Sends the rows in view to the live view, each captioned with its number, photo and state.
+    private func drawLiveView() {
+        guard LiveView.isActive else { return }
+        LiveView.rows(rowsInView.map { row in
+            LiveRow(caption: "\(row)  \(photoNames[row])  \(states[row]?.rawValue ?? "blank")", picture: thumbnails[row])
+        })
     }
 
     /// The rows in view, one line each: what they show right now.

@@ -256,11 +256,11 @@ final class ImageList: @unchecked Sendable {
         let photoName = photoNames[row]
         totals.rowsEntered += 1
         switch cache[photoName] {
-        case .finished?:
-            display.show(row, .filtered, note: "from cache")
+        case .finished(let picture)?:
+            display.show(row, .filtered, note: "from cache", picture: picture)
             return []
         case .photo(let photo)?:
-            display.show(row, .loaded, note: "from cache")
+            display.show(row, .loaded, note: "from cache", picture: photo)
             let provider = ImageProvider(row: row, photoName: photoName, photo: photo, download: nil, list: self)
             providers[row] = provider
             return provider.ownOperations
@@ -323,7 +323,7 @@ final class ImageList: @unchecked Sendable {
                 cache[download.photoName] = .photo(photo)
             }
             for row in visibleRows where providers[row]?.download === download && display.state(of: row) == .placeholder {
-                display.show(row, .loaded)
+                display.show(row, .loaded, picture: photo)
             }
         }
     }
@@ -348,7 +348,7 @@ final class ImageList: @unchecked Sendable {
         lock.withLock {
             guard !show.isCancelled, providers[show.row]?.show === show else { return }
             providers[show.row] = nil
-            display.show(show.row, picture == nil ? .failed : .filtered)
+            display.show(show.row, picture == nil ? .failed : .filtered, picture: picture)
             lock.broadcast()
         }
     }
@@ -544,7 +544,7 @@ print("Downloads: \(downloads) for \(totals.downloadsBegun.count) photos"
 print("Filters run: \(totals.filtersBegun). Operations cancelled before their work began: \(totals.operationsCancelled).")
 
 /*:
- - note: The original playground drew this list as photos in a table view. Here the page reports every change of every row as a mark on the timeline (`row 6 astronaut: filtered`), and prints the list as text at the end.
+ - note: The original playground drew this list as photos in a table view. Here the rows in view are drawn in the tutorial's live view (a placeholder, then the photo, then the tilt-shifted photo), every change of every row is a mark on the timeline (`row 6 astronaut: filtered`), and the page prints the list as text at the end.
 
  Operations gave structure to work that has a shape: steps, dependencies, a lifetime tied to what is on screen. The next pages go one level down, to the dispatch queues that run all of it: [Grand Central Dispatch](@next)
  */

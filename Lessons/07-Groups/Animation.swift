@@ -35,6 +35,38 @@ struct SceneState: Sendable, Equatable {
     var boxAngle = 0.0
     var background = Colour.red
 
+    /// The side of the live view's square, in points.
+    static let side = 200.0
+    /// The side of the box, in points.
+    static let boxSide = 40.0
+    /// The side of the picture sent to the live view, in pixels: the largest square LessonKit sends whole.
+    static let pictureSide = LiveView.largestHeight
+
+    /// The scene drawn as pixels: the background, and the box turned about its centre.
+    func picture() -> RGBImage {
+        let side = Self.pictureSide
+        let scale = Self.side / Double(side)
+        let radians = boxAngle * .pi / 180
+        let (cosine, sine) = (cos(radians), sin(radians))
+        let backgroundPixel = [background.red, background.green, background.blue].map { UInt8(max(0, min(255, $0 * 255))) }
+        let boxPixel: [UInt8] = [250, 220, 60]
+        var pixels = [UInt8](repeating: 0, count: side * side * 3)
+        for y in 0..<side {
+            for x in 0..<side {
+                // The pixel's centre in points, turned back by the box's angle into the box's own axes.
+                let dx = (Double(x) + 0.5) * scale - boxCenter.x, dy = (Double(y) + 0.5) * scale - boxCenter.y
+                let alongX = dx * cosine + dy * sine, alongY = -dx * sine + dy * cosine
+                let inBox = abs(alongX) <= Self.boxSide / 2 && abs(alongY) <= Self.boxSide / 2
+                let colour = inBox ? boxPixel : backgroundPixel
+                let index = (y * side + x) * 3
+                pixels[index] = colour[0]
+                pixels[index + 1] = colour[1]
+                pixels[index + 2] = colour[2]
+            }
+        }
+        return RGBImage(width: side, height: side, pixels: pixels)
+    }
+
     /// Moves every property that differs between `start` and `target` the fraction `progress` of the way,
     /// and leaves the others as they are now, so animations of different properties can run at the same time.
     mutating func blend(from start: SceneState, to target: SceneState, progress: Double) {
@@ -51,7 +83,7 @@ struct SceneState: Sendable, Equatable {
     }
 }
 
-/// The scene that animations change, frame by frame, from their own threads.
+/// The scene that animations change, frame by frame, from their own threads, and draw into the live view.
 final class Scene: Sendable {
     private let state = Mutex(SceneState())
 
@@ -72,7 +104,8 @@ let framesPerMark = 15
 /// It works like UIKit's `UIView.animate(withDuration:animations:completion:)`: it returns at once, computes
 /// the frames in the background with an ease-in-ease-out curve, and calls `completion` with the number of frames
 /// once the last one is done. It knows nothing about dispatch groups. The completion runs on `queue`; UIKit would
-/// call it on the main queue.
+/// call it on the main queue. Each frame is drawn into the live view (LessonKit sends at most 30 a second and
+/// drops the surplus), and the last one is on screen before the completion runs.
 func animate(_ name: String, seconds: Double, on queue: DispatchQueue, in scene: Scene,
              changes: @escaping @Sendable (inout SceneState) -> Void,
              completion: (@Sendable (_ frames: Int) -> Void)? = nil) {
@@ -93,12 +126,15 @@ func animate(_ name: String, seconds: Double, on queue: DispatchQueue, in scene:
                 let linear = Double(frame) / Double(frames)
                 let eased = linear * linear * (3 - 2 * linear)
                 scene.update { $0.blend(from: start, to: target, progress: eased) }
+                let shown = scene.snapshot
+                LiveView.show { shown.picture() }
                 // Every half second of animation leaves a mark on the timeline; one per frame would only be noise.
                 if frame % framesPerMark == 0 && frame < frames {
                     mark("\(name): frame \(frame) of \(frames)")
                 }
             }
         }
+        LiveView.flush()
         completion?(frames)
     }
 }

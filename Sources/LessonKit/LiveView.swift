@@ -31,10 +31,19 @@ public enum LiveView {
     /// Returns false when the frame was held back (it may still be sent, or be replaced by a newer one).
     @discardableResult
     public static func show(frame: RGBImage) -> Bool {
-        let session = LessonSession.shared
-        guard session.channel.isConnected else { return false }
-        return pacer.offer(fitted(frame), now: monotonicNanoseconds())
+        show { frame }
     }
+
+    /// Like `show(frame:)`, but `draw` is called only for frames that are sent, so a page animating faster than
+    /// 30 frames a second (or running alone, with nobody to see) does not pay for pictures that are dropped.
+    @discardableResult
+    public static func show(_ draw: @escaping @Sendable () -> RGBImage) -> Bool {
+        guard isActive else { return false }
+        return pacer.offer(draw, now: monotonicNanoseconds())
+    }
+
+    /// Whether frames are seen at all: false when the page runs alone.
+    public static var isActive: Bool { LessonSession.shared.channel.isConnected }
 
     /// Sends at once a frame that `show(frame:)` held back, so a picture that ends an animation is on screen
     /// before whatever the page does next.
@@ -66,8 +75,9 @@ public enum LiveView {
 
     private static let lastRows = Mutex<[LiveRow]>([])
 
-    /// Sends one frame event now.
-    fileprivate static func send(_ frame: RGBImage) {
+    /// Draws one frame and sends it now.
+    fileprivate static func send(_ draw: () -> RGBImage) {
+        let frame = fitted(draw())
         LessonSession.shared.emit("frame") { addPixels(of: frame, to: &$0) }
     }
 
@@ -119,12 +129,24 @@ public enum LiveView {
 }
 
 /// Lets frames through at most once per `LiveView.frameInterval`, holding back only the newest of those that come sooner.
+///
+/// Frames are drawn and sent under the lock, so they leave in the order they were offered: a held frame sent
+/// late by the timer can never land after a newer one.
 final class FramePacer: Sendable {
+    typealias Drawing = @Sendable () -> RGBImage
+
     private struct State {
         var lastSent: UInt64?
-        var pending: RGBImage?
+        var pending: Drawing?
         var scheduled = false
         var dropped = 0
+
+        mutating func sendPending() {
+            guard let frame = pending else { return }
+            pending = nil
+            lastSent = monotonicNanoseconds()
+            LiveView.send(frame)
+        }
     }
 
     private let state = Mutex(State())
@@ -132,45 +154,34 @@ final class FramePacer: Sendable {
 
     var dropped: Int { state.withLock { $0.dropped } }
 
-    func offer(_ frame: RGBImage, now: UInt64) -> Bool {
-        enum Action { case send, hold(scheduleAfter: UInt64?) }
-        let action = state.withLock { state -> Action in
+    func offer(_ frame: @escaping Drawing, now: UInt64) -> Bool {
+        let (sent, delay) = state.withLock { state -> (Bool, UInt64?) in
             if let last = state.lastSent, now &- last < LiveView.frameInterval {
                 if state.pending != nil { state.dropped += 1 }
                 state.pending = frame
-                guard !state.scheduled else { return .hold(scheduleAfter: nil) }
+                guard !state.scheduled else { return (false, nil) }
                 state.scheduled = true
-                return .hold(scheduleAfter: LiveView.frameInterval - (now &- last))
+                return (false, LiveView.frameInterval - (now &- last))
             }
-            state.lastSent = now
             // A frame sent now makes any held one stale.
             if state.pending != nil { state.dropped += 1 }
-            state.pending = nil
-            return .send
+            state.pending = frame
+            state.sendPending()
+            return (true, nil)
         }
-        switch action {
-        case .send:
-            LiveView.send(frame)
-            return true
-        case .hold(let delay):
-            if let delay {
-                timer.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in
-                    state.withLock { $0.scheduled = false }
-                    flush()
+        if let delay {
+            timer.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in
+                state.withLock { state in
+                    state.scheduled = false
+                    state.sendPending()
                 }
             }
-            return false
         }
+        return sent
     }
 
     func flush() {
-        let frame = state.withLock { state -> RGBImage? in
-            guard let frame = state.pending else { return nil }
-            state.pending = nil
-            state.lastSent = monotonicNanoseconds()
-            return frame
-        }
-        if let frame { LiveView.send(frame) }
+        state.withLock { $0.sendPending() }
     }
 }
 
