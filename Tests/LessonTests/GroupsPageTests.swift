@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TourCore
 import TourTestSupport
@@ -94,6 +95,51 @@ struct GroupsPageTests {
         #expect(frameMarks.filter { $0.name.hasPrefix("change background") }.count == 7)
         #expect(frameMarks.filter { $0.name.hasPrefix("change background") }.allSatisfy { $0.queue == "tour.groups.background" })
         #expect(Self.run.output.count < 20)
+    }
+
+    /// A run with every trace event it sent, for the live view's frames, which the record itself ignores.
+    static func runWithEvents(speed: Double) -> (record: RunRecord, events: [TraceEvent]) {
+        let recorder = RunRecorder()
+        let events = Mutex<[TraceEvent]>([])
+        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson07Groups"), speed: speed)) { event in
+            recorder.apply(event)
+            if case .trace(let trace) = event { events.withLock { $0.append(trace) } }
+        }
+        run.waitUntilEnded()
+        return (recorder.record, events.withLock { $0 })
+    }
+
+    /// At speed 4 the animations last a second, long enough for the pacing to show; the live view draws them all.
+    static let animated = runWithEvents(speed: 4)
+
+    @Test func theAnimationIsDrawnAtAboutThirtyFramesASecond() throws {
+        let (record, events) = Self.animated
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.rejectedTraceLines == 0, "every frame fits on a line")
+        let frames = events.filter { $0.kind == "frame" }
+        var state = LiveViewState()
+        frames.forEach { state.apply($0) }
+        #expect(state.rejectedPictures == 0)
+        #expect(state.frame?.width == 96 && state.frame?.height == 96)
+        // Four seconds at speed 4: about 30 frames, plus one flushed at the end of each animation.
+        let first = try #require(frames.first).time, last = try #require(frames.last).time
+        let seconds = Double(last - first) / 1e9
+        #expect(frames.count >= 15, "\(frames.count) frames in \(seconds) s")
+        #expect(Double(frames.count) <= seconds * 30 + 5, "\(frames.count) frames in \(seconds) s: faster than 30 a second")
+    }
+
+    @Test func notifyComesAfterTheLastFrameWhichShowsTheFinalScene() throws {
+        let (record, events) = Self.animated
+        let notify = try #require(record.marks.first { $0.name == "notify" })
+        let lastFrame = try #require(events.last { $0.kind == "frame" })
+        #expect(lastFrame.time <= notify.time, "a frame was drawn after the group notified")
+        let frame = try LiveFrameError.decode(lastFrame).get()
+        // The background ends blue, and the box sits at (150, 150) of 200 points: pixel (72, 72) of 96.
+        #expect(frame.pixel(x: 0, y: 0) == (25, 51, 204))
+        #expect(frame.pixel(x: 72, y: 72) == (250, 220, 60))
+        // Turned by 45°, the box reaches its corners' old places no more: (150 ± 19, 150 ± 19) is background.
+        #expect(frame.pixel(x: 81, y: 63) == (25, 51, 204))
+        #expect(record.outputText.contains("Animations completed"))
     }
 
     @Test(arguments: [1, 4])

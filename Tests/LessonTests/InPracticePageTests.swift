@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TourCore
 import TourTestSupport
@@ -20,6 +21,33 @@ struct InPracticePageTests {
         #expect(inView.count == 4)
         for line in inView {
             #expect(line.hasSuffix("filtered") || line.hasSuffix("filtered (from cache)"), "a row in view is not filtered: \(line)")
+        }
+    }
+
+    @Test func theLiveViewShowsPlaceholdersThenPhotosThenTheFilteredRowsInView() throws {
+        let recorder = RunRecorder()
+        let events = Mutex<[TraceEvent]>([])
+        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product), speed: 10)) { event in
+            recorder.apply(event)
+            if case .trace(let trace) = event, trace.kind == "rows" || trace.kind == "row" { events.withLock { $0.append(trace) } }
+        }
+        run.waitUntilEnded()
+        let record = recorder.record
+        #expect(record.ending == .exited(code: 0))
+        #expect(record.rejectedTraceLines == 0)
+        let rowEvents = events.withLock { $0 }.filter { $0.kind == "row" }
+        // Each state is drawn: a row without a picture while it waits, then with its photo, then filtered.
+        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("placeholder") == true && $0.fields["px"] == nil })
+        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("loaded") == true && $0.fields["px"] != nil })
+        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("filtered") == true && $0.fields["px"] != nil })
+        var state = LiveViewState()
+        events.withLock { $0 }.forEach { state.apply($0) }
+        #expect(state.rejectedPictures == 0)
+        // At rest, the four rows in view each show a 64×48 thumbnail of their tilt-shifted photo.
+        #expect(state.rows.count == 4)
+        for row in state.rows {
+            #expect(row.caption.hasSuffix("filtered"), "\(row.caption)")
+            #expect(row.picture?.width == 64 && row.picture?.height == 48, "\(row.caption) has no thumbnail")
         }
     }
 
