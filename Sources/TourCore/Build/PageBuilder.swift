@@ -1,0 +1,193 @@
+@preconcurrency import Glibc
+import Foundation
+import Synchronization
+
+/// How one rebuild of a page ended.
+public struct BuildOutcome: Sendable {
+    public enum Status: Sendable, Equatable {
+        case succeeded
+        /// The build ran and failed; `diagnostics` says why.
+        case failed
+        case cancelled
+        /// The build ran longer than the builder's timeout and was stopped.
+        case timedOut
+        /// `swift` could not be started at all.
+        case couldNotStart(String)
+    }
+
+    public var status: Status
+    /// Errors, warnings and notes; warnings are kept on success too.
+    public var diagnostics: BuildDiagnostics
+    /// Everything the build printed, stdout and stderr, in the order it arrived, kept for the learner to read.
+    public var output: [String]
+    public var seconds: Double
+}
+
+/// A line of `swift build` output as it arrives.
+public struct BuildOutputLine: Sendable, Equatable {
+    public enum Stream: Sendable { case stdout, stderr }
+    public var stream: Stream
+    public var text: String
+}
+
+/// Rebuilds one page's product with `swift build --product`, off the calling thread, into the build folder
+/// the running `tour` takes its page programs from, so the next run picks up the new binary.
+public struct PageBuilder: Sendable {
+    public var packageRoot: URL
+    /// `--scratch-path`, or nil for SwiftPM's default `.build` under the package root.
+    public var scratchPath: URL?
+    /// `debug` or `release`.
+    public var configuration: String
+    /// A build that takes longer than this is stopped and reported as hung.
+    public var timeout: Double
+    /// The directories searched for `swift`; the first one holding an executable `swift` wins.
+    public var searchPath: [String]
+
+    /// A builder for the package at `packageRoot` that writes into the build folder `productsDirectory` belongs to.
+    ///
+    /// `productsDirectory` is `<scratch>/<triple>/<configuration>` when `tour` was built by SwiftPM (with
+    /// `--scratch-path` or without); anything else (an installed copy) falls back to the default `.build`.
+    public init(packageRoot: URL, productsDirectory: URL = BuildProducts.directory, timeout: Double = 120,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.packageRoot = packageRoot
+        self.timeout = timeout
+        self.searchPath = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let configuration = productsDirectory.lastPathComponent
+        let scratch = productsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        if ["debug", "release"].contains(configuration),
+           FileManager.default.fileExists(atPath: scratch.appendingPathComponent("\(configuration).yaml").path) {
+            self.configuration = configuration
+            let defaultScratch = packageRoot.appendingPathComponent(".build").resolvingSymlinksInPath()
+            self.scratchPath = scratch.resolvingSymlinksInPath() == defaultScratch ? nil : scratch
+        } else {
+            self.configuration = "debug"
+            self.scratchPath = nil
+        }
+    }
+
+    /// The arguments after `swift`.
+    public func arguments(product: String) -> [String] {
+        var arguments = ["build", "--package-path", packageRoot.path, "--product", product]
+        if configuration != "debug" { arguments += ["-c", configuration] }
+        if let scratchPath { arguments += ["--scratch-path", scratchPath.path] }
+        return arguments
+    }
+
+    /// The `swift` that `PATH` finds, as a shell would.
+    public var swiftExecutable: String? {
+        searchPath.map { ($0.isEmpty ? "." : $0) + "/swift" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// Starts rebuilding `product` and returns at once; `onLine` gets each output line on a reader thread.
+    public func build(product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in }) -> PageBuild {
+        PageBuild(builder: self, product: product, onLine: onLine)
+    }
+}
+
+/// One running rebuild: cancel it, or wait for its outcome.
+public final class PageBuild: Sendable {
+    private struct State {
+        var outcome: BuildOutcome?
+        var pid: pid_t?
+        var stopReason: BuildOutcome.Status?
+    }
+
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    fileprivate init(builder: PageBuilder, product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void) {
+        let thread = Thread { [self] in
+            let outcome = self.run(builder: builder, product: product, onLine: onLine)
+            self.state.withLock { $0.outcome = outcome }
+            self.done.signal()
+        }
+        thread.name = "tour-build-\(product)"
+        thread.start()
+    }
+
+    /// Stops the build and everything it started (the compiler jobs are in its process group).
+    public func cancel() {
+        stop(because: .cancelled)
+    }
+
+    /// Blocks until the build ended.
+    public func wait() -> BuildOutcome {
+        done.wait()
+        done.signal()   // so a second waiter returns too
+        return state.withLock { $0.outcome! }
+    }
+
+    /// The outcome, once the build has ended.
+    public var outcome: BuildOutcome? { state.withLock { $0.outcome } }
+
+    private func stop(because reason: BuildOutcome.Status) {
+        let pid: pid_t? = state.withLock { state in
+            guard state.outcome == nil, state.stopReason == nil else { return nil }
+            state.stopReason = reason
+            return state.pid
+        }
+        // A stop requested before the spawn is applied by `run` as soon as the process exists.
+        if let pid { kill(-pid, SIGKILL) }
+    }
+
+    private func run(builder: PageBuilder, product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
+        let started = monotonicNow()
+        func outcome(_ status: BuildOutcome.Status, _ lines: [BuildOutputLine] = []) -> BuildOutcome {
+            let stdout = BuildDiagnostics.parse(lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n"))
+            let stderr = BuildDiagnostics.parse(lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n"))
+            var merged = stdout
+            for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
+            merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
+            return BuildOutcome(status: status, diagnostics: merged, output: lines.map(\.text),
+                                seconds: Double(monotonicNow() - started) / 1e9)
+        }
+        guard let swift = builder.swiftExecutable else {
+            return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath.joined(separator: ":"))); install the Swift toolchain"))
+        }
+        var environment = ProcessInfo.processInfo.environment
+        // No colour codes in the output the parser and the learner read.
+        environment["NO_COLOR"] = "1"
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.launch(executable: swift, arguments: builder.arguments(product: product), environment: environment)
+        } catch {
+            return outcome(.couldNotStart("\(error)"))
+        }
+        close(child.trace)
+        let earlyStop = state.withLock { state -> Bool in
+            state.pid = child.pid
+            return state.stopReason != nil
+        }
+        if earlyStop { kill(-child.pid, SIGKILL) }
+
+        let lines = Mutex<[BuildOutputLine]>([])
+        let readers = [(child.stdout, BuildOutputLine.Stream.stdout), (child.stderr, .stderr)].map { fd, stream in
+            PipeLineReader(fd: fd, name: "build-\(stream)") { bytes, _ in
+                let line = BuildOutputLine(stream: stream, text: String(decoding: bytes, as: UTF8.self))
+                lines.withLock { $0.append(line) }
+                onLine(line)
+            }
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + builder.timeout)
+        timer.setEventHandler { [self] in self.stop(because: .timedOut) }
+        timer.resume()
+        // Waits without reaping, so the group id cannot be reused while `stop` may still signal it.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        timer.cancel()
+        // Compiler jobs killed with the group may still hold the pipes for a moment; they end with it.
+        for reader in readers { _ = reader.waitUntilDone(timeout: 5) }
+        let reason = state.withLock { state -> BuildOutcome.Status? in
+            state.pid = nil
+            return state.stopReason
+        }
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        LiveProcessGroups.shared.remove(child.pid)
+        let all = lines.withLock { $0 }
+        if let reason { return outcome(reason, all) }
+        let exitedCleanly = (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
+        return outcome(exitedCleanly ? .succeeded : .failed, all)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TourCore
+
+/// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,
+/// cancellation and the timeout, without a real rebuild (which would take seconds in a copy of the package).
+@Suite("Page builder", .timeLimit(.minutes(1)))
+struct PageBuilderTests {
+    let folder: URL
+
+    init() throws {
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("builder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Writes the stand-in from a child shell, not from this process: an executable this (multi-threaded)
+    /// process had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.
+    func standIn(_ body: String) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "cat > \"$1\"; chmod 755 \"$1\"", "sh", folder.appendingPathComponent("swift").path]
+        let input = Pipe()
+        shell.standardInput = input
+        try shell.run()
+        input.fileHandleForWriting.write(Data("#!/bin/sh\n\(body)\n".utf8))
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+    }
+
+    func builder(timeout: Double = 30) -> PageBuilder {
+        PageBuilder(packageRoot: URL(fileURLWithPath: "/work/pkg"), productsDirectory: folder, timeout: timeout,
+                    environment: ["PATH": "\(folder.path):/usr/bin:/bin"])
+    }
+
+    @Test func commandLineForTheDefaultBuildFolder() throws {
+        try standIn("exit 0")
+        let builder = builder()
+        #expect(builder.swiftExecutable == folder.appendingPathComponent("swift").path)
+        #expect(builder.scratchPath == nil && builder.configuration == "debug")
+        #expect(builder.arguments(product: "Lesson01Operation") == ["build", "--package-path", "/work/pkg", "--product", "Lesson01Operation"])
+    }
+
+    @Test func buildsIntoTheFolderTourRunsPagesFrom() throws {
+        // `<scratch>/<triple>/<configuration>`, as SwiftPM lays it out, with `--scratch-path` or without.
+        let products = folder.appendingPathComponent("scratch/x86_64-unknown-linux-gnu/release")
+        try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("scratch/release.yaml"))
+        let builder = PageBuilder(packageRoot: URL(fileURLWithPath: "/work/pkg"), productsDirectory: products)
+        #expect(builder.arguments(product: "Lesson02Queue") == ["build", "--package-path", "/work/pkg", "--product", "Lesson02Queue",
+                                                                "-c", "release", "--scratch-path", folder.appendingPathComponent("scratch").path])
+        // The test runner itself lives in such a folder: the builder targets the build these tests came from.
+        let real = PageBuilder(packageRoot: PageCatalog.defaultRoot)
+        let scratch = BuildProducts.directory.deletingLastPathComponent().deletingLastPathComponent()
+        #expect(real.scratchPath == nil || real.scratchPath == scratch)
+    }
+
+    @Test func streamsLinesAndReportsDiagnostics() throws {
+        try standIn("""
+            echo "args: $*"
+            echo "[3/6] Compiling Lesson01Operation main.swift"
+            echo "/p/Lessons/01-Operation/main.swift:22:5: error: invalid redeclaration of 'photo'"
+            echo " 21 | let photo = 1"
+            echo "    |     \\`- note: 'photo' previously declared here"
+            echo " 22 | let photo = 3"
+            echo "    |     \\`- error: invalid redeclaration of 'photo'"
+            echo "warning: prohibited flag(s)" >&2
+            exit 1
+            """)
+        let lines = Mutex<[BuildOutputLine]>([])
+        let outcome = builder().build(product: "Lesson01Operation") { line in lines.withLock { $0.append(line) } }.wait()
+        #expect(outcome.status == .failed)
+        let streamed = lines.withLock { $0 }
+        #expect(streamed.first == BuildOutputLine(stream: .stdout, text: "args: build --package-path /work/pkg --product Lesson01Operation"))
+        #expect(streamed.contains(BuildOutputLine(stream: .stderr, text: "warning: prohibited flag(s)")))
+        #expect(outcome.output.count == 8)
+        #expect(outcome.diagnostics.errors.map(\.shortDescription) == ["main.swift:22:5: error: invalid redeclaration of 'photo'"])
+        #expect(outcome.diagnostics.errors.first?.notes.map(\.line) == [21])
+    }
+
+    @Test func success() throws {
+        try standIn("echo 'Build of product complete!'")
+        let outcome = builder().build(product: "Lesson01Operation").wait()
+        #expect(outcome.status == .succeeded)
+        #expect(outcome.output == ["Build of product complete!"])
+    }
+
+    @Test func cancelStopsTheWholeGroup() throws {
+        let marker = folder.appendingPathComponent("grandchild-alive").path
+        // A grandchild, like the compiler jobs of a real build, that would leave a mark if it outlived the cancel.
+        try standIn("(sleep 2; touch '\(marker)') & echo started; wait")
+        let started = DispatchSemaphore(value: 0)
+        let build = builder().build(product: "Lesson01Operation") { _ in started.signal() }
+        started.wait()
+        build.cancel()
+        let outcome = build.wait()
+        #expect(outcome.status == .cancelled)
+        #expect(outcome.seconds < 2)
+        Thread.sleep(forTimeInterval: 2.5)   // the one wait: proving something did not happen takes its time
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func aHungBuildTimesOut() throws {
+        try standIn("echo compiling; exec sleep 60")
+        let outcome = builder(timeout: 0.5).build(product: "Lesson01Operation").wait()
+        #expect(outcome.status == .timedOut)
+        #expect(outcome.output == ["compiling"])
+    }
+
+    @Test func noSwiftOnPath() throws {
+        let builder = PageBuilder(packageRoot: folder, productsDirectory: folder, environment: ["PATH": folder.path])
+        guard case .couldNotStart(let message) = builder.build(product: "X").wait().status else {
+            Issue.record("expected couldNotStart")
+            return
+        }
+        #expect(message.contains("no swift on PATH"))
+    }
+}
