@@ -46,6 +46,22 @@ case .run(let options):
         print(line)
     }
     exit(status.rawValue)
+case .watch(let options):
+    let page: Page
+    do {
+        page = try PlainRun.validate(options, catalog: catalog)
+    } catch {
+        fail("\(error)")
+    }
+    LiveProcessGroups.stopAllOnExit()
+    WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
+        print(line)
+    }
+case .reset(let query):
+    let (lines, status) = ResetCommand.execute(query, catalog: catalog)
+    if status == .usage { fail(lines.joined(separator: "\n")) }
+    for line in lines { print(line) }
+    exit(status.rawValue)
 case .interactive(let speed):
     exit(InteractiveTour.run(catalog: catalog, speed: speed))
 }

@@ -3,6 +3,10 @@ public enum TourCommand: Equatable, Sendable {
     case interactive(speed: Double)
     case list
     case run(RunOptions)
+    /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
+    case watch(RunOptions)
+    /// `tour reset <page>`, or every page when nil (`tour reset --all`).
+    case reset(page: String?)
     case help
     case version
 
@@ -38,11 +42,14 @@ public enum TourCommand: Equatable, Sendable {
           tour                          open the full-screen tutorial (needs a terminal)
           tour list                     the eight pages, in order
           tour run <page> [options]     run one page and stream what it does, line by line
+          tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
+                                        (compile errors are shown on their lines; Ctrl-C ends it)
+          tour reset <page> | --all     put a page (or every page) back to its original text
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
 
-        Options for run:
+        Options for run and watch:
           --plain              no colour and ASCII only (for screen readers, logs and pipes)
           --set name=value     set a knob of the page; repeat for several knobs
           --speed N            run simulated waits N times faster (0.1 to 100; times shown stay real)
@@ -65,13 +72,31 @@ public enum TourCommand: Equatable, Sendable {
         case "--speed":
             return .interactive(speed: try speed(remaining.popFirst()))
         case "run":
-            return .run(try runOptions(&remaining))
+            return .run(try runOptions(&remaining, command: "run"))
+        case "watch":
+            return .watch(try runOptions(&remaining, command: "watch"))
+        case "reset":
+            return try reset(&remaining)
         default:
-            throw UsageError(description: "unknown command '\(first)'; the commands are list and run <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command '\(first)'; the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
-    private static func runOptions(_ remaining: inout ArraySlice<String>) throws -> RunOptions {
+    private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
+        let arguments = Array(remaining)
+        switch arguments.count {
+        case 1 where arguments[0] == "--all":
+            return .reset(page: nil)
+        case 1 where !arguments[0].hasPrefix("-"):
+            return .reset(page: arguments[0])
+        case 0:
+            throw UsageError(description: "reset needs a page, for example: tour reset operation, or tour reset --all for every page")
+        default:
+            throw UsageError(description: "reset takes one page or --all, but got '\(arguments.joined(separator: " "))'")
+        }
+    }
+
+    private static func runOptions(_ remaining: inout ArraySlice<String>, command: String) throws -> RunOptions {
         var page: String?
         var options = RunOptions(page: "")
         while let argument = remaining.popFirst() {
@@ -96,15 +121,15 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.stuckAfter = seconds
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option '\(argument)' for run; the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
+                throw UsageError(description: "unknown option '\(argument)' for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
             default:
                 guard page == nil else {
-                    throw UsageError(description: "run takes one page, but got '\(page!)' and '\(argument)'")
+                    throw UsageError(description: "\(command) takes one page, but got '\(page!)' and '\(argument)'")
                 }
                 page = argument
             }
         }
-        guard let page else { throw UsageError(description: "run needs a page, for example: tour run operation (see tour list)") }
+        guard let page else { throw UsageError(description: "\(command) needs a page, for example: tour \(command) operation (see tour list)") }
         options.page = page
         return options
     }

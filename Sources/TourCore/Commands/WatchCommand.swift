@@ -1,0 +1,170 @@
+import Foundation
+
+/// `tour watch <page>`: runs the page, then on every saved change rebuilds just its product and runs it again,
+/// or prints the compile errors on their source lines. Ends with Ctrl-C (the host's signal handling).
+///
+/// Everything that changes state happens on one serial queue, so a change arriving mid-run or mid-build
+/// is handled in order: the old run is stopped (and waited for) and the old build cancelled before the new build.
+public final class WatchCommand: @unchecked Sendable {
+    private let options: TourCommand.RunOptions
+    private let page: Page
+    private let catalog: PageCatalog
+    private let report: PlainReport
+    private let emit: @Sendable (String) -> Void
+    private let builder: PageBuilder
+    private let queue = DispatchQueue(label: "tour.watch")
+    private let watcher: SourceWatcher
+
+    // Touched only on `queue`.
+    private var run: PageRun?
+    private var build: PageBuild?
+    /// Bumped on every change, so the end of a build or run started for an older version is ignored.
+    private var generation = 0
+
+    private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
+                 emit: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.page = page
+        self.catalog = catalog
+        self.report = PlainReport(style: style)
+        self.emit = emit
+        self.builder = PageBuilder(packageRoot: catalog.root)
+        self.watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
+    }
+
+    /// Starts watching and never returns: the host ends on Ctrl-C, stopping the page and any build with it.
+    public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
+                               emit: @escaping @Sendable (String) -> Void) -> Never {
+        let command = WatchCommand(options: options, page: page, catalog: catalog, style: style, emit: emit)
+        command.start()
+        while true { sleep(1_000_000) }
+    }
+
+    private func start() {
+        let originals = OriginalPages(packageRoot: catalog.root)
+        do {
+            try originals.keepOriginal(of: page)
+        } catch {
+            emit("Warning: \(error); tour reset will not be able to undo edits of this page")
+        }
+        emit("Watching \(watcher.folder.path) (*.swift). Save a change to rebuild and rerun; `tour reset \(page.slug)` undoes your edits; Ctrl-C ends.")
+        for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
+                                  knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
+        // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
+        queue.async { self.rebuild(reason: nil) }
+        watcher.start { event in self.queue.async { self.handle(event) } }
+    }
+
+    private func handle(_ event: SourceWatcher.Event) {
+        stopCurrent()
+        switch event {
+        case .changed(let files):
+            rebuild(reason: files.joined(separator: ", ") + " changed")
+        case .unavailable(let missing, let unreadable):
+            var problems: [String] = []
+            if !missing.isEmpty { problems.append("\(missing.joined(separator: ", ")) deleted") }
+            if !unreadable.isEmpty { problems.append("\(unreadable.joined(separator: ", ")) cannot be read") }
+            emit("")
+            emit("The page's source is not there to build: \(problems.joined(separator: "; ")). Waiting for it to come back (`tour reset \(page.slug)` restores the original).")
+        }
+    }
+
+    /// Stops the run and the build of the previous version; waits for the run to end so its last lines come first.
+    private func stopCurrent() {
+        generation += 1
+        build?.cancel()
+        build = nil
+        if let run, run.ending == nil {
+            run.stop()
+            run.waitUntilEnded()
+            emit("(run stopped: the source changed)")
+        }
+        run = nil
+    }
+
+    private func rebuild(reason: String?) {
+        let generation = self.generation
+        if let reason {
+            emit("")
+            emit("── \(reason): rebuilding \(page.product) ──")
+        }
+        let build = builder.build(product: page.product)
+        self.build = build
+        DispatchQueue.global().async {
+            let outcome = build.wait()
+            self.queue.async {
+                guard generation == self.generation else { return }
+                self.build = nil
+                self.finished(outcome)
+            }
+        }
+    }
+
+    private func finished(_ outcome: BuildOutcome) {
+        switch outcome.status {
+        case .succeeded:
+            for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
+            startRun()
+        case .failed:
+            let diagnostics = outcome.diagnostics.diagnostics
+            if diagnostics.isEmpty {
+                emit("The build failed without pointing at a line:")
+                for line in (outcome.diagnostics.unlocatedErrors.isEmpty ? Array(outcome.output.suffix(20)) : outcome.diagnostics.unlocatedErrors) {
+                    emit("  \(line)")
+                }
+            }
+            for diagnostic in diagnostics { emitDiagnostic(diagnostic) }
+            let count = outcome.diagnostics.errors.count
+            emit("Page \(page.number) does not compile (\(count) error\(count == 1 ? "" : "s")); the last good build is not run. Fix it and save again.")
+        case .timedOut:
+            emit("The build took longer than \(Int(builder.timeout)) s and was stopped; save again to retry. Its last lines:")
+            for line in outcome.output.suffix(10) { emit("  \(line)") }
+        case .cancelled:
+            break
+        case .couldNotStart(let reason):
+            emit("Could not start the build: \(reason)")
+        }
+    }
+
+    /// `main.swift:12:5: error: message`, the source line, a caret under the column, then the notes the same way.
+    private func emitDiagnostic(_ diagnostic: Diagnostic, indent: String = "") {
+        emit(indent + diagnostic.shortDescription)
+        if let source = Self.sourceLine(diagnostic.line, of: diagnostic.file) {
+            let gutter = String(diagnostic.line)
+            emit("\(indent)  \(gutter) | \(source)")
+            let caretIndent = String(repeating: " ", count: max(0, diagnostic.column - 1))
+            emit("\(indent)  \(String(repeating: " ", count: gutter.count)) | \(caretIndent)^")
+        }
+        for note in diagnostic.notes { emitDiagnostic(note, indent: indent + "    ") }
+    }
+
+    private static func sourceLine(_ number: Int, of file: String) -> String? {
+        guard number > 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Tabs become one space each, so the caret stays under its column.
+        return number <= lines.count ? lines[number - 1].replacingOccurrences(of: "\t", with: " ") : nil
+    }
+
+    private func startRun() {
+        let knobs = options.knobs.map { (name: $0.name, value: $0.value) }
+        let recorder = RunRecorder { [report, emit] event, record in
+            if let line = report.liveLine(for: event, in: record) { emit(line) }
+        }
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: knobs,
+                       speed: options.speed, stuckAfter: options.stuckAfter),
+            handler: recorder.apply
+        )
+        self.run = run
+        let generation = self.generation
+        DispatchQueue.global().async {
+            run.waitUntilEnded()
+            self.queue.async {
+                // A run stopped for a newer version says so in `stopCurrent`; its summary would only be noise.
+                guard generation == self.generation else { return }
+                for line in self.report.summary(of: recorder.record, page: self.page) { self.emit(line) }
+                self.emit("Watching for changes (Ctrl-C ends).")
+            }
+        }
+    }
+}
