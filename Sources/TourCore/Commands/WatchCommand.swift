@@ -104,6 +104,8 @@ public final class WatchCommand: @unchecked Sendable {
         switch outcome.status {
         case .succeeded:
             for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
+            // Shown because the build is most of the wait between a save and the new run.
+            emit(String(format: "(built in %.2f s)", outcome.seconds))
             startRun()
         case .failed:
             let diagnostics = outcome.diagnostics.diagnostics
