@@ -133,7 +133,7 @@ struct GroupsPageTests {
         let notify = try #require(record.marks.first { $0.name == "notify" })
         let lastFrame = try #require(events.last { $0.kind == "frame" })
         #expect(lastFrame.time <= notify.time, "a frame was drawn after the group notified")
-        let frame = try LiveFrameError.decode(lastFrame).get()
+        let frame = try LiveFrame.decode(lastFrame).get()
         // The background ends blue, and the box sits at (150, 150) of 200 points: pixel (72, 72) of 96.
         #expect(frame.pixel(x: 0, y: 0) == (25, 51, 204))
         #expect(frame.pixel(x: 72, y: 72) == (250, 220, 60))

@@ -17,6 +17,22 @@ public struct LiveFrame: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Decodes the picture in `event`'s `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
+    public static func decode(_ event: TraceEvent) -> Result<LiveFrame, LiveFrameError> {
+        let width = event.integer("w"), height = event.integer("h")
+        guard let width, let height, (1...LiveFrame.largestSide).contains(width),
+              (1...LiveFrame.largestSide).contains(height) else {
+            return .failure(.badSize(width: width, height: height))
+        }
+        guard let text = event.string("px") else { return .failure(.missingPixels) }
+        guard let pixels = Base64Decoder.decode(text) else { return .failure(.corruptPixels) }
+        let expected = width * height * 3
+        guard pixels.count == expected, let frame = LiveFrame(width: width, height: height, pixels: pixels) else {
+            return .failure(.wrongPixelCount(expected: expected, found: pixels.count))
+        }
+        return .success(frame)
+    }
+
     /// The red, green and blue of the pixel at (`x`, `y`).
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let index = (y * width + x) * 3
@@ -46,22 +62,6 @@ public enum LiveFrameError: Error, Equatable, CustomStringConvertible {
         case .wrongPixelCount(let expected, let found):
             return "a live view picture with \(found) bytes of pixels where its size needs \(expected)"
         }
-    }
-
-    /// Decodes the picture in `event`'s `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
-    public static func decode(_ event: TraceEvent) -> Result<LiveFrame, LiveFrameError> {
-        let width = event.integer("w"), height = event.integer("h")
-        guard let width, let height, (1...LiveFrame.largestSide).contains(width),
-              (1...LiveFrame.largestSide).contains(height) else {
-            return .failure(.badSize(width: width, height: height))
-        }
-        guard let text = event.string("px") else { return .failure(.missingPixels) }
-        guard let pixels = Base64Decoder.decode(text) else { return .failure(.corruptPixels) }
-        let expected = width * height * 3
-        guard pixels.count == expected, let frame = LiveFrame(width: width, height: height, pixels: pixels) else {
-            return .failure(.wrongPixelCount(expected: expected, found: pixels.count))
-        }
-        return .success(frame)
     }
 }
 

@@ -38,7 +38,7 @@ public struct LiveViewState: Sendable, Equatable {
     public mutating func apply(_ event: TraceEvent) {
         switch event.kind {
         case "frame":
-            switch LiveFrameError.decode(event) {
+            switch LiveFrame.decode(event) {
             case .success(let decoded):
                 framesReceived += 1
                 if !frameDrawn { framesDropped += 1 }
@@ -60,7 +60,7 @@ public struct LiveViewState: Sendable, Equatable {
             guard let index = event.integer("index"), rows.indices.contains(index) else { return }
             var row = Row(caption: event.string("caption") ?? "")
             if event.fields["px"] != nil {
-                switch LiveFrameError.decode(event) {
+                switch LiveFrame.decode(event) {
                 case .success(let picture): row.picture = picture
                 case .failure(let error):
                     // The row keeps what it showed: a garbled or half picture is never drawn.

@@ -14,7 +14,7 @@ struct LiveViewStateTests {
 
     @Test func aGoodFrameDecodesToItsPixels() throws {
         let pixels: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]
-        let frame = try LiveFrameError.decode(Self.frameEvent(width: 2, height: 2, pixels: pixels)).get()
+        let frame = try LiveFrame.decode(Self.frameEvent(width: 2, height: 2, pixels: pixels)).get()
         #expect(frame.width == 2 && frame.height == 2 && frame.pixels == pixels)
         #expect(frame.pixel(x: 1, y: 0) == (0, 255, 0))
     }
@@ -51,7 +51,7 @@ struct LiveViewStateTests {
         #expect(state.framesReceived == 1)
         #expect(state.frame?.pixels == good)
         #expect(state.lastRejection == .badSize(width: nil, height: 1))
-        let errors = bad.compactMap { if case .failure(let error) = LiveFrameError.decode($0) { error } else { nil } }
+        let errors = bad.compactMap { if case .failure(let error) = LiveFrame.decode($0) { error } else { nil } }
         #expect(errors == [.wrongPixelCount(expected: 6, found: 3), .corruptPixels, .missingPixels,
                            .badSize(width: 0, height: 1), .badSize(width: 100_000, height: 100_000), .badSize(width: nil, height: 1)])
     }
