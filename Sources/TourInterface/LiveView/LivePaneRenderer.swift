@@ -1,0 +1,84 @@
+import TourCore
+
+/// Lays out a whole live view pane as cells: the frame centred, or the list with a thumbnail and caption per row.
+///
+/// The result is exactly the pane's size, so the interface copies it cell by cell into its window, mapping each
+/// `ColorCell`'s colours to a pair with `ColorPairCache`. Redraw it whenever the state's `version` or the pane's
+/// size changes.
+public enum LivePaneRenderer {
+    /// What a row without its picture shows in the thumbnail's place.
+    public static let placeholder: Character = "░"
+    /// The grey (xterm 240) a placeholder is drawn in on 256-colour terminals.
+    static let placeholderColor: UInt8 = 240
+
+    public static func render(_ state: LiveViewState, width: Int, height: Int, depth: PictureColorDepth) -> CellPicture {
+        var canvas = Canvas(width: max(0, width), height: max(0, height))
+        if !state.rows.isEmpty {
+            drawRows(state.rows, on: &canvas, depth: depth)
+        } else if let frame = state.frame {
+            let picture = HalfBlockRenderer.render(frame, width: canvas.width, height: canvas.height, depth: depth)
+            canvas.draw(picture, x: (canvas.width - picture.width) / 2, y: (canvas.height - picture.height) / 2)
+        }
+        return CellPicture(width: canvas.width, height: canvas.height, cells: canvas.cells)
+    }
+
+    /// Rows share the height equally (at least one line each, those that do not fit are left out); each shows a
+    /// 4:3 thumbnail on the left, the photos' shape, and its caption beside it on its first line.
+    private static func drawRows(_ rows: [LiveViewState.Row], on canvas: inout Canvas, depth: PictureColorDepth) {
+        let rowHeight = max(1, canvas.height / rows.count)
+        // A cell holds two pixel rows and is one pixel wide: 4:3 needs 8/3 columns per line.
+        let thumbnailWidth = min(canvas.width / 2, rowHeight * 8 / 3)
+        for (index, row) in rows.enumerated() {
+            let top = index * rowHeight
+            guard top + rowHeight <= canvas.height else { break }
+            if let picture = row.picture {
+                let cells = HalfBlockRenderer.render(picture, width: thumbnailWidth, height: rowHeight, depth: depth)
+                canvas.draw(cells, x: (thumbnailWidth - cells.width) / 2, y: top + (rowHeight - cells.height) / 2)
+            } else {
+                let shade = ColorCell(placeholder, foreground: depth == .colors256 ? placeholderColor : nil)
+                for y in top..<top + rowHeight {
+                    for x in 0..<thumbnailWidth { canvas[x, y] = shade }
+                }
+            }
+            let captionX = thumbnailWidth + (thumbnailWidth > 0 ? 1 : 0)
+            canvas.write(row.caption, x: captionX, y: top)
+        }
+    }
+
+    /// A grid of cells that drawing outside of is clipped.
+    private struct Canvas {
+        let width: Int
+        let height: Int
+        var cells: [ColorCell]
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            cells = Array(repeating: ColorCell(" "), count: width * height)
+        }
+
+        subscript(x: Int, y: Int) -> ColorCell {
+            get { cells[y * width + x] }
+            set { if x >= 0, x < width, y >= 0, y < height { cells[y * width + x] = newValue } }
+        }
+
+        mutating func draw(_ picture: CellPicture, x: Int, y: Int) {
+            for row in 0..<picture.height {
+                for column in 0..<picture.width { self[x + column, y + row] = picture[column, row] }
+            }
+        }
+
+        /// Writes `text` from (`x`, `y`), cut to the width left; a double-width character is followed by an empty
+        /// continuation cell, as in the screen's `Cell`.
+        mutating func write(_ text: String, x: Int, y: Int) {
+            var column = x
+            for character in TextWidth.truncated(TextWidth.sanitized(text), to: width - x) {
+                let columns = TextWidth.of(character)
+                guard columns > 0 else { continue }
+                self[column, y] = ColorCell(character)
+                if columns == 2 { self[column + 1, y] = ColorCell("\u{0}") }
+                column += columns
+            }
+        }
+    }
+}

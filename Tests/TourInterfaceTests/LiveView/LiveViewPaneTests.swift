@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TourCore
+import TourInterface
+
+@Suite("Live view: the pane")
+struct LiveViewPaneTests {
+    static func event(_ kind: String, _ fields: [String: TraceValue]) -> TraceEvent {
+        TraceEvent(kind: kind, time: 1, thread: 1, queue: "", fields: fields)
+    }
+
+    static func picture(_ width: Int, _ height: Int, _ rgb: [UInt8]) -> [String: TraceValue] {
+        ["w": .integer(width), "h": .integer(height), "px": .string(Data(Array((0..<width * height).map { _ in rgb }.joined())).base64EncodedString())]
+    }
+
+    static func lines(_ picture: CellPicture) -> [String] {
+        (0..<picture.height).map { y in String((0..<picture.width).map { picture[$0, y].character }) }
+    }
+
+    @Test func aFrameIsCentredInThePane() {
+        var tall = LiveViewState()
+        tall.apply(Self.event("frame", Self.picture(1, 2, [255, 0, 0])))
+        // 1×2 pixels in 6×2 cells (4 pixel rows): twice as large, 2×4 pixels, so 2×2 cells in the middle.
+        let narrow = LivePaneRenderer.render(tall, width: 6, height: 2, depth: .colors256)
+        #expect(Self.lines(narrow) == ["  ▀▀  ", "  ▀▀  "])
+        #expect(narrow[2, 0] == ColorCell("▀", foreground: 196, background: 196))
+        #expect(narrow[1, 0] == ColorCell(" "))
+
+        var wide = LiveViewState()
+        wide.apply(Self.event("frame", Self.picture(2, 1, [0, 0, 255])))
+        // 2×1 pixels in 6×4 cells: three times as large, 6×3 pixels, so 6×2 cells with the last lower half empty.
+        let pane = LivePaneRenderer.render(wide, width: 6, height: 4, depth: .colors256)
+        #expect(pane.width == 6 && pane.height == 4)
+        #expect(Self.lines(pane) == ["      ", "▀▀▀▀▀▀", "▀▀▀▀▀▀", "      "])
+        #expect(pane[0, 2] == ColorCell("▀", foreground: 21, background: nil))
+    }
+
+    @Test func rowsShowThumbnailsOrPlaceholdersWithCaptions() {
+        var state = LiveViewState()
+        state.apply(Self.event("rows", ["count": .integer(2)]))
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
+        var filtered = Self.picture(4, 3, [0, 0, 255])
+        filtered["index"] = .integer(1)
+        filtered["caption"] = .string("1 rocket: filtered")
+        state.apply(Self.event("row", filtered))
+        let pane = LivePaneRenderer.render(state, width: 20, height: 4, depth: .colors256)
+        // Rows of 2 lines: thumbnails 5 columns wide (2 × 8/3), room for 5×4 pixels; a 4×3 picture fits as 5×3
+        // (aspect kept), so 2 lines whose last lower halves are empty. Captions are cut to the 14 columns left.
+        #expect(Self.lines(pane) == [
+            "░░░░░ 0 coffee: pla…",
+            "░░░░░               ",
+            "▀▀▀▀▀ 1 rocket: fil…",
+            "▀▀▀▀▀               ",
+        ])
+        #expect(pane[0, 0] == ColorCell("░", foreground: 240))
+        #expect(pane[0, 2].foreground == 21)
+        #expect(pane[0, 3].background == nil, "an odd last pixel row leaves the lower half empty")
+    }
+
+    @Test func aPaneTooSmallForEveryRowShowsThoseThatFit() {
+        var state = LiveViewState()
+        state.apply(Self.event("rows", ["count": .integer(5)]))
+        for index in 0..<5 {
+            state.apply(Self.event("row", ["index": .integer(index), "caption": .string("row \(index)")]))
+        }
+        let pane = LivePaneRenderer.render(state, width: 12, height: 3, depth: .monochrome)
+        #expect(Self.lines(pane) == ["░░ row 0    ", "░░ row 1    ", "░░ row 2    "])
+    }
+
+    @Test func anEmptyStateIsABlankPane() {
+        let pane = LivePaneRenderer.render(LiveViewState(), width: 3, height: 2, depth: .colors8)
+        #expect(pane.cells == Array(repeating: ColorCell(" "), count: 6))
+    }
+}
