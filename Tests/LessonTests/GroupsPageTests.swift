@@ -142,6 +142,24 @@ struct GroupsPageTests {
         #expect(record.outputText.contains("Animations completed"))
     }
 
+    @Test func runAloneThePagePrintsNoFrames() throws {
+        // Without the host there is no live view: the page narrates its milestones and sends nothing.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "Lesson07Groups"))
+        process.arguments = ["--speed", "10"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = text.split(separator: "\n")
+        #expect(lines.contains("Animations completed"))
+        #expect(lines.count < 60, "\(lines.count) lines")
+        #expect(lines.allSatisfy { $0.count < 200 && !$0.contains("\"px\"") })
+    }
+
     @Test(arguments: [1, 4])
     func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) {
         let run = recordRun(product: "Lesson07Groups", knobs: [("photos", "\(count)")], speed: 20)

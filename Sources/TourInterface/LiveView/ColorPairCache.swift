@@ -31,6 +31,9 @@ public struct ColorPairCache: Sendable {
     public let pairs: Range<Int>
     /// How many times a pair was taken from one combination and given to another.
     public private(set) var evictions = 0
+    /// How many of those pairs had been handed out since `beginFrame()`: cells already drawn with them this frame
+    /// change colour, so a caller seeing this grow can draw the picture another way (in shades, say).
+    public private(set) var evictionsWithinFrame = 0
     private var slotOf: [Colors: Int] = [:]
     private var colorsIn: [Colors] = []
     // A doubly linked list over slots, most recently used first, so a use and an eviction are O(1).
@@ -38,6 +41,10 @@ public struct ColorPairCache: Sendable {
     private var older: [Int] = []
     private var newest = -1
     private var oldest = -1
+    /// When each slot was last handed out, and when the current frame began, on a counter of uses.
+    private var lastUse: [Int] = []
+    private var uses = 0
+    private var frameStart = 0
 
     public init(pairs: Range<Int>) {
         precondition(!pairs.isEmpty, "a colour pair cache needs at least one pair")
@@ -47,10 +54,17 @@ public struct ColorPairCache: Sendable {
     /// How many pairs are defined now.
     public var count: Int { colorsIn.count }
 
+    /// Marks the start of drawing a new picture, for `evictionsWithinFrame`.
+    public mutating func beginFrame() {
+        frameStart = uses
+    }
+
     /// The pair for `colors`, allocated (and possibly taken from the least recently used combination) if needed.
     public mutating func pair(for colors: Colors) -> Allocation {
+        uses += 1
         if let slot = slotOf[colors] {
             moveToNewest(slot)
+            lastUse[slot] = uses
             return Allocation(pair: pairs.lowerBound + slot, isNew: false)
         }
         let slot: Int
@@ -59,12 +73,15 @@ public struct ColorPairCache: Sendable {
             colorsIn.append(colors)
             newer.append(-1)
             older.append(-1)
+            lastUse.append(uses)
             linkAsNewest(slot)
         } else {
             slot = oldest
             slotOf[colorsIn[slot]] = nil
             colorsIn[slot] = colors
             evictions += 1
+            if lastUse[slot] > frameStart { evictionsWithinFrame += 1 }
+            lastUse[slot] = uses
             moveToNewest(slot)
         }
         slotOf[colors] = slot

@@ -55,4 +55,18 @@ struct LiveViewColorPairCacheTests {
         #expect(cache.pair(for: Self.colors(1, 2)) == .init(pair: 5, isNew: true))
         #expect(cache.evictions == 2)
     }
+
+    @Test func evictingAPairAlreadyUsedInThisFrameIsCounted() {
+        var cache = ColorPairCache(pairs: 1..<3)
+        _ = cache.pair(for: Self.colors(1, 1))
+        _ = cache.pair(for: Self.colors(2, 2))
+        cache.beginFrame()
+        // The new frame uses one old combination and two new ones: the first new one takes the pair nobody used
+        // this frame, the second must take one drawn with a moment ago.
+        _ = cache.pair(for: Self.colors(2, 2))
+        _ = cache.pair(for: Self.colors(3, 3))
+        #expect(cache.evictions == 1 && cache.evictionsWithinFrame == 0)
+        _ = cache.pair(for: Self.colors(4, 4))
+        #expect(cache.evictions == 2 && cache.evictionsWithinFrame == 1)
+    }
 }
