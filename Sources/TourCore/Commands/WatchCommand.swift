@@ -51,16 +51,19 @@ public final class WatchCommand: @unchecked Sendable {
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
         // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
-        queue.async { self.rebuild(reason: nil) }
+        queue.async { self.rebuild() }
         watcher.start { event in self.queue.async { self.handle(event) } }
     }
 
     private func handle(_ event: SourceWatcher.Event) {
-        stopCurrent()
         switch event {
         case .changed(let files):
-            rebuild(reason: files.joined(separator: ", ") + " changed")
+            emit("")
+            emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
+            stopCurrent()
+            rebuild()
         case .unavailable(let missing, let unreadable):
+            stopCurrent()
             var problems: [String] = []
             if !missing.isEmpty { problems.append("\(missing.joined(separator: ", ")) deleted") }
             if !unreadable.isEmpty { problems.append("\(unreadable.joined(separator: ", ")) cannot be read") }
@@ -77,17 +80,13 @@ public final class WatchCommand: @unchecked Sendable {
         if let run, run.ending == nil {
             run.stop()
             run.waitUntilEnded()
-            emit("(run stopped: the source changed)")
+            emit("(the old run was stopped)")
         }
         run = nil
     }
 
-    private func rebuild(reason: String?) {
+    private func rebuild() {
         let generation = self.generation
-        if let reason {
-            emit("")
-            emit("── \(reason): rebuilding \(page.product) ──")
-        }
         let build = builder.build(product: page.product)
         self.build = build
         DispatchQueue.global().async {
