@@ -79,8 +79,41 @@ public struct PageBuilder: Sendable {
     }
 
     /// Starts rebuilding `product` and returns at once; `onLine` gets each output line on a reader thread.
-    public func build(product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in }) -> PageBuild {
-        PageBuild(builder: self, product: product, onLine: onLine)
+    ///
+    /// With `sources` (the page's `.swift` files), the compile and link commands SwiftPM planned last time are run
+    /// directly when they still cover exactly those files: that skips SwiftPM's planning, most of a one-page rebuild.
+    /// Anything else (no plan yet, a helper file added or removed) goes through `swift build`.
+    public func build(product: String, sources: [URL]? = nil,
+                      onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in }) -> PageBuild {
+        let steps = sources.flatMap { plannedCommands(product: product, sources: $0) }
+        return PageBuild(builder: self, product: product, steps: steps, onLine: onLine)
+    }
+
+    /// `<scratch>/<configuration>.yaml`, the llbuild plan SwiftPM wrote on its last build.
+    var planFile: URL {
+        (scratchPath ?? packageRoot.appendingPathComponent(".build")).appendingPathComponent("\(configuration).yaml")
+    }
+
+    /// The compile and link commands of `product` from the plan, if the plan compiles exactly `sources`.
+    func plannedCommands(product: String, sources: [URL]) -> [[String]]? {
+        guard let plan = try? String(contentsOf: planFile, encoding: .utf8) else { return nil }
+        let lines = plan.split(separator: "\n", omittingEmptySubsequences: false)
+        func field(_ name: String, of command: String) -> [String]? {
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("  \"C.\(product)-") && $0.hasSuffix("-\(configuration).\(command)\":") }) else { return nil }
+            for line in lines[(start + 1)...].prefix(8) {
+                let trimmed = line.drop { $0 == " " }
+                guard trimmed.hasPrefix("\(name): ") else { continue }
+                let json = Data(trimmed.dropFirst(name.count + 2).utf8)
+                return try? JSONDecoder().decode([String].self, from: json)
+            }
+            return nil
+        }
+        guard let compile = field("args", of: "module"), let link = field("args", of: "exe"),
+              let inputs = field("inputs", of: "module") else { return nil }
+        let planned = Set(inputs.filter { $0.hasSuffix(".swift") })
+        guard planned == Set(sources.map { $0.standardizedFileURL.path }) else { return nil }
+        // SwiftPM asks for JSON messages to draw its progress; the learner and the parser want the plain text.
+        return [compile.filter { $0 != "-parseable-output" }, link]
     }
 }
 
@@ -95,9 +128,9 @@ public final class PageBuild: Sendable {
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    fileprivate init(builder: PageBuilder, product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void) {
+    init(builder: PageBuilder, product: String, steps: [[String]]?, onLine: @escaping @Sendable (BuildOutputLine) -> Void) {
         let thread = Thread { [self] in
-            let outcome = self.run(builder: builder, product: product, onLine: onLine)
+            let outcome = self.run(builder: builder, product: product, steps: steps, onLine: onLine)
             self.state.withLock { $0.outcome = outcome }
             self.done.signal()
         }
@@ -130,28 +163,52 @@ public final class PageBuild: Sendable {
         if let pid { kill(-pid, SIGKILL) }
     }
 
-    private func run(builder: PageBuilder, product: String, onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
+    private func run(builder: PageBuilder, product: String, steps: [[String]]?,
+                     onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
         let started = monotonicNow()
-        func outcome(_ status: BuildOutcome.Status, _ lines: [BuildOutputLine] = []) -> BuildOutcome {
-            let stdout = BuildDiagnostics.parse(lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n"))
-            let stderr = BuildDiagnostics.parse(lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n"))
+        let lines = Mutex<[BuildOutputLine]>([])
+        let collect: @Sendable (BuildOutputLine) -> Void = { line in
+            lines.withLock { $0.append(line) }
+            onLine(line)
+        }
+        func outcome(_ status: BuildOutcome.Status) -> BuildOutcome {
+            let all = lines.withLock { $0 }
+            let stdout = BuildDiagnostics.parse(all.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n"))
+            let stderr = BuildDiagnostics.parse(all.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n"))
             var merged = stdout
             for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
             merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
-            return BuildOutcome(status: status, diagnostics: merged, output: lines.map(\.text),
+            return BuildOutcome(status: status, diagnostics: merged, output: all.map(\.text),
                                 seconds: Double(monotonicNow() - started) / 1e9)
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + builder.timeout)
+        timer.setEventHandler { [self] in self.stop(because: .timedOut) }
+        timer.resume()
+        defer { timer.cancel() }
+        if let steps {
+            for step in steps {
+                let status = spawn(step[0], Array(step.dropFirst()), onLine: collect)
+                if status != .succeeded { return outcome(status) }
+            }
+            return outcome(.succeeded)
         }
         guard let swift = builder.swiftExecutable else {
             return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath.joined(separator: ":"))); install the Swift toolchain"))
         }
+        return outcome(spawn(swift, builder.arguments(product: product), onLine: collect))
+    }
+
+    /// Runs one command in a process group of its own, streaming its lines, until it ends or is stopped.
+    private func spawn(_ executable: String, _ arguments: [String], onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome.Status {
         var environment = ProcessInfo.processInfo.environment
         // No colour codes in the output the parser and the learner read.
         environment["NO_COLOR"] = "1"
         let child: ChildProcess
         do {
-            child = try ChildProcess.launch(executable: swift, arguments: builder.arguments(product: product), environment: environment)
+            child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment)
         } catch {
-            return outcome(.couldNotStart("\(error)"))
+            return .couldNotStart("\(error)")
         }
         close(child.trace)
         let earlyStop = state.withLock { state -> Bool in
@@ -160,22 +217,14 @@ public final class PageBuild: Sendable {
         }
         if earlyStop { kill(-child.pid, SIGKILL) }
 
-        let lines = Mutex<[BuildOutputLine]>([])
         let readers = [(child.stdout, BuildOutputLine.Stream.stdout), (child.stderr, .stderr)].map { fd, stream in
             PipeLineReader(fd: fd, name: "build-\(stream)") { bytes, _ in
-                let line = BuildOutputLine(stream: stream, text: String(decoding: bytes, as: UTF8.self))
-                lines.withLock { $0.append(line) }
-                onLine(line)
+                onLine(BuildOutputLine(stream: stream, text: String(decoding: bytes, as: UTF8.self)))
             }
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + builder.timeout)
-        timer.setEventHandler { [self] in self.stop(because: .timedOut) }
-        timer.resume()
         // Waits without reaping, so the group id cannot be reused while `stop` may still signal it.
         var info = siginfo_t()
         while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        timer.cancel()
         // Compiler jobs killed with the group may still hold the pipes for a moment; they end with it.
         for reader in readers { _ = reader.waitUntilDone(timeout: 5) }
         let reason = state.withLock { state -> BuildOutcome.Status? in
@@ -185,9 +234,8 @@ public final class PageBuild: Sendable {
         var status: Int32 = 0
         while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
         LiveProcessGroups.shared.remove(child.pid)
-        let all = lines.withLock { $0 }
-        if let reason { return outcome(reason, all) }
+        if let reason { return reason }
         let exitedCleanly = (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
-        return outcome(exitedCleanly ? .succeeded : .failed, all)
+        return exitedCleanly ? .succeeded : .failed
     }
 }

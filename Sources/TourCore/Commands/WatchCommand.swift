@@ -51,7 +51,7 @@ public final class WatchCommand: @unchecked Sendable {
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
         // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
-        queue.async { self.rebuild() }
+        queue.async { self.rebuild(planned: false) }
         watcher.start { event in self.queue.async { self.handle(event) } }
     }
 
@@ -61,7 +61,7 @@ public final class WatchCommand: @unchecked Sendable {
             emit("")
             emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
             stopCurrent()
-            rebuild()
+            rebuild(planned: true)
         case .unavailable(let missing, let unreadable):
             stopCurrent()
             var problems: [String] = []
@@ -85,9 +85,13 @@ public final class WatchCommand: @unchecked Sendable {
         run = nil
     }
 
-    private func rebuild() {
+    /// `planned`: rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`).
+    private func rebuild(planned: Bool) {
         let generation = self.generation
-        let build = builder.build(product: page.product)
+        let folder = watcher.folder
+        let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
+        let build = builder.build(product: page.product, sources: planned ? sources : nil)
         self.build = build
         DispatchQueue.global().async {
             let outcome = build.wait()

@@ -56,6 +56,43 @@ struct PageBuilderTests {
         #expect(real.scratchPath == nil || real.scratchPath == scratch)
     }
 
+    @Test func rerunsSwiftPMsPlanWhenItCoversExactlyThePageFiles() throws {
+        let products = folder.appendingPathComponent("scratch/x86_64-unknown-linux-gnu/debug")
+        try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        // The shape of the two entries SwiftPM writes for a page into `debug.yaml`.
+        try Data("""
+            commands:
+              "C.Lesson01Operation-x86_64-unknown-linux-gnu-debug.exe":
+                tool: shell
+                inputs: ["/p/.build/main.swift.o"]
+                args: ["/opt/swift/usr/bin/swiftc","-o","/p/.build/Lesson01Operation"]
+
+              "C.Lesson01Operation-x86_64-unknown-linux-gnu-debug.module":
+                tool: shell
+                inputs: ["/p/Lessons/01-Operation/main.swift","/p/.build/Modules/LessonKit.swiftmodule"]
+                args: ["/opt/swift/usr/bin/swiftc","-module-name","Lesson01Operation","-parseable-output","-c"]
+
+            """.utf8).write(to: folder.appendingPathComponent("scratch/debug.yaml"))
+        let builder = PageBuilder(packageRoot: URL(fileURLWithPath: "/p"), productsDirectory: products)
+        let main = URL(fileURLWithPath: "/p/Lessons/01-Operation/main.swift")
+        #expect(builder.plannedCommands(product: "Lesson01Operation", sources: [main]) == [
+            ["/opt/swift/usr/bin/swiftc", "-module-name", "Lesson01Operation", "-c"],
+            ["/opt/swift/usr/bin/swiftc", "-o", "/p/.build/Lesson01Operation"],
+        ])
+        // A helper file the plan does not know: only `swift build` can add it.
+        #expect(builder.plannedCommands(product: "Lesson01Operation", sources: [main, URL(fileURLWithPath: "/p/Lessons/01-Operation/New.swift")]) == nil)
+        #expect(builder.plannedCommands(product: "Lesson02Queue", sources: [main]) == nil)
+    }
+
+    @Test func plannedStepsRunInOrderAndStopAtTheFirstFailure() throws {
+        try standIn("echo \"step $*\"; [ \"$1\" = ok ]")
+        let swift = folder.appendingPathComponent("swift").path
+        let build = PageBuild(builder: builder(), product: "P", steps: [[swift, "ok"], [swift, "fails"], [swift, "ok"]]) { _ in }
+        let outcome = build.wait()
+        #expect(outcome.status == .failed)
+        #expect(outcome.output == ["step ok", "step fails"])
+    }
+
     @Test func streamsLinesAndReportsDiagnostics() throws {
         try standIn("""
             echo "args: $*"
@@ -72,7 +109,8 @@ struct PageBuilderTests {
         let outcome = builder().build(product: "Lesson01Operation") { line in lines.withLock { $0.append(line) } }.wait()
         #expect(outcome.status == .failed)
         let streamed = lines.withLock { $0 }
-        #expect(streamed.first == BuildOutputLine(stream: .stdout, text: "args: build --package-path /work/pkg --product Lesson01Operation"))
+        // Two pipes: the order between stdout and stderr lines is not defined, only within each.
+        #expect(streamed.first { $0.stream == .stdout } == BuildOutputLine(stream: .stdout, text: "args: build --package-path /work/pkg --product Lesson01Operation"))
         #expect(streamed.contains(BuildOutputLine(stream: .stderr, text: "warning: prohibited flag(s)")))
         #expect(outcome.output.count == 8)
         #expect(outcome.diagnostics.errors.map(\.shortDescription) == ["main.swift:22:5: error: invalid redeclaration of 'photo'"])
