@@ -4,7 +4,7 @@ import Testing
 
 /// Keeping and restoring originals in a temporary package root with no git anywhere above it.
 @Suite("Original pages")
-struct OriginalPagesTests {
+final class OriginalPagesTests {
     let root: URL
     let page: Page
     let originals: OriginalPages
@@ -19,6 +19,8 @@ struct OriginalPagesTests {
         page = try #require(PageCatalog.load(root: root).pages.first)
         originals = OriginalPages(packageRoot: root)
     }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     func contents(_ name: String) -> Data? {
         FileManager.default.contents(atPath: root.appendingPathComponent("Lessons/01-Operation/\(name)").path)

@@ -6,13 +6,15 @@ import Testing
 /// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,
 /// cancellation and the timeout, without a real rebuild (which would take seconds in a copy of the package).
 @Suite("Page builder", .timeLimit(.minutes(1)))
-struct PageBuilderTests {
+final class PageBuilderTests {
     let folder: URL
 
     init() throws {
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("builder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Writes the stand-in from a child shell, not from this process: an executable this (multi-threaded)
     /// process had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.

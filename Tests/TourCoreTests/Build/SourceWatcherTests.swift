@@ -5,7 +5,7 @@ import Testing
 
 /// The watcher with its clock in the test's hands: each poll is called explicitly, so nothing sleeps.
 @Suite("Source watcher")
-struct SourceWatcherTests {
+final class SourceWatcherTests {
     final class Clock: Sendable {
         private let time = Mutex(100.0)
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
@@ -21,6 +21,8 @@ struct SourceWatcherTests {
         try write("main.swift", "print(1)\n")
         try write("Helper.swift", "func helper() {}\n")
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func write(_ name: String, _ text: String) throws {
         try text.write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)

@@ -31,6 +31,7 @@ struct WatchResetCommandTests {
 
     @Test func resetMessagesAndStatuses() throws {
         let root = URL(fileURLWithPath: "/tmp").appendingPathComponent("reset-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
         for folder in ["01-Operation", "02-Queue"] {
             let path = root.appendingPathComponent("Lessons/\(folder)")
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
