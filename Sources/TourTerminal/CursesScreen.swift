@@ -43,11 +43,13 @@ final class CursesScreen {
         mouseinterval(0)
         mousemask(sw_BUTTON1_PRESSED() | sw_BUTTON4_PRESSED() | sw_BUTTON5_PRESSED(), nil)
 
-        theme = ColorTheme.choose(colors: has_colors() ? sw_COLORS() : 0, hasColors: has_colors(), environment: environment)
-        if theme != .monochrome {
+        let wantsColor = has_colors() && ColorTheme.choose(colors: 256, hasColors: true, environment: environment) != .monochrome
+        // COLORS and COLOR_PAIRS are only known once start_color has run.
+        if wantsColor {
             start_color()
             use_default_colors()
         }
+        theme = ColorTheme.choose(colors: wantsColor ? sw_COLORS() : 0, hasColors: wantsColor, environment: environment)
         maximumPairs = theme == .monochrome ? 0 : min(sw_COLOR_PAIRS(), 32_767)
         glyphs = Self.localeIsUTF8 ? .unicode : .ascii
     }

@@ -30,6 +30,10 @@ enum TerminalRestore {
                 LiveProcessGroups.shared.killAll()
                 sigaction(signal, TerminalRestore.previousActions + Int(signal), nil)
                 raise(signal)
+                // A handler that returns (the backtracer does, for a signal sent with kill) must not leave the
+                // tutorial running on a terminal it has given back.
+                Glibc.signal(signal, SIG_DFL)
+                raise(signal)
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0

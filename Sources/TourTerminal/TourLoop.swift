@@ -57,13 +57,25 @@ final class TourLoop: @unchecked Sendable {
     }
 
     private func readInput() {
-        for input in screen.pendingInput() {
+        let inputs = screen.pendingInput()
+        if inputs.isEmpty && Self.terminalHungUp() {
+            // The terminal went away without a SIGHUP reaching us: nobody can see or quit the tutorial any more.
+            perform([.quit])
+        }
+        for input in inputs {
             switch input {
             case .key(let key): handle(.key(key), drawNow: true)
             case .mouse(let mouse): handle(.mouse(mouse), drawNow: true)
             case .resized: handle(.resize(screen.adoptTerminalSize()), drawNow: true)
             }
         }
+    }
+
+    /// stdin reports a hang-up or an error rather than input: a readable source with nothing to read.
+    private static func terminalHungUp() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) == 1 else { return false }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     private func handle(_ event: TourEvent, drawNow: Bool) {

@@ -15,7 +15,9 @@ struct TourInTmuxTests {
         let firstPage = try #require(catalog.pages.first)
         // What page 1 prints and reports when run on its own, to recognise it on the screen.
         let reference = recordRun(product: firstPage.product)
-        let firstLine = try #require(reference.output.first { $0.stream == .stdout }?.text)
+        // The last line stays on screen above the ending; the first may have scrolled away by then.
+        let lastLine = try #require(reference.output.last { $0.stream == .stdout }?.text)
+        let printed = String(lastLine.prefix(16))
         let sourceLines = try String(contentsOf: firstPage.source, encoding: .utf8).components(separatedBy: "\n")
 
         let tmux = Tmux()
@@ -27,7 +29,7 @@ struct TourInTmuxTests {
         }
 
         try tmux.send("r")
-        try tmux.waitFor("page 1's output", timeout: 120) { $0.contains(String(firstLine.prefix(24))) }
+        try tmux.waitFor("page 1's output", timeout: 120) { $0.contains(printed) }
         let ended = try tmux.waitFor("the run's ending in words", timeout: 180) { $0.contains(" after ") && !$0.contains("s stop") }
         #expect(ended.contains("ended normally"))
         let lanes = try #require(Self.laneCount(in: ended), "no thread count in the timeline's title:\n\(ended)")
@@ -43,7 +45,7 @@ struct TourInTmuxTests {
         }
         try tmux.resize(width: 120, height: 40)
         try tmux.waitFor("the full layout again, with the run's output kept") { screen in
-            screen.contains("Pages") && screen.contains(String(firstLine.prefix(24))) && screen.contains("ended normally")
+            screen.contains("Pages") && screen.contains(printed) && screen.contains("ended normally")
         }
 
         try tmux.send("q")

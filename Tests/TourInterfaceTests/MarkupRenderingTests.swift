@@ -87,9 +87,9 @@ struct MarkupRenderingTests {
         let code = page.rows.filter(\.isCode)
         #expect(code.map(\.sourceLine) == [2, 3, 4])
         #expect(code.map(\.text) == ["2 let a = 1", "3", "4 let b = 2"])
-        #expect(page.resultsWidth == 16)
+        #expect(page.resultsWidth == 14)
         #expect(page.resultsColumn == 2 + page.codeWidth + 1)
-        #expect(page.codeWidth == 60 - 2 - 16 - 1)
+        #expect(page.codeWidth == 60 - 2 - 14 - 1)
     }
 
     @Test("A code line longer than the code column continues behind a marker, without a number")

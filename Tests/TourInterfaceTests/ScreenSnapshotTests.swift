@@ -19,7 +19,8 @@ struct ScreenSnapshotTests {
         let screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines, matches: "full-before-run")
         // The focused page pane's frame stands out; the current page is reversed in the list.
-        #expect(screen[24, 0].style == CellStyle(foreground: .accent, bold: true))
+        let page = try #require(model.layout.panes[.page])
+        #expect(screen[page.x, page.y].style == CellStyle(foreground: .accent, bold: true))
         #expect(screen[1, 1].style.reverse)
         #expect(screen[0, 39].style.reverse)
     }
@@ -115,8 +116,9 @@ struct ScreenSnapshotTests {
         Snapshot.expect([screen.text(ofRow: 39)], matches: "status-crash-120")
         #expect(model.currentPage.status == .crashed)
         // The state glyph sits at the right edge of the page's row in the list.
-        #expect(screen[22, 1].character == "✗")
-        #expect(screen[22, 1].style.foreground == .failure)
+        let list = try #require(model.layout.sidebar).inside
+        #expect(screen[list.maxX - 1, list.y].character == "✗")
+        #expect(screen[list.maxX - 1, list.y].style.foreground == .failure)
     }
 
     @Test("The help lists every key; the quit question names the running page")

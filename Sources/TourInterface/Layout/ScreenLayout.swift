@@ -44,7 +44,7 @@ public struct ScreenLayout: Equatable, Sendable {
     private mutating func layOutFull(size: Size, pageCount: Int) {
         let bottomHeight = max(10, size.height / 3 + 1)
         let upperHeight = size.height - 1 - bottomHeight
-        let leftWidth = size.width >= 140 ? 28 : 24
+        let leftWidth = size.width >= 140 ? 30 : 26
         let sidebarBox = Rect(x: 0, y: 0, width: leftWidth, height: min(upperHeight - 6, max(4, pageCount + 2)))
         sidebar = sidebarBox
         panes[.knobs] = Rect(x: 0, y: sidebarBox.maxY, width: leftWidth, height: upperHeight - sidebarBox.height)

@@ -108,7 +108,8 @@ enum OutputView {
     /// An entry's rows: the prefix, then its text, spaces kept as the page wrote them, continued under
     /// the text's first column when it is longer than the pane is wide.
     static func wrappedRows(of entry: OutputEntry, width: Int) -> [[Cell]] {
-        let indent = entry.prefix.count < width / 2 ? entry.prefix.count : 0
+        // Continuation rows line up under the text while that leaves room for it, else they take the whole width.
+        let indent = width - entry.prefix.count >= 40 ? entry.prefix.count : 2
         let characters = Array(entry.text)
         var rows: [[Cell]] = []
         var start = 0

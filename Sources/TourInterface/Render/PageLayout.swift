@@ -43,7 +43,7 @@ public struct PageLayout: Sendable {
         self.glyphs = glyphs
         let lastLine = document.codeLines.last?.number ?? 99
         gutterWidth = String(lastLine).count + 1
-        resultsWidth = width >= 50 ? min(32, max(14, width * 28 / 100)) : 0
+        resultsWidth = width >= 50 ? min(28, max(14, width / 5)) : 0
         codeWidth = max(8, self.width - gutterWidth - (resultsWidth > 0 ? resultsWidth + 1 : 0))
         resultsColumn = gutterWidth + codeWidth + 1
         layOut(document.blocks)

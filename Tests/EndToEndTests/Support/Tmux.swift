@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 
 /// A tmux server of the test's own (its own socket, so parallel tests and a learner's tmux never meet),
@@ -24,21 +25,31 @@ final class Tmux {
     }
 
     /// Runs a tmux command on this server and returns its standard output.
+    ///
+    /// posix_spawn and a blocking waitpid rather than Foundation's `Process`, whose wait never returned here
+    /// for the client that starts the server; and output goes to a file rather than a pipe, because the server
+    /// inherits the descriptor and would keep a pipe open for as long as it lives.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
         guard let executable = Self.executable else { throw Failure(description: "tmux is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "could not start tmux: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
         }
         return text
     }
@@ -82,6 +93,8 @@ final class Tmux {
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: poll)
         }
-        throw Failure(description: "timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)")
+        let message = "timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)"
+        print(message)
+        throw Failure(description: message)
     }
 }
