@@ -31,9 +31,23 @@ public struct TimelineGeometry: Sendable {
             secondsPerColumn = zoom
             startSeconds = max(0, state.startSeconds)
         } else {
-            // Fitting leaves a little room on the right, so the newest work is not drawn against the border.
-            secondsPerColumn = max(seconds, 0.01) * 1.05 / Double(max(1, plot.width))
+            secondsPerColumn = Self.fittingExtent(seconds) / Double(max(1, plot.width))
             startSeconds = 0
+        }
+    }
+
+    /// The stretch of time a fitted view shows for a run `seconds` long: a round figure a little beyond it.
+    ///
+    /// Round figures keep the scale still while a run grows, so bars do not shrink a little every frame and
+    /// what was drawn stays valid until the run outgrows the figure.
+    static func fittingExtent(_ seconds: Double) -> Double {
+        let wanted = max(seconds * 1.05, 0.01)
+        var power = 0.001
+        while true {
+            for factor in [1.0, 1.5, 2, 3, 4, 5, 6, 8] where power * factor >= wanted {
+                return power * factor
+            }
+            power *= 10
         }
     }
 

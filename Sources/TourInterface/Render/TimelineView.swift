@@ -14,8 +14,7 @@ enum TimelineView {
         let geometry = TimelineGeometry(inner: inner, state: page.timeline, laneCount: record.threads.count,
                                         seconds: record.seconds(at: reached))
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
-        drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, into: &buffer)
-        drawMarks(record, geometry: geometry, glyphs: model.glyphs, into: &buffer)
+        drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, glyphs: model.glyphs, into: &buffer)
         drawAxis(geometry, glyphs: model.glyphs, into: &buffer)
         drawInfo(record, reached: reached, geometry: geometry, state: page.timeline, inner: inner, model: model, into: &buffer)
     }
@@ -35,40 +34,35 @@ enum TimelineView {
         }
     }
 
-    /// Bars in the lane colours, alternating so neighbours stay apart, with as much of the span's name inside as fits.
+    /// Completed spans and marks come from the raster, which paints each of them once; open spans and the
+    /// selected span change from frame to frame, so they are drawn each time, between the bars and the marks.
     private static func drawSpans(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, selected: Int?,
-                                  into buffer: inout CellBuffer) {
-        var rowOfThread: [Int32: Int] = [:]
-        for row in 0..<geometry.visibleLanes where geometry.firstLane + row < record.threads.count {
-            rowOfThread[record.threads[geometry.firstLane + row].thread] = geometry.plot.y + row
+                                  glyphs: Glyphs, into buffer: inout CellBuffer) {
+        SpanRaster.shared.paintSpans(record, geometry: geometry, into: &buffer)
+        let lanes = LaneRows(record, geometry: geometry)
+        let columns = ColumnScale(record, geometry: geometry)
+        for span in record.openSpans.values.sorted(by: { $0.id < $1.id }) {
+            drawBar(span, end: reached, color: span.id == selected ? .selectedSpan : .openSpan, bold: span.id == selected,
+                    lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
-        var drawnOnRow: [Int: Int] = [:]
-        func draw(_ span: Span, end: UInt64, open: Bool) {
-            guard let y = rowOfThread[span.thread] else { return }
-            let first = geometry.column(ofSeconds: record.seconds(at: span.start))
-            let last = max(first, geometry.column(ofSeconds: record.seconds(at: end)))
-            guard last >= 0, first < geometry.plot.width else { return }
-            let order = drawnOnRow[y, default: 0]
-            drawnOnRow[y] = order + 1
-            let color: PaletteColor = span.id == selected ? .selectedSpan : open ? .openSpan : order % 2 == 0 ? .spanA : .spanB
-            let style = CellStyle(foreground: color, bold: span.id == selected, reverse: true)
-            let name = Array(span.name)
-            for column in max(0, first)...min(last, geometry.plot.width - 1) {
-                let character = column - first < name.count ? name[column - first] : " "
-                buffer.set(Cell(character, style), x: geometry.plot.x + column, y: y)
-            }
+        if let selected, record.openSpans[selected] == nil, let span = record.timelineSpan(id: selected, now: reached)?.span {
+            drawBar(span, end: span.end ?? span.start, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
-        for span in record.spans { draw(span, end: span.end ?? span.start, open: false) }
-        for span in record.openSpans.values.sorted(by: { $0.id < $1.id }) { draw(span, end: reached, open: true) }
+        SpanRaster.shared.paintMarks(record, geometry: geometry, glyph: glyphs.mark, into: &buffer)
     }
 
-    private static func drawMarks(_ record: RunRecord, geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
-        for mark in record.marks {
-            guard let lane = record.threads.firstIndex(where: { $0.thread == mark.thread }),
-                  lane >= geometry.firstLane, lane < geometry.firstLane + geometry.visibleLanes else { continue }
-            let column = geometry.column(ofSeconds: record.seconds(at: mark.time))
-            guard column >= 0, column < geometry.plot.width else { continue }
-            buffer.set(Cell(glyphs.mark, CellStyle(foreground: .mark, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + lane - geometry.firstLane)
+    /// One span's bar on its lane, with as much of its name inside as fits, counted from its real start.
+    private static func drawBar(_ span: Span, end: UInt64, color: PaletteColor, bold: Bool, lanes: LaneRows, columns: ColumnScale,
+                        geometry: TimelineGeometry, into buffer: inout CellBuffer) {
+        guard let row = lanes.row(of: span.thread) else { return }
+        let first = columns.column(of: span.start)
+        let last = max(first, columns.column(of: end))
+        guard last >= 0, first < geometry.plot.width else { return }
+        let style = CellStyle(foreground: color, bold: bold, reverse: true)
+        var name = span.name.makeIterator()
+        for _ in first..<max(first, 0) { _ = name.next() }
+        for column in max(0, first)...min(last, geometry.plot.width - 1) {
+            buffer.set(Cell(name.next() ?? " ", style), x: geometry.plot.x + column, y: geometry.plot.y + row)
         }
     }
 
@@ -115,3 +109,4 @@ enum TimelineView {
                      style: CellStyle(foreground: .muted), clip: row)
     }
 }
+

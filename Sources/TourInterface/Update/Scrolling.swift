@@ -22,7 +22,7 @@ extension TourModel {
 
     /// The current page laid out for the width of its pane.
     func pageLayout() -> PageLayout {
-        PageLayout(document: currentPage.document, width: box(of: .page).inside.width, glyphs: glyphs)
+        PageLayout.cached(for: currentPage, width: box(of: .page).inside.width, glyphs: glyphs)
     }
 
     mutating func scroll(_ amount: ScrollAmount) {
