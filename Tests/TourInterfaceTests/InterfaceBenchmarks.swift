@@ -71,3 +71,18 @@ struct InterfaceBenchmarks {
         }
     }
 }
+
+extension InterfaceBenchmarks {
+    @Test("Loading the real catalog into a model and drawing the first frame")
+    func firstFrame() throws {
+        var frame = CellBuffer(size: Size(width: 1, height: 1))
+        var catalog: PageCatalog?
+        let loading = Self.milliseconds { catalog = try? PageCatalog.load() }
+        let modelling = Self.milliseconds {
+            let model = TourModel.load(catalog!, speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode)
+            frame = TourRenderer.render(model)
+        }
+        print("benchmark first-frame work: catalog \(String(format: "%.1f", loading)) ms, model and first frame \(String(format: "%.1f", modelling)) ms")
+        #expect(frame.text(ofRow: 0).contains("Pages"))
+    }
+}

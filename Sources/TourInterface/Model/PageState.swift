@@ -1,3 +1,4 @@
+import Foundation
 import TourCore
 
 /// Where a page stands: shown in the sidebar and the status line.
@@ -73,9 +74,7 @@ public enum RunStatus: Equatable, Sendable {
 /// chose for the next run, and where each of its panes is scrolled to.
 public struct PageState: Sendable {
     public let page: Page
-    public let document: PageDocument
-    /// The knobs the source declares, for the knob panel before the page has run.
-    public let declaredKnobs: [KnobRow]
+    let source: PageSource
     /// The last run, or the one in flight.
     public var record: RunRecord?
     /// The run whose events feed `record`.
@@ -89,11 +88,15 @@ public struct PageState: Sendable {
     public var outputScrollBack = 0
     public var timeline = TimelineState()
 
-    public init(page: Page, document: PageDocument, declaredKnobs: [KnobRow]) {
+    public init(page: Page) {
         self.page = page
-        self.document = document
-        self.declaredKnobs = declaredKnobs
+        source = PageSource(url: page.source)
     }
+
+    public var document: PageDocument { source.parsed.document }
+
+    /// The knobs the source declares, for the knob panel before the page has run.
+    public var declaredKnobs: [KnobRow] { source.parsed.knobs }
 
     public var status: RunStatus { RunStatus(record) }
 
@@ -117,6 +120,28 @@ public struct PageState: Sendable {
         knobs.compactMap { knob in
             guard let chosen = chosenKnobValues[knob.name], chosen != knob.defaultValue else { return nil }
             return RunOrder.KnobSetting(name: knob.name, value: chosen)
+        }
+    }
+}
+
+/// A page's `main.swift`, read and parsed the first time the page is shown: the first frame needs one page,
+/// not eight. A class, so every copy of the model shares the one parse.
+final class PageSource: @unchecked Sendable {
+    let url: URL
+    private let lock = NSLock()
+    private var cached: (document: PageDocument, knobs: [KnobRow])?
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    var parsed: (document: PageDocument, knobs: [KnobRow]) {
+        lock.withLock {
+            if let cached { return cached }
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let parsed = (LiterateParser.parse(text), LiterateParser.knobs(in: text).map(KnobRow.init))
+            cached = parsed
+            return parsed
         }
     }
 }

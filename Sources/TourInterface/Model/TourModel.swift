@@ -51,14 +51,9 @@ public struct TourModel: Sendable {
         self.glyphs = glyphs
     }
 
-    /// The model for `catalog`, with each page's source read and parsed.
+    /// The model for `catalog`; each page's source is read when the page is first shown.
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs) -> TourModel {
-        let pages = catalog.pages.map { page in
-            let source = (try? String(contentsOf: page.source, encoding: .utf8)) ?? ""
-            return PageState(page: page, document: LiterateParser.parse(source),
-                             declaredKnobs: LiterateParser.knobs(in: source).map(KnobRow.init))
-        }
-        return TourModel(pages: pages, speed: speed, size: size, glyphs: glyphs)
+        TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs)
     }
 
     public var currentPage: PageState {

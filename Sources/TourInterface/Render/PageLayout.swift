@@ -195,8 +195,7 @@ private final class PageLayoutCache: @unchecked Sendable {
     static let shared = PageLayoutCache()
 
     private struct Entry {
-        var source: URL
-        var document: PageDocument
+        var source: PageSource
         var layout: PageLayout
         var glyphs: Glyphs
     }
@@ -207,12 +206,11 @@ private final class PageLayoutCache: @unchecked Sendable {
 
     func layout(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
         lock.withLock {
-            if let entry = entries.first(where: { $0.source == page.page.source && $0.layout.width == max(10, width)
-                                                  && $0.glyphs == glyphs && $0.document == page.document }) {
+            if let entry = entries.first(where: { $0.source === page.source && $0.layout.width == max(10, width) && $0.glyphs == glyphs }) {
                 return entry.layout
             }
             let layout = PageLayout(document: page.document, width: width, glyphs: glyphs)
-            entries.insert(Entry(source: page.page.source, document: page.document, layout: layout, glyphs: glyphs), at: 0)
+            entries.insert(Entry(source: page.source, layout: layout, glyphs: glyphs), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }
