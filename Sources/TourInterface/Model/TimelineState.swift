@@ -22,6 +22,7 @@ public struct TimelineState: Equatable, Sendable {
 public struct TimelineSpan: Equatable, Sendable {
     public var span: Span
     public var end: UInt64
+    /// Still running, or left running when the run ended (a stuck page's spans end with the run).
     public var isOpen: Bool
 }
 
@@ -36,7 +37,7 @@ extension RunRecord {
     /// Completed and open spans on `thread`, in order of their start; open ones reach `now`.
     public func timelineSpans(on thread: Int32, now: UInt64) -> [TimelineSpan] {
         let reached = reachedTime(now: now)
-        var result = spans.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: $0.end ?? $0.start, isOpen: false) }
+        var result = spans.filter { $0.thread == thread }.map(closed)
         result += openSpans.values.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
         return result.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
     }
@@ -46,6 +47,11 @@ extension RunRecord {
         if let open = openSpans[id] {
             return TimelineSpan(span: open, end: max(open.start, reachedTime(now: now)), isOpen: true)
         }
-        return spans.last { $0.id == id }.map { TimelineSpan(span: $0, end: $0.end ?? $0.start, isOpen: false) }
+        return spans.last { $0.id == id }.map(closed)
+    }
+
+    /// A span from the completed list; one the run ended before it finished reaches the end of the run.
+    private func closed(_ span: Span) -> TimelineSpan {
+        TimelineSpan(span: span, end: span.end ?? endTime ?? span.start, isOpen: span.end == nil)
     }
 }

@@ -76,7 +76,7 @@ final class SpanRaster: @unchecked Sendable {
         }
         let firstSpan = max(0, spans.count - record.droppedSpans)
         for index in firstSpan..<record.spans.count {
-            paint(record.spans[index], lanes: lanes, columns: columns, width: current.width)
+            paint(record.spans[index], runEnd: record.endTime, lanes: lanes, columns: columns, width: current.width)
         }
         spans = Self.progress(of: record.spans, dropped: record.droppedSpans) { ($0.end ?? $0.start, $0.thread) }
         let firstMark = max(0, marks.count - record.droppedMarks)
@@ -89,14 +89,15 @@ final class SpanRaster: @unchecked Sendable {
     }
 
     /// Bars alternate between two shades per lane so neighbours stay apart; a span that would only repaint
-    /// a cell its lane already has is skipped, which is most of them when a long run is in view.
-    private func paint(_ span: Span, lanes: LaneRows, columns: ColumnScale, width: Int) {
+    /// a cell its lane already has is skipped, which is most of them when a long run is in view. A span the
+    /// run ended before it finished reaches the end of the run in the colour of open spans.
+    private func paint(_ span: Span, runEnd: UInt64?, lanes: LaneRows, columns: ColumnScale, width: Int) {
         guard let row = lanes.row(of: span.thread) else { return }
         let first = columns.column(of: span.start)
-        let last = max(first, columns.column(of: span.end ?? span.start))
+        let last = max(first, columns.column(of: span.end ?? runEnd ?? span.start))
         guard last >= 0, first < width else { return }
         if first == last && spanCells[row][first] != nil { return }
-        let color: PaletteColor = barsOnRow[row] % 2 == 0 ? .spanA : .spanB
+        let color: PaletteColor = span.end == nil ? .openSpan : barsOnRow[row] % 2 == 0 ? .spanA : .spanB
         barsOnRow[row] += 1
         let style = CellStyle(foreground: color, reverse: true)
         var name = span.name.makeIterator()

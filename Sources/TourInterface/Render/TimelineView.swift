@@ -45,8 +45,8 @@ enum TimelineView {
             drawBar(span, end: reached, color: span.id == selected ? .selectedSpan : .openSpan, bold: span.id == selected,
                     lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
-        if let selected, record.openSpans[selected] == nil, let span = record.timelineSpan(id: selected, now: reached)?.span {
-            drawBar(span, end: span.end ?? span.start, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
+        if let selected, record.openSpans[selected] == nil, let shown = record.timelineSpan(id: selected, now: reached) {
+            drawBar(shown.span, end: shown.end, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
         SpanRaster.shared.paintMarks(record, geometry: geometry, glyph: glyphs.mark, into: &buffer)
     }
@@ -94,7 +94,7 @@ enum TimelineView {
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
             let thread = Formatting.threadTag(span.thread, in: record)
-            let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? " so far" : "")
+            let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
             // Times first: when the row is too narrow, the end of the queue label is what gets cut.
             var text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))"
             text += "  lasts \(duration)  thread \(thread == "main" ? "main #\(span.thread)" : thread)"

@@ -51,6 +51,7 @@ public enum TourRenderer {
             }
         case .timeline:
             TimelineView.draw(model, in: inner, focused: focused, into: &buffer)
+            drawHiddenLanes(model, inner: inner, box: box, into: &buffer)
         case .knobs:
             KnobsView.draw(model, in: inner, focused: focused, into: &buffer)
         }
@@ -62,6 +63,16 @@ public enum TourRenderer {
         case .timeline: "Timeline" + (model.currentPage.record.map { $0.threads.isEmpty ? "" : " \($0.threads.count) threads" } ?? "")
         default: pane.title
         }
+    }
+
+    /// " 2 more lanes, j/k " in the bottom border, when not every thread has a row.
+    private static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
+        guard let record = model.currentPage.record else { return }
+        let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, laneCount: record.threads.count, seconds: 0)
+        let hidden = record.threads.count - geometry.visibleLanes
+        guard hidden > 0 else { return }
+        let text = " \(hidden) more lane\(hidden == 1 ? "" : "s"), j/k "
+        buffer.write(text, x: box.maxX - 2 - text.count, y: box.maxY - 1, style: CellStyle(foreground: .accent))
     }
 
     /// "40%" in the bottom border, when there is more page than fits.

@@ -1,8 +1,11 @@
 extension TourModel {
     /// A click picks a page, a tab, a link or a span and focuses the pane it lands in; the wheel scrolls the pane under it.
     mutating func handle(_ mouse: MouseEvent) -> [TourEffect] {
-        if overlay == .help, mouse.action == .click { overlay = nil }
-        guard overlay == nil else { return [] }
+        guard overlay == nil else {
+            // The click that closes the help does nothing else, as a key would not.
+            if overlay == .help, mouse.action == .click { overlay = nil }
+            return []
+        }
         let layout = self.layout
         guard layout.mode != .tooSmall else { return [] }
         if mouse.action == .click, let sidebar = layout.sidebar, sidebar.contains(x: mouse.x, y: mouse.y) {

@@ -123,6 +123,8 @@ extension TourModel {
         let effects = stopEffects()
         let runID = nextRunID
         nextRunID += 1
+        // A run is watched in its output: the compact layout stops showing the knobs that were just set.
+        if focus == .page && compactTab == .knobs { compactTab = .output }
         var page = currentPage
         page.runID = runID
         page.record = RunRecord()
