@@ -39,7 +39,7 @@ public enum RunStatus: Equatable, Sendable {
         switch self {
         case .notRun: "not run"
         case .running: "running"
-        case .endedAsExpected: "ended as expected"
+        case .endedAsExpected: "as expected"
         case .crashed: "crashed"
         case .stuck: "stuck"
         case .stopped: "stopped"

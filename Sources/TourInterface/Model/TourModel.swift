@@ -29,7 +29,7 @@ public struct TourModel: Sendable {
     public var focus = Pane.page
     /// The focused pane fills the screen.
     public var zoomed = false
-    /// The pane below the page in the compact layout.
+    /// The pane below the page in the compact layout: the last of output, timeline and knobs to have the focus.
     public var compactTab = Pane.output
     public var overlay: Overlay?
     public var speed: Double
@@ -65,7 +65,4 @@ public struct TourModel: Sendable {
     public var runningPage: Int? {
         pages.indices.first { pages[$0].isRunning }
     }
-
-    /// The pane shown in the bottom half of the compact layout: the focused one, unless the page has the focus.
-    public var bottomPane: Pane { focus == .page ? compactTab : focus }
 }

@@ -18,7 +18,7 @@ struct WrappedLine {
 /// Turns inline spans into styled characters and wraps them to a width, breaking at spaces.
 enum InlineWrapper {
     /// The styled characters of `spans`, on top of `base` (the style of the block they are in).
-    static func characters(of spans: [InlineSpan], base: CellStyle, glyphs: Glyphs) -> [StyledCharacter] {
+    static func characters(of spans: [InlineSpan], base: CellStyle) -> [StyledCharacter] {
         var result: [StyledCharacter] = []
         func append(_ text: String, _ style: CellStyle, breaks: Bool = true, link: String? = nil) {
             for character in TextWidth.sanitized(text) {

@@ -19,23 +19,30 @@ enum Overlays {
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0", "zoom in / out / fit the whole run"),
         ("", "H L", "pan left / right"),
-        ("Other", "Ctrl-L", "draw the screen again"),
-        ("", "?", "this help"),
+        ("Other", "? Ctrl-L", "this help / draw the screen again"),
         ("", "q", "quit (asks first while a page runs)"),
     ]
 
+    /// The page states the list marks with a glyph, as the help explains them.
+    static let states: [RunStatus] = [.notRun, .running, .endedAsExpected, .crashed, .stuck, .stopped, .failed]
+
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
-        let height = min(buffer.size.height - 2, helpLines.count + 4)
+        let height = min(buffer.size.height - 2, helpLines.count + 5)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
         let inner = box.inside
-        for (index, line) in helpLines.prefix(inner.height - 2).enumerated() {
+        for (index, line) in helpLines.prefix(inner.height - 3).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
             buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
             buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 21, y: y, clip: inner)
+        }
+        var x = inner.x + 1
+        for state in states {
+            x = buffer.write("\(state.glyph(model.glyphs))", x: x, y: inner.maxY - 2, style: CellStyle(foreground: state.color, bold: true), clip: inner)
+            x = buffer.write(" \(state.words) ", x: x, y: inner.maxY - 2, clip: inner)
         }
         buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
     }

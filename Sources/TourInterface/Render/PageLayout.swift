@@ -58,7 +58,7 @@ public struct PageLayout: Sendable {
             case .heading(let level, let text, _):
                 layOutHeading(level: level, text: text)
             case .paragraph(let text, _):
-                appendProse(InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, glyphs: glyphs), width: width))
+                appendProse(InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain), width: width))
             case .listItem(let ordered, let number, let depth, let text, _):
                 layOutListItem(ordered: ordered, number: number, depth: depth, text: text)
             case .callout(let kind, let body, _):
@@ -83,7 +83,7 @@ public struct PageLayout: Sendable {
 
     private mutating func layOutHeading(level: Int, text: [InlineSpan]) {
         let style = CellStyle(foreground: level <= 2 ? .heading : nil, bold: true)
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: style, glyphs: glyphs), width: width)
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: style), width: width)
         appendProse(lines)
         if level == 1 {
             let length = min(width, lines.map(\.cells.count).max() ?? 0)
@@ -94,7 +94,7 @@ public struct PageLayout: Sendable {
     private mutating func layOutListItem(ordered: Bool, number: Int?, depth: Int, text: [InlineSpan]) {
         let indent = min(depth * 2, width / 3)
         let marker = ordered ? "\(number ?? 1). " : "\(glyphs.bullet) "
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, glyphs: glyphs),
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain),
                                        width: width, firstIndent: indent + marker.count, indent: indent + marker.count)
         for (index, var line) in lines.enumerated() {
             if index == 0 {
@@ -117,7 +117,7 @@ public struct PageLayout: Sendable {
         top.append(Cell(glyphs.topRight, frame))
         rows.append(PageRow(cells: top))
 
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: body, base: .plain, glyphs: glyphs),
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: body, base: .plain),
                                        width: width - 2, firstIndent: 2, indent: 2)
         for line in lines {
             var cells = line.cells

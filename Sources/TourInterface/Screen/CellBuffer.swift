@@ -18,13 +18,6 @@ public struct CellStyle: Hashable, Sendable {
     }
 
     public static let plain = CellStyle()
-
-    /// This style with `background` filled in where it has none, so text drawn on a shaded area keeps the shade.
-    func over(_ background: PaletteColor?) -> CellStyle {
-        var style = self
-        if style.background == nil { style.background = background }
-        return style
-    }
 }
 
 /// One character cell of the screen.
@@ -131,15 +124,6 @@ public struct CellBuffer: Equatable, Sendable {
         for row in max(0, rect.y)..<min(size.height, rect.maxY) {
             for column in max(0, rect.x)..<min(size.width, rect.maxX) {
                 cells[row * size.width + column] = cell
-            }
-        }
-    }
-
-    /// Changes the style of cells in `rect` that already exist, keeping their characters.
-    public mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
-        for row in max(0, rect.y)..<min(size.height, rect.maxY) {
-            for column in max(0, rect.x)..<min(size.width, rect.maxX) {
-                change(&cells[row * size.width + column].style)
             }
         }
     }

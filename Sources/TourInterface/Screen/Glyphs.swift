@@ -6,13 +6,10 @@ public struct Glyphs: Sendable, Equatable {
     public var topRight: Character
     public var bottomLeft: Character
     public var bottomRight: Character
-    public var teeDown: Character
-    public var teeUp: Character
     public var bullet: Character
     public var ellipsis: String
     public var continuation: Character
     public var pointer: Character
-    public var bar: Character
     public var mark: Character
     public var tick: Character
     public var notRun: Character
@@ -29,14 +26,14 @@ public struct Glyphs: Sendable, Equatable {
 
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
-        teeDown: "┬", teeUp: "┴", bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", bar: "█", mark: "◆",
+        bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
         times: "×", arrow: "→", micro: "µ"
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-        teeDown: "+", teeUp: "+", bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", bar: "#", mark: "*",
+        bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
         times: "x", arrow: "->", micro: "u"
     )

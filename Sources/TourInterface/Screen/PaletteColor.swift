@@ -1,6 +1,6 @@
 /// The tutorial's colours by what they mean; the terminal backend maps each to a 256-colour or an 8-colour
 /// index, or drops colour altogether, so rendering never depends on what the terminal can do.
-public enum PaletteColor: Int, CaseIterable, Hashable, Sendable {
+public enum PaletteColor: Int, Hashable, Sendable {
     /// Titles, the focused frame, the selection.
     case accent
     /// Frames and text that stays in the background.
