@@ -137,6 +137,10 @@ struct ScreenSnapshotTests {
         Snapshot.expect(TourRenderer.render(model).lines, matches: "too-small")
         _ = model.update(.resize(Self.full))
         Snapshot.expect(TourRenderer.render(model).lines, matches: "full-after-run")
+
+        var running = try FixturePages.model(width: 60, height: 20)
+        running.press(.character("r"), .character("q"))
+        #expect(TourRenderer.render(running).lines.contains { $0.contains("y stops it and quits, n stays.") })
     }
 
     @Test("Outside a UTF-8 locale every frame and marker is ASCII")

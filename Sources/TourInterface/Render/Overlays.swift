@@ -59,10 +59,11 @@ enum Overlays {
     }
 
     /// Shown instead of the panes when the terminal is too small for any layout.
-    static func drawTooSmall(size: Size, glyphs: Glyphs, into buffer: inout CellBuffer) {
+    static func drawTooSmall(size: Size, glyphs: Glyphs, askingToQuit: Bool, into buffer: inout CellBuffer) {
         let times = glyphs.times
-        let lines = ["Make the terminal at least \(ScreenLayout.minimum.width)\(times)\(ScreenLayout.minimum.height)",
+        var lines = ["Make the terminal at least \(ScreenLayout.minimum.width)\(times)\(ScreenLayout.minimum.height)",
                      "(it is \(size.width)\(times)\(size.height) now; q quits)"]
+        if askingToQuit { lines.append("A page is running: y stops it and quits, n stays.") }
         for (index, line) in lines.enumerated() {
             let x = max(0, (size.width - TextWidth.of(line)) / 2)
             let y = max(0, size.height / 2 - 1 + index)

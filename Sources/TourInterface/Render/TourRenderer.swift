@@ -4,7 +4,7 @@ public enum TourRenderer {
         var buffer = CellBuffer(size: model.size)
         let layout = model.layout
         guard layout.mode != .tooSmall else {
-            Overlays.drawTooSmall(size: model.size, glyphs: model.glyphs, into: &buffer)
+            Overlays.drawTooSmall(size: model.size, glyphs: model.glyphs, askingToQuit: model.overlay == .confirmQuit, into: &buffer)
             return buffer
         }
         if let sidebar = layout.sidebar {
