@@ -11,28 +11,34 @@ import TourCore
 @Suite("tour benchmarks", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1" && Tmux.isAvailable))
 struct InteractiveTourBenchmarks {
-    @Test("First frame after launch, and CPU while idle")
+    @Test("First frame after launch (five launches), and CPU while idle")
     func firstFrameAndIdle() throws {
-        let tmux = Tmux()
         let tour = BuildProducts.executable(named: "tour")
-        // The shell waits for Enter, so tmux's own start-up is not counted.
-        try tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
-        try tmux.waitFor("the shell") { _ in true }
-        let launched = Date()
-        try tmux.send("Enter")
-        try tmux.waitFor("the first frame", timeout: 10, poll: 0.002) { $0.contains("Pages") && $0.contains("r run") }
-        let firstFrame = Date().timeIntervalSince(launched) * 1000
-        print("benchmark first-frame: \(String(format: "%.0f", firstFrame)) ms from Enter to the full screen in tmux")
-
-        let pid = try tmux.panePID()
-        Thread.sleep(forTimeInterval: 1)
-        let before = try ProcessStats(pid: pid)
-        Thread.sleep(forTimeInterval: 5)
-        let after = try ProcessStats(pid: pid)
-        let idle = Double(after.cpuTicks - before.cpuTicks) / Double(ProcessStats.ticksPerSecond) / 5 * 100
+        var launches: [Double] = []
+        var idle = 0.0
+        for launch in 0..<5 {
+            let tmux = Tmux()
+            // The shell waits for Enter, so tmux's own start-up is not counted.
+            try tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
+            try tmux.waitFor("the shell") { _ in true }
+            let launched = Date()
+            try tmux.send("Enter")
+            try tmux.waitFor("the first frame", timeout: 10, poll: 0.002) { $0.contains("Pages") && $0.contains("r run") }
+            launches.append(Date().timeIntervalSince(launched) * 1000)
+            if launch == 0 {
+                let pid = try tmux.panePID()
+                Thread.sleep(forTimeInterval: 1)
+                let before = try ProcessStats(pid: pid)
+                Thread.sleep(forTimeInterval: 5)
+                let after = try ProcessStats(pid: pid)
+                idle = Double(after.cpuTicks - before.cpuTicks) / Double(ProcessStats.ticksPerSecond) / 5 * 100
+            }
+            try tmux.send("q")
+        }
+        launches.sort()
+        print("benchmark first-frame: median \(String(format: "%.0f", launches[2])) ms, best \(String(format: "%.0f", launches[0])) ms, worst \(String(format: "%.0f", launches[4])) ms from Enter to the full screen in tmux (5 launches)")
         print("benchmark idle-cpu: \(String(format: "%.2f", idle)) % over 5 s")
-        try tmux.send("q")
-        #expect(firstFrame < 1_000)
+        #expect(launches[2] < 1_000)
         #expect(idle < 1)
     }
 
