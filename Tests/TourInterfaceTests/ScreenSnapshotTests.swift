@@ -100,7 +100,8 @@ struct ScreenSnapshotTests {
         model.press(.tab, .tab)
         let screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines, matches: "compact-running")
-        let open = try #require(screen.find("still going", in: try #require(model.layout.panes[.timeline])))
+        let timeline = try #require(model.layout.panes[.timeline])
+        let open = try #require(screen.find("still going", in: timeline))
         #expect(screen[open.x, open.y].style.foreground == .openSpan)
     }
 

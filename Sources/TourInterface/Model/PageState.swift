@@ -1,74 +1,4 @@
-import Foundation
 import TourCore
-
-/// Where a page stands: shown in the sidebar and the status line.
-public enum RunStatus: Equatable, Sendable {
-    case notRun
-    case running
-    case endedAsExpected
-    case crashed
-    case stuck
-    case stopped
-    /// Exited with a failure status or could not start.
-    case failed
-
-    /// The state of the page that last ran as `record`.
-    public init(_ record: RunRecord?) {
-        guard let record else {
-            self = .notRun
-            return
-        }
-        guard let ending = record.ending else {
-            self = .running
-            return
-        }
-        if record.endedAsExpected {
-            self = .endedAsExpected
-        } else if case .stuck = ending {
-            self = .stuck
-        } else if ending.isCrash {
-            self = .crashed
-        } else if ending == .stopped {
-            self = .stopped
-        } else {
-            self = .failed
-        }
-    }
-
-    public var words: String {
-        switch self {
-        case .notRun: "not run"
-        case .running: "running"
-        case .endedAsExpected: "as expected"
-        case .crashed: "crashed"
-        case .stuck: "stuck"
-        case .stopped: "stopped"
-        case .failed: "failed"
-        }
-    }
-
-    public func glyph(_ glyphs: Glyphs) -> Character {
-        switch self {
-        case .notRun: glyphs.notRun
-        case .running: glyphs.running
-        case .endedAsExpected: glyphs.expected
-        case .crashed: glyphs.crashed
-        case .stuck: glyphs.stuck
-        case .stopped: glyphs.stopped
-        case .failed: glyphs.failed
-        }
-    }
-
-    public var color: PaletteColor? {
-        switch self {
-        case .notRun, .stopped: nil
-        case .running: .running
-        case .endedAsExpected: .success
-        case .crashed, .failed: .failure
-        case .stuck: .warning
-        }
-    }
-}
 
 /// Everything the interface keeps about one page: its document, its last run, the knob values the learner
 /// chose for the next run, and where each of its panes is scrolled to.
@@ -120,28 +50,6 @@ public struct PageState: Sendable {
         knobs.compactMap { knob in
             guard let chosen = chosenKnobValues[knob.name], chosen != knob.defaultValue else { return nil }
             return RunOrder.KnobSetting(name: knob.name, value: chosen)
-        }
-    }
-}
-
-/// A page's `main.swift`, read and parsed the first time the page is shown: the first frame needs one page,
-/// not eight. A class, so every copy of the model shares the one parse.
-final class PageSource: @unchecked Sendable {
-    let url: URL
-    private let lock = NSLock()
-    private var cached: (document: PageDocument, knobs: [KnobRow])?
-
-    init(url: URL) {
-        self.url = url
-    }
-
-    var parsed: (document: PageDocument, knobs: [KnobRow]) {
-        lock.withLock {
-            if let cached { return cached }
-            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            let parsed = (LiterateParser.parse(text), LiterateParser.knobs(in: text).map(KnobRow.init))
-            cached = parsed
-            return parsed
         }
     }
 }

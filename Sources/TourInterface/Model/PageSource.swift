@@ -1,0 +1,24 @@
+import Foundation
+import TourCore
+
+/// A page's `main.swift`, read and parsed the first time the page is shown: the first frame needs one page,
+/// not eight. A class, so every copy of the model shares the one parse.
+final class PageSource: @unchecked Sendable {
+    let url: URL
+    private let lock = NSLock()
+    private var cached: (document: PageDocument, knobs: [KnobRow])?
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    var parsed: (document: PageDocument, knobs: [KnobRow]) {
+        lock.withLock {
+            if let cached { return cached }
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let parsed = (LiterateParser.parse(text), LiterateParser.knobs(in: text).map(KnobRow.init))
+            cached = parsed
+            return parsed
+        }
+    }
+}

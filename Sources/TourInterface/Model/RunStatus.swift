@@ -1,0 +1,70 @@
+import TourCore
+
+/// Where a page stands: shown in the sidebar and the status line.
+public enum RunStatus: Equatable, Sendable {
+    case notRun
+    case running
+    case endedAsExpected
+    case crashed
+    case stuck
+    case stopped
+    /// Exited with a failure status or could not start.
+    case failed
+
+    /// The state of the page that last ran as `record`.
+    public init(_ record: RunRecord?) {
+        guard let record else {
+            self = .notRun
+            return
+        }
+        guard let ending = record.ending else {
+            self = .running
+            return
+        }
+        if record.endedAsExpected {
+            self = .endedAsExpected
+        } else if case .stuck = ending {
+            self = .stuck
+        } else if ending.isCrash {
+            self = .crashed
+        } else if ending == .stopped {
+            self = .stopped
+        } else {
+            self = .failed
+        }
+    }
+
+    public var words: String {
+        switch self {
+        case .notRun: "not run"
+        case .running: "running"
+        case .endedAsExpected: "as expected"
+        case .crashed: "crashed"
+        case .stuck: "stuck"
+        case .stopped: "stopped"
+        case .failed: "failed"
+        }
+    }
+
+    public func glyph(_ glyphs: Glyphs) -> Character {
+        switch self {
+        case .notRun: glyphs.notRun
+        case .running: glyphs.running
+        case .endedAsExpected: glyphs.expected
+        case .crashed: glyphs.crashed
+        case .stuck: glyphs.stuck
+        case .stopped: glyphs.stopped
+        case .failed: glyphs.failed
+        }
+    }
+
+    public var color: PaletteColor? {
+        switch self {
+        case .notRun, .stopped: nil
+        case .running: .running
+        case .endedAsExpected: .success
+        case .crashed, .failed: .failure
+        case .stuck: .warning
+        }
+    }
+}

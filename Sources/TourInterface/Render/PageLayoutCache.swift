@@ -1,0 +1,36 @@
+import Foundation
+
+extension PageLayout {
+    /// The layout of `page`'s document at `width`, laid out once and reused while neither changes:
+    /// every frame and every scroll key needs it, and laying out a long page each time costs milliseconds.
+    static func cached(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
+        PageLayoutCache.shared.layout(for: page, width: width, glyphs: glyphs)
+    }
+}
+
+/// The last few page layouts, by page, width and glyphs.
+private final class PageLayoutCache: @unchecked Sendable {
+    static let shared = PageLayoutCache()
+
+    private struct Entry {
+        var source: PageSource
+        var layout: PageLayout
+        var glyphs: Glyphs
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private let capacity = 8
+
+    func layout(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
+        lock.withLock {
+            if let entry = entries.first(where: { $0.source === page.source && $0.layout.width == max(10, width) && $0.glyphs == glyphs }) {
+                return entry.layout
+            }
+            let layout = PageLayout(document: page.document, width: width, glyphs: glyphs)
+            entries.insert(Entry(source: page.source, layout: layout, glyphs: glyphs), at: 0)
+            if entries.count > capacity { entries.removeLast() }
+            return layout
+        }
+    }
+}
