@@ -46,6 +46,10 @@ struct InteractiveTourBenchmarks {
     func keyWhileStreaming() throws {
         let flood = try FloodPage(seconds: 25, eventsPerSecond: 50_000)
         let tmux = Tmux()
+        defer {
+            _ = try? tmux.run(["kill-server"])
+            try? FileManager.default.removeItem(at: flood.root)
+        }
         try tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])
         try tmux.waitFor("the first frame") { $0.contains("Pages") }
         let pid = try tmux.panePID()
