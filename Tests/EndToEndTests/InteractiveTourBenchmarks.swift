@@ -18,6 +18,7 @@ struct InteractiveTourBenchmarks {
         var idle = 0.0
         for launch in 0..<5 {
             let tmux = Tmux()
+            defer { tmux.stop() }
             // The shell waits for Enter, so tmux's own start-up is not counted.
             try tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
             try tmux.waitFor("the shell") { _ in true }
@@ -47,7 +48,7 @@ struct InteractiveTourBenchmarks {
         let flood = try FloodPage(seconds: 25, eventsPerSecond: 50_000)
         let tmux = Tmux()
         defer {
-            _ = try? tmux.run(["kill-server"])
+            tmux.stop()
             try? FileManager.default.removeItem(at: flood.root)
         }
         try tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])

@@ -21,6 +21,7 @@ struct TourInTmuxTests {
         let sourceLines = try String(contentsOf: firstPage.source, encoding: .utf8).components(separatedBy: "\n")
 
         let tmux = Tmux()
+        defer { tmux.stop() }
         let tour = BuildProducts.executable(named: "tour")
         try tmux.start("bash --norc --noprofile -c '\(tour); echo \(Self.exitMarker); sleep 60'", width: 120, height: 40)
 
