@@ -18,6 +18,11 @@ public struct Page: Sendable, Equatable {
     /// The knobs the page declares, read from its source and the helper files beside it (an enumeration of
     /// choices may live in a helper), so settings can be checked before anything runs.
     public var declaredKnobs: [KnobDeclaration] {
+        Self.declaredKnobs(source: source)
+    }
+
+    /// The knobs declared by the page whose `main.swift` is `source`, with the helper files beside it.
+    public static func declaredKnobs(source: URL) -> [KnobDeclaration] {
         let folder = source.deletingLastPathComponent()
         let helpers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".swift") && $0 != source.lastPathComponent }

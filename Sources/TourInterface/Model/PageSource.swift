@@ -1,7 +1,7 @@
 import Foundation
 import TourCore
 
-/// A page's `main.swift`, read and parsed the first time the page is shown: the first frame needs one page,
+/// A page's `main.swift` (and, for its knobs, the helper files beside it), read and parsed the first time the page is shown: the first frame needs one page,
 /// not eight. A class, so every copy of the model shares the one parse.
 final class PageSource: @unchecked Sendable {
     let url: URL
@@ -16,7 +16,8 @@ final class PageSource: @unchecked Sendable {
         lock.withLock {
             if let cached { return cached }
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            let parsed = (LiterateParser.parse(text), LiterateParser.knobs(in: text).map(KnobRow.init))
+            // Knobs come from the helper files too: a choice knob's enumeration may be declared in one.
+            let parsed = (LiterateParser.parse(text), Page.declaredKnobs(source: url).map(KnobRow.init))
             cached = parsed
             return parsed
         }
