@@ -18,6 +18,17 @@ do {
     fail("\(error)")
 }
 
+/// The page `options` names, once its knob settings are known to be valid; from then on no page outlives `tour`.
+func checkedPage(_ options: TourCommand.RunOptions) -> Page {
+    do {
+        let page = try PlainRun.validate(options, catalog: catalog)
+        LiveProcessGroups.stopAllOnExit()
+        return page
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let catalog: PageCatalog
 do {
     catalog = try PageCatalog.load()
@@ -35,25 +46,13 @@ case .list:
         print("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
     }
 case .run(let options):
-    let page: Page
-    do {
-        page = try PlainRun.validate(options, catalog: catalog)
-    } catch {
-        fail("\(error)")
-    }
-    LiveProcessGroups.stopAllOnExit()
+    let page = checkedPage(options)
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
     exit(status.rawValue)
 case .watch(let options):
-    let page: Page
-    do {
-        page = try PlainRun.validate(options, catalog: catalog)
-    } catch {
-        fail("\(error)")
-    }
-    LiveProcessGroups.stopAllOnExit()
+    let page = checkedPage(options)
     WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
