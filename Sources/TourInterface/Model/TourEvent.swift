@@ -36,6 +36,8 @@ public enum TourEvent: Sendable {
     case tick(now: UInt64)
     /// An event of the run with this identifier (see `RunOrder.runID`).
     case host(runID: Int, HostEvent)
+    /// Builds, source changes, the editor and reset (see `EditLoop.swift`).
+    case editLoop(EditLoopEvent)
 }
 
 /// A page run the interface asks the terminal layer to start.
@@ -61,4 +63,11 @@ public enum TourEffect: Equatable, Sendable {
     case quit
     /// Forget what is on the terminal and draw everything again.
     case redrawAll
+    /// Hand the terminal to the learner's editor until it exits; the result comes back as `.editorFinished`.
+    case edit(EditOrder)
+    /// Rebuild one page's program off the interface's queue; output and outcome come back as `.editLoop` events.
+    case build(BuildOrder)
+    case cancelBuild(buildID: Int)
+    /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
+    case reset(Page)
 }

@@ -3,10 +3,9 @@ import Foundation
 /// Boxes drawn over the panes: the list of keys, and the question before quitting during a run.
 enum Overlays {
     /// Every key and mouse action, grouped; `?` shows it, any key closes it.
-    static let helpLines: [(group: String, keys: String, meaning: String)] = [
+    static func helpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
-        ("Run", "r", "run the page, or run it again"),
-        ("", "s", "stop the run"),
+        ("Run", "r s", "run the page (again) / stop the run or the build"),
         ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
         ("Knobs", "[ ]", "choose a knob"),
         ("", "- +", "change its value; r runs with it"),
@@ -19,15 +18,18 @@ enum Overlays {
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0", "zoom in / out / fit the whole run"),
         ("", "H L", "pan left / right"),
-        ("Other", "? Ctrl-L", "this help / draw the screen again"),
-        ("", "q", "quit (asks first while a page runs)"),
-    ]
+        ("Edit", "e", model.editing.editor.map { "edit the page in \($0) (\(model.editing.editorOrigin)); saving rebuilds and reruns it" }
+            ?? "edit the page: set VISUAL or EDITOR first"),
+        ("", "d D  x", "next / previous compiler message; x restores the original"),
+        ("Other", "? ^L q", "this help / draw again / quit (asks while a page runs)"),
+    ] }
 
     /// The page states the list marks with a glyph, as the help explains them.
     static let states: [RunStatus] = [.notRun, .running, .endedAsExpected, .crashed, .stuck, .stopped, .failed]
 
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
+        let helpLines = helpLines(model)
         let height = min(buffer.size.height - 2, helpLines.count + 5)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
