@@ -98,19 +98,24 @@ extension PageLayout {
     }
 }
 
-/// The output pane while the build decides the page's state: what is being built, the messages with the selected
-/// one marked, then everything the build printed.
+/// The output pane while the build decides the page's state: everything the build printed, then, at the bottom
+/// where the pane opens, what is being built or the messages with the selected one marked.
 enum BuildOutputEntries {
     static func entries(for page: PageState, glyphs: Glyphs) -> [OutputEntry]? {
         let build = page.build
         let product = page.page.product
         let muted = CellStyle(foreground: .muted)
-        var entries: [OutputEntry]
+        var entries: [OutputEntry] = []
+        if !build.output.isEmpty {
+            entries.append(OutputEntry(prefix: [], text: "Build output:", style: CellStyle(foreground: .heading, bold: true)))
+            entries += build.output.map { OutputEntry(prefix: [.blank, .blank], text: TextWidth.sanitized($0), style: muted) }
+            entries.append(OutputEntry(prefix: [], text: "", style: .plain))
+        }
         switch build.phase {
         case .idle:
             return nil
         case .building:
-            entries = [OutputEntry(prefix: [], text: "\(glyphs.building) Building \(product)\(glyphs.ellipsis) (s cancels)",
+            entries += [OutputEntry(prefix: [], text: "\(glyphs.building) Building \(product)\(glyphs.ellipsis) (s cancels)",
                                    style: CellStyle(foreground: .running, bold: true))]
         case .failed(.doesNotCompile):
             let errors = build.diagnostics.filter { $0.severity == .error }.count
@@ -118,29 +123,24 @@ enum BuildOutputEntries {
             var summary = "\(glyphs.doesNotCompile) Page \(page.page.number) does not compile"
             if errors > 0 { summary += ": \(DiagnosticsView.count(errors, "error"))" }
             if warnings > 0 { summary += ", \(DiagnosticsView.count(warnings, "warning"))" }
-            entries = [OutputEntry(prefix: [], text: summary + ". The last good program is not run.", style: CellStyle(foreground: .failure, bold: true)),
+            entries += [OutputEntry(prefix: [], text: summary + ". The last good program is not run.", style: CellStyle(foreground: .failure, bold: true)),
                        OutputEntry(prefix: [], text: "d/D step through the messages, e edits at the selected one, x restores the original.", style: muted)]
             for (index, diagnostic) in build.diagnostics.enumerated() {
                 entries.append(entry(for: diagnostic, isSelected: index == build.selectedDiagnostic, indent: 0, glyphs: glyphs))
                 entries += diagnostic.notes.map { entry(for: $0, isSelected: false, indent: 4, glyphs: glyphs) }
             }
         case .failed(.timedOut(let seconds)):
-            entries = [OutputEntry(prefix: [], text: "The build of \(product) took longer than \(Int(seconds.rounded())) s and was stopped. r tries again.",
+            entries += [OutputEntry(prefix: [], text: "The build of \(product) took longer than \(Int(seconds.rounded())) s and was stopped. r tries again.",
                                    style: CellStyle(foreground: .warning, bold: true))]
         case .failed(.couldNotStart(let reason)):
-            entries = [OutputEntry(prefix: [], text: "Could not start the build of \(product): \(reason)", style: CellStyle(foreground: .warning, bold: true))]
+            entries += [OutputEntry(prefix: [], text: "Could not start the build of \(product): \(reason)", style: CellStyle(foreground: .warning, bold: true))]
         case .failed(.sourceUnavailable(let missing, let unreadable)):
             var problems: [String] = []
             if !missing.isEmpty { problems.append("\(missing.joined(separator: ", ")) deleted") }
             if !unreadable.isEmpty { problems.append("\(unreadable.joined(separator: ", ")) cannot be read") }
-            entries = [OutputEntry(prefix: [], text: "The page's source is not there to build: \(problems.joined(separator: "; ")).",
+            entries += [OutputEntry(prefix: [], text: "The page's source is not there to build: \(problems.joined(separator: "; ")).",
                                    style: CellStyle(foreground: .warning, bold: true)),
                        OutputEntry(prefix: [], text: "Put it back, or press x to restore the original; the page rebuilds when it returns.", style: .plain)]
-        }
-        if !build.output.isEmpty {
-            entries.append(OutputEntry(prefix: [], text: "", style: .plain))
-            entries.append(OutputEntry(prefix: [], text: "Build output:", style: CellStyle(foreground: .heading, bold: true)))
-            entries += build.output.map { OutputEntry(prefix: [.blank, .blank], text: TextWidth.sanitized($0), style: muted) }
         }
         return entries
     }

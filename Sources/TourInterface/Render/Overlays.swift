@@ -18,10 +18,10 @@ enum Overlays {
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0", "zoom in / out / fit the whole run"),
         ("", "H L", "pan left / right"),
-        ("Edit", "e", model.editing.editor.map { "edit the page in \($0) (\(model.editing.editorOrigin)); saving rebuilds and reruns it" }
+        ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
-        ("", "d D  x", "next / previous compiler message; x restores the original"),
-        ("Other", "? ^L q", "this help / draw again / quit (asks while a page runs)"),
+        ("", "d D  x", "compiler messages / restore original (asks)"),
+        ("Other", "? ^L q", "help / redraw / quit (asks while a page runs)"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.

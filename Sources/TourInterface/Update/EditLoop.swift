@@ -161,6 +161,8 @@ extension TourModel {
         switch outcome.status {
         case .succeeded:
             build.phase = .idle
+            // "rebuilding…" is over; the new run (or the page's state) says what happened.
+            notice = nil
             pages[index].build = build
             return runAfterBuild ? run(page: index) : []
         case .failed:
