@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TourCore
+
+/// The playground loop in the real `tour`: a scripted editor changes page 1, the tutorial rebuilds and reruns it,
+/// shows a compile error on its line, and `x` puts the original back.
+///
+/// The page edited is the checkout's own `Lessons/01-Operation/main.swift`: `tour` runs page programs from its own
+/// build folder, and SwiftPM's saved plan compiles the checkout's files, so a copy elsewhere could not be rebuilt
+/// without a whole second build. The test therefore restores the page byte for byte whatever happens, puts back any
+/// original a learner had kept, and checks both. In the serialized tmux suite, so no other tmux test runs page 1 meanwhile.
+extension TourInTmuxTests {
+    @Test("e edits page 1 in a scripted editor: the new output appears; broken code shows its error on its line; x y restores the original run",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+    func editLoop() throws {
+        let catalog = try PageCatalog.load()
+        let page = try #require(catalog.pages.first)
+        let original = try Data(contentsOf: page.source)
+        let guardian = try PageGuardian(page: page, root: catalog.root, original: original)
+        defer { guardian.restore() }
+
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tour-editor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let editScript = folder.appendingPathComponent("edit.sed")
+        let argumentsLog = folder.appendingPathComponent("arguments")
+        let editor = folder.appendingPathComponent("editor")
+        // The editor applies whatever sed script the test wrote last to the file it is given (its last argument).
+        try Self.writeExecutable(editor, """
+            #!/bin/sh
+            for file; do :; done
+            echo "$*" >> '\(argumentsLog.path)'
+            exec sed -i -f '\(editScript.path)' "$file"
+            """)
+
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let tour = BuildProducts.executable(named: "tour")
+        try tmux.start("bash --norc --noprofile -c '\(tour); echo \(Self.exitMarker); sleep 60'", width: 120, height: 40,
+                       environment: ["EDITOR": editor.path, "VISUAL": ""])
+        try tmux.waitFor("the sidebar") { $0.contains("Pages") && $0.contains("1 \(page.title.prefix(12))") }
+
+        // Output rows carry the thread's name before the text; the page pane shows the same words as code.
+        let printedDone = #"main +Done: four operations"#
+        let printedEdited = #"main +Edited: four operations"#
+        try tmux.send("r")
+        try tmux.waitFor("page 1's last line, and its ending", timeout: 120) { $0.matches(printedDone) && $0.contains("ended normally") }
+
+        try "s/Done: four operations/Edited: four operations/\n".write(to: editScript, atomically: true, encoding: .utf8)
+        try tmux.send("e")
+        try tmux.waitFor("the edited line printed by a new run", timeout: 120) { screen in
+            screen.matches(printedEdited) && screen.contains("ended normally")
+        }
+        let arguments = try String(contentsOf: argumentsLog, encoding: .utf8)
+        #expect(arguments.hasSuffix(page.source.path + "\n"), "the editor was given \(arguments)")
+
+        try "s/^print(\"Edited:/prnt(\"Edited:/\n".write(to: editScript, atomically: true, encoding: .utf8)
+        try tmux.send("e")
+        let broken = try tmux.waitFor("the compile error and the page's state", timeout: 120) { screen in
+            screen.contains("error: cannot find 'prnt' in scope") && screen.contains("1 does not compile")
+        }
+        let brokenLine = try #require(String(decoding: try Data(contentsOf: page.source), as: UTF8.self)
+            .components(separatedBy: "\n").firstIndex { $0.hasPrefix("prnt(") }) + 1
+        let rows = broken.components(separatedBy: "\n")
+        let codeRow = try #require(rows.firstIndex { $0.contains("\(brokenLine) prnt(\"Edited:") }, "line \(brokenLine) is not on screen:\n\(broken)")
+        let messageRow = try #require(rows.firstIndex { $0.contains("error: cannot find 'prnt' in scope") && !$0.contains("main.swift") })
+        // Under the code line, after its continuation rows.
+        #expect(messageRow > codeRow && messageRow <= codeRow + 3, "the message is not under its line:\n\(broken)")
+        #expect(rows.contains { $0.contains("does not compile: 1 error") })
+
+        try tmux.send("x")
+        try tmux.waitFor("the reset question") { $0.contains("Restore page 1 to its original text?") }
+        try tmux.send("y")
+        try tmux.waitFor("the original page's run again", timeout: 120) { screen in
+            screen.matches(printedDone) && screen.contains("ended normally") && !screen.contains("does not compile")
+        }
+        #expect(try Data(contentsOf: page.source) == original, "x did not restore page 1 byte for byte")
+
+        try tmux.send("q")
+        try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
+    }
+
+    /// Writes an executable from a child shell, not from this process: an executable this (multi-threaded) process
+    /// had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.
+    static func writeExecutable(_ file: URL, _ text: String) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "cat > \"$1\"; chmod 755 \"$1\"", "sh", file.path]
+        let input = Pipe()
+        shell.standardInput = input
+        try shell.run()
+        input.fileHandleForWriting.write(Data((text + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+    }
+}
+
+/// Keeps the real page 1 safe while the test edits it: moves aside any original a learner had kept (so the tour keeps
+/// a fresh one from the text as it is now), and on `restore` puts back the exact bytes, that original, and a program
+/// built from the restored text.
+private struct PageGuardian {
+    let page: Page
+    let root: URL
+    let original: Data
+    let kept: URL
+    let keptAside: URL?
+
+    init(page: Page, root: URL, original: Data) throws {
+        self.page = page
+        self.root = root
+        self.original = original
+        kept = OriginalPages(packageRoot: root).originalsFolder(for: page)
+        if FileManager.default.fileExists(atPath: kept.path) {
+            let aside = kept.deletingLastPathComponent().appendingPathComponent(".\(page.folder).kept-during-test-\(UUID().uuidString)")
+            try FileManager.default.moveItem(at: kept, to: aside)
+            keptAside = aside
+        } else {
+            keptAside = nil
+        }
+    }
+
+    func restore() {
+        let current = try? Data(contentsOf: page.source)
+        if current != original {
+            try? original.write(to: page.source, options: .atomic)
+            // The program may have been built from an edit; other tests run it.
+            let folder = page.source.deletingLastPathComponent()
+            let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
+            _ = PageBuilder(packageRoot: root).build(product: page.product, sources: sources).wait()
+        }
+        try? FileManager.default.removeItem(at: kept)
+        if let keptAside { try? FileManager.default.moveItem(at: keptAside, to: kept) }
+        #expect((try? Data(contentsOf: page.source)) == original, "page 1 was not restored byte for byte")
+    }
+}
+
+private extension String {
+    func matches(_ pattern: String) -> Bool {
+        range(of: pattern, options: .regularExpression) != nil
+    }
+}
