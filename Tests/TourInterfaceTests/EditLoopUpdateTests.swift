@@ -178,6 +178,10 @@ struct EditLoopUpdateTests {
         let effects = model.update(.editLoop(.sourceUnavailable(page: model.currentPage.page, missing: ["main.swift"], unreadable: [])))
         #expect(effects == [.stop(runID: run.runID)])
         #expect(model.currentPage.status == .cannotBuild)
+        #expect(model.notice?.contains("source is not there to build") == true)
+        // Nothing to build from: r says so rather than starting a build that can only fail.
+        #expect(model.update(.key(.character("r"))).isEmpty)
+        #expect(model.notice?.contains("x restores the original") == true)
 
         let (_, build) = try Self.change(&model)
         _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.timedOut))))

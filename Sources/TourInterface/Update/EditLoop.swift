@@ -24,7 +24,7 @@ extension TourModel {
             pages[index].build.diagnostics = []
             pages[index].build.selectedDiagnostic = nil
             pages[index].build.needsBuild = true
-            notice = "Page \(page.number)'s source is not there to build; x restores the original, or put the file back."
+            notice = Self.sourceMissing(page)
             return effects
         case .buildStarted(let buildID, let time):
             guard let index = building(buildID) else { return [] }
@@ -55,6 +55,10 @@ extension TourModel {
         if pages[index].build.isBuilding {
             pages[index].build.runAfterBuild = true
             notice = "Page \(pages[index].page.number) is being built; it runs as soon as the build succeeds."
+            return []
+        }
+        if case .failed(.sourceUnavailable) = pages[index].build.phase {
+            notice = Self.sourceMissing(pages[index].page)
             return []
         }
         guard pages[index].build.needsBuild else { return nil }
@@ -206,6 +210,10 @@ extension TourModel {
             if case .building(buildID, _) = page.build.phase { return true }
             return false
         }
+    }
+
+    static func sourceMissing(_ page: Page) -> String {
+        "Page \(page.number)'s source is not there to build; x restores the original, or put the file back."
     }
 
     static func notice(for result: EditorResult, editor: String?) -> String? {
