@@ -30,10 +30,14 @@ struct EditorChoice: Equatable {
         return fallbacks.first { find($0, in: searchPath) != nil }.map { EditorChoice(command: $0, origin: "found on PATH") }
     }
 
+    /// The program, without its arguments: "/usr/bin/vim" for "/usr/bin/vim -p".
+    var program: String {
+        command.split(separator: " ").first.map(String.init) ?? command
+    }
+
     /// The program's name without its folder: "vim" for "/usr/bin/vim -p".
     var programName: String {
-        let program = command.split(separator: " ").first.map(String.init) ?? command
-        return (program as NSString).lastPathComponent
+        (program as NSString).lastPathComponent
     }
 
     static func searchPath(_ environment: [String: String]) -> [String] {
@@ -56,12 +60,9 @@ struct EditorHandoff {
     let environment: [String: String]
 
     func open(_ order: EditOrder) -> EditorResult {
-        guard let editor else {
-            return .notFound(reason: "neither VISUAL nor EDITOR is set, and none of \(EditorChoice.fallbacks.joined(separator: ", ")) is on PATH")
-        }
-        guard EditorChoice.find(editor.command.split(separator: " ").first.map(String.init) ?? editor.command,
-                                in: EditorChoice.searchPath(environment)) != nil else {
-            return .notFound(reason: "'\(editor.command)' (from \(editor.origin)) is not a program on PATH")
+        guard let editor else { return .notFound(editor: nil, origin: "") }
+        guard EditorChoice.find(editor.program, in: EditorChoice.searchPath(environment)) != nil else {
+            return .notFound(editor: editor.command, origin: editor.origin)
         }
         // Kept before the first change, so x can always undo it.
         var warning: EditorResult?
@@ -82,9 +83,9 @@ struct EditorHandoff {
         switch status {
         case .some(0): return warning ?? .closed
         // The shell's "command not found" and "not executable".
-        case .some(127), .some(126): return .notFound(reason: "'\(editor.command)' (from \(editor.origin)) could not be started")
+        case .some(127), .some(126): return .notFound(editor: editor.command, origin: editor.origin)
         case .some(let code): return .failed(editor: editor.command, status: code)
-        case .none: return .notFound(reason: "could not start /bin/sh to run '\(editor.command)'")
+        case .none: return .notFound(editor: editor.command, origin: editor.origin)
         }
     }
 

@@ -41,7 +41,7 @@ extension TourModel {
             guard let index = building(buildID) else { return [] }
             return finished(index, outcome)
         case .editorFinished(let result):
-            notice = Self.notice(for: result, editor: editing.editor)
+            notice = Self.notice(for: result)
             return []
         case .resetFinished(let page, let result):
             notice = Self.notice(for: result, page: page)
@@ -80,7 +80,7 @@ extension TourModel {
     /// `e`: the selected diagnostic's file at its line, else the page's `main.swift` at the first code line in view.
     mutating func edit() -> [TourEffect] {
         guard editing.editor != nil else {
-            notice = "No editor found: set VISUAL or EDITOR (for example EDITOR=nano) and start the tour again."
+            notice = Self.notice(for: .notFound(editor: nil, origin: ""))
             return []
         }
         let page = currentPage
@@ -216,14 +216,17 @@ extension TourModel {
         "Page \(page.number)'s source is not there to build; x restores the original, or put the file back."
     }
 
-    static func notice(for result: EditorResult, editor: String?) -> String? {
+    static func notice(for result: EditorResult) -> String? {
         switch result {
         case .closed:
             return nil
+        // The advice comes first: a narrow status line cuts the end of a notice.
         case .failed(let editor, let status):
-            return "The editor '\(editor)' ended with status \(status); set VISUAL or EDITOR to an editor that works here."
-        case .notFound(let reason):
-            return "Could not open an editor: \(reason). Set VISUAL or EDITOR, for example EDITOR=nano."
+            return "Set VISUAL or EDITOR to an editor that works: '\(editor)' ended with status \(status)."
+        case .notFound(let editor?, let origin):
+            return "Set VISUAL or EDITOR to an editor that works: '\(editor)' (\(origin)) is not a program here."
+        case .notFound(nil, _):
+            return "Set VISUAL or EDITOR (for example EDITOR=nano): no editor was found on PATH."
         case .couldNotKeepOriginal(let reason):
             return "Warning: \(reason); x will not be able to undo this edit."
         }
