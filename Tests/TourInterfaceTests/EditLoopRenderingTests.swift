@@ -33,6 +33,18 @@ struct EditLoopRenderingTests {
         #expect(screen.lines(in: page)[knob.y + 1 - page.y].contains("\(model.glyphs.continuation)"))
     }
 
+    @Test("A message on a line the page shows as prose comes first in the page pane, with its line number")
+    func messageOnProse() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try EditLoopUpdateTests.change(&model)
+        let unclosed = EditLoopUpdateTests.diagnostic(model, line: 1, .error, "unterminated '/*' comment")
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, EditLoopUpdateTests.outcome(.failed, [unclosed]))))
+        let page = try #require(model.layout.panes[.page]).inside
+        model.currentPage.pageScroll = 0
+        let rows = TourRenderer.render(model).lines(in: page)
+        #expect(rows.first?.contains("line 1: error: unterminated '/*' comment") == true, "\(rows.prefix(3))")
+    }
+
     @Test("The sidebar and the status line say the page does not compile; the output pane lists the message")
     func stateInWords() throws {
         let model = try Self.failedModel()

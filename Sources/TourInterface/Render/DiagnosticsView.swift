@@ -60,12 +60,15 @@ enum DiagnosticsView {
 
 extension PageLayout {
     /// The layout with each message that points into the page's `main.swift` on rows under its code line,
-    /// wrapped to the code column and coloured by severity; the selected one is marked.
+    /// wrapped to the code column and coloured by severity; the selected one is marked. Messages on lines the page
+    /// shows as prose (an unclosed comment, say) come first, with their line number.
     func annotated(with diagnostics: [Diagnostic], selected: Diagnostic?, glyphs: Glyphs) -> PageLayout {
         guard !diagnostics.isEmpty else { return self }
         let byLine = Dictionary(grouping: diagnostics, by: \.line)
+        let codeLines = Set(rows.compactMap(\.sourceLine))
         var annotated = self
-        annotated.rows = []
+        annotated.rows = diagnostics.filter { !codeLines.contains($0.line) }
+            .flatMap { messageRows($0, isSelected: $0 == selected, glyphs: glyphs, showingLine: true) }
         var pending: [Diagnostic] = []
         for row in rows {
             // A code line's messages go after its last continuation row.
@@ -80,11 +83,12 @@ extension PageLayout {
         return annotated
     }
 
-    private func messageRows(_ diagnostic: Diagnostic, isSelected: Bool, glyphs: Glyphs) -> [PageRow] {
+    private func messageRows(_ diagnostic: Diagnostic, isSelected: Bool, glyphs: Glyphs, showingLine: Bool = false) -> [PageRow] {
         let style = CellStyle(foreground: DiagnosticsView.color(of: diagnostic.severity), bold: isSelected || diagnostic.severity == .error)
         let marker = isSelected ? glyphs.pointer : glyphs.bottomLeft
-        let text = Array("\(marker) \(diagnostic.severity.rawValue): \(TextWidth.sanitized(diagnostic.message))")
-        let indent = gutterWidth + max(0, min(diagnostic.column - 1, codeWidth / 2))
+        let place = showingLine ? "line \(diagnostic.line): " : ""
+        let text = Array("\(marker) \(place)\(diagnostic.severity.rawValue): \(TextWidth.sanitized(diagnostic.message))")
+        let indent = showingLine ? 0 : gutterWidth + max(0, min(diagnostic.column - 1, codeWidth / 2))
         let room = max(8, width - indent)
         var rows: [PageRow] = []
         var start = 0
