@@ -4,53 +4,6 @@ import Foundation
 import TourCore
 import TourInterface
 
-/// The editor `e` opens: `$VISUAL`, else `$EDITOR`, else the first of a few common ones found on `PATH`.
-struct EditorChoice: Equatable {
-    /// As the learner wrote it, arguments included ("code -w", "emacs -nw"); run through `/bin/sh`, as git does.
-    var command: String
-    /// "$VISUAL", "$EDITOR" or "found on PATH", for the help and messages.
-    var origin: String
-
-    /// Tried in order when neither variable is set.
-    static let fallbacks = ["nano", "vim", "vi"]
-
-    /// Editors known to take `+N` as "start on line N"; any other might open a file called "+12".
-    static let takesLineArgument: Set<String> = [
-        "nano", "rnano", "pico", "vi", "vim", "nvim", "view", "gvim", "ex", "emacs", "emacsclient",
-        "micro", "joe", "jmacs", "jed", "mg", "ne", "kak",
-    ]
-
-    static func choose(environment: [String: String]) -> EditorChoice? {
-        for variable in ["VISUAL", "EDITOR"] {
-            if let command = environment[variable], !command.trimmingCharacters(in: .whitespaces).isEmpty {
-                return EditorChoice(command: command, origin: "$\(variable)")
-            }
-        }
-        let searchPath = searchPath(environment)
-        return fallbacks.first { find($0, in: searchPath) != nil }.map { EditorChoice(command: $0, origin: "found on PATH") }
-    }
-
-    /// The program, without its arguments: "/usr/bin/vim" for "/usr/bin/vim -p".
-    var program: String {
-        command.split(separator: " ").first.map(String.init) ?? command
-    }
-
-    /// The program's name without its folder: "vim" for "/usr/bin/vim -p".
-    var programName: String {
-        (program as NSString).lastPathComponent
-    }
-
-    static func searchPath(_ environment: [String: String]) -> [String] {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-    }
-
-    /// The executable `program` names, looked up on `searchPath` unless it has a slash, as a shell would.
-    static func find(_ program: String, in searchPath: [String]) -> String? {
-        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
-        return searchPath.map { ($0.isEmpty ? "." : $0) + "/" + program }.first { access($0, X_OK) == 0 }
-    }
-}
-
 /// Lends the terminal to the learner's editor and takes it back: curses mode off, the editor on the real tty
 /// as its stdin and stdout, then curses mode on again. Runs on the interface's queue and blocks it while the
 /// editor is open, so nothing draws or reads keys meanwhile; runs and builds go on, their events wait in the inbox.
@@ -71,8 +24,7 @@ struct EditorHandoff {
         } catch {
             warning = .couldNotKeepOriginal(reason: "\(error)")
         }
-        var arguments = [order.file]
-        if EditorChoice.takesLineArgument.contains(editor.programName) { arguments.insert("+\(order.line)", at: 0) }
+        let arguments = editor.arguments(file: order.file, line: order.line)
 
         def_prog_mode()
         endwin()
