@@ -33,7 +33,9 @@ final class PageRebuilds: @unchecked Sendable {
         watcher?.stop()
         watchedFolder = page.folder
         let watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
-        watcher.start { [weak self] event in
+        // Ten polls a second: a change is reported after the watcher's 0.1 s quiet period either way, and each
+        // poll's wake-up costs CPU the whole time the tutorial sits open.
+        watcher.start(every: 0.1) { [weak self] event in
             switch event {
             case .changed(let files): self?.post(.sourceChanged(page: page, files: files))
             case .unavailable(let missing, let unreadable): self?.post(.sourceUnavailable(page: page, missing: missing, unreadable: unreadable))

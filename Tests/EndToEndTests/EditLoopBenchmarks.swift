@@ -10,11 +10,10 @@ extension InteractiveTourBenchmarks {
     func savedChangeToNewOutput() throws {
         let catalog = try PageCatalog.load()
         let page = try #require(catalog.pages.first)
-        let original = try Data(contentsOf: page.source)
-        let text = String(decoding: original, as: UTF8.self)
-        try #require(text.contains("print(\"Loaded "), "page 1 no longer prints \"Loaded …\" first")
-        let guardian = try PageGuardian(page: page, root: catalog.root, original: original)
+        let guardian = try PageGuardian(page: page, root: catalog.root)
         defer { guardian.restore() }
+        let text = String(decoding: guardian.original, as: UTF8.self)
+        try #require(text.contains("print(\"Loaded "), "page 1 no longer prints \"Loaded …\" first")
 
         let tmux = Tmux()
         defer { tmux.stop() }

@@ -15,9 +15,9 @@ extension TourInTmuxTests {
     func editLoop() throws {
         let catalog = try PageCatalog.load()
         let page = try #require(catalog.pages.first)
-        let original = try Data(contentsOf: page.source)
-        let guardian = try PageGuardian(page: page, root: catalog.root, original: original)
+        let guardian = try PageGuardian(page: page, root: catalog.root)
         defer { guardian.restore() }
+        let original = guardian.original
 
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tour-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

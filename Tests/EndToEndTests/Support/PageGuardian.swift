@@ -4,25 +4,35 @@ import TourCore
 
 /// Keeps a real page safe while a test edits it: moves aside any original a learner had kept (so the tour keeps
 /// a fresh one from the text as it is now), and on `restore` puts back the exact bytes, that original, and a program
-/// built from the restored text.
+/// built from the restored text. One test at a time edits pages: another guardian waits in `init` until `restore`.
 struct PageGuardian {
+    /// Tests of different suites run in parallel in one process; two editing page 1 at once would see each other's edits.
+    private static let editing = DispatchSemaphore(value: 1)
+
     let page: Page
     let root: URL
     let original: Data
     let kept: URL
     let keptAside: URL?
 
-    init(page: Page, root: URL, original: Data) throws {
+    /// Waits for any other test editing pages, then reads the page's text as it is: the bytes `restore` puts back.
+    init(page: Page, root: URL) throws {
         self.page = page
         self.root = root
-        self.original = original
+        Self.editing.wait()
         kept = OriginalPages(packageRoot: root).originalsFolder(for: page)
-        if FileManager.default.fileExists(atPath: kept.path) {
-            let aside = kept.deletingLastPathComponent().appendingPathComponent(".\(page.folder).kept-during-test-\(UUID().uuidString)")
-            try FileManager.default.moveItem(at: kept, to: aside)
-            keptAside = aside
-        } else {
-            keptAside = nil
+        do {
+            original = try Data(contentsOf: page.source)
+            if FileManager.default.fileExists(atPath: kept.path) {
+                let aside = kept.deletingLastPathComponent().appendingPathComponent(".\(page.folder).kept-during-test-\(UUID().uuidString)")
+                try FileManager.default.moveItem(at: kept, to: aside)
+                keptAside = aside
+            } else {
+                keptAside = nil
+            }
+        } catch {
+            Self.editing.signal()
+            throw error
         }
     }
 
@@ -39,5 +49,6 @@ struct PageGuardian {
         try? FileManager.default.removeItem(at: kept)
         if let keptAside { try? FileManager.default.moveItem(at: keptAside, to: kept) }
         #expect((try? Data(contentsOf: page.source)) == original, "page \(page.number) was not restored byte for byte")
+        Self.editing.signal()
     }
 }
