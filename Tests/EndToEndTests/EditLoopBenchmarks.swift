@@ -17,7 +17,9 @@ extension InteractiveTourBenchmarks {
 
         let tmux = Tmux()
         defer { tmux.stop() }
-        try tmux.start("bash --norc --noprofile -c 'exec \(BuildProducts.executable(named: "tour"))'", width: 120, height: 40)
+        // Tall enough that the output pane holds the whole run: at 40 rows the first line scrolls away as the run ends,
+        // and a slow poll could miss it.
+        try tmux.start("bash --norc --noprofile -c 'exec \(BuildProducts.executable(named: "tour"))'", width: 120, height: 60)
         try tmux.waitFor("the first frame") { $0.contains("Pages") }
         try tmux.send("r")
         try tmux.waitFor("the first run's end", timeout: 60) { $0.contains("ended normally") }
