@@ -23,7 +23,7 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
-        let model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs)
+        let model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
         let loop = TourLoop(screen: screen, model: model)
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()

@@ -100,8 +100,10 @@ final class TourLoop: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .start(let order):
+                // Every page gets a pipe for input, so none can read the keys meant for the interface from the terminal.
                 let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
-                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed)
+                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed,
+                                         sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
                 _ = model.update(.tick(now: monotonicNow()))
@@ -115,6 +117,10 @@ final class TourLoop: @unchecked Sendable {
                 exit(0)
             case .redrawAll:
                 screen.invalidate()
+            case .send(let runID, let command):
+                runs[runID]?.send(command)
+            case .closeInput(let runID):
+                runs[runID]?.closeInput()
             }
         }
     }
@@ -140,6 +146,7 @@ final class TourLoop: @unchecked Sendable {
         needsFrame = false
         lastFrame = monotonicNow()
         screen.draw(TourRenderer.render(model))
+        _ = model.update(.drawn)
     }
 
     private func startTicking() {

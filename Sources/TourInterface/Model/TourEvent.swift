@@ -36,6 +36,8 @@ public enum TourEvent: Sendable {
     case tick(now: UInt64)
     /// An event of the run with this identifier (see `RunOrder.runID`).
     case host(runID: Int, HostEvent)
+    /// The screen now shows the model as it is: the live view's newest frame was seen, not dropped.
+    case drawn
 }
 
 /// A page run the interface asks the terminal layer to start.
@@ -61,4 +63,8 @@ public enum TourEffect: Equatable, Sendable {
     case quit
     /// Forget what is on the terminal and draw everything again.
     case redrawAll
+    /// Write `command` as a line to the page's standard input (a page that takes scroll commands).
+    case send(runID: Int, command: String)
+    /// Close the page's standard input: the learner let go of the list.
+    case closeInput(runID: Int)
 }

@@ -32,7 +32,7 @@ public enum TourRenderer {
         let isCompactBottom = layout.mode == .compact && pane != .page && !model.zoomed
         buffer.drawBox(box, title: isCompactBottom ? "" : title(of: pane, model: model), focused: focused, glyphs: glyphs)
         if isCompactBottom {
-            for tab in ScreenLayout.tabColumns(in: box) {
+            for tab in ScreenLayout.tabColumns(in: box, liveView: model.currentPage.drawsLiveView) {
                 buffer.drawTitle(tab.pane.title, x: tab.columns.lowerBound, y: box.y, focused: tab.pane == pane,
                                  limit: box.maxX - 2, glyphs: glyphs)
             }
@@ -54,6 +54,8 @@ public enum TourRenderer {
             drawHiddenLanes(model, inner: inner, box: box, into: &buffer)
         case .knobs:
             KnobsView.draw(model, in: inner, focused: focused, into: &buffer)
+        case .live:
+            LiveViewPane.draw(model, in: inner, box: box, into: &buffer)
         }
     }
 

@@ -30,6 +30,9 @@ extension TourModel {
                 if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
             }
             return []
+        case .drawn:
+            currentPage.record?.markLiveViewDrawn()
+            return []
         }
     }
 
@@ -54,6 +57,7 @@ extension TourModel {
 
     private mutating func handle(_ key: Key) -> [TourEffect] {
         if focus == .timeline, let effects = handleTimeline(key) { return effects }
+        if focus == .live, let effects = handleLiveView(key) { return effects }
         switch key {
         case .character("q"):
             guard runningPage != nil else { return [.quit] }
@@ -115,6 +119,10 @@ extension TourModel {
             return
         }
         current = index
+        if !currentPage.drawsLiveView {
+            if focus == .live { focus = .page }
+            if compactTab == .live { compactTab = .output }
+        }
         clampScrolling()
     }
 
@@ -125,6 +133,8 @@ extension TourModel {
         nextRunID += 1
         // A run is watched in its output: the compact layout stops showing the knobs that were just set.
         if focus == .page && compactTab == .knobs { compactTab = .output }
+        // A page that draws is watched in its live view, which then takes the scroll keys.
+        if currentPage.drawsLiveView { focus(.live) }
         var page = currentPage
         page.runID = runID
         page.record = RunRecord()
@@ -148,7 +158,7 @@ extension TourModel {
 
     /// Tab order: the panes on screen, page first.
     private mutating func moveFocus(by step: Int) {
-        let order = Pane.allCases
+        let order = Pane.allCases.filter { $0 != .live || currentPage.drawsLiveView }
         let index = order.firstIndex(of: focus) ?? 0
         focus(order[(index + step + order.count) % order.count])
     }
