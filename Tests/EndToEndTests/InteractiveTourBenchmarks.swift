@@ -80,6 +80,52 @@ struct InteractiveTourBenchmarks {
     }
 }
 
+extension InteractiveTourBenchmarks {
+    @Test("A key to the updated screen while page 5 streams pictures and the learner scrolls its list")
+    func keyWhileScrollingPictures() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let tour = BuildProducts.executable(named: "tour")
+        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(tour)'", width: 120, height: 40)
+        try tmux.send("n", "n", "n", "n")
+        try tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
+        try tmux.send("r")
+        try tmux.waitFor("photos", timeout: 30, colors: true) { LiveViewInTmuxTests.pictureCells(in: $0).count >= 100 }
+
+        var helpLatencies: [Double] = []
+        var scrollLatencies: [Double] = []
+        for press in 0..<12 {
+            // Down twice, then up once: the list keeps moving, new rows keep loading, and it never reaches an end.
+            let direction = press % 3 == 2 ? "Up" : "Down"
+            let before = Self.firstRowInView(try tmux.screen())
+            let scrolled = Date()
+            try tmux.send(direction)
+            try tmux.waitFor("the list to move", timeout: 5, poll: 0.001) { Self.firstRowInView($0) != before }
+            scrollLatencies.append(Date().timeIntervalSince(scrolled) * 1000)
+
+            let pressed = Date()
+            try tmux.send("?")
+            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            helpLatencies.append(Date().timeIntervalSince(pressed) * 1000)
+            try tmux.send("?")
+            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+        }
+        helpLatencies.sort()
+        scrollLatencies.sort()
+        print("benchmark key-to-screen while page 5 streams and scrolls: median \(String(format: "%.0f", helpLatencies[helpLatencies.count / 2])) ms, worst \(String(format: "%.0f", helpLatencies.last!)) ms (12 presses of ?, tmux round trips included)")
+        print("benchmark scroll key to the moved list (through the page and back): median \(String(format: "%.0f", scrollLatencies[scrollLatencies.count / 2])) ms, worst \(String(format: "%.0f", scrollLatencies.last!)) ms (12 presses)")
+        try tmux.send("Enter")
+        try tmux.waitFor("the page to end", timeout: 60) { $0.contains("ended normally") }
+        try tmux.send("q")
+        #expect(helpLatencies[helpLatencies.count / 2] < 100)
+    }
+
+    /// The number of the top row in page 5's live view, from its caption (`10  retina  filtered`).
+    static func firstRowInView(_ screen: String) -> Int? {
+        screen.firstMatch(of: /│(?:[▀░ ]*) (\d+)  [a-z]+  [a-z]/).flatMap { Int($0.1) }
+    }
+}
+
 /// CPU time and resident memory of a process, from /proc.
 struct ProcessStats {
     static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
