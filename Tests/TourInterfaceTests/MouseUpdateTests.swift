@@ -31,7 +31,7 @@ struct MouseUpdateTests {
     func clickTab() throws {
         var model = try FixturePages.model(width: 80, height: 24)
         let box = try #require(model.layout.panes[.output])
-        let timelineTab = try #require(ScreenLayout.tabColumns(in: box, liveView: false).first { $0.pane == .timeline })
+        let timelineTab = try #require(ScreenLayout.tabColumns(in: box).first { $0.pane == .timeline })
         _ = model.update(.mouse(MouseEvent(.click, x: timelineTab.columns.lowerBound + 1, y: box.y)))
         #expect(model.focus == .timeline)
         #expect(model.layout.panes[.timeline] == box)

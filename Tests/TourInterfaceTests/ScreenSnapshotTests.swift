@@ -67,7 +67,7 @@ struct ScreenSnapshotTests {
         var model = try finishedRun(size: Self.compact)
         let page = try #require(model.layout.panes[.page])
         Snapshot.expect(TourRenderer.render(model).lines(in: page), matches: "pane-page-80")
-        for tab in ScreenLayout.bottomTabs(liveView: false) {
+        for tab in ScreenLayout.bottomTabs {
             model.press(.tab)
             #expect(model.focus == tab)
             let screen = TourRenderer.render(model)

@@ -49,15 +49,7 @@ public struct ScreenLayout: Equatable, Sendable {
         let sidebarBox = Rect(x: 0, y: 0, width: leftWidth, height: min(upperHeight - 6, max(4, pageCount + 2)))
         sidebar = sidebarBox
         panes[.knobs] = Rect(x: 0, y: sidebarBox.maxY, width: leftWidth, height: upperHeight - sidebarBox.height)
-        let pageAndLive = Rect(x: leftWidth, y: 0, width: size.width - leftWidth, height: upperHeight)
-        if liveView {
-            // The picture beside the code that draws it; prose still gets the larger share.
-            let liveWidth = pageAndLive.width * 9 / 20
-            panes[.page] = Rect(x: pageAndLive.x, y: 0, width: pageAndLive.width - liveWidth, height: upperHeight)
-            panes[.live] = Rect(x: pageAndLive.maxX - liveWidth, y: 0, width: liveWidth, height: upperHeight)
-        } else {
-            panes[.page] = pageAndLive
-        }
+        placePage(in: Rect(x: leftWidth, y: 0, width: size.width - leftWidth, height: upperHeight), liveView: liveView)
         let outputWidth = size.width * 37 / 100
         panes[.output] = Rect(x: 0, y: upperHeight, width: outputWidth, height: bottomHeight)
         panes[.timeline] = Rect(x: outputWidth, y: upperHeight, width: size.width - outputWidth, height: bottomHeight)
@@ -67,20 +59,29 @@ public struct ScreenLayout: Equatable, Sendable {
         sidebar = Rect(x: 0, y: 0, width: size.width, height: 1)
         let bottomHeight = max(7, (size.height - 2) * 2 / 5)
         let pageHeight = size.height - 2 - bottomHeight
-        panes[.page] = Rect(x: 0, y: 1, width: size.width, height: pageHeight)
-        let shownTab = Self.bottomTabs(liveView: liveView).contains(tab) ? tab : .output
-        panes[shownTab] = Rect(x: 0, y: 1 + pageHeight, width: size.width, height: bottomHeight)
+        placePage(in: Rect(x: 0, y: 1, width: size.width, height: pageHeight), liveView: liveView)
+        panes[Self.bottomTabs.contains(tab) ? tab : .output] = Rect(x: 0, y: 1 + pageHeight, width: size.width, height: bottomHeight)
+    }
+
+    /// The page pane fills `area`, or shares it with the live view: the picture beside the code that draws it,
+    /// the prose keeping the larger share.
+    private mutating func placePage(in area: Rect, liveView: Bool) {
+        guard liveView else {
+            panes[.page] = area
+            return
+        }
+        let liveWidth = area.width * 9 / 20
+        panes[.page] = Rect(x: area.x, y: area.y, width: area.width - liveWidth, height: area.height)
+        panes[.live] = Rect(x: area.maxX - liveWidth, y: area.y, width: liveWidth, height: area.height)
     }
 
     /// The panes that take turns below the page in the compact layout, as tabs in its frame.
-    public static func bottomTabs(liveView: Bool) -> [Pane] {
-        liveView ? [.output, .timeline, .knobs, .live] : [.output, .timeline, .knobs]
-    }
+    public static let bottomTabs: [Pane] = [.output, .timeline, .knobs]
 
     /// The columns of each tab's label on the top row of the compact layout's bottom box.
-    public static func tabColumns(in box: Rect, liveView: Bool) -> [(pane: Pane, columns: Range<Int>)] {
+    public static func tabColumns(in box: Rect) -> [(pane: Pane, columns: Range<Int>)] {
         var x = box.x + 2
-        return bottomTabs(liveView: liveView).map { pane in
+        return bottomTabs.map { pane in
             let width = pane.title.count + 2
             defer { x += width + 1 }
             return (pane, x..<(x + width))

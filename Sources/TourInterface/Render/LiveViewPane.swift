@@ -16,7 +16,7 @@ enum LiveViewPane {
         }
         let footer: String?
         if page.takesScrollKeys {
-            footer = model.focus == .live ? " \(model.glyphs.upDown) PgUp PgDn scroll, Enter lets go " : " Tab here to scroll "
+            footer = model.focus == .live ? " \(model.glyphs.upDown) PgUp PgDn · Enter lets go " : " Tab here to scroll "
         } else if live.rejectedPictures > 0 {
             footer = " \(live.rejectedPictures) bad picture\(live.rejectedPictures == 1 ? "" : "s") skipped "
         } else {

@@ -29,10 +29,10 @@ public enum TourRenderer {
     private static func draw(_ pane: Pane, in box: Rect, model: TourModel, layout: ScreenLayout, into buffer: inout CellBuffer) {
         let focused = model.focus == pane
         let glyphs = model.glyphs
-        let isCompactBottom = layout.mode == .compact && pane != .page && !model.zoomed
+        let isCompactBottom = layout.mode == .compact && ScreenLayout.bottomTabs.contains(pane) && !model.zoomed
         buffer.drawBox(box, title: isCompactBottom ? "" : title(of: pane, model: model), focused: focused, glyphs: glyphs)
         if isCompactBottom {
-            for tab in ScreenLayout.tabColumns(in: box, liveView: model.currentPage.drawsLiveView) {
+            for tab in ScreenLayout.tabColumns(in: box) {
                 buffer.drawTitle(tab.pane.title, x: tab.columns.lowerBound, y: box.y, focused: tab.pane == pane,
                                  limit: box.maxX - 2, glyphs: glyphs)
             }

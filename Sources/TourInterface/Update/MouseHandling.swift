@@ -23,9 +23,8 @@ extension TourModel {
         case .wheelDown:
             scroll(pane, pane == .timeline ? .lines(1) : .lines(3))
         case .click:
-            if mouse.y == box.y, layout.mode == .compact, !zoomed, pane != .page,
-               let tab = ScreenLayout.tabColumns(in: box, liveView: currentPage.drawsLiveView)
-                   .first(where: { $0.columns.contains(mouse.x) }) {
+            if mouse.y == box.y, layout.mode == .compact, !zoomed, ScreenLayout.bottomTabs.contains(pane),
+               let tab = ScreenLayout.tabColumns(in: box).first(where: { $0.columns.contains(mouse.x) }) {
                 focus(tab.pane)
                 return []
             }

@@ -119,10 +119,7 @@ extension TourModel {
             return
         }
         current = index
-        if !currentPage.drawsLiveView {
-            if focus == .live { focus = .page }
-            if compactTab == .live { compactTab = .output }
-        }
+        if !currentPage.drawsLiveView && focus == .live { focus = .page }
         clampScrolling()
     }
 
@@ -165,7 +162,7 @@ extension TourModel {
 
     mutating func focus(_ pane: Pane) {
         focus = pane
-        if pane != .page { compactTab = pane }
+        if ScreenLayout.bottomTabs.contains(pane) { compactTab = pane }
     }
 
     private mutating func chooseKnob(by step: Int) {
