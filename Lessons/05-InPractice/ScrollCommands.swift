@@ -64,8 +64,11 @@ enum ScrollScript: String, CaseIterable {
     case downAndBack
     /// One fast drag from the top to the bottom: most rows fly past without starting anything.
     case flick
-    /// No scrolling at all: only the first screen loads, the baseline for the other two.
+    /// No scrolling at all: only the first screen loads, the baseline for the others.
     case still
+    /// No script: the learner scrolls, with the arrow keys in the tutorial's live view, or by typing commands
+    /// when the page runs at a shell.
+    case keys
 
     var lines: [String] {
         switch self {
@@ -78,13 +81,13 @@ enum ScrollScript: String, CaseIterable {
                     "scroll -8", "stop"]
         case .flick:
             return ["scroll +14", "stop"]
-        case .still:
+        case .still, .keys:
             return []
         }
     }
 }
 
-/// Where the page's command lines come from: a script, or a host writing to the page's standard input.
+/// Where the page's command lines come from: a script, standard input, or a script that standard input can take over.
 final class CommandSource: @unchecked Sendable {
     enum Next: Equatable {
         case line(String)
@@ -97,30 +100,46 @@ final class CommandSource: @unchecked Sendable {
     private let arrival = NSCondition()
     private var pending: [String]
     private var finished: Bool
+    /// True once lines come from standard input: a script that was playing has been dropped.
+    private(set) var readsStandardInput: Bool
 
-    private init(lines: [String], finished: Bool) {
+    private init(lines: [String], finished: Bool, readsStandardInput: Bool) {
         pending = lines
         self.finished = finished
+        self.readsStandardInput = readsStandardInput
     }
 
     /// Plays `lines` in order, then ends.
     static func script(_ lines: [String]) -> CommandSource {
-        CommandSource(lines: lines, finished: true)
+        CommandSource(lines: lines, finished: true, readsStandardInput: false)
     }
 
     /// Reads lines from standard input on a thread of its own, so the page can notice a quiet spell
-    /// (the finger resting) while no line comes.
+    /// (the finger resting) while no line comes; ends when the input closes.
     static func standardInput() -> CommandSource {
-        let source = CommandSource(lines: [], finished: false)
-        let reader = Thread {
+        let source = CommandSource(lines: [], finished: false, readsStandardInput: true)
+        source.startReading()
+        return source
+    }
+
+    /// Plays `lines` until the first line arrives on standard input; from then on the rest of the script is
+    /// dropped and only standard input counts, until it closes. Input that closes before saying anything
+    /// leaves the script playing.
+    static func scriptUntilStandardInputTakesOver(_ lines: [String]) -> CommandSource {
+        let source = CommandSource(lines: lines, finished: true, readsStandardInput: false)
+        source.startReading()
+        return source
+    }
+
+    private func startReading() {
+        let reader = Thread { [self] in
             while let line = readLine() {
-                source.deliver(line)
+                deliver(line)
             }
-            source.deliverEnd()
+            deliverEnd()
         }
         reader.name = "stdin commands"
         reader.start()
-        return source
     }
 
     /// The next line; with `quietAfter`, `.quiet` once that many seconds pass without one.
@@ -138,17 +157,37 @@ final class CommandSource: @unchecked Sendable {
         return pending.isEmpty ? .ended : .line(pending.removeFirst())
     }
 
+    /// Rests for `seconds` of real time, as a script's `wait` does; returns false if standard input took over
+    /// meanwhile, so a learner who starts scrolling is not kept waiting for the script.
+    func rest(_ seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        arrival.lock()
+        defer { arrival.unlock() }
+        let wasReadingInput = readsStandardInput
+        while readsStandardInput == wasReadingInput {
+            guard arrival.wait(until: deadline) else { return true }
+        }
+        return false
+    }
+
     private func deliver(_ line: String) {
         arrival.withLock {
+            if !readsStandardInput {
+                pending.removeAll()
+                finished = false
+                readsStandardInput = true
+            }
             pending.append(line)
-            arrival.signal()
+            arrival.broadcast()
         }
     }
 
     private func deliverEnd() {
         arrival.withLock {
+            // Input that never said anything did not take over: the script plays on, and ends the page itself.
+            guard readsStandardInput else { return }
             finished = true
-            arrival.signal()
+            arrival.broadcast()
         }
     }
 }

@@ -27,8 +27,8 @@ let quietSecondsBeforeLift = 0.3
 
 //: - experiment: Set `maxConcurrentOperationCount` to 1: downloads and filters take turns, fewer rows finish before the finger drags them away, and more work is cancelled. Raise it to 6: the queue hands out more at once, but the threads to run it come from libdispatch, which starts with one per core and adds more slowly, so on a small machine little changes.
 let maxConcurrentOperations = knob("maxConcurrentOperationCount", default: 3, in: 1...6, "how many operations the list's queue runs at once")
-//: - experiment: Choose another `script`: `flick` drags from top to bottom in one go, `still` never scrolls at all.
-let script = knob("script", default: ScrollScript.downAndBack, "which scripted scroll to play")
+//: - experiment: Choose another `script`: `flick` drags from top to bottom in one go, `still` never scrolls at all, `keys` leaves the scrolling to you (the arrow keys in the live view, Enter to let go).
+let script = knob("script", default: ScrollScript.downAndBack, "which scripted scroll to play, or keys to scroll yourself")
 let rowsInViewCount = knob("visibleRows", default: 4, in: 2...6, "how many rows fit on the screen")
 //: - experiment: Turn `suspendWhileScrolling` off and play the `flick` script: rows that are only passing through start their work while the list moves, and the count of filters at the end can grow with pictures nobody saw.
 let suspendWhileScrolling = knob("suspendWhileScrolling", default: true, "suspend the queue while the finger is on the list")
@@ -476,16 +476,27 @@ list.showFirstScreen()
 /*:
  The page reads scroll commands one per line: `scroll +N` drags the list N rows down, `scroll -N` back up, `stop` lifts the finger, `wait S` rests for S seconds, `quit` ends at once. Blank lines and lines starting with `#` are skipped.
 
- Normally a built-in script plays them (the `script` knob). With the environment variable `TOUR_STDIN_COMMANDS=1`, the page reads them from its standard input instead, so a host can turn keys into commands; it then lifts the finger by itself after a short quiet spell, and ends when its input closes or says `quit`.
+ Normally a built-in script plays them (the `script` knob). Run inside the tutorial, the page also listens on its standard input: the tutorial turns the learner's arrow keys in the live view into commands, and the first one takes over from the script. The page then lifts the finger by itself after a short quiet spell, and ends when its input closes (Enter in the live view) or says `quit`. With `script` set to `keys` there is no script at all: the page waits for commands from the first moment, typed at a shell if it runs alone.
  */
-let readsStandardInput = ProcessInfo.processInfo.environment["TOUR_STDIN_COMMANDS"] == "1"
-let commands = readsStandardInput ? CommandSource.standardInput() : CommandSource.script(script.lines)
-print(readsStandardInput ? "Reading scroll commands from standard input." : "Playing the \(script.rawValue) script.")
+let hostSendsCommands = ProcessInfo.processInfo.environment["TOUR_STDIN_COMMANDS"] == "1"
+let commands: CommandSource
+switch (script, hostSendsCommands) {
+case (.keys, _):
+    commands = .standardInput()
+    print("Reading scroll commands from standard input.")
+case (_, true):
+    commands = .scriptUntilStandardInputTakesOver(script.lines)
+    print("Playing the \(script.rawValue) script; scrolling the list yourself takes over from it.")
+case (_, false):
+    commands = .script(script.lines)
+    print("Playing the \(script.rawValue) script.")
+}
+if script == .keys || hostSendsCommands { LiveView.acceptScrollCommands() }
 
 let finger = Finger(list: list, queue: queue, suspendsQueue: suspendWhileScrolling)
 var quitRequested = false
 commandLoop: while true {
-    let next = commands.next(quietAfter: readsStandardInput && finger.isDown ? quietSecondsBeforeLift : nil)
+    let next = commands.next(quietAfter: commands.readsStandardInput && finger.isDown ? quietSecondsBeforeLift : nil)
     guard case .line(let text) = next else {
         if next == .ended { break commandLoop }
         finger.lift()
@@ -510,7 +521,10 @@ commandLoop: while true {
     case .stop?:
         if finger.isDown { finger.lift() }
     case .wait(let seconds)?:
-        Simulated.wait(seconds)
+        guard commands.rest(seconds / Simulated.speed) else {
+            print("You took over the scrolling from the script.")
+            continue
+        }
         print("After \(seconds) s at rest, \(describe(list.rowsInView)) show:")
         list.snapshot().forEach { print($0) }
     case .quit?:

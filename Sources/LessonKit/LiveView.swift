@@ -75,6 +75,15 @@ public enum LiveView {
 
     private static let lastRows = Mutex<[LiveRow]>([])
 
+    /// Tells the tutorial that this page reads scroll commands on its standard input (`scroll +N`, `scroll -N`),
+    /// so the learner's scroll keys in the live view reach it; closing the input means the learner let go.
+    /// Sends an `input` event; nothing when the page runs alone.
+    public static func acceptScrollCommands() {
+        let session = LessonSession.shared
+        guard session.channel.isConnected else { return }
+        session.emit("input") { $0.add("commands", "scroll") }
+    }
+
     /// Draws one frame and sends it now.
     fileprivate static func send(_ draw: () -> RGBImage) {
         let frame = fitted(draw())

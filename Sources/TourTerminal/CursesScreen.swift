@@ -15,7 +15,10 @@ final class CursesScreen {
     let glyphs: Glyphs
     private var previous: CellBuffer?
     private var pairs: [ColorPairKey: Int16] = [:]
-    private let maximumPairs: Int32
+    /// Pairs below this number are the interface's own colours, handed out once; the rest serve pictures.
+    private let interfacePairLimit: Int32
+    /// Pictures bring more colour combinations than the pair table holds: the least recently used pair is redefined.
+    private var picturePairs: ColorPairCache?
 
     private struct ColorPairKey: Hashable {
         var foreground: Int16
@@ -50,8 +53,18 @@ final class CursesScreen {
             use_default_colors()
         }
         theme = ColorTheme.choose(colors: wantsColor ? sw_COLORS() : 0, hasColors: wantsColor, environment: environment)
-        maximumPairs = theme == .monochrome ? 0 : min(sw_COLOR_PAIRS(), 32_767)
+        // init_pair numbers pairs with a short.
+        let maximumPairs = theme == .monochrome ? 0 : min(sw_COLOR_PAIRS(), 32_767)
+        interfacePairLimit = min(256, maximumPairs / 2)
+        picturePairs = theme == .extended && maximumPairs > interfacePairLimit
+            ? ColorPairCache(pairs: Int(interfacePairLimit)..<Int(maximumPairs)) : nil
         glyphs = Self.localeIsUTF8 ? .unicode : .ascii
+    }
+
+    /// Pictures in colour need the 256-colour palette and pairs to spare; eight colours draw them in shades.
+    var pictureDepth: PictureColorDepth {
+        if picturePairs != nil { return .colors256 }
+        return theme == .basic ? .colors8 : .monochrome
     }
 
     /// setlocale has already run, so the codeset is the one the learner's environment asked for.
@@ -105,6 +118,9 @@ final class CursesScreen {
     }
 
     private func attributesAndPair(for style: CellStyle) -> (attr_t, Int16) {
+        if style.pictureForeground != nil || style.pictureBackground != nil {
+            return (sw_A_NORMAL(), picturePair(foreground: style.pictureForeground, background: style.pictureBackground))
+        }
         var attributes = sw_A_NORMAL()
         if style.bold { attributes |= sw_A_BOLD() }
         if style.dim || (style.foreground == .muted && theme != .extended) { attributes |= sw_A_DIM() }
@@ -119,10 +135,20 @@ final class CursesScreen {
         let key = ColorPairKey(foreground: foreground ?? -1, background: background ?? -1)
         if let known = pairs[key] { return known }
         let next = Int16(pairs.count + 1)
-        guard Int32(next) < maximumPairs else { return 0 }
+        guard Int32(next) < interfacePairLimit else { return 0 }
         init_pair(next, key.foreground, key.background)
         pairs[key] = next
         return next
+    }
+
+    /// The pair for a picture cell's palette colours, defined (or redefined) when the cache hands out a new one.
+    private func picturePair(foreground: UInt8?, background: UInt8?) -> Int16 {
+        guard var cache = picturePairs else { return 0 }
+        let colors = ColorPairCache.Colors(foreground: foreground.map(Int16.init) ?? -1, background: background.map(Int16.init) ?? -1)
+        let allocation = cache.pair(for: colors)
+        picturePairs = cache
+        if allocation.isNew { init_pair(Int16(allocation.pair), colors.foreground, colors.background) }
+        return Int16(allocation.pair)
     }
 
     /// Gives the terminal back: normal mode, cursor shown, the shell's screen restored.

@@ -23,7 +23,7 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
-        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs)
+        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)

@@ -112,8 +112,10 @@ final class TourLoop: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .start(let order):
+                // Every page gets a pipe for input, so none can read the keys meant for the interface from the terminal.
                 let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
-                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed)
+                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed,
+                                         sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
                 _ = model.update(.tick(now: monotonicNow()))
@@ -137,6 +139,10 @@ final class TourLoop: @unchecked Sendable {
                 rebuilds.cancel(buildID: buildID)
             case .reset(let page):
                 rebuilds.reset(page)
+            case .send(let runID, let command):
+                runs[runID]?.send(command)
+            case .closeInput(let runID):
+                runs[runID]?.closeInput()
             }
         }
     }
@@ -173,6 +179,7 @@ final class TourLoop: @unchecked Sendable {
         needsFrame = false
         lastFrame = monotonicNow()
         screen.draw(TourRenderer.render(model))
+        _ = model.update(.drawn)
     }
 
     private func startTicking() {

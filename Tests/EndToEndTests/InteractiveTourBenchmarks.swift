@@ -80,6 +80,85 @@ struct InteractiveTourBenchmarks {
     }
 }
 
+extension InteractiveTourBenchmarks {
+    @Test("A key to the updated screen while page 5 streams pictures and the learner scrolls its list")
+    func keyWhileScrollingPictures() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let tour = BuildProducts.executable(named: "tour")
+        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(tour)'", width: 120, height: 40)
+        try tmux.send("n", "n", "n", "n")
+        try tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
+        try tmux.send("r")
+        try tmux.waitFor("photos", timeout: 30, colors: true) { LiveViewInTmuxTests.pictureCells(in: $0).count >= 100 }
+
+        var helpLatencies: [Double] = []
+        var scrollLatencies: [Double] = []
+        for press in 0..<12 {
+            // Down twice, then up once: the list keeps moving, new rows keep loading, and it never reaches an end.
+            let direction = press % 3 == 2 ? "Up" : "Down"
+            let before = Self.firstRowInView(try tmux.screen())
+            let scrolled = Date()
+            try tmux.send(direction)
+            try tmux.waitFor("the list to move", timeout: 5, poll: 0.001) { Self.firstRowInView($0) != before }
+            scrollLatencies.append(Date().timeIntervalSince(scrolled) * 1000)
+
+            let pressed = Date()
+            try tmux.send("?")
+            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            helpLatencies.append(Date().timeIntervalSince(pressed) * 1000)
+            try tmux.send("?")
+            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+        }
+        helpLatencies.sort()
+        scrollLatencies.sort()
+        print("benchmark key-to-screen while page 5 streams and scrolls: median \(String(format: "%.0f", helpLatencies[helpLatencies.count / 2])) ms, worst \(String(format: "%.0f", helpLatencies.last!)) ms (12 presses of ?, tmux round trips included)")
+        print("benchmark scroll key to the moved list (through the page and back): median \(String(format: "%.0f", scrollLatencies[scrollLatencies.count / 2])) ms, worst \(String(format: "%.0f", scrollLatencies.last!)) ms (12 presses)")
+        try tmux.send("Enter")
+        try tmux.waitFor("the page to end", timeout: 60) { $0.contains("ended normally") }
+        try tmux.send("q")
+        #expect(helpLatencies[helpLatencies.count / 2] < 100)
+    }
+
+    /// The number of the top row in page 5's live view, from its caption (`10  retina  filtered`).
+    static func firstRowInView(_ screen: String) -> Int? {
+        screen.firstMatch(of: /│(?:[▀░ ]*) (\d+)  [a-z]+  [a-z]/).flatMap { Int($0.1) }
+    }
+}
+
+extension InteractiveTourBenchmarks {
+    @Test("A key to the updated screen while a page sends full-size live view frames 1,000 times a second")
+    func keyWhileFramesFlood() throws {
+        let flood = try FloodPage(seconds: 25, eventsPerSecond: 1_000, sending: .frames)
+        let tmux = Tmux()
+        defer {
+            tmux.stop()
+            try? FileManager.default.removeItem(at: flood.root)
+        }
+        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(flood.tour)'", width: 120, height: 40,
+                       environment: ["TOUR_ROOT": flood.root.path])
+        try tmux.waitFor("the first frame") { $0.contains("Pages") }
+        try tmux.send("r")
+        try tmux.waitFor("the frames streaming", timeout: 10) { $0.contains("s stop") && $0.contains("▀") }
+        Thread.sleep(forTimeInterval: 2)
+        var latencies: [Double] = []
+        for _ in 0..<10 {
+            let pressed = Date()
+            try tmux.send("?")
+            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            latencies.append(Date().timeIntervalSince(pressed) * 1000)
+            try tmux.send("?")
+            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+        }
+        latencies.sort()
+        print("benchmark key-to-screen while frames flood at 1,000/s: median \(String(format: "%.0f", latencies[latencies.count / 2])) ms, worst \(String(format: "%.0f", latencies.last!)) ms (10 presses, tmux round trips included)")
+        try tmux.send("s")
+        try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
+        try tmux.send("q")
+        #expect(latencies[latencies.count / 2] < 100)
+    }
+}
+
 /// CPU time and resident memory of a process, from /proc.
 struct ProcessStats {
     static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
@@ -103,38 +182,35 @@ struct FloodPage {
     let root: URL
     var tour: String { root.appendingPathComponent("tour").path }
 
-    init(seconds: Int, eventsPerSecond: Int) throws {
+    /// What the stand-in page sends: short spans on eight threads, or full-size live view frames.
+    enum Events {
+        case spans
+        case frames
+    }
+
+    init(seconds: Int, eventsPerSecond: Int, sending events: Events = .spans) throws {
         let files = FileManager.default
         root = files.temporaryDirectory.appendingPathComponent("tour-flood-\(UUID().uuidString.prefix(8))")
         let lesson = root.appendingPathComponent("Lessons/01-Flood")
         try files.createDirectory(at: lesson, withIntermediateDirectories: true)
-        try "//: # Flood\n//: Streams spans on eight threads as fast as the benchmark asks.\nflood()\n"
+        // The interface gives a live view pane to a page whose source draws in it.
+        let source = events == .spans ? "//: # Flood\n//: Streams spans on eight threads as fast as the benchmark asks.\nflood()\n"
+                                      : "//: # Flood\n//: Sends live view frames as fast as the benchmark asks.\nLiveView.show(frame: flood())\n"
+        try source
             .write(to: lesson.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         try files.copyItem(atPath: BuildProducts.executable(named: "tour"), toPath: tour)
         let script = root.appendingPathComponent("Lesson01Flood")
-        try Self.script(seconds: seconds, eventsPerSecond: eventsPerSecond).write(to: script, atomically: true, encoding: .utf8)
+        try Self.script(seconds: seconds, eventsPerSecond: eventsPerSecond, events: events).write(to: script, atomically: true, encoding: .utf8)
         try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     }
 
     /// Perl, because it writes a few hundred thousand short lines a second with no build step.
-    private static func script(seconds: Int, eventsPerSecond: Int) -> String {
-        #"""
-        #!/usr/bin/perl
-        use strict;
-        use IO::Handle;
-        use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC usleep);
-        open(my $trace, ">&=", 3) or die "no trace channel";
-        $trace->autoflush(1);
-        $| = 1;
-        my $start = clock_gettime(CLOCK_MONOTONIC);
-        my ($sent, $id) = (0, 0);
-        sub ns { int(clock_gettime(CLOCK_MONOTONIC) * 1e9) }
-        while (1) {
-            my $elapsed = clock_gettime(CLOCK_MONOTONIC) - $start;
-            last if $elapsed > \#(seconds);
-            my $due = int($elapsed * \#(eventsPerSecond));
-            my $chunk = "";
-            while ($sent < $due) {
+    private static func script(seconds: Int, eventsPerSecond: Int, events: Events) -> String {
+        // Four 160×96 frames in turn, so none repeats the one before; encoded once, since Perl could not keep up otherwise.
+        let frameSetup = #"""
+        my @frames = map { my $k = $_; encode_base64(pack("C*", map { ($_ * 7 + $k * 50) % 256 } 0 .. (160 * 96 * 3 - 1)), "") } 0 .. 3;
+        """#
+        let spanEvents = #"""
                 my $thread = $$ + 1 + (int($sent / 2) % 8);
                 my $t = ns();
                 if ($sent % 2 == 0) {
@@ -143,6 +219,32 @@ struct FloodPage {
                 } else {
                     $chunk .= "{\"e\":\"end\",\"t\":$t,\"tid\":$thread,\"q\":\"flood.q\",\"id\":$id,\"name\":\"work $id\"}\n";
                 }
+        """#
+        let frameEvents = #"""
+                my $t = ns();
+                my $px = $frames[$sent % 4];
+                $chunk .= "{\"e\":\"frame\",\"t\":$t,\"tid\":$$,\"q\":\"flood.q\",\"w\":160,\"h\":96,\"px\":\"$px\"}\n";
+        """#
+        return #"""
+        #!/usr/bin/perl
+        use strict;
+        use IO::Handle;
+        use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC usleep);
+        use MIME::Base64;
+        open(my $trace, ">&=", 3) or die "no trace channel";
+        $trace->autoflush(1);
+        $| = 1;
+        my $start = clock_gettime(CLOCK_MONOTONIC);
+        my ($sent, $id) = (0, 0);
+        \#(events == .frames ? frameSetup : "")
+        sub ns { int(clock_gettime(CLOCK_MONOTONIC) * 1e9) }
+        while (1) {
+            my $elapsed = clock_gettime(CLOCK_MONOTONIC) - $start;
+            last if $elapsed > \#(seconds);
+            my $due = int($elapsed * \#(eventsPerSecond));
+            my $chunk = "";
+            while ($sent < $due) {
+        \#(events == .spans ? spanEvents : frameEvents)
                 $sent++;
             }
             print $trace $chunk;

@@ -155,7 +155,7 @@ struct InPracticePageTests {
     }
 
     @Test func commandsFromStandardInputScrollTheList() throws {
-        let page = try PageWithInput(arguments: ["--speed", "10"])
+        let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
         page.send("scroll +3\nbogus\nstop\n")
         page.closeInput()
         let output = page.readToEnd()
@@ -167,7 +167,7 @@ struct InPracticePageTests {
     }
 
     @Test func theFingerLiftsByItselfWhenCommandsPause() throws {
-        let page = try PageWithInput(arguments: ["--speed", "10"])
+        let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
         page.send("scroll +2\n")
         // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
         let untilLift = page.read(until: "Finger lifted at rows 2 to 5")
@@ -177,6 +177,20 @@ struct InPracticePageTests {
         let rest = page.readToEnd()
         #expect(page.exitStatus() == 0)
         #expect(rest.contains("Done: quit at rows 2 to 5"))
+    }
+
+    @Test func scrollingFromTheTutorialTakesOverFromTheScript() throws {
+        let page = try PageWithInput(arguments: ["--speed", "10"], hostSendsCommands: true)
+        _ = page.read(until: "takes over from it")
+        // The script's first drag (+4) may be under way; the learner's -1 replaces everything after it.
+        page.send("scroll -1\nstop\n")
+        page.closeInput()
+        let output = page.readToEnd()
+        #expect(page.exitStatus() == 0)
+        let firstRow = try #require(output.firstMatch(of: /The list, rows (\d+) to/).flatMap { Int($0.1) },
+                                    "no final list in:\n\(output)")
+        #expect(firstRow <= 3, "the script's later drags (+10, -8) still played:\n\(output)")
+        #expect(!output.contains("After 1.5 s at rest"), "the script's second rest came after the takeover")
     }
 
     // MARK: Reading the trace
@@ -287,7 +301,7 @@ struct InPracticePageTests {
 
 /// The page run directly with a pipe on its standard input, as a host that sends scroll commands would run it.
 ///
-/// The runner does not pipe standard input yet, so this uses `Process`; the page then runs alone and prints text.
+/// `Process` rather than the runner, so the page runs alone and prints text instead of sending live view events.
 final class PageWithInput: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
@@ -296,11 +310,12 @@ final class PageWithInput: @unchecked Sendable {
     /// A guard against a page that never ends: it is stopped after this long, and the test fails on its output.
     private static let limit = 30.0
 
-    init(arguments: [String]) throws {
+    /// `hostSendsCommands` runs the page as the tutorial does, its script playing until a command arrives.
+    init(arguments: [String], hostSendsCommands: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: InPracticePageTests.product))
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["TOUR_STDIN_COMMANDS"] = "1"
+        environment["TOUR_STDIN_COMMANDS"] = hostSendsCommands ? "1" : nil
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         process.standardInput = input

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import Synchronization
 import Testing
 @testable import TourCore
 import TourTestSupport
@@ -47,6 +48,33 @@ struct RunnerTests {
         #expect(result.count == 1)
         #expect(record.rejectedTraceLines == 0)
         #expect(record.threads.map(\.title) == ["main #\(pid)"])
+    }
+
+    /// `echo-commands`: announces that it takes commands, echoes each stdin line, and ends when its input closes.
+    @Test func commandsReachThePageAndClosingTheInputEndsIt() throws {
+        let lines = Mutex<[String]>([])
+        let echoed = DispatchSemaphore(value: 0)
+        let request = RunRequest(executable: BuildProducts.executable(named: Self.product),
+                                 extraEnvironment: ["FIXTURE": "echo-commands"], sendsCommands: true)
+        let run = PageRun.start(request) { event in
+            guard case .output(let line) = event else { return }
+            lines.withLock { $0.append(line.text) }
+            if line.text.hasPrefix("got: ") { echoed.signal() }
+        }
+        #expect(run.send("scroll +1"))
+        #expect(run.send("scroll -4"))
+        for _ in 0..<2 { #expect(echoed.wait(timeout: .now() + 60) == .success) }
+        run.closeInput()
+        #expect(run.waitUntilEnded() == .exited(code: 0))
+        #expect(lines.withLock { $0 } == ["commands from host: 1", "got: scroll +1", "got: scroll -4", "input closed"])
+        #expect(!run.send("too late"), "a run that ended has no input to write to")
+    }
+
+    @Test func aRunWithoutCommandsHasNoInputToWriteTo() {
+        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product),
+                                           extraEnvironment: ["FIXTURE": "clean"])) { _ in }
+        #expect(!run.send("scroll +1"))
+        run.waitUntilEnded()
     }
 
     @Test func nonZeroExit() {

@@ -36,6 +36,14 @@ struct StallDetectorTests {
         #expect(watch.stall(at: at(7.5)) == Stall(openSpans: ["waiting forever (thread 4242)"], unfinishedOperations: [], silentSeconds: 7))
     }
 
+    @Test func aPageListeningForCommandsMayBeSilentButNotStuckWithWorkOpen() {
+        var watch = detector()
+        watch.record(trace("input", ["commands": .string("scroll")]), at: at(0))
+        #expect(watch.stall(at: at(1_000)) == nil, "waiting for the learner is not a silent endless loop")
+        watch.record(begin(1, "drag"), at: at(1_000))
+        #expect(watch.stall(at: at(1_000 + stuckAfter)) != nil, "an open span still counts as stuck")
+    }
+
     @Test func anySignOfLifeResetsTheClock() {
         var watch = detector()
         watch.record(begin(1, "work"), at: at(0))

@@ -79,7 +79,7 @@ extension InterfaceBenchmarks {
         var catalog: PageCatalog?
         let loading = Self.milliseconds { catalog = try? PageCatalog.load() }
         let modelling = Self.milliseconds {
-            let model = TourModel.load(catalog!, speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode)
+            let model = TourModel.load(catalog!, speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode, pictureDepth: .colors256)
             frame = TourRenderer.render(model)
         }
         print("benchmark first-frame work: catalog \(String(format: "%.1f", loading)) ms, model and first frame \(String(format: "%.1f", modelling)) ms")

@@ -206,7 +206,7 @@ public final class PageBuild: Sendable {
         environment["NO_COLOR"] = "1"
         let child: ChildProcess
         do {
-            child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment)
+            child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false)
         } catch {
             return .couldNotStart("\(error)")
         }

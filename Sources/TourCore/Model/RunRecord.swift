@@ -33,6 +33,11 @@ public struct RunRecord: Sendable {
     public private(set) var operations: [OperationRecord] = []
     public private(set) var dependencies: [Dependency] = []
 
+    /// What the page drew in the live view: the newest frame and the current list.
+    public private(set) var liveView = LiveViewState()
+    /// The page reads scroll commands on its standard input (it sent an `input` event), so scroll keys go to it.
+    public private(set) var acceptsScrollCommands = false
+
     /// Events received, including those later dropped.
     public private(set) var eventCount = 0
     public private(set) var droppedOutputLines = 0
@@ -49,6 +54,12 @@ public struct RunRecord: Sendable {
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+    }
+
+    /// Tells the live view that the screen now shows its newest frame, so frames are counted as dropped only
+    /// when the screen never showed them.
+    public mutating func markLiveViewDrawn() {
+        liveView.markDrawn()
     }
 
     /// Folds one event into the record.
@@ -109,6 +120,10 @@ public struct RunRecord: Sendable {
                 dependencies.append(Dependency(operation: from, operationName: event.string("op") ?? "",
                                                dependsOn: to, dependencyName: event.string("on") ?? "", time: event.time))
             }
+        case "frame", "rows", "row":
+            liveView.apply(event)
+        case "input":
+            if event.string("commands") == "scroll" { acceptsScrollCommands = true }
         case "expect":
             if let ending = event.string("ending") {
                 expectation = Expectation(ending: ending, reason: event.string("why") ?? "")

@@ -23,13 +23,25 @@ public struct Page: Sendable, Equatable {
 
     /// The knobs declared by the page whose `main.swift` is `source`, with the helper files beside it.
     public static func declaredKnobs(source: URL) -> [KnobDeclaration] {
-        let folder = source.deletingLastPathComponent()
+        let texts = sourceTexts(main: source)
+        return LiterateParser.knobs(in: texts.main, helperSources: texts.helpers)
+    }
+
+    /// Whether the page whose `main.swift` is `source`, or a helper file beside it, draws in the live view:
+    /// the interface makes room for the view before the page first runs.
+    public static func drawsLiveView(source: URL) -> Bool {
+        let texts = sourceTexts(main: source)
+        return ([texts.main] + texts.helpers).contains { $0.contains("LiveView.") }
+    }
+
+    /// The text of `main` and of the other Swift files beside it, by name; unreadable files count as empty.
+    private static func sourceTexts(main: URL) -> (main: String, helpers: [String]) {
+        let folder = main.deletingLastPathComponent()
         let helpers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".swift") && $0 != source.lastPathComponent }
+            .filter { $0.hasSuffix(".swift") && $0 != main.lastPathComponent }
             .sorted()
             .compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
-        let main = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
-        return LiterateParser.knobs(in: main, helperSources: helpers)
+        return ((try? String(contentsOf: main, encoding: .utf8)) ?? "", helpers)
     }
 
     /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.

@@ -11,18 +11,23 @@ struct ChildProcess {
     let stdout: Int32
     let stderr: Int32
     let trace: Int32
+    /// The write end of a pipe on the page's standard input, when the host asked for one.
+    let input: Int32?
 
     struct LaunchError: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func launch(executable: String, arguments: [String], environment: [String: String]) throws -> ChildProcess {
+    /// Starts the page. With `withInput` its standard input is a pipe the host writes to; without, it keeps the host's.
+    static func launch(executable: String, arguments: [String], environment: [String: String], withInput: Bool) throws -> ChildProcess {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "\(executable) is missing or not executable; build it with `swift build`")
         }
         let pipes = try (0..<3).map { _ in try makePipe() }
+        let input = withInput ? try makePipe() : nil
         defer {
             for pipe in pipes { close(pipe.write) }
+            if let input { close(input.read) }
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -30,6 +35,14 @@ struct ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (index, pipe) in pipes.enumerated() {
             posix_spawn_file_actions_adddup2(&actions, pipe.write, Int32(index + 1))
+        }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input.read, STDIN_FILENO)
+            // A page that ended while a command was on its way must not take the host down with SIGPIPE:
+            // the write fails with EPIPE instead.
+            signal(SIGPIPE, SIG_IGN)
+            // A page that stops reading fills the pipe; the host drops the command rather than block its interface.
+            _ = fcntl(input.write, F_SETFL, fcntl(input.write, F_GETFL) | O_NONBLOCK)
         }
 
         var attributes = posix_spawnattr_t()
@@ -56,10 +69,11 @@ struct ChildProcess {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
             for pipe in pipes { close(pipe.read) }
+            if let input { close(input.write) }
             throw LaunchError(description: "posix_spawn failed for \(executable): \(String(cString: strerror(result)))")
         }
         LiveProcessGroups.shared.insert(pid)
-        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read)
+        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read, input: input?.write)
     }
 
     /// Both ends close on exec, so no other child inherits them and EOF arrives when the page is gone;

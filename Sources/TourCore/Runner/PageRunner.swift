@@ -13,10 +13,14 @@ public struct RunRequest: Sendable {
     public var gracePeriod: Double
     public var extraArguments: [String]
     public var extraEnvironment: [String: String]
+    /// Gives the page a pipe on its standard input for `PageRun.send(_:)`, and tells it so (`TOUR_STDIN_COMMANDS=1`);
+    /// it also keeps the page from reading the terminal the interface reads its keys from.
+    public var sendsCommands: Bool
 
     public init(executable: String, knobSettings: [(name: String, value: String)] = [], speed: Double = 1,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
-                extraArguments: [String] = [], extraEnvironment: [String: String] = [:]) {
+                extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false) {
+        self.sendsCommands = sendsCommands
         self.executable = executable
         self.knobSettings = knobSettings
         self.speed = speed
@@ -60,6 +64,8 @@ public final class PageRun: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     /// Set up once in `follow` and touched only from its own queue afterwards.
     private let watchdog: DispatchSourceTimer
+    /// The write end of the page's standard input, while it is open.
+    private let input = Mutex<Int32?>(nil)
 
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
@@ -69,10 +75,13 @@ public final class PageRun: @unchecked Sendable {
         environment["TOUR_HOST_PID"] = String(getpid())
         environment["TOUR_SET"] = nil
         environment["TOUR_SPEED"] = nil
+        environment["TOUR_STDIN_COMMANDS"] = request.sendsCommands ? "1" : nil
         environment.merge(request.extraEnvironment) { $1 }
         do {
-            let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments, environment: environment)
+            let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments,
+                                                environment: environment, withInput: request.sendsCommands)
             let run = PageRun(request: request, pid: child.pid, startTime: startTime, handler: handler)
+            run.input.withLock { $0 = child.input }
             run.follow(child)
             return run
         } catch {
@@ -106,6 +115,26 @@ public final class PageRun: @unchecked Sendable {
         }
         guard !alreadyOver else { return }
         terminate()
+    }
+
+    /// Writes `line` and a newline to the page's standard input (a run started with `sendsCommands`). Returns false
+    /// when it could not: no input, the input closed, the page gone, or the page not reading and its pipe full.
+    @discardableResult
+    public func send(_ line: String) -> Bool {
+        input.withLock { input in
+            guard let descriptor = input else { return false }
+            let bytes = Array((line + "\n").utf8)
+            return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+        }
+    }
+
+    /// Closes the page's standard input: the page reads the end of its input, which for a page taking commands
+    /// means the learner is done.
+    public func closeInput() {
+        input.withLock { input in
+            if let descriptor = input { close(descriptor) }
+            input = nil
+        }
     }
 
     /// Blocks until the run is over and says how it ended.
@@ -186,6 +215,7 @@ public final class PageRun: @unchecked Sendable {
     }
 
     private func finish(_ ending: RunEnding) {
+        closeInput()
         state.withLock { $0.ending = ending }
         deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNow())) }
         ended.signal()

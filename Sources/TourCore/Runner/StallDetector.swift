@@ -45,6 +45,9 @@ public struct StallDetector: Sendable {
             case "finished": executing[oid] = nil; finished.insert(oid)
             default: break
             }
+        case "input":
+            // A page that waits for the learner's commands is not stuck when it goes quiet: it is listening.
+            silentLimit = .infinity
         case "dep":
             guard let oid = trace.integer("oid"), let onid = trace.integer("onid") else { return }
             operationNames[oid] = operationNames[oid] ?? trace.string("op")

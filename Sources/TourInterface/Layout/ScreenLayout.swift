@@ -21,7 +21,8 @@ public struct ScreenLayout: Equatable, Sendable {
     public var panes: [Pane: Rect]
     public var status: Rect
 
-    public init(size: Size, pageCount: Int, focus: Pane, compactTab: Pane, zoomed: Bool) {
+    /// `liveView`: the current page draws in the live view, which then gets a pane of its own.
+    public init(size: Size, pageCount: Int, focus: Pane, compactTab: Pane, zoomed: Bool, liveView: Bool = false) {
         status = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
         panes = [:]
         if size.width < Self.minimum.width || size.height < Self.minimum.height {
@@ -35,31 +36,43 @@ public struct ScreenLayout: Equatable, Sendable {
             return
         }
         if full {
-            layOutFull(size: size, pageCount: pageCount)
+            layOutFull(size: size, pageCount: pageCount, liveView: liveView)
         } else {
-            layOutCompact(size: size, tab: compactTab)
+            layOutCompact(size: size, tab: compactTab, liveView: liveView)
         }
     }
 
-    private mutating func layOutFull(size: Size, pageCount: Int) {
+    private mutating func layOutFull(size: Size, pageCount: Int, liveView: Bool) {
         let bottomHeight = max(10, size.height / 3 + 1)
         let upperHeight = size.height - 1 - bottomHeight
         let leftWidth = size.width >= 140 ? 30 : 26
         let sidebarBox = Rect(x: 0, y: 0, width: leftWidth, height: min(upperHeight - 6, max(4, pageCount + 2)))
         sidebar = sidebarBox
         panes[.knobs] = Rect(x: 0, y: sidebarBox.maxY, width: leftWidth, height: upperHeight - sidebarBox.height)
-        panes[.page] = Rect(x: leftWidth, y: 0, width: size.width - leftWidth, height: upperHeight)
+        placePage(in: Rect(x: leftWidth, y: 0, width: size.width - leftWidth, height: upperHeight), liveView: liveView)
         let outputWidth = size.width * 37 / 100
         panes[.output] = Rect(x: 0, y: upperHeight, width: outputWidth, height: bottomHeight)
         panes[.timeline] = Rect(x: outputWidth, y: upperHeight, width: size.width - outputWidth, height: bottomHeight)
     }
 
-    private mutating func layOutCompact(size: Size, tab: Pane) {
+    private mutating func layOutCompact(size: Size, tab: Pane, liveView: Bool) {
         sidebar = Rect(x: 0, y: 0, width: size.width, height: 1)
         let bottomHeight = max(7, (size.height - 2) * 2 / 5)
         let pageHeight = size.height - 2 - bottomHeight
-        panes[.page] = Rect(x: 0, y: 1, width: size.width, height: pageHeight)
-        panes[tab == .page ? .output : tab] = Rect(x: 0, y: 1 + pageHeight, width: size.width, height: bottomHeight)
+        placePage(in: Rect(x: 0, y: 1, width: size.width, height: pageHeight), liveView: liveView)
+        panes[Self.bottomTabs.contains(tab) ? tab : .output] = Rect(x: 0, y: 1 + pageHeight, width: size.width, height: bottomHeight)
+    }
+
+    /// The page pane fills `area`, or shares it with the live view: the picture beside the code that draws it,
+    /// the prose keeping the larger share.
+    private mutating func placePage(in area: Rect, liveView: Bool) {
+        guard liveView else {
+            panes[.page] = area
+            return
+        }
+        let liveWidth = area.width * 9 / 20
+        panes[.page] = Rect(x: area.x, y: area.y, width: area.width - liveWidth, height: area.height)
+        panes[.live] = Rect(x: area.maxX - liveWidth, y: area.y, width: liveWidth, height: area.height)
     }
 
     /// The panes that take turns below the page in the compact layout, as tabs in its frame.

@@ -1,28 +1,12 @@
 import TourCore
 
-/// One terminal cell of a picture: a character with xterm-256 colour indexes.
-///
-/// The screen's `Cell` cannot carry this: its colours are the tutorial's named `PaletteColor`s, not palette indexes.
-public struct ColorCell: Hashable, Sendable {
-    public var character: Character
-    /// An xterm-256 colour index; nil for the terminal's default.
-    public var foreground: UInt8?
-    public var background: UInt8?
-
-    public init(_ character: Character, foreground: UInt8? = nil, background: UInt8? = nil) {
-        self.character = character
-        self.foreground = foreground
-        self.background = background
-    }
-}
-
 /// A picture converted to cells, row by row from the top left.
 public struct CellPicture: Hashable, Sendable {
     public let width: Int
     public let height: Int
-    public let cells: [ColorCell]
+    public let cells: [Cell]
 
-    public subscript(x: Int, y: Int) -> ColorCell { cells[y * width + x] }
+    public subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
 }
 
 /// What the terminal can show, which decides how a picture is drawn.
@@ -59,7 +43,7 @@ public enum HalfBlockRenderer {
         let size = pixelSize(ofFrameWidth: frame.width, height: frame.height, inPaneWidth: width, height: height)
         let scaled = resample(frame, width: size.width, height: size.height)
         let rows = (size.height + 1) / 2
-        var cells = [ColorCell]()
+        var cells = [Cell]()
         cells.reserveCapacity(size.width * rows)
         for row in 0..<rows {
             let top = row * 2
@@ -71,13 +55,13 @@ public enum HalfBlockRenderer {
                 case .colors256:
                     let foreground = nearestXterm(red: scaled[upper], green: scaled[upper + 1], blue: scaled[upper + 2])
                     let background = hasBottom ? nearestXterm(red: scaled[lower], green: scaled[lower + 1], blue: scaled[lower + 2]) : nil
-                    cells.append(ColorCell(upperHalf, foreground: foreground, background: background))
+                    cells.append(.picture(upperHalf, foreground: foreground, background: background))
                 case .colors8, .monochrome:
                     var brightness = luminance(scaled[upper], scaled[upper + 1], scaled[upper + 2])
                     if hasBottom {
                         brightness = (brightness + luminance(scaled[lower], scaled[lower + 1], scaled[lower + 2])) / 2
                     }
-                    cells.append(ColorCell(shades[min(shades.count - 1, brightness * shades.count / 256)]))
+                    cells.append(Cell(shades[min(shades.count - 1, brightness * shades.count / 256)]))
                 }
             }
         }

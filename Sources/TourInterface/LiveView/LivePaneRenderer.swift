@@ -3,7 +3,7 @@ import TourCore
 /// Lays out a whole live view pane as cells: the frame centred, or the list with a thumbnail and caption per row.
 ///
 /// The result is exactly the pane's size, so the interface copies it cell by cell into its window, mapping each
-/// `ColorCell`'s colours to a pair with `ColorPairCache`. Redraw it whenever the state's `version` or the pane's
+/// cell's picture colours to a pair with `ColorPairCache`. Redraw it whenever the state's `version` or the pane's
 /// size changes.
 public enum LivePaneRenderer {
     /// What a row without its picture shows in the thumbnail's place.
@@ -35,7 +35,7 @@ public enum LivePaneRenderer {
                 let cells = HalfBlockRenderer.render(picture, width: thumbnailWidth, height: rowHeight, depth: depth)
                 canvas.draw(cells, x: (thumbnailWidth - cells.width) / 2, y: top + (rowHeight - cells.height) / 2)
             } else {
-                let shade = ColorCell(placeholder, foreground: depth == .colors256 ? placeholderColor : nil)
+                let shade = Cell.picture(placeholder, foreground: depth == .colors256 ? placeholderColor : nil)
                 for y in top..<top + rowHeight {
                     for x in 0..<thumbnailWidth { canvas[x, y] = shade }
                 }
@@ -49,15 +49,15 @@ public enum LivePaneRenderer {
     private struct Canvas {
         let width: Int
         let height: Int
-        var cells: [ColorCell]
+        var cells: [Cell]
 
         init(width: Int, height: Int) {
             self.width = width
             self.height = height
-            cells = Array(repeating: ColorCell(" "), count: width * height)
+            cells = Array(repeating: .blank, count: width * height)
         }
 
-        subscript(x: Int, y: Int) -> ColorCell {
+        subscript(x: Int, y: Int) -> Cell {
             get { cells[y * width + x] }
             set { if x >= 0, x < width, y >= 0, y < height { cells[y * width + x] = newValue } }
         }
@@ -69,14 +69,14 @@ public enum LivePaneRenderer {
         }
 
         /// Writes `text` from (`x`, `y`), cut to the width left; a double-width character is followed by an empty
-        /// continuation cell, as in the screen's `Cell`.
+        /// continuation cell, as `CellBuffer.write` does.
         mutating func write(_ text: String, x: Int, y: Int) {
             var column = x
             for character in TextWidth.truncated(TextWidth.sanitized(text), to: width - x) {
                 let columns = TextWidth.of(character)
                 guard columns > 0 else { continue }
-                self[column, y] = ColorCell(character)
-                if columns == 2 { self[column + 1, y] = ColorCell("\u{0}") }
+                self[column, y] = Cell(character)
+                if columns == 2 { self[column + 1, y] = .continuation }
                 column += columns
             }
         }

@@ -1,12 +1,18 @@
 import Foundation
 import TourCore
 
-/// A page's `main.swift` (and, for its knobs, the helper files beside it), read and parsed the first time the page is shown: the first frame needs one page,
+/// A page's `main.swift` (and, for its knobs and live view, the helper files beside it), read and parsed the first time the page is shown: the first frame needs one page,
 /// not eight. A class, so every copy of the model shares the one parse.
 final class PageSource: @unchecked Sendable {
     let url: URL
     private let lock = NSLock()
-    private var cached: (document: PageDocument, knobs: [KnobRow])?
+    private var cached: Parsed?
+
+    struct Parsed {
+        var document: PageDocument
+        var knobs: [KnobRow]
+        var drawsLiveView: Bool
+    }
     /// The hash of the text `cached` was parsed from.
     private var parsedHash: UInt64?
 
@@ -14,13 +20,14 @@ final class PageSource: @unchecked Sendable {
         self.url = url
     }
 
-    var parsed: (document: PageDocument, knobs: [KnobRow]) {
+    var parsed: Parsed {
         lock.withLock {
             if let cached { return cached }
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
             parsedHash = contentHash(Data(text.utf8))
             // Knobs come from the helper files too: a choice knob's enumeration may be declared in one.
-            let parsed = (LiterateParser.parse(text), Page.declaredKnobs(source: url).map(KnobRow.init))
+            let parsed = Parsed(document: LiterateParser.parse(text), knobs: Page.declaredKnobs(source: url).map(KnobRow.init),
+                                drawsLiveView: Page.drawsLiveView(source: url))
             cached = parsed
             return parsed
         }

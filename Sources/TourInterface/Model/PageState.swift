@@ -31,6 +31,12 @@ public struct PageState: Sendable {
     /// The knobs the source declares, for the knob panel before the page has run.
     public var declaredKnobs: [KnobRow] { source.parsed.knobs }
 
+    /// The page draws in the live view, so the layout gives it a pane.
+    public var drawsLiveView: Bool { source.parsed.drawsLiveView }
+
+    /// The live view takes the learner's scroll keys now: the page runs and said it reads scroll commands.
+    public var takesScrollKeys: Bool { isRunning && record?.acceptsScrollCommands == true }
+
     /// A build in flight or a failed one says more than the last run: its program is not the one that ran.
     public var status: RunStatus { build.status ?? RunStatus(record) }
 

@@ -38,6 +38,8 @@ public enum TourEvent: Sendable {
     case host(runID: Int, HostEvent)
     /// Builds, source changes, the editor and reset (see `EditLoop.swift`).
     case editLoop(EditLoopEvent)
+    /// The screen now shows the model as it is: the live view's newest frame was seen, not dropped.
+    case drawn
 }
 
 /// A page run the interface asks the terminal layer to start.
@@ -70,4 +72,8 @@ public enum TourEffect: Equatable, Sendable {
     case cancelBuild(buildID: Int)
     /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
     case reset(Page)
+    /// Write `command` as a line to the page's standard input (a page that takes scroll commands).
+    case send(runID: Int, command: String)
+    /// Close the page's standard input: the learner let go of the list.
+    case closeInput(runID: Int)
 }

@@ -4,6 +4,8 @@ import TourCore
 /// A pane that can have the focus: keys that scroll, and `z`, act on it.
 public enum Pane: String, CaseIterable, Sendable {
     case page, output, timeline, knobs
+    /// What the page draws: an animation or a list of pictures. Only on pages that draw one.
+    case live
 
     public var title: String {
         switch self {
@@ -11,6 +13,7 @@ public enum Pane: String, CaseIterable, Sendable {
         case .output: "Output"
         case .timeline: "Timeline"
         case .knobs: "Knobs"
+        case .live: "Live view"
         }
     }
 }
@@ -43,21 +46,26 @@ public struct TourModel: Sendable {
     public var glyphs: Glyphs
     /// The editor `e` opens, and the ids of builds.
     public var editing = EditingSettings()
+    /// How the terminal can show pictures, from its colours.
+    public var pictureDepth: PictureColorDepth
     var nextRunID = 1
 
     /// The speeds `<` and `>` step through.
     public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8]
 
-    public init(pages: [PageState], speed: Double = 1, size: Size = Size(width: 120, height: 40), glyphs: Glyphs = .unicode) {
+    public init(pages: [PageState], speed: Double = 1, size: Size = Size(width: 120, height: 40), glyphs: Glyphs = .unicode,
+                pictureDepth: PictureColorDepth = .colors256) {
         self.pages = pages
         self.speed = speed
         self.size = size
         self.glyphs = glyphs
+        self.pictureDepth = pictureDepth
     }
 
     /// The model for `catalog`; each page's source is read when the page is first shown.
-    public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs) -> TourModel {
-        TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs)
+    public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
+                            pictureDepth: PictureColorDepth) -> TourModel {
+        TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs, pictureDepth: pictureDepth)
     }
 
     public var currentPage: PageState {

@@ -14,14 +14,14 @@ enum Overlays {
         ("Scroll", "j k ↓ ↑", "a line down / up (or the mouse wheel)"),
         ("", "PgDn PgUp", "a screenful down / up"),
         ("", "g G", "top / bottom (output: G follows new lines)"),
+        ("Live", "↓ ↑ Enter", "scroll a running page's list / let go of it"),
         ("Timeline", "h l", "previous / next span on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
-        ("", "i o 0", "zoom in / out / fit the whole run"),
-        ("", "H L", "pan left / right"),
+        ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x", "compiler messages / restore original (asks)"),
-        ("Other", "? ^L q", "help / redraw / quit (asks while a page runs)"),
+        ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.

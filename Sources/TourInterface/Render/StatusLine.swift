@@ -69,6 +69,7 @@ enum StatusLine {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]
         case .page, .output: keys += ["n/p page", "j/k scroll"]
+        case .live: keys += model.currentPage.takesScrollKeys ? ["\(model.glyphs.upDown) scroll list", "Enter let go"] : ["z zoom"]
         }
         return keys + ["Tab pane"]
     }

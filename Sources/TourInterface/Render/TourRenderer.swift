@@ -30,7 +30,7 @@ public enum TourRenderer {
     private static func draw(_ pane: Pane, in box: Rect, model: TourModel, layout: ScreenLayout, into buffer: inout CellBuffer) {
         let focused = model.focus == pane
         let glyphs = model.glyphs
-        let isCompactBottom = layout.mode == .compact && pane != .page && !model.zoomed
+        let isCompactBottom = layout.mode == .compact && ScreenLayout.bottomTabs.contains(pane) && !model.zoomed
         buffer.drawBox(box, title: isCompactBottom ? "" : title(of: pane, model: model), focused: focused, glyphs: glyphs)
         if isCompactBottom {
             for tab in ScreenLayout.tabColumns(in: box) {
@@ -55,6 +55,8 @@ public enum TourRenderer {
             drawHiddenLanes(model, inner: inner, box: box, into: &buffer)
         case .knobs:
             KnobsView.draw(model, in: inner, focused: focused, into: &buffer)
+        case .live:
+            LiveViewPane.draw(model, in: inner, box: box, into: &buffer)
         }
     }
 

@@ -2,15 +2,22 @@
 public struct CellStyle: Hashable, Sendable {
     public var foreground: PaletteColor?
     public var background: PaletteColor?
+    /// A colour of the 256-colour palette by its index, for pictures in the live view; it wins over `foreground`.
+    public var pictureForeground: UInt8?
+    /// The same for the background; it wins over `background`.
+    public var pictureBackground: UInt8?
     public var bold = false
     public var dim = false
     public var reverse = false
     public var underline = false
 
-    public init(foreground: PaletteColor? = nil, background: PaletteColor? = nil, bold: Bool = false,
+    public init(foreground: PaletteColor? = nil, background: PaletteColor? = nil,
+                pictureForeground: UInt8? = nil, pictureBackground: UInt8? = nil, bold: Bool = false,
                 dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
         self.foreground = foreground
         self.background = background
+        self.pictureForeground = pictureForeground
+        self.pictureBackground = pictureBackground
         self.bold = bold
         self.dim = dim
         self.reverse = reverse
@@ -29,6 +36,11 @@ public struct Cell: Hashable, Sendable {
     public init(_ character: Character, _ style: CellStyle = .plain) {
         self.character = character
         self.style = style
+    }
+
+    /// A cell of a picture, in colours of the 256-colour palette by index; nil is the terminal's default colour.
+    public static func picture(_ character: Character, foreground: UInt8? = nil, background: UInt8? = nil) -> Cell {
+        Cell(character, CellStyle(pictureForeground: foreground, pictureBackground: background))
     }
 
     public static let blank = Cell(" ")

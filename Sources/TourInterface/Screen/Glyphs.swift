@@ -23,6 +23,8 @@ public struct Glyphs: Sendable, Equatable {
     public var doesNotCompile: Character
     public var times: String
     public var arrow: String
+    /// The up and down arrow keys, as help texts name them.
+    public var upDown: String
     /// The prefix of microseconds.
     public var micro: String
 
@@ -30,13 +32,13 @@ public struct Glyphs: Sendable, Equatable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        building: "↻", doesNotCompile: "✘", times: "×", arrow: "→", micro: "µ"
+        building: "↻", doesNotCompile: "✘", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        building: "~", doesNotCompile: "E", times: "x", arrow: "->", micro: "u"
+        building: "~", doesNotCompile: "E", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
     )
 }

@@ -14,12 +14,16 @@ extension TourModel {
         }
         guard let pane = layout.pane(atX: mouse.x, y: mouse.y), let box = layout.panes[pane] else { return [] }
         switch mouse.action {
+        case .wheelUp where pane == .live:
+            return scrollLiveView(by: -1)
+        case .wheelDown where pane == .live:
+            return scrollLiveView(by: 1)
         case .wheelUp:
             scroll(pane, pane == .timeline ? .lines(-1) : .lines(-3))
         case .wheelDown:
             scroll(pane, pane == .timeline ? .lines(1) : .lines(3))
         case .click:
-            if mouse.y == box.y, layout.mode == .compact, !zoomed, pane != .page,
+            if mouse.y == box.y, layout.mode == .compact, !zoomed, ScreenLayout.bottomTabs.contains(pane),
                let tab = ScreenLayout.tabColumns(in: box).first(where: { $0.columns.contains(mouse.x) }) {
                 focus(tab.pane)
                 return []
@@ -28,7 +32,7 @@ extension TourModel {
             switch pane {
             case .page: followLink(atX: mouse.x, y: mouse.y, inner: box.inside)
             case .timeline: selectSpan(atX: mouse.x, y: mouse.y)
-            case .output, .knobs: break
+            case .output, .knobs, .live: break
             }
         }
         return []

@@ -10,13 +10,15 @@ enum ScrollAmount {
 extension TourModel {
     /// Where the panes go at the current size.
     public var layout: ScreenLayout {
-        ScreenLayout(size: size, pageCount: pages.count, focus: focus, compactTab: compactTab, zoomed: zoomed)
+        ScreenLayout(size: size, pageCount: pages.count, focus: focus, compactTab: compactTab, zoomed: zoomed,
+                     liveView: currentPage.drawsLiveView)
     }
 
     /// The box `pane` has on screen, or would have if it were shown (so scrolling a hidden pane stays in bounds).
     func box(of pane: Pane) -> Rect {
         if let box = layout.panes[pane] { return box }
-        let shown = ScreenLayout(size: size, pageCount: pages.count, focus: pane, compactTab: pane, zoomed: false)
+        let shown = ScreenLayout(size: size, pageCount: pages.count, focus: pane, compactTab: pane, zoomed: false,
+                                 liveView: currentPage.drawsLiveView)
         return shown.panes[pane] ?? Rect(x: 0, y: 0, width: size.width, height: size.height - 1)
     }
 
@@ -45,6 +47,9 @@ extension TourModel {
         case .knobs:
             let last = max(0, currentPage.knobs.count - 1)
             currentPage.selectedKnob = Self.moved(currentPage.selectedKnob, amount, page: visibleRows / 2, last: last)
+        case .live:
+            // The list scrolls in the page, which scrolls only while it runs and takes commands.
+            break
         }
     }
 

@@ -32,6 +32,9 @@ extension TourModel {
             return []
         case .editLoop(let event):
             return handle(event)
+        case .drawn:
+            currentPage.record?.markLiveViewDrawn()
+            return []
         }
     }
 
@@ -58,6 +61,7 @@ extension TourModel {
 
     private mutating func handle(_ key: Key) -> [TourEffect] {
         if focus == .timeline, let effects = handleTimeline(key) { return effects }
+        if focus == .live, let effects = handleLiveView(key) { return effects }
         switch key {
         case .character("q"):
             guard runningPage != nil else { return [.quit] }
@@ -127,6 +131,7 @@ extension TourModel {
             return
         }
         current = index
+        if !currentPage.drawsLiveView && focus == .live { focus = .page }
         clampScrolling()
     }
 
@@ -140,6 +145,8 @@ extension TourModel {
         nextRunID += 1
         // A run is watched in its output: the compact layout stops showing the knobs that were just set.
         if focus == .page && compactTab == .knobs { compactTab = .output }
+        // A page that draws is watched in its live view, which then takes the scroll keys.
+        if pages[index].drawsLiveView { focus(.live) }
         var page = pages[index]
         page.runID = runID
         page.record = RunRecord()
@@ -163,14 +170,14 @@ extension TourModel {
 
     /// Tab order: the panes on screen, page first.
     private mutating func moveFocus(by step: Int) {
-        let order = Pane.allCases
+        let order = Pane.allCases.filter { $0 != .live || currentPage.drawsLiveView }
         let index = order.firstIndex(of: focus) ?? 0
         focus(order[(index + step + order.count) % order.count])
     }
 
     mutating func focus(_ pane: Pane) {
         focus = pane
-        if pane != .page { compactTab = pane }
+        if ScreenLayout.bottomTabs.contains(pane) { compactTab = pane }
     }
 
     private mutating func chooseKnob(by step: Int) {

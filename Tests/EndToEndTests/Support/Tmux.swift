@@ -85,9 +85,10 @@ final class Tmux {
         try run(["resize-window", "-t", session, "-x", String(width), "-y", String(height)])
     }
 
-    /// The visible screen as text, one line per row.
-    func screen() throws -> String {
-        try run(["capture-pane", "-p", "-t", session])
+    /// The visible screen as text, one line per row; with `colors`, with the escape sequences of its colours
+    /// and attributes (`capture-pane -e`).
+    func screen(colors: Bool = false) throws -> String {
+        try run(["capture-pane", "-p"] + (colors ? ["-e"] : []) + ["-t", session])
     }
 
     /// The process id of the program the pane started.
@@ -99,11 +100,12 @@ final class Tmux {
 
     /// Polls the screen until `condition` holds, and returns that screen; fails with the last screen at the deadline.
     @discardableResult
-    func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, colors: Bool = false,
+                 _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try screen()
+            last = try screen(colors: colors)
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: poll)
         }

@@ -65,6 +65,17 @@ func clean() -> Never {
     exit(0)
 }
 
+/// Says it takes commands, then echoes each line of its standard input until the input closes.
+func echoCommands() -> Never {
+    print("commands from host: \(ProcessInfo.processInfo.environment["TOUR_STDIN_COMMANDS"] ?? "no")")
+    LiveView.acceptScrollCommands()
+    while let line = readLine() {
+        print("got: \(line)")
+    }
+    print("input closed")
+    exit(0)
+}
+
 func fatal() -> Never {
     mark("fatal error at line \(#line + 1)")
     fatalError("boom")
@@ -247,6 +258,7 @@ case "fork": forkAndExit()
 case "long-line": longLine()
 case "ignore-term": ignoreTerm()
 case "pid-file": pidFile()
+case "echo-commands": echoCommands()
 default:
     FileHandle.standardError.write(Data("RunnerFixture: unknown FIXTURE '\(scenario)'\n".utf8))
     exit(64)

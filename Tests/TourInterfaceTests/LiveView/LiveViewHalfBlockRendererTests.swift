@@ -20,13 +20,13 @@ struct LiveViewHalfBlockRendererTests {
         let picture = HalfBlockRenderer.render(Self.frame([[Self.red, Self.white], [Self.blue, Self.black]]),
                                                width: 2, height: 1, depth: .colors256)
         #expect(picture.width == 2 && picture.height == 1)
-        #expect(picture.cells == [ColorCell("▀", foreground: 196, background: 21), ColorCell("▀", foreground: 231, background: 16)])
+        #expect(picture.cells == [Cell.picture("▀", foreground: 196, background: 21), Cell.picture("▀", foreground: 231, background: 16)])
     }
 
     @Test func anOddLastRowLeavesTheLowerHalfInTheDefaultBackground() {
         let picture = HalfBlockRenderer.render(Self.frame([[Self.red], [Self.blue], [Self.white]]),
                                                width: 1, height: 2, depth: .colors256)
-        #expect(picture.cells == [ColorCell("▀", foreground: 196, background: 21), ColorCell("▀", foreground: 231, background: nil)])
+        #expect(picture.cells == [Cell.picture("▀", foreground: 196, background: 21), Cell.picture("▀", foreground: 231, background: nil)])
     }
 
     @Test func shadesStandForBrightnessWithoutColour() {
@@ -34,9 +34,9 @@ struct LiveViewHalfBlockRendererTests {
         let picture = HalfBlockRenderer.render(Self.frame([[Self.black, Self.white, Self.black], [Self.black, Self.white, Self.white]]),
                                                width: 3, height: 1, depth: .monochrome)
         #expect(picture.cells.map(\.character) == [" ", "█", "▒"])
-        #expect(picture.cells.allSatisfy { $0.foreground == nil && $0.background == nil })
+        #expect(picture.cells.allSatisfy { $0.style.pictureForeground == nil && $0.style.pictureBackground == nil })
         let eight = HalfBlockRenderer.render(Self.frame([[grey], [grey]]), width: 1, height: 1, depth: .colors8)
-        #expect(eight.cells == [ColorCell("▒")])
+        #expect(eight.cells == [Cell.picture("▒")])
     }
 
     @Test func aTwoByTwoBlockAveragesWhenHalved() {
@@ -44,7 +44,7 @@ struct LiveViewHalfBlockRendererTests {
         let dark: (UInt8, UInt8, UInt8) = (190, 0, 0), none: (UInt8, UInt8, UInt8) = (0, 0, 0)
         let picture = HalfBlockRenderer.render(Self.frame([[dark, none], [none, dark], [dark, none], [none, dark]]),
                                                width: 1, height: 1, depth: .colors256)
-        #expect(picture.cells == [ColorCell("▀", foreground: 52, background: 52)])
+        #expect(picture.cells == [Cell.picture("▀", foreground: 52, background: 52)])
     }
 
     // MARK: Nearest colours

@@ -23,8 +23,8 @@ struct LiveViewPaneTests {
         // 1×2 pixels in 6×2 cells (4 pixel rows): twice as large, 2×4 pixels, so 2×2 cells in the middle.
         let narrow = LivePaneRenderer.render(tall, width: 6, height: 2, depth: .colors256)
         #expect(Self.lines(narrow) == ["  ▀▀  ", "  ▀▀  "])
-        #expect(narrow[2, 0] == ColorCell("▀", foreground: 196, background: 196))
-        #expect(narrow[1, 0] == ColorCell(" "))
+        #expect(narrow[2, 0] == Cell.picture("▀", foreground: 196, background: 196))
+        #expect(narrow[1, 0] == Cell.picture(" "))
 
         var wide = LiveViewState()
         wide.apply(Self.event("frame", Self.picture(2, 1, [0, 0, 255])))
@@ -32,7 +32,7 @@ struct LiveViewPaneTests {
         let pane = LivePaneRenderer.render(wide, width: 6, height: 4, depth: .colors256)
         #expect(pane.width == 6 && pane.height == 4)
         #expect(Self.lines(pane) == ["      ", "▀▀▀▀▀▀", "▀▀▀▀▀▀", "      "])
-        #expect(pane[0, 2] == ColorCell("▀", foreground: 21, background: nil))
+        #expect(pane[0, 2] == Cell.picture("▀", foreground: 21, background: nil))
     }
 
     @Test func rowsShowThumbnailsOrPlaceholdersWithCaptions() {
@@ -52,9 +52,9 @@ struct LiveViewPaneTests {
             "▀▀▀▀▀ 1 rocket: fil…",
             "▀▀▀▀▀               ",
         ])
-        #expect(pane[0, 0] == ColorCell("░", foreground: 240))
-        #expect(pane[0, 2].foreground == 21)
-        #expect(pane[0, 3].background == nil, "an odd last pixel row leaves the lower half empty")
+        #expect(pane[0, 0] == Cell.picture("░", foreground: 240))
+        #expect(pane[0, 2].style.pictureForeground == 21)
+        #expect(pane[0, 3].style.pictureBackground == nil, "an odd last pixel row leaves the lower half empty")
     }
 
     @Test func aPaneTooSmallForEveryRowShowsThoseThatFit() {
@@ -69,6 +69,6 @@ struct LiveViewPaneTests {
 
     @Test func anEmptyStateIsABlankPane() {
         let pane = LivePaneRenderer.render(LiveViewState(), width: 3, height: 2, depth: .colors8)
-        #expect(pane.cells == Array(repeating: ColorCell(" "), count: 6))
+        #expect(pane.cells == Array(repeating: Cell.picture(" "), count: 6))
     }
 }

@@ -36,10 +36,20 @@ enum FixturePages {
         print("hello")
         """
 
-    /// A catalog of two fixture pages in a fresh temporary folder.
-    static func catalog() throws -> PageCatalog {
+    /// A page that draws a list in the live view.
+    static let gallerySource = """
+        //: # Gallery
+        //: Pictures arrive while the list scrolls.
+        import LessonKit
+
+        LiveView.rows([LiveRow(caption: "loading")])
+        """
+
+    /// A catalog of fixture pages in a fresh temporary folder: queue and dispatch, and the gallery when asked.
+    static func catalog(withGallery: Bool = false) throws -> PageCatalog {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-interface-\(UUID().uuidString)")
-        for (folder, source) in [("01-Queue", queueSource), ("02-Dispatch", dispatchSource)] {
+        let pages = [("01-Queue", queueSource), ("02-Dispatch", dispatchSource)] + (withGallery ? [("03-Gallery", gallerySource)] : [])
+        for (folder, source) in pages {
             let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try source.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
@@ -47,8 +57,9 @@ enum FixturePages {
         return try PageCatalog.load(root: root)
     }
 
-    static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode) throws -> TourModel {
-        TourModel.load(try catalog(), speed: 1, size: Size(width: width, height: height), glyphs: glyphs)
+    static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode, withGallery: Bool = false) throws -> TourModel {
+        TourModel.load(try catalog(withGallery: withGallery), speed: 1, size: Size(width: width, height: height), glyphs: glyphs,
+                       pictureDepth: .colors256)
     }
 }
 
@@ -96,6 +107,26 @@ struct RunScript {
         events.append(.output(OutputLine(stream: .stderr, text: text, time: Self.time(milliseconds))))
     }
 
+    /// A list of rows in the live view, each a `width`×`height` picture of one colour, or a placeholder where nil.
+    mutating func rows(_ rows: [(caption: String, color: [UInt8]?)], width: Int = 4, height: Int = 2, at milliseconds: Double) {
+        trace("rows", at: milliseconds, thread: Self.worker, ["count": .integer(rows.count)])
+        for (index, row) in rows.enumerated() {
+            var fields: [String: TraceValue] = ["index": .integer(index), "caption": .string(row.caption)]
+            if let color = row.color {
+                let pixels = Array((0..<(width * height)).map { _ in color }.joined())
+                fields["w"] = .integer(width)
+                fields["h"] = .integer(height)
+                fields["px"] = .string(Data(pixels).base64EncodedString())
+            }
+            trace("row", at: milliseconds, thread: Self.worker, fields)
+        }
+    }
+
+    /// The page says it reads scroll commands.
+    mutating func acceptScrollCommands(at milliseconds: Double) {
+        trace("input", at: milliseconds, thread: Self.mainThread, ["commands": .string("scroll")])
+    }
+
     mutating func end(_ ending: RunEnding, at milliseconds: Double) {
         events.append(.ended(ending, time: Self.time(milliseconds)))
     }
@@ -118,11 +149,13 @@ struct RunScript {
 }
 
 extension TourModel {
-    /// Starts a run of the current page and feeds it `script`, as the terminal layer would.
-    mutating func run(_ script: RunScript) {
+    /// Starts a run of the current page and feeds it `script`, as the terminal layer would; returns the run's id.
+    @discardableResult
+    mutating func run(_ script: RunScript) -> Int? {
         let effects = update(.key(.character("r")))
-        guard case .start(let order)? = effects.last else { return }
+        guard case .start(let order)? = effects.last else { return nil }
         for event in script.events { _ = update(.host(runID: order.runID, event)) }
+        return order.runID
     }
 
     /// Sends keys one after another, ignoring effects.

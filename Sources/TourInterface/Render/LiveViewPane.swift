@@ -1,0 +1,46 @@
+/// The live view pane: the page's newest frame or its list of pictures, scaled to the pane, and what keys it takes.
+enum LiveViewPane {
+    static func draw(_ model: TourModel, in inner: Rect, box: Rect, into buffer: inout CellBuffer) {
+        let page = model.currentPage
+        guard let live = page.record?.liveView, live.isActive else {
+            let text = page.isRunning ? "Waiting for the page's first picture\(model.glyphs.ellipsis)"
+                                      : "What this page draws appears here while it runs: r runs it."
+            for (index, line) in wordWrapped(text, width: inner.width - 2).prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x + 1, y: inner.y + index, style: CellStyle(foreground: .muted), clip: inner)
+            }
+            return
+        }
+        let picture = LivePaneRenderer.render(live, width: inner.width, height: inner.height, depth: model.pictureDepth)
+        for y in 0..<picture.height {
+            for x in 0..<picture.width { buffer.set(picture[x, y], x: inner.x + x, y: inner.y + y, clip: inner) }
+        }
+        let footer: String?
+        if page.takesScrollKeys {
+            footer = model.focus == .live ? " \(model.glyphs.upDown) PgUp PgDn · Enter lets go " : " Tab here to scroll "
+        } else if live.rejectedPictures > 0 {
+            footer = " \(live.rejectedPictures) bad picture\(live.rejectedPictures == 1 ? "" : "s") skipped "
+        } else {
+            footer = nil
+        }
+        if let footer {
+            let text = TextWidth.truncated(footer, to: box.width - 4)
+            buffer.write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: .accent))
+        }
+    }
+
+    /// `text` broken into lines of at most `width` columns at spaces.
+    private static func wordWrapped(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && TextWidth.of(line) + 1 + TextWidth.of(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TourCore
+@testable import TourInterface
+
+/// The live view inside the interface: where its pane goes, what it draws, and which keys reach the running page.
+@Suite("Live view in the interface")
+struct LiveViewInterfaceTests {
+    static let red: [UInt8] = [255, 0, 0]
+    static let blue: [UInt8] = [0, 0, 255]
+
+    /// The gallery page (the third fixture page), current.
+    private func galleryModel(width: Int = 120, height: Int = 40) throws -> TourModel {
+        var model = try FixturePages.model(width: width, height: height, withGallery: true)
+        model.press(.character("n"), .character("n"))
+        #expect(model.currentPage.page.title == "Gallery")
+        return model
+    }
+
+    /// A gallery run that has drawn two rows and, when `takesKeys`, said it reads scroll commands.
+    private func running(_ model: inout TourModel, takesKeys: Bool) throws -> Int {
+        var script = RunScript()
+        script.rows([("0 red: loaded", Self.red), ("1 blue: placeholder", nil)], at: 10)
+        if takesKeys { script.acceptScrollCommands(at: 11) }
+        let runID = model.run(script)
+        return try #require(runID)
+    }
+
+    @Test("A page that draws gets a live view pane beside its page pane; other pages keep the whole width")
+    func layout() throws {
+        var model = try galleryModel()
+        let page = try #require(model.layout.panes[.page])
+        let live = try #require(model.layout.panes[.live])
+        #expect(page.maxX == live.x && page.y == live.y && page.height == live.height)
+        #expect(live.maxX == 120)
+        #expect(page.width > live.width, "the prose keeps the larger share")
+        model.press(.character("p"))
+        #expect(model.layout.panes[.live] == nil)
+        #expect(model.layout.panes[.page]?.maxX == 120)
+    }
+
+    @Test("In the compact layout the live view shares the page's row too, and the tabs below stay as they were")
+    func compactLayout() throws {
+        let model = try galleryModel(width: 80, height: 24)
+        let page = try #require(model.layout.panes[.page])
+        let live = try #require(model.layout.panes[.live])
+        #expect(page.maxX == live.x && page.y == live.y && page.height == live.height && live.maxX == 80)
+        #expect(model.layout.panes[.output] != nil)
+        let screen = TourRenderer.render(model)
+        #expect(screen.text(ofRow: live.y).contains("Live view"))
+    }
+
+    @Test("Before a run the pane says what will appear; during it the rows are drawn in half blocks of their colours")
+    func drawing() throws {
+        var model = try galleryModel()
+        let box = try #require(model.layout.panes[.live])
+        #expect(TourRenderer.render(model).find("appears here", in: box) != nil)
+
+        _ = try running(&model, takesKeys: false)
+        let screen = TourRenderer.render(model)
+        let inner = box.inside
+        let caption = try #require(screen.find("0 red: loaded", in: inner))
+        #expect(screen.find("1 blue: placeholder", in: inner) != nil)
+        let placeholderRow = try #require(screen.find("1 blue", in: inner)).y
+        // The first row's thumbnail, left of its caption, is in half blocks of the nearest xterm red, index 196.
+        let firstRow = (caption.y..<placeholderRow).flatMap { y in (inner.x..<caption.x).map { screen[$0, y] } }
+        let pictureCells = firstRow.filter { $0.character == HalfBlockRenderer.upperHalf }
+        #expect(pictureCells.count >= 4)
+        #expect(pictureCells.allSatisfy { $0.style.pictureForeground == 196 && $0.style.pictureBackground == 196 })
+        #expect(firstRow.allSatisfy { $0.character == HalfBlockRenderer.upperHalf || $0 == .blank })
+        // The second row has no picture yet: a grey placeholder.
+        #expect(screen[inner.x, placeholderRow].character == LivePaneRenderer.placeholder)
+    }
+
+    @Test("Scroll keys and the wheel in the live view become commands for the run, once the page said it reads them")
+    func keysBecomeCommands() throws {
+        var model = try galleryModel()
+        let runID = try running(&model, takesKeys: true)
+        #expect(model.focus == .live, "running a page that draws focuses its live view")
+        #expect(model.update(.key(.down)) == [.send(runID: runID, command: "scroll +1")])
+        #expect(model.update(.key(.character("k"))) == [.send(runID: runID, command: "scroll -1")])
+        #expect(model.update(.key(.pageDown)) == [.send(runID: runID, command: "scroll +4")])
+        #expect(model.update(.key(.pageUp)) == [.send(runID: runID, command: "scroll -4")])
+        let box = try #require(model.layout.panes[.live])
+        #expect(model.update(.mouse(MouseEvent(.wheelDown, x: box.x + 2, y: box.y + 2))) == [.send(runID: runID, command: "scroll +1")])
+        #expect(model.update(.key(.enter)) == [.closeInput(runID: runID)])
+        #expect(model.notice?.contains("let go") == true)
+        #expect(TourRenderer.render(model).text(ofRow: box.maxY - 1).contains("Enter lets go"))
+    }
+
+    @Test("A run that never said it reads commands, or has ended, gets no commands, and the learner is told why")
+    func keysWithoutARunThatListens() throws {
+        var model = try galleryModel()
+        let runID = try running(&model, takesKeys: false)
+        #expect(model.update(.key(.down)).isEmpty)
+        #expect(model.notice?.contains("does not take keys") == true)
+        _ = model.update(.host(runID: runID, .ended(.exited(code: 0), time: RunScript.time(20))))
+        #expect(model.update(.key(.down)).isEmpty)
+        #expect(model.notice?.contains("r runs the page") == true)
+    }
+
+    @Test("Tab reaches the live view only on pages that draw; leaving such a page gives the focus back to the page")
+    func focus() throws {
+        var model = try galleryModel()
+        var visited: [Pane] = []
+        for _ in Pane.allCases {
+            model.press(.tab)
+            visited.append(model.focus)
+        }
+        #expect(visited.contains(.live))
+        model.press(.character("r"))
+        #expect(model.focus == .live)
+        model.press(.character("s"), .character("p"))
+        #expect(model.focus == .page)
+        for _ in Pane.allCases {
+            model.press(.tab)
+            #expect(model.focus != .live)
+        }
+    }
+
+    @Test("A frame replaced before the screen drew it counts as dropped; one the screen drew does not")
+    func dropping() throws {
+        var model = try galleryModel()
+        let runID = try running(&model, takesKeys: false)
+        func frame(_ color: [UInt8], at milliseconds: Double) -> TourEvent {
+            let pixels = Data(Array([color, color].joined()))
+            return .host(runID: runID, .trace(TraceEvent(kind: "frame", time: RunScript.time(milliseconds), thread: RunScript.worker,
+                                                         queue: "", fields: ["w": .integer(2), "h": .integer(1),
+                                                                             "px": .string(pixels.base64EncodedString())])))
+        }
+        _ = model.update(frame(Self.red, at: 30))
+        _ = model.update(frame(Self.blue, at: 31))
+        #expect(model.currentPage.record?.liveView.framesDropped == 1)
+        _ = model.update(.drawn)
+        _ = model.update(frame(Self.red, at: 32))
+        #expect(model.currentPage.record?.liveView.framesDropped == 1)
+        #expect(model.currentPage.record?.liveView.framesReceived == 3)
+    }
+}
