@@ -71,6 +71,17 @@ struct EditLoopUpdateTests {
         #expect(Self.starts(finished).count == 1)
     }
 
+    @Test("A page the learner left while it built is not started behind their back")
+    func leftWhileBuilding() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        model.press(.character("n"))
+        let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))
+        #expect(finished.isEmpty)
+        #expect(model.notice == "Page 1 is rebuilt; r runs it there.")
+        #expect(model.pages[0].status == .notRun)
+    }
+
     @Test("A failed build puts its messages on the model, selects the first error, and the page does not compile; nothing runs")
     func failedBuild() throws {
         var model = try FixturePages.model()

@@ -15,6 +15,8 @@ extension TourModel {
         case .sourceChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
             pages[index].source = PageSource(url: page.source)
+            // The new text may be shorter: keep the pane's position inside it.
+            if index == current { clampScrolling() }
             notice = "\(files.joined(separator: ", ")) changed: rebuilding \(page.product)\(glyphs.ellipsis)"
             return stopRun(of: index) + build(index, thenRun: true)
         case .sourceUnavailable(let page, let missing, let unreadable):
@@ -165,10 +167,15 @@ extension TourModel {
         switch outcome.status {
         case .succeeded:
             build.phase = .idle
-            // "rebuilding…" is over; the new run (or the page's state) says what happened.
-            notice = nil
             pages[index].build = build
-            return runAfterBuild ? run(page: index) : []
+            // A page the learner has left is not started behind their back.
+            guard runAfterBuild, index == current else {
+                notice = runAfterBuild ? "Page \(number) is rebuilt; r runs it there." : nil
+                return []
+            }
+            // "rebuilding…" is over; the new run says what happened.
+            notice = nil
+            return run(page: index)
         case .failed:
             build.phase = .failed(.doesNotCompile)
         case .timedOut:
