@@ -121,10 +121,11 @@ extension TourModel {
         select(diagnostic: (next + diagnostics.count) % diagnostics.count)
     }
 
-    private mutating func select(diagnostic index: Int) {
+    /// `announce`: say which message in the status line, for a key; a failed build leaves that line to the page's state.
+    private mutating func select(diagnostic index: Int, announce: Bool = true) {
         currentPage.build.selectedDiagnostic = index
         let diagnostic = currentPage.build.diagnostics[index]
-        notice = "\(index + 1)/\(currentPage.build.diagnostics.count) \(diagnostic.shortDescription)"
+        if announce { notice = "\(index + 1)/\(currentPage.build.diagnostics.count) \(diagnostic.shortDescription)" }
         guard currentPage.isOwnFile(diagnostic.file),
               let row = pageLayout().rows.firstIndex(where: { $0.sourceLine == diagnostic.line }) else { return }
         // A few rows of context above the line, as an editor's search would leave.
@@ -164,17 +165,17 @@ extension TourModel {
         build.selectedDiagnostic = nil
         build.needsBuild = outcome.status != .succeeded
         let number = pages[index].page.number
+        // "rebuilding…" is over: the page's state, a new run or a notice below says what happened.
+        notice = nil
         switch outcome.status {
         case .succeeded:
             build.phase = .idle
             pages[index].build = build
             // A page the learner has left is not started behind their back.
             guard runAfterBuild, index == current else {
-                notice = runAfterBuild ? "Page \(number) is rebuilt; r runs it there." : nil
+                if runAfterBuild { notice = "Page \(number) is rebuilt; r runs it there." }
                 return []
             }
-            // "rebuilding…" is over; the new run says what happened.
-            notice = nil
             return run(page: index)
         case .failed:
             build.phase = .failed(.doesNotCompile)
@@ -192,7 +193,7 @@ extension TourModel {
         // The messages are the news: the compact layout shows them under the page, the page shows the first error.
         if focus == .page { compactTab = .output }
         if index == current, let firstError = build.diagnostics.firstIndex(where: { $0.severity == .error }) {
-            select(diagnostic: firstError)
+            select(diagnostic: firstError, announce: false)
         }
         return []
     }
