@@ -1,25 +1,24 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// Keeps a real page safe while a test edits it: moves aside any original a learner had kept (so the tour keeps
 /// a fresh one from the text as it is now), and on `restore` puts back the exact bytes, that original, and a program
-/// built from the restored text. One test at a time edits pages: another guardian waits in `init` until `restore`.
+/// built from the restored text. It takes the page's program for itself (`PageProgramTurns`): other tests wait in
+/// `init` until `restore`, rather than run a program being linked or see another test's edit.
 struct PageGuardian {
-    /// Tests of different suites run in parallel in one process; two editing page 1 at once would see each other's edits.
-    private static let editing = DispatchSemaphore(value: 1)
-
     let page: Page
     let root: URL
     let original: Data
     let kept: URL
     let keptAside: URL?
 
-    /// Waits for any other test editing pages, then reads the page's text as it is: the bytes `restore` puts back.
+    /// Waits for other tests to finish with the page's program, then reads the page's text as it is: the bytes `restore` puts back.
     init(page: Page, root: URL) throws {
         self.page = page
         self.root = root
-        Self.editing.wait()
+        PageProgramTurns.shared.beginChanging(page.product)
         kept = OriginalPages(packageRoot: root).originalsFolder(for: page)
         do {
             original = try Data(contentsOf: page.source)
@@ -31,7 +30,7 @@ struct PageGuardian {
                 keptAside = nil
             }
         } catch {
-            Self.editing.signal()
+            PageProgramTurns.shared.endChanging(page.product)
             throw error
         }
     }
@@ -49,6 +48,6 @@ struct PageGuardian {
         try? FileManager.default.removeItem(at: kept)
         if let keptAside { try? FileManager.default.moveItem(at: keptAside, to: kept) }
         #expect((try? Data(contentsOf: page.source)) == original, "page \(page.number) was not restored byte for byte")
-        Self.editing.signal()
+        PageProgramTurns.shared.endChanging(page.product)
     }
 }
