@@ -58,6 +58,21 @@ struct EditLoopUpdateTests {
         #expect(Self.starts(finished).first?.runID != first.runID)
     }
 
+    @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")
+    func rerunWaitsForTheOldRun() throws {
+        var model = try FixturePages.model()
+        guard case .start(let first)? = model.update(.key(.character("r"))).last else {
+            Issue.record("r did not start a run")
+            return
+        }
+        let (_, build) = try Self.change(&model)
+        #expect(model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded)))).isEmpty)
+        let ended = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
+        #expect(Self.starts(ended).count == 1)
+        #expect(model.update(.host(runID: first.runID, .ended(.stopped, time: 6))).isEmpty)
+        #expect(model.currentPage.status == .running)
+    }
+
     @Test("A second change while the first builds cancels that build; only the last one reruns the page")
     func burstOfChanges() throws {
         var model = try FixturePages.model()

@@ -67,9 +67,18 @@ extension TourModel {
         return stopEffects() + build(index, thenRun: true)
     }
 
+    /// The rebuilt page whose old run has just ended starts again; nil effects for any other page.
+    mutating func rerunAfterEnd(of index: Int) -> [TourEffect] {
+        guard pages[index].build.runAfterBuild, pages[index].build.phase == .idle else { return [] }
+        pages[index].build.runAfterBuild = false
+        return run(page: index)
+    }
+
     /// Cancels every build in flight (`s` stops builds as it stops runs); their pages build again before they run.
+    /// A rebuilt page waiting for its old run to end is not started either.
     mutating func cancelBuilds() -> [TourEffect] {
         var effects: [TourEffect] = []
+        for index in pages.indices { pages[index].build.runAfterBuild = false }
         for index in pages.indices where pages[index].build.isBuilding {
             effects += cancelBuild(of: index)
             pages[index].build.phase = .idle
@@ -174,6 +183,11 @@ extension TourModel {
             // A page the learner has left is not started behind their back.
             guard runAfterBuild, index == current else {
                 if runAfterBuild { notice = "Page \(number) is rebuilt; r runs it there." }
+                return []
+            }
+            // The old run was told to stop when the change came; the new one waits for its end, so the two never overlap.
+            if pages[index].isRunning {
+                pages[index].build.runAfterBuild = true
                 return []
             }
             return run(page: index)

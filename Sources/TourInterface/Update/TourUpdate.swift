@@ -28,6 +28,7 @@ extension TourModel {
                 now = max(now, time)
                 // An ending the page did not announce is explained in the output, so the compact layout shows it.
                 if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
+                return rerunAfterEnd(of: index)
             }
             return []
         case .editLoop(let event):
