@@ -80,6 +80,39 @@ extension TourInTmuxTests {
         try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
     }
 
+    @Test("An editor that fails, or is not there, leaves a notice that names it and says to set VISUAL or EDITOR",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+    func editorProblems() throws {
+        let catalog = try PageCatalog.load()
+        let page = try #require(catalog.pages.first)
+        // The tour keeps page 1's original before it opens any editor.
+        let guardian = try PageGuardian(page: page, root: catalog.root)
+        defer { guardian.restore() }
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tour-editor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let failing = folder.appendingPathComponent("failing-editor")
+        try Self.writeExecutable(failing, "#!/bin/sh\nexit 3")
+
+        for (editor, notice) in [(failing.path, "'\(failing.path)' ended with status 3"),
+                                 (folder.appendingPathComponent("missing").path, "is not a program here")] {
+            let tmux = Tmux()
+            defer { tmux.stop() }
+            try tmux.start("bash --norc --noprofile -c '\(BuildProducts.executable(named: "tour")); echo \(Self.exitMarker); sleep 60'",
+                           width: 200, height: 40, environment: ["EDITOR": editor, "VISUAL": ""])
+            try tmux.waitFor("the sidebar") { $0.contains("Pages") }
+            try tmux.send("e")
+            let screen = try tmux.waitFor("the notice about \(editor)") { $0.contains(notice) }
+            #expect(screen.contains("Set VISUAL or EDITOR"))
+            // The interface is whole again and still answers keys.
+            try tmux.send("n")
+            try tmux.waitFor("page 2 after the editor") { $0.contains("2/\(catalog.pages.count)") }
+            try tmux.send("q")
+            try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
+        }
+        #expect((try? Data(contentsOf: page.source)) == guardian.original)
+    }
+
     /// Writes an executable from a child shell, not from this process: an executable this (multi-threaded) process
     /// had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.
     static func writeExecutable(_ file: URL, _ text: String) throws {
