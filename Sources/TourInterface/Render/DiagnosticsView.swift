@@ -38,6 +38,7 @@ enum DiagnosticsView {
         case .idle: nil
         case .building: ["s cancel build"]
         case .failed(.doesNotCompile): ["d/D messages", "e edit", "x reset"]
+        case .failed(.sourceUnavailable): ["x reset"]
         case .failed: ["r build", "e edit", "x reset"]
         }
     }
