@@ -13,6 +13,7 @@ final class PageSource: @unchecked Sendable {
         var knobs: [KnobRow]
         var drawsLiveView: Bool
     }
+
     /// The hash of the text `cached` was parsed from.
     private var parsedHash: UInt64?
 

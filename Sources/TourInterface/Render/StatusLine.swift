@@ -45,8 +45,8 @@ enum StatusLine {
         let page = model.currentPage
         let glyph = page.status.glyph(model.glyphs)
         var text: String
-        if let building = DiagnosticsView.stateText(of: page, glyphs: model.glyphs, now: model.now) {
-            text = building
+        if let buildState = DiagnosticsView.stateText(of: page, glyphs: model.glyphs, now: model.now) {
+            text = buildState
         } else if let record = page.record, let ending = record.ending {
             let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
             text = "\(glyph) \(ending.headline) after \(Formatting.duration(seconds, glyphs: model.glyphs))"
