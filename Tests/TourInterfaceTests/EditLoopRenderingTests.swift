@@ -33,6 +33,13 @@ struct EditLoopRenderingTests {
         #expect(screen.lines(in: page)[knob.y + 1 - page.y].contains("\(model.glyphs.continuation)"))
     }
 
+    @Test("Snapshot: the page pane of a page that does not compile, at the failing line")
+    func pagePaneSnapshot() throws {
+        let model = try Self.failedModel()
+        let page = try #require(model.layout.panes[.page])
+        Snapshot.expect(TourRenderer.render(model).lines(in: page), matches: "pane-page-does-not-compile-120")
+    }
+
     @Test("A message on a line the page shows as prose comes first in the page pane, with its line number")
     func messageOnProse() throws {
         var model = try FixturePages.model()

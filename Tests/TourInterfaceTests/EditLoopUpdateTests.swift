@@ -56,6 +56,7 @@ struct EditLoopUpdateTests {
         #expect(Self.builds(finished).isEmpty)
         #expect(model.currentPage.status == .running)
         #expect(Self.starts(finished).first?.runID != first.runID)
+        #expect(model.notice == "Rebuilt in 0.50 s.")
     }
 
     @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")

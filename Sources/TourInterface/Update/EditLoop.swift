@@ -185,6 +185,8 @@ extension TourModel {
                 if runAfterBuild { notice = "Page \(number) is rebuilt; r runs it there." }
                 return []
             }
+            // Most of the wait between a save and the new run, so worth seeing.
+            notice = String(format: "Rebuilt in %.2f s.", outcome.seconds)
             // The old run was told to stop when the change came; the new one waits for its end, so the two never overlap.
             if pages[index].isRunning {
                 pages[index].build.runAfterBuild = true
