@@ -23,8 +23,11 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
-        let model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
-        let loop = TourLoop(screen: screen, model: model)
+        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
+        let editor = EditorChoice.choose(environment: environment)
+        model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
+        let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
+        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff)
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()
         dispatchMain()

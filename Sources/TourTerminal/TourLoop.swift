@@ -21,26 +21,36 @@ final class TourLoop: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var ticker: DispatchSourceTimer?
     private var inbox: HostEventInbox!
+    private var rebuilds: PageRebuilds!
+    private let editor: EditorHandoff
+    private var input: DispatchSourceRead?
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
 
-    init(screen: CursesScreen, model: TourModel) {
+    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff) {
         self.screen = screen
         self.model = model
+        self.editor = editor
         inbox = HostEventInbox(queue: queue) { [unowned self] batch in receive(batch) }
+        rebuilds = PageRebuilds(queue: queue, packageRoot: packageRoot) { [unowned self] event in
+            handle(.editLoop(event), drawNow: false)
+            if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
+        }
     }
 
     /// Draws the first frame and starts listening; returns at once.
     func start() {
         queue.async { [self] in
             drawFrame()
+            rebuilds.watch(model.currentPage.page)
             let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
             input.setEventHandler { [unowned self] in readInput() }
             // SIGWINCH goes to the source instead of ncurses' own handler, which would only report it at the next key.
             signal(SIGWINCH, SIG_IGN)
             let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
             resize.setEventHandler { [unowned self] in handle(.resize(screen.adoptTerminalSize()), drawNow: true) }
+            self.input = input
             sources = [input, resize]
             sources.forEach { $0.resume() }
         }
@@ -80,6 +90,8 @@ final class TourLoop: @unchecked Sendable {
 
     private func handle(_ event: TourEvent, drawNow: Bool) {
         perform(model.update(event))
+        // The page on screen is the one whose folder is watched, whichever key or click changed it.
+        rebuilds.watch(model.currentPage.page)
         if drawNow {
             drawFrame()
         } else {
@@ -92,7 +104,7 @@ final class TourLoop: @unchecked Sendable {
             perform(model.update(.host(runID: runID, event)))
             if case .ended = event { runs[runID] = nil }
         }
-        if runs.isEmpty { stopTicking() }
+        if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
         requestFrame()
     }
 
@@ -111,18 +123,39 @@ final class TourLoop: @unchecked Sendable {
             case .stop(let runID):
                 runs[runID]?.stop()
             case .quit:
+                rebuilds.stopAll()
                 for run in runs.values { run.stop() }
                 TerminalRestore.restore()
                 LiveProcessGroups.shared.killAll()
                 exit(0)
             case .redrawAll:
                 screen.invalidate()
+            case .edit(let order):
+                handOver(order)
+            case .build(let order):
+                rebuilds.build(order)
+                startTicking()
+            case .cancelBuild(let buildID):
+                rebuilds.cancel(buildID: buildID)
+            case .reset(let page):
+                rebuilds.reset(page)
             case .send(let runID, let command):
                 runs[runID]?.send(command)
             case .closeInput(let runID):
                 runs[runID]?.closeInput()
             }
         }
+    }
+
+    /// Lends the terminal to the editor, with stdin left to it, and takes everything back after.
+    private func handOver(_ order: EditOrder) {
+        input?.suspend()
+        let result = editor.open(order)
+        input?.resume()
+        // The terminal may have been resized while the editor had it.
+        perform(model.update(.resize(screen.adoptTerminalSize())))
+        screen.invalidate()
+        perform(model.update(.editLoop(.editorFinished(result))))
     }
 
     /// Draws now if the last frame is old enough, else once when it is: at most one frame per interval.

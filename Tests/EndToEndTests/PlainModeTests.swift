@@ -13,7 +13,12 @@ struct PlainModeTests {
     }
 
     /// Runs the built `tour` with `arguments`, its output on pipes (so never a terminal), and waits for it.
+    /// Runs `tour` in its turn with page 1's program, which the edit-loop tests change and rebuild.
     static func tour(_ arguments: [String]) throws -> Outcome {
+        try PageProgramTurns.shared.running("Lesson01Operation") { try runTour(arguments) }
+    }
+
+    private static func runTour(_ arguments: [String]) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
         process.arguments = arguments

@@ -14,14 +14,16 @@ public func recordRun(
     environment: [String: String] = [:],
     limits: RunRecord.Limits = RunRecord.Limits()
 ) -> RunRecord {
-    let recorder = RunRecorder(limits: limits)
-    let run = PageRun.start(
-        RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
-                   stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment),
-        handler: recorder.apply
-    )
-    run.waitUntilEnded()
-    return recorder.record
+    PageProgramTurns.shared.running(product) {
+        let recorder = RunRecorder(limits: limits)
+        let run = PageRun.start(
+            RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
+                       stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment),
+            handler: recorder.apply
+        )
+        run.waitUntilEnded()
+        return recorder.record
+    }
 }
 
 extension RunRecord {

@@ -14,6 +14,9 @@ final class PageSource: @unchecked Sendable {
         var drawsLiveView: Bool
     }
 
+    /// The hash of the text `cached` was parsed from.
+    private var parsedHash: UInt64?
+
     init(url: URL) {
         self.url = url
     }
@@ -22,11 +25,21 @@ final class PageSource: @unchecked Sendable {
         lock.withLock {
             if let cached { return cached }
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            parsedHash = contentHash(Data(text.utf8))
             // Knobs come from the helper files too: a choice knob's enumeration may be declared in one.
             let parsed = Parsed(document: LiterateParser.parse(text), knobs: Page.declaredKnobs(source: url).map(KnobRow.init),
                                 drawsLiveView: Page.drawsLiveView(source: url))
             cached = parsed
             return parsed
+        }
+    }
+
+    /// True when the file no longer holds the text that was parsed (never true before the first parse).
+    var hasChangedOnDisk: Bool {
+        lock.withLock {
+            guard let parsedHash else { return false }
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            return contentHash(Data(text.utf8)) != parsedHash
         }
     }
 }

@@ -4,7 +4,8 @@ import TourCore
 /// chose for the next run, and where each of its panes is scrolled to.
 public struct PageState: Sendable {
     public let page: Page
-    let source: PageSource
+    /// Replaced, not emptied, when the file changes, so layouts cached for the old text are not reused.
+    var source: PageSource
     /// The last run, or the one in flight.
     public var record: RunRecord?
     /// The run whose events feed `record`.
@@ -17,6 +18,8 @@ public struct PageState: Sendable {
     /// Output lines hidden below the bottom of the output pane; 0 follows the newest line.
     public var outputScrollBack = 0
     public var timeline = TimelineState()
+    /// The edit loop's rebuilds of the page's program.
+    public var build = PageBuildState()
 
     public init(page: Page) {
         self.page = page
@@ -34,7 +37,8 @@ public struct PageState: Sendable {
     /// The live view takes the learner's scroll keys now: the page runs and said it reads scroll commands.
     public var takesScrollKeys: Bool { isRunning && record?.acceptsScrollCommands == true }
 
-    public var status: RunStatus { RunStatus(record) }
+    /// A build in flight or a failed one says more than the last run: its program is not the one that ran.
+    public var status: RunStatus { build.status ?? RunStatus(record) }
 
     public var isRunning: Bool { record != nil && record?.ending == nil }
 

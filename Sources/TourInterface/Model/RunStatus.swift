@@ -10,6 +10,12 @@ public enum RunStatus: Equatable, Sendable {
     case stopped
     /// Exited with a failure status or could not start.
     case failed
+    /// The page's program is being rebuilt after its source changed.
+    case building
+    /// The last build stopped on errors in the page's code; the old program is not run in its place.
+    case doesNotCompile
+    /// The page could not be built for another reason: its source is gone or unreadable, or the build hung or could not start.
+    case cannotBuild
 
     /// The state of the page that last ran as `record`.
     public init(_ record: RunRecord?) {
@@ -43,6 +49,9 @@ public enum RunStatus: Equatable, Sendable {
         case .stuck: "stuck"
         case .stopped: "stopped"
         case .failed: "failed"
+        case .building: "building"
+        case .doesNotCompile: "does not compile"
+        case .cannotBuild: "cannot build"
         }
     }
 
@@ -55,16 +64,19 @@ public enum RunStatus: Equatable, Sendable {
         case .stuck: glyphs.stuck
         case .stopped: glyphs.stopped
         case .failed: glyphs.failed
+        case .building: glyphs.building
+        case .doesNotCompile: glyphs.doesNotCompile
+        case .cannotBuild: glyphs.failed
         }
     }
 
     public var color: PaletteColor? {
         switch self {
         case .notRun, .stopped: nil
-        case .running: .running
+        case .running, .building: .running
         case .endedAsExpected: .success
-        case .crashed, .failed: .failure
-        case .stuck: .warning
+        case .crashed, .failed, .doesNotCompile: .failure
+        case .stuck, .cannotBuild: .warning
         }
     }
 }

@@ -36,6 +36,8 @@ public enum TourEvent: Sendable {
     case tick(now: UInt64)
     /// An event of the run with this identifier (see `RunOrder.runID`).
     case host(runID: Int, HostEvent)
+    /// Builds, source changes, the editor and reset (see `EditLoop.swift`).
+    case editLoop(EditLoopEvent)
     /// The screen now shows the model as it is: the live view's newest frame was seen, not dropped.
     case drawn
 }
@@ -63,6 +65,13 @@ public enum TourEffect: Equatable, Sendable {
     case quit
     /// Forget what is on the terminal and draw everything again.
     case redrawAll
+    /// Hand the terminal to the learner's editor until it exits; the result comes back as `.editorFinished`.
+    case edit(EditOrder)
+    /// Rebuild one page's program off the interface's queue; output and outcome come back as `.editLoop` events.
+    case build(BuildOrder)
+    case cancelBuild(buildID: Int)
+    /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
+    case reset(Page)
     /// Write `command` as a line to the page's standard input (a page that takes scroll commands).
     case send(runID: Int, command: String)
     /// Close the page's standard input: the learner let go of the list.

@@ -23,6 +23,8 @@ public enum Overlay: Equatable, Sendable {
     case help
     /// "A page is running: stop it and quit?"
     case confirmQuit
+    /// "Restore page N to its original text?", for the page at this index.
+    case confirmReset(page: Int)
 }
 
 /// The whole state of the interface. `update` changes it, `render` draws it; neither does anything else.
@@ -42,6 +44,8 @@ public struct TourModel: Sendable {
     /// A one-off message in the status line, gone at the next key.
     public var notice: String?
     public var glyphs: Glyphs
+    /// The editor `e` opens, and the ids of builds.
+    public var editing = EditingSettings()
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
     var nextRunID = 1

@@ -31,6 +31,22 @@ struct OutputEntries {
         trailing = Self.closingEntries(of: record, glyphs: glyphs)
     }
 
+    /// The page's output pane: its build while one decides the page's state, else its last run.
+    init(page: PageState, glyphs: Glyphs) {
+        if let entries = BuildOutputEntries.entries(for: page, glyphs: glyphs) {
+            self.init(record: nil, glyphs: glyphs, leading: entries, trailing: [])
+        } else {
+            self.init(record: page.record, glyphs: glyphs)
+        }
+    }
+
+    private init(record: RunRecord?, glyphs: Glyphs, leading: [OutputEntry], trailing: [OutputEntry]) {
+        self.record = record
+        self.glyphs = glyphs
+        self.leading = leading
+        self.trailing = trailing
+    }
+
     var count: Int { leading.count + (record?.output.count ?? 0) + trailing.count }
 
     subscript(index: Int) -> OutputEntry {
@@ -91,7 +107,7 @@ struct OutputEntries {
 enum OutputView {
     static func draw(_ model: TourModel, in inner: Rect, into buffer: inout CellBuffer) {
         let page = model.currentPage
-        let entries = OutputEntries(record: page.record, glyphs: model.glyphs)
+        let entries = OutputEntries(page: page, glyphs: model.glyphs)
         guard inner.height > 0, inner.width > 4, entries.count > 0 else { return }
         var row = inner.maxY - 1
         var index = entries.count - 1 - min(page.outputScrollBack, entries.count - 1)

@@ -3,10 +3,9 @@ import Foundation
 /// Boxes drawn over the panes: the list of keys, and the question before quitting during a run.
 enum Overlays {
     /// Every key and mouse action, grouped; `?` shows it, any key closes it.
-    static let helpLines: [(group: String, keys: String, meaning: String)] = [
+    static func helpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
-        ("Run", "r", "run the page, or run it again"),
-        ("", "s", "stop the run"),
+        ("Run", "r s", "run the page (again) / stop the run or the build"),
         ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
         ("Knobs", "[ ]", "choose a knob"),
         ("", "- +", "change its value; r runs with it"),
@@ -18,16 +17,19 @@ enum Overlays {
         ("Live", "↓ ↑ Enter", "scroll a running page's list / let go of it"),
         ("Timeline", "h l", "previous / next span on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
-        ("", "i o 0", "zoom in / out / fit the whole run"),
-        ("", "H L", "pan left / right"),
+        ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
+        ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
+            ?? "edit the page: set VISUAL or EDITOR first"),
+        ("", "d D  x", "compiler messages / restore original (asks)"),
         ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
-    ]
+    ] }
 
     /// The page states the list marks with a glyph, as the help explains them.
     static let states: [RunStatus] = [.notRun, .running, .endedAsExpected, .crashed, .stuck, .stopped, .failed]
 
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
+        let helpLines = helpLines(model)
         let height = min(buffer.size.height - 2, helpLines.count + 5)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)

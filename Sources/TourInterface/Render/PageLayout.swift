@@ -27,7 +27,7 @@ public struct PageRow: Equatable, Sendable {
 /// with room kept on the right of code for the results column.
 public struct PageLayout: Sendable {
     public let width: Int
-    public private(set) var rows: [PageRow] = []
+    public internal(set) var rows: [PageRow] = []
     /// Columns for a code line's number and the space after it.
     public let gutterWidth: Int
     /// Columns code takes before the results column.

@@ -3,8 +3,10 @@ import Foundation
 extension PageLayout {
     /// The layout of `page`'s document at `width`, laid out once and reused while neither changes:
     /// every frame and every scroll key needs it, and laying out a long page each time costs milliseconds.
+    /// The compiler's messages, which change without the text changing, are added to the cached layout each time.
     static func cached(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
         PageLayoutCache.shared.layout(for: page, width: width, glyphs: glyphs)
+            .annotated(with: page.diagnosticsOnPage, selected: page.build.selected, glyphs: glyphs)
     }
 }
 

@@ -45,7 +45,9 @@ enum StatusLine {
         let page = model.currentPage
         let glyph = page.status.glyph(model.glyphs)
         var text: String
-        if let record = page.record, let ending = record.ending {
+        if let buildState = DiagnosticsView.stateText(of: page, glyphs: model.glyphs, now: model.now) {
+            text = buildState
+        } else if let record = page.record, let ending = record.ending {
             let seconds = record.endTime.map { record.seconds(at: $0) } ?? 0
             text = "\(glyph) \(ending.headline) after \(Formatting.duration(seconds, glyphs: model.glyphs))"
             if record.endedAsExpected && !ending.isNormalExit { text += ", as the page announced" }
@@ -62,7 +64,7 @@ enum StatusLine {
 
     /// The keys worth knowing in the current state and focus, most useful first.
     static func hints(_ model: TourModel) -> [String] {
-        var keys = model.runningPage == nil ? ["r run"] : ["s stop", "r rerun"]
+        var keys = DiagnosticsView.hints(for: model.currentPage) ?? (model.runningPage == nil ? ["r run", "e edit"] : ["s stop", "r rerun"])
         switch model.focus {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]

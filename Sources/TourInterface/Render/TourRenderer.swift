@@ -21,6 +21,7 @@ public enum TourRenderer {
         switch model.overlay {
         case .help: Overlays.drawHelp(model, into: &buffer)
         case .confirmQuit: Overlays.drawConfirmQuit(model, into: &buffer)
+        case .confirmReset(let index): DiagnosticsView.drawConfirmReset(model, page: index, into: &buffer)
         case nil: break
         }
         return buffer

@@ -19,6 +19,8 @@ public struct Glyphs: Sendable, Equatable {
     public var stuck: Character
     public var stopped: Character
     public var failed: Character
+    public var building: Character
+    public var doesNotCompile: Character
     public var times: String
     public var arrow: String
     /// The up and down arrow keys, as help texts name them.
@@ -30,13 +32,13 @@ public struct Glyphs: Sendable, Equatable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
+        building: "↻", doesNotCompile: "✘", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
+        building: "~", doesNotCompile: "E", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
     )
 }

@@ -39,7 +39,7 @@ extension TourModel {
             currentPage.pageScroll = Self.moved(currentPage.pageScroll, amount, page: visibleRows, last: last)
         case .output:
             // Scrolled back from the newest line, so "down" (towards newer lines) lowers it.
-            let last = max(0, OutputEntries(record: currentPage.record, glyphs: glyphs).count - 1)
+            let last = max(0, OutputEntries(page: currentPage, glyphs: glyphs).count - 1)
             let back = Self.moved(last - currentPage.outputScrollBack, amount, page: visibleRows, last: last)
             currentPage.outputScrollBack = last - back
         case .timeline:

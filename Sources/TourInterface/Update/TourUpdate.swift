@@ -28,8 +28,11 @@ extension TourModel {
                 now = max(now, time)
                 // An ending the page did not announce is explained in the output, so the compact layout shows it.
                 if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
+                return rerunAfterEnd(of: index)
             }
             return []
+        case .editLoop(let event):
+            return handle(event)
         case .drawn:
             currentPage.record?.markLiveViewDrawn()
             return []
@@ -52,6 +55,8 @@ extension TourModel {
                 break
             }
             return []
+        case .confirmReset(let index):
+            return answerReset(key, page: index)
         }
     }
 
@@ -72,6 +77,14 @@ extension TourModel {
             return run()
         case .character("s"):
             return stop()
+        case .character("e"):
+            return edit()
+        case .character("x"):
+            askToReset()
+        case .character("d"):
+            stepDiagnostic(by: 1)
+        case .character("D"):
+            stepDiagnostic(by: -1)
         case .tab:
             moveFocus(by: 1)
         case .backTab:
@@ -123,32 +136,35 @@ extension TourModel {
         clampScrolling()
     }
 
-    /// Runs the current page, stopping any run in flight first: one page at a time keeps each run's timing its own.
-    mutating func run() -> [TourEffect] {
+    /// Runs a page (the current one unless told), stopping any run in flight first: one page at a time keeps each
+    /// run's timing its own. A page whose program is stale or failed to build is built first.
+    mutating func run(page index: Int? = nil) -> [TourEffect] {
+        let index = index ?? current
+        if let effects = buildBeforeRunning(index) { return effects }
         let effects = stopEffects()
         let runID = nextRunID
         nextRunID += 1
         // A run is watched in its output: the compact layout stops showing the knobs that were just set.
         if focus == .page && compactTab == .knobs { compactTab = .output }
         // A page that draws is watched in its live view, which then takes the scroll keys.
-        if currentPage.drawsLiveView { focus(.live) }
-        var page = currentPage
+        if pages[index].drawsLiveView { focus(.live) }
+        var page = pages[index]
         page.runID = runID
         page.record = RunRecord()
         page.outputScrollBack = 0
         page.timeline = TimelineState()
-        currentPage = page
+        pages[index] = page
         return effects + [.start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
     }
 
-    /// Stops the run in flight, wherever it is.
+    /// Stops the run and any build in flight, wherever they are.
     mutating func stop() -> [TourEffect] {
-        let effects = stopEffects()
+        let effects = stopEffects() + cancelBuilds()
         if effects.isEmpty { notice = "Nothing is running; r runs this page." }
         return effects
     }
 
-    private func stopEffects() -> [TourEffect] {
+    func stopEffects() -> [TourEffect] {
         guard let running = runningPage, let runID = pages[running].runID else { return [] }
         return [.stop(runID: runID)]
     }

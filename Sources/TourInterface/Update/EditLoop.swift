@@ -1,0 +1,286 @@
+import TourCore
+
+/// The playground loop as the model sees it: `e` asks for the editor, a change on disk stops the page's run and
+/// rebuilds its program, a good build reruns it, a failed one puts its diagnostics on the page, `x` puts the
+/// original back. The terminal layer only carries out the effects and reports back through `EditLoopEvent`s.
+extension TourModel {
+    mutating func handle(_ event: EditLoopEvent) -> [TourEffect] {
+        switch event {
+        case .watchStarted(let page, let programIsStale):
+            guard let index = index(of: page) else { return [] }
+            // Edited while another page was shown: the text on screen and the program may both be old.
+            if pages[index].source.hasChangedOnDisk { pages[index].source = PageSource(url: page.source) }
+            if programIsStale && !pages[index].build.isBuilding { pages[index].build.needsBuild = true }
+            return []
+        case .sourceChanged(let page, let files):
+            guard let index = index(of: page) else { return [] }
+            pages[index].source = PageSource(url: page.source)
+            // The new text may be shorter: keep the pane's position inside it.
+            if index == current { clampScrolling() }
+            notice = "\(files.joined(separator: ", ")) changed: rebuilding \(page.product)\(glyphs.ellipsis)"
+            return stopRun(of: index) + build(index, thenRun: true)
+        case .sourceUnavailable(let page, let missing, let unreadable):
+            guard let index = index(of: page) else { return [] }
+            let effects = stopRun(of: index) + cancelBuild(of: index)
+            pages[index].build.phase = .failed(.sourceUnavailable(missing: missing, unreadable: unreadable))
+            pages[index].build.diagnostics = []
+            pages[index].build.selectedDiagnostic = nil
+            pages[index].build.needsBuild = true
+            notice = Self.sourceMissing(page)
+            return effects
+        case .buildStarted(let buildID, let time):
+            guard let index = building(buildID) else { return [] }
+            now = max(now, time)
+            pages[index].build.phase = .building(id: buildID, since: time)
+            return []
+        case .buildOutput(let buildID, let lines):
+            guard let index = building(buildID) else { return [] }
+            pages[index].build.output += lines
+            let excess = pages[index].build.output.count - PageBuildState.outputLimit
+            if excess > 0 { pages[index].build.output.removeFirst(excess) }
+            return []
+        case .buildFinished(let buildID, let outcome):
+            guard let index = building(buildID) else { return [] }
+            return finished(index, outcome)
+        case .editorFinished(let result):
+            notice = Self.notice(for: result)
+            return []
+        case .resetFinished(let page, let result):
+            notice = Self.notice(for: result, page: page)
+            return []
+        }
+    }
+
+    /// `r` on a page whose program cannot be trusted: build it first and run it after, or wait for the build in flight.
+    /// Nil when the program is fine to run as it is.
+    mutating func buildBeforeRunning(_ index: Int) -> [TourEffect]? {
+        if pages[index].build.isBuilding {
+            pages[index].build.runAfterBuild = true
+            notice = "Page \(pages[index].page.number) is being built; it runs as soon as the build succeeds."
+            return []
+        }
+        if case .failed(.sourceUnavailable) = pages[index].build.phase {
+            notice = Self.sourceMissing(pages[index].page)
+            return []
+        }
+        guard pages[index].build.needsBuild else { return nil }
+        return stopEffects() + build(index, thenRun: true)
+    }
+
+    /// The rebuilt page whose old run has just ended starts again; nil effects for any other page.
+    mutating func rerunAfterEnd(of index: Int) -> [TourEffect] {
+        guard pages[index].build.runAfterBuild, pages[index].build.phase == .idle else { return [] }
+        pages[index].build.runAfterBuild = false
+        return run(page: index)
+    }
+
+    /// Cancels every build in flight (`s` stops builds as it stops runs); their pages build again before they run.
+    /// A rebuilt page waiting for its old run to end is not started either.
+    mutating func cancelBuilds() -> [TourEffect] {
+        var effects: [TourEffect] = []
+        for index in pages.indices { pages[index].build.runAfterBuild = false }
+        for index in pages.indices where pages[index].build.isBuilding {
+            effects += cancelBuild(of: index)
+            pages[index].build.phase = .idle
+            pages[index].build.needsBuild = true
+            notice = "The build of page \(pages[index].page.number) was cancelled; r builds and runs it."
+        }
+        return effects
+    }
+
+    /// `e`: the selected diagnostic's file at its line, else the page's `main.swift` at the first code line in view.
+    mutating func edit() -> [TourEffect] {
+        guard editing.editor != nil else {
+            notice = Self.notice(for: .notFound(editor: nil, origin: ""))
+            return []
+        }
+        let page = currentPage
+        if let diagnostic = page.build.selected {
+            return [.edit(EditOrder(page: page.page, file: diagnostic.file, line: diagnostic.line))]
+        }
+        return [.edit(EditOrder(page: page.page, file: page.page.source.path, line: codeLineInView()))]
+    }
+
+    /// `x`: asks before putting the page back; its text may hold an hour of the learner's work.
+    mutating func askToReset() {
+        overlay = .confirmReset(page: current)
+    }
+
+    mutating func answerReset(_ key: Key, page index: Int) -> [TourEffect] {
+        switch key {
+        case .character("y"), .character("Y"):
+            overlay = nil
+            return [.reset(pages[index].page)]
+        case .character("n"), .character("N"), .character("q"), .escape:
+            overlay = nil
+        default:
+            break
+        }
+        return []
+    }
+
+    /// `d` and `D`: the next or previous compiler message, shown on its line when it is in the page's own file.
+    mutating func stepDiagnostic(by step: Int) {
+        let diagnostics = currentPage.build.diagnostics
+        guard !diagnostics.isEmpty else {
+            notice = "No compiler messages on this page."
+            return
+        }
+        let next = currentPage.build.selectedDiagnostic.map { $0 + step } ?? (step > 0 ? 0 : diagnostics.count - 1)
+        select(diagnostic: (next + diagnostics.count) % diagnostics.count)
+    }
+
+    /// `announce`: say which message in the status line, for a key; a failed build leaves that line to the page's state.
+    private mutating func select(diagnostic index: Int, announce: Bool = true) {
+        currentPage.build.selectedDiagnostic = index
+        let diagnostic = currentPage.build.diagnostics[index]
+        if announce { notice = "\(index + 1)/\(currentPage.build.diagnostics.count) \(diagnostic.shortDescription)" }
+        guard currentPage.isOwnFile(diagnostic.file),
+              let row = pageLayout().rows.firstIndex(where: { $0.sourceLine == diagnostic.line }) else { return }
+        // A few rows of context above the line, as an editor's search would leave.
+        currentPage.pageScroll = max(0, row - 3)
+        scroll(.page, .lines(0))
+    }
+
+    /// The first code line visible in the page pane; the next one below if only prose is in view.
+    func codeLineInView() -> Int {
+        let rows = pageLayout().rows
+        let start = min(currentPage.pageScroll, rows.count)
+        return rows[start...].lazy.compactMap(\.sourceLine).first ?? rows.lazy.compactMap(\.sourceLine).last ?? 1
+    }
+
+    /// Starts a build of page `index`, cancelling one in flight; `thenRun` reruns the page when it succeeds.
+    mutating func build(_ index: Int, thenRun: Bool) -> [TourEffect] {
+        let effects = cancelBuild(of: index)
+        let buildID = editing.nextBuildID
+        editing.nextBuildID += 1
+        var build = pages[index].build
+        build.phase = .building(id: buildID, since: nil)
+        // Lines move with an edit: old messages would point at the wrong ones.
+        build.diagnostics = []
+        build.selectedDiagnostic = nil
+        build.output = []
+        build.runAfterBuild = thenRun
+        pages[index].build = build
+        return effects + [.build(BuildOrder(buildID: buildID, page: pages[index].page))]
+    }
+
+    private mutating func finished(_ index: Int, _ outcome: BuildOutcome) -> [TourEffect] {
+        var build = pages[index].build
+        let runAfterBuild = build.runAfterBuild
+        build.runAfterBuild = false
+        build.output = Array(outcome.output.suffix(PageBuildState.outputLimit))
+        build.diagnostics = outcome.diagnostics.diagnostics
+        build.selectedDiagnostic = nil
+        build.needsBuild = outcome.status != .succeeded
+        let number = pages[index].page.number
+        // "rebuilding…" is over: the page's state, a new run or a notice below says what happened.
+        notice = nil
+        switch outcome.status {
+        case .succeeded:
+            build.phase = .idle
+            pages[index].build = build
+            // A page the learner has left is not started behind their back.
+            guard runAfterBuild, index == current else {
+                if runAfterBuild { notice = "Page \(number) is rebuilt; r runs it there." }
+                return []
+            }
+            // Most of the wait between a save and the new run, so worth seeing.
+            notice = String(format: "Rebuilt in %.2f s.", outcome.seconds)
+            // The old run was told to stop when the change came; the new one waits for its end, so the two never overlap.
+            if pages[index].isRunning {
+                pages[index].build.runAfterBuild = true
+                return []
+            }
+            return run(page: index)
+        case .failed:
+            build.phase = .failed(.doesNotCompile)
+        case .timedOut:
+            build.phase = .failed(.timedOut(seconds: outcome.seconds))
+            notice = "The build of page \(number) took longer than \(Int(outcome.seconds.rounded())) s and was stopped; r tries again."
+        case .couldNotStart(let reason):
+            build.phase = .failed(.couldNotStart(reason))
+            notice = "Could not start the build of page \(number): \(reason)"
+        case .cancelled:
+            build.phase = .idle
+        }
+        pages[index].build = build
+        guard case .failed(.doesNotCompile) = build.phase else { return [] }
+        // The messages are the news: the compact layout shows them under the page, the page shows the first error.
+        if focus == .page { compactTab = .output }
+        if index == current, let firstError = build.diagnostics.firstIndex(where: { $0.severity == .error }) {
+            select(diagnostic: firstError, announce: false)
+        }
+        return []
+    }
+
+    private func stopRun(of index: Int) -> [TourEffect] {
+        guard pages[index].isRunning, let runID = pages[index].runID else { return [] }
+        return [.stop(runID: runID)]
+    }
+
+    private func cancelBuild(of index: Int) -> [TourEffect] {
+        guard case .building(let buildID, _) = pages[index].build.phase else { return [] }
+        return [.cancelBuild(buildID: buildID)]
+    }
+
+    private func index(of page: Page) -> Int? {
+        pages.firstIndex { $0.page.folder == page.folder }
+    }
+
+    /// The page whose build in flight has this id; nil for a build cancelled since.
+    private func building(_ buildID: Int) -> Int? {
+        pages.firstIndex { page in
+            if case .building(buildID, _) = page.build.phase { return true }
+            return false
+        }
+    }
+
+    static func sourceMissing(_ page: Page) -> String {
+        "Page \(page.number)'s source is not there to build; x restores the original, or put the file back."
+    }
+
+    static func notice(for result: EditorResult) -> String? {
+        switch result {
+        case .closed:
+            return nil
+        // The advice comes first: a narrow status line cuts the end of a notice.
+        case .failed(let editor, let status):
+            return "Set VISUAL or EDITOR to an editor that works: '\(editor)' ended with status \(status)."
+        case .notFound(let editor?, let origin):
+            return "Set VISUAL or EDITOR to an editor that works: '\(editor)' (\(origin)) is not a program here."
+        case .notFound(nil, _):
+            return "Set VISUAL or EDITOR (for example EDITOR=nano): no editor was found on PATH."
+        case .couldNotKeepOriginal(let reason):
+            return "Warning: \(reason); x will not be able to undo this edit."
+        }
+    }
+
+    static func notice(for result: PageResetResult, page: Page) -> String {
+        switch result {
+        case .restored: "Page \(page.number) is back to its original text; it rebuilds and runs again."
+        case .unchanged: "Page \(page.number) already has its original text: nothing to reset."
+        case .noOriginal: "Page \(page.number) was never edited through the tour: nothing to reset."
+        case .failed(let reason): "Could not reset page \(page.number): \(reason)"
+        }
+    }
+}
+
+extension PageState {
+    /// Whether the compiler's `path` is this page's `main.swift` (the file the page pane shows).
+    func isOwnFile(_ path: String) -> Bool {
+        path.hasSuffix("/\(page.folder)/\(page.source.lastPathComponent)")
+    }
+
+    /// Diagnostics and their notes that point into `main.swift`, for the page pane.
+    var diagnosticsOnPage: [Diagnostic] {
+        build.diagnostics.flatMap { [$0] + $0.notes }.filter { isOwnFile($0.file) }
+    }
+}
+
+extension PageBuildState {
+    var selected: Diagnostic? {
+        guard let selectedDiagnostic, diagnostics.indices.contains(selectedDiagnostic) else { return nil }
+        return diagnostics[selectedDiagnostic]
+    }
+}

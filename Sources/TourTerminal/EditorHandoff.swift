@@ -1,0 +1,69 @@
+@preconcurrency import Glibc
+import CNcursesw
+import Foundation
+import TourCore
+import TourInterface
+
+/// Lends the terminal to the learner's editor and takes it back: curses mode off, the editor on the real tty
+/// as its stdin and stdout, then curses mode on again. Runs on the interface's queue and blocks it while the
+/// editor is open, so nothing draws or reads keys meanwhile; runs and builds go on, their events wait in the inbox.
+struct EditorHandoff {
+    let editor: EditorChoice?
+    let originals: OriginalPages
+    let environment: [String: String]
+
+    func open(_ order: EditOrder) -> EditorResult {
+        guard let editor else { return .notFound(editor: nil, origin: "") }
+        guard EditorChoice.find(editor.program, in: EditorChoice.searchPath(environment)) != nil else {
+            return .notFound(editor: editor.command, origin: editor.origin)
+        }
+        // Kept before the first change, so x can always undo it.
+        var warning: EditorResult?
+        do {
+            try originals.keepOriginal(of: order.page)
+        } catch {
+            warning = .couldNotKeepOriginal(reason: "\(error)")
+        }
+        let arguments = editor.arguments(file: order.file, line: order.line)
+
+        def_prog_mode()
+        endwin()
+        let status = Self.run(editor.command, arguments: arguments)
+        reset_prog_mode()
+        refresh()
+
+        switch status {
+        case .some(0): return warning ?? .closed
+        // The shell's "command not found" and "not executable".
+        case .some(127), .some(126): return .notFound(editor: editor.command, origin: editor.origin)
+        case .some(let code): return .failed(editor: editor.command, status: code)
+        case .none: return .notFound(editor: editor.command, origin: editor.origin)
+        }
+    }
+
+    /// Runs `command "$@"` through `/bin/sh` on the tutorial's own terminal and waits; the exit status, or
+    /// 128 + the signal that ended it; nil if it could not be started.
+    private static func run(_ command: String, arguments: [String]) -> Int32? {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The tutorial ignores or handles these; the editor starts with the defaults an editor expects.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGWINCH, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = (["/bin/sh", "-c", command + " \"$@\"", "sh"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}

@@ -1,0 +1,110 @@
+@preconcurrency import Glibc
+import Foundation
+import TourCore
+import TourInterface
+
+/// The edit loop's machinery behind the interface: watches the current page's folder, rebuilds page programs
+/// off the interface's queue, and resets pages. It decides nothing: every change, build line and outcome goes
+/// back to the model as an `EditLoopEvent`, which decides what happens next.
+///
+/// `@unchecked Sendable` because its state is touched only on `queue`; builds and the watcher report through it.
+final class PageRebuilds: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let builder: PageBuilder
+    private let originals: OriginalPages
+    /// Runs on `queue`.
+    private let deliver: (EditLoopEvent) -> Void
+    private var watcher: SourceWatcher?
+    private var watchedFolder: String?
+    private var builds: [Int: PageBuild] = [:]
+
+    init(queue: DispatchQueue, packageRoot: URL, deliver: @escaping (EditLoopEvent) -> Void) {
+        self.queue = queue
+        self.builder = PageBuilder(packageRoot: packageRoot)
+        self.originals = OriginalPages(packageRoot: packageRoot)
+        self.deliver = deliver
+    }
+
+    var isBuilding: Bool { !builds.isEmpty }
+
+    /// Watches `page`'s folder instead of the one watched so far; a no-op for the page already watched.
+    func watch(_ page: Page) {
+        guard page.folder != watchedFolder else { return }
+        watcher?.stop()
+        watchedFolder = page.folder
+        let watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
+        // Ten polls a second: a change is reported after the watcher's 0.1 s quiet period either way, and each
+        // poll's wake-up costs CPU the whole time the tutorial sits open.
+        watcher.start(every: 0.1) { [weak self] event in
+            switch event {
+            case .changed(let files): self?.post(.sourceChanged(page: page, files: files))
+            case .unavailable(let missing, let unreadable): self?.post(.sourceUnavailable(page: page, missing: missing, unreadable: unreadable))
+            }
+        }
+        self.watcher = watcher
+        post(.watchStarted(page: page, programIsStale: Self.programIsStale(page)))
+    }
+
+    func build(_ order: BuildOrder) {
+        let folder = order.page.source.deletingLastPathComponent()
+        let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
+        let buildID = order.buildID
+        let build = builder.build(product: order.page.product, sources: sources) { [weak self] line in
+            self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
+        }
+        builds[buildID] = build
+        post(.buildStarted(buildID: buildID, time: monotonicNow()))
+        DispatchQueue.global().async { [weak self] in
+            let outcome = build.wait()
+            guard let self else { return }
+            queue.async {
+                self.builds[buildID] = nil
+                self.deliver(.buildFinished(buildID: buildID, outcome))
+            }
+        }
+    }
+
+    /// Stops a build; its `.buildFinished` still arrives, as cancelled.
+    func cancel(buildID: Int) {
+        builds[buildID]?.cancel()
+    }
+
+    /// Puts the page's original text back; the watcher then reports the change, which rebuilds and reruns it.
+    func reset(_ page: Page) {
+        let result: PageResetResult
+        do {
+            switch try originals.reset(page) {
+            case .restored: result = .restored
+            case .unchanged: result = .unchanged
+            case .noOriginal: result = .noOriginal
+            }
+        } catch {
+            result = .failed("\(error)")
+        }
+        post(.resetFinished(page: page, result))
+    }
+
+    func stopAll() {
+        watcher?.stop()
+        for build in builds.values { build.cancel() }
+    }
+
+    private func post(_ event: EditLoopEvent) {
+        queue.async { self.deliver(event) }
+    }
+
+    /// The program is missing, or older than one of the page's `.swift` files (edited while the tour was not watching).
+    static func programIsStale(_ page: Page) -> Bool {
+        let folder = page.source.deletingLastPathComponent()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }
+        guard let built = modified(BuildProducts.executable(named: page.product)) else { return true }
+        return names.contains { (modified(folder.appendingPathComponent($0).path) ?? 0) > built }
+    }
+
+    private static func modified(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+}

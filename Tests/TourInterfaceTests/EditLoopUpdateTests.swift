@@ -1,0 +1,228 @@
+import Testing
+@testable import TourCore
+@testable import TourInterface
+
+/// The edit loop in the model: changes on disk, builds, compiler messages, the editor and reset, as pure updates.
+@Suite("Edit loop")
+struct EditLoopUpdateTests {
+    /// A build outcome as `PageBuilder` reports it.
+    static func outcome(_ status: BuildOutcome.Status, _ diagnostics: [Diagnostic] = [], output: [String] = []) -> BuildOutcome {
+        BuildOutcome(status: status, diagnostics: BuildDiagnostics(diagnostics: diagnostics, unlocatedErrors: []),
+                     output: output, seconds: 0.5)
+    }
+
+    /// A message on `line` of the current page's `main.swift`.
+    static func diagnostic(_ model: TourModel, line: Int, _ severity: Diagnostic.Severity = .error, _ message: String = "cannot find 'prnt' in scope") -> Diagnostic {
+        Diagnostic(file: model.currentPage.page.source.path, line: line, column: 1, severity: severity, message: message)
+    }
+
+    /// Reports a change of the current page's `main.swift` and returns the build it asked for.
+    static func change(_ model: inout TourModel) throws -> (effects: [TourEffect], build: BuildOrder) {
+        let effects = model.update(.editLoop(.sourceChanged(page: model.currentPage.page, files: ["main.swift"])))
+        guard case .build(let order)? = effects.last else { throw Failure("a change did not ask for a build: \(effects)") }
+        return (effects, order)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func starts(_ effects: [TourEffect]) -> [RunOrder] {
+        effects.compactMap { if case .start(let order) = $0 { order } else { nil } }
+    }
+
+    static func builds(_ effects: [TourEffect]) -> [BuildOrder] {
+        effects.compactMap { if case .build(let order) = $0 { order } else { nil } }
+    }
+
+    @Test("A change during a run stops it, then builds, then runs again: one build and one run per change")
+    func changeDuringRun() throws {
+        var model = try FixturePages.model()
+        guard case .start(let first)? = model.update(.key(.character("r"))).last else {
+            Issue.record("r did not start a run")
+            return
+        }
+        let (effects, build) = try Self.change(&model)
+        #expect(effects == [.stop(runID: first.runID), .build(build)])
+        #expect(build.page == model.currentPage.page)
+        #expect(model.currentPage.status == .building)
+
+        _ = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10)))
+        #expect(Self.starts(model.update(.editLoop(.buildOutput(buildID: build.buildID, lines: ["Compiling…"])))).isEmpty)
+        let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))
+        #expect(Self.starts(finished).count == 1)
+        #expect(Self.builds(finished).isEmpty)
+        #expect(model.currentPage.status == .running)
+        #expect(Self.starts(finished).first?.runID != first.runID)
+        #expect(model.notice == "Rebuilt in 0.50 s.")
+    }
+
+    @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")
+    func rerunWaitsForTheOldRun() throws {
+        var model = try FixturePages.model()
+        guard case .start(let first)? = model.update(.key(.character("r"))).last else {
+            Issue.record("r did not start a run")
+            return
+        }
+        let (_, build) = try Self.change(&model)
+        #expect(model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded)))).isEmpty)
+        let ended = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
+        #expect(Self.starts(ended).count == 1)
+        #expect(model.update(.host(runID: first.runID, .ended(.stopped, time: 6))).isEmpty)
+        #expect(model.currentPage.status == .running)
+    }
+
+    @Test("A second change while the first builds cancels that build; only the last one reruns the page")
+    func burstOfChanges() throws {
+        var model = try FixturePages.model()
+        let (_, first) = try Self.change(&model)
+        let (effects, second) = try Self.change(&model)
+        #expect(effects == [.cancelBuild(buildID: first.buildID), .build(second)])
+        // The cancelled build's end arrives late and changes nothing.
+        #expect(model.update(.editLoop(.buildFinished(buildID: first.buildID, Self.outcome(.cancelled)))).isEmpty)
+        #expect(model.currentPage.status == .building)
+        let finished = model.update(.editLoop(.buildFinished(buildID: second.buildID, Self.outcome(.succeeded))))
+        #expect(Self.starts(finished).count == 1)
+    }
+
+    @Test("A page the learner left while it built is not started behind their back")
+    func leftWhileBuilding() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        model.press(.character("n"))
+        let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))
+        #expect(finished.isEmpty)
+        #expect(model.notice == "Page 1 is rebuilt; r runs it there.")
+        #expect(model.pages[0].status == .notRun)
+    }
+
+    @Test("A failed build puts its messages on the model, selects the first error, and the page does not compile; nothing runs")
+    func failedBuild() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        let warning = Self.diagnostic(model, line: 15, .warning, "variable 'serial' was never used")
+        let error = Self.diagnostic(model, line: 18)
+        let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.failed, [warning, error], output: ["main.swift:18:1: error: …"]))))
+        #expect(Self.starts(finished).isEmpty)
+        #expect(model.currentPage.status == .doesNotCompile)
+        #expect(model.currentPage.build.diagnostics == [warning, error])
+        #expect(model.currentPage.build.selectedDiagnostic == 1)
+        #expect(model.currentPage.build.output == ["main.swift:18:1: error: …"])
+        // The status line is left to the page's state and the keys for it.
+        #expect(model.notice == nil)
+
+        // r does not run the last good program: it builds again.
+        let rerun = model.update(.key(.character("r")))
+        #expect(Self.starts(rerun).isEmpty)
+        #expect(Self.builds(rerun).count == 1)
+    }
+
+    @Test("d and D step through the messages and wrap around")
+    func stepping() throws {
+        var model = try FixturePages.model()
+        model.press(.character("d"))
+        #expect(model.notice == "No compiler messages on this page.")
+        let (_, build) = try Self.change(&model)
+        let messages = [Self.diagnostic(model, line: 14), Self.diagnostic(model, line: 15, .warning, "unused"), Self.diagnostic(model, line: 18)]
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.failed, messages))))
+        #expect(model.currentPage.build.selectedDiagnostic == 0)
+        model.press(.character("d"))
+        #expect(model.currentPage.build.selectedDiagnostic == 1)
+        #expect(model.notice?.hasPrefix("2/3 main.swift:15:1: warning: unused") == true)
+        model.press(.character("d"), .character("d"))
+        #expect(model.currentPage.build.selectedDiagnostic == 0)
+        model.press(.character("D"))
+        #expect(model.currentPage.build.selectedDiagnostic == 2)
+    }
+
+    @Test("e opens main.swift at the first code line in view, or the selected message's file at its line")
+    func editLine() throws {
+        var model = try FixturePages.model()
+        #expect(model.update(.key(.character("e"))).isEmpty)
+        #expect(model.notice?.hasPrefix("Set VISUAL or EDITOR") == true)
+
+        model.editing = EditingSettings(editor: "nano", editorOrigin: "$EDITOR")
+        let page = model.currentPage.page
+        // The prose block takes lines 1 to 10; `import LessonKit` is the first code line.
+        #expect(model.update(.key(.character("e"))) == [.edit(EditOrder(page: page, file: page.source.path, line: 11))])
+        let knobRow = try #require(model.pageLayout().rows.firstIndex { $0.sourceLine == 13 })
+        model.currentPage.pageScroll = knobRow
+        #expect(model.update(.key(.character("e"))) == [.edit(EditOrder(page: page, file: page.source.path, line: 13))])
+
+        let (_, build) = try Self.change(&model)
+        let helper = Diagnostic(file: "/elsewhere/01-Queue/Helper.swift", line: 7, column: 3, severity: .error, message: "expected '}'")
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.failed, [helper]))))
+        #expect(model.update(.key(.character("e"))) == [.edit(EditOrder(page: page, file: helper.file, line: 7))])
+    }
+
+    @Test("x asks before resetting: y resets the page, n leaves it")
+    func resetAsksFirst() throws {
+        var model = try FixturePages.model()
+        model.press(.character("x"))
+        #expect(model.overlay == .confirmReset(page: 0))
+        #expect(model.update(.key(.character("n"))).isEmpty)
+        #expect(model.overlay == nil)
+
+        model.press(.character("x"))
+        #expect(model.update(.key(.character("y"))) == [.reset(model.currentPage.page)])
+        #expect(model.overlay == nil)
+        _ = model.update(.editLoop(.resetFinished(page: model.currentPage.page, .noOriginal)))
+        #expect(model.notice == "Page 1 was never edited through the tour: nothing to reset.")
+    }
+
+    @Test("s cancels a build in flight; r then builds before it runs")
+    func cancelBuild() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        #expect(model.update(.key(.character("s"))) == [.cancelBuild(buildID: build.buildID)])
+        #expect(model.currentPage.status == .notRun)
+        let rerun = model.update(.key(.character("r")))
+        let rebuild = try #require(Self.builds(rerun).first)
+        #expect(Self.starts(rerun).isEmpty)
+        #expect(Self.starts(model.update(.editLoop(.buildFinished(buildID: rebuild.buildID, Self.outcome(.succeeded))))).count == 1)
+    }
+
+    @Test("A program older than its source is built before r runs it")
+    func staleProgram() throws {
+        var model = try FixturePages.model()
+        _ = model.update(.editLoop(.watchStarted(page: model.currentPage.page, programIsStale: true)))
+        let effects = model.update(.key(.character("r")))
+        #expect(Self.starts(effects).isEmpty)
+        let build = try #require(Self.builds(effects).first)
+        #expect(Self.starts(model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))).count == 1)
+        // Built now: the next r runs at once.
+        #expect(Self.starts(model.update(.key(.character("r")))).count == 1)
+    }
+
+    @Test("A page whose source disappears mid-run is stopped and says it cannot build; a hung build says it was stopped")
+    func badInput() throws {
+        var model = try FixturePages.model()
+        guard case .start(let run)? = model.update(.key(.character("r"))).last else {
+            Issue.record("r did not start a run")
+            return
+        }
+        let effects = model.update(.editLoop(.sourceUnavailable(page: model.currentPage.page, missing: ["main.swift"], unreadable: [])))
+        #expect(effects == [.stop(runID: run.runID)])
+        #expect(model.currentPage.status == .cannotBuild)
+        #expect(model.notice?.contains("source is not there to build") == true)
+        // Nothing to build from: r says so rather than starting a build that can only fail.
+        #expect(model.update(.key(.character("r"))).isEmpty)
+        #expect(model.notice?.contains("x restores the original") == true)
+
+        let (_, build) = try Self.change(&model)
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.timedOut))))
+        #expect(model.currentPage.status == .cannotBuild)
+        #expect(model.notice?.contains("was stopped") == true)
+    }
+
+    @Test("An editor that fails or is missing gets a notice naming it and what to set")
+    func editorProblems() throws {
+        var model = try FixturePages.model()
+        _ = model.update(.editLoop(.editorFinished(.failed(editor: "vim", status: 1))))
+        #expect(model.notice == "Set VISUAL or EDITOR to an editor that works: 'vim' ended with status 1.")
+        _ = model.update(.editLoop(.editorFinished(.notFound(editor: "subl -w", origin: "$EDITOR"))))
+        #expect(model.notice == "Set VISUAL or EDITOR to an editor that works: 'subl -w' ($EDITOR) is not a program here.")
+    }
+}
