@@ -151,9 +151,26 @@ final class LineBuffer: @unchecked Sendable {
         }
     }
 
-    /// For the crash handler only: writes the filling buffer up to its last complete line without taking
-    /// the lock, because the crashing thread may hold it.
+    /// For the crash handler only: writes the filling buffer up to its last complete line.
+    ///
+    /// The flusher may be writing out the buffer it has just taken, and lines read from the buffers mid-swap would
+    /// go out twice, so this waits for the write lock; but only briefly and without blocking, because the crashing
+    /// thread itself may hold it.
     func writeOutFromSignalHandler() {
+        for _ in 0..<Self.signalHandlerLockAttempts {
+            if writeLock.withLockIfAvailable({ _ in writeFillingFromSignalHandler() }) != nil { return }
+            var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+            nanosleep(&pause, nil)
+        }
+        writeFillingFromSignalHandler()
+    }
+
+    /// About 200 ms of 0.1 ms pauses: far longer than one write of a buffer takes.
+    private static let signalHandlerLockAttempts = 2_000
+
+    /// Writes the filling buffer up to its last complete line without taking the buffer lock, which the crashing
+    /// thread may hold.
+    private func writeFillingFromSignalHandler() {
         var end = count
         while end > 0 && filling[end - 1] != 10 { end -= 1 }
         var offset = 0
