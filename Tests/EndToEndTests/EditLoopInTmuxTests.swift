@@ -57,7 +57,7 @@ extension TourInTmuxTests {
         try "s/^print(\"Edited:/prnt(\"Edited:/\n".write(to: editScript, atomically: true, encoding: .utf8)
         try tmux.send("e")
         let broken = try tmux.waitFor("the compile error and the page's state", timeout: 120) { screen in
-            screen.contains("error: cannot find 'prnt' in scope") && screen.contains("1 does not compile")
+            screen.contains("error: cannot find 'prnt' in scope") && screen.contains("does not compile: 1 error")
         }
         let brokenLine = try #require(String(decoding: try Data(contentsOf: page.source), as: UTF8.self)
             .components(separatedBy: "\n").firstIndex { $0.hasPrefix("prnt(") }) + 1

@@ -52,12 +52,14 @@ struct EditLoopRenderingTests {
         #expect(rows.first?.contains("line 1: error: unterminated '/*' comment") == true, "\(rows.prefix(3))")
     }
 
-    @Test("The sidebar and the status line say the page does not compile; the output pane lists the message")
+    @Test("The sidebar marks the page with its glyph, keeping its title; the status line and output say it does not compile")
     func stateInWords() throws {
         let model = try Self.failedModel()
         let screen = TourRenderer.render(model)
-        let sidebar = try #require(model.layout.sidebar)
-        #expect(screen.find("1 does not compile", in: sidebar) != nil)
+        let sidebar = try #require(model.layout.sidebar).inside
+        let row = try #require(screen.find("1 Queue", in: sidebar))
+        #expect(screen[sidebar.maxX - 1, row.y].character == model.glyphs.doesNotCompile)
+        #expect(screen[sidebar.maxX - 1, row.y].style.foreground == .failure)
         #expect(screen.find("does not compile: 1 error", in: model.layout.status) != nil)
         let output = try #require(model.layout.panes[.output]).inside
         #expect(screen.find("main.swift:18:1: error: cannot find", in: output) != nil)

@@ -9,9 +9,9 @@ enum SidebarView {
             let isCurrent = index == model.current
             let status = page.status
             let marker = isCurrent ? "\(model.glyphs.pointer)" : " "
-            // A build's state is news the title is not: it takes the title's place until the page builds.
-            let name = page.build.status == nil ? page.page.title : status.words
-            let label = TextWidth.padded("\(marker)\(page.page.number) \(name)", to: inner.width - 2, ellipsis: model.glyphs.ellipsis)
+            // The title stays, so the list still says where each page is; a build's state shows in its glyph here,
+            // and in words in the status line and the output.
+            let label = TextWidth.padded("\(marker)\(page.page.number) \(page.page.title)", to: inner.width - 2, ellipsis: model.glyphs.ellipsis)
             buffer.write(label, x: inner.x, y: y, style: CellStyle(foreground: isCurrent ? .accent : nil, bold: isCurrent, reverse: isCurrent), clip: inner)
             buffer.write(" \(status.glyph(model.glyphs))", x: inner.maxX - 2, y: y,
                          style: CellStyle(foreground: status.color, bold: status != .notRun), clip: inner)
