@@ -210,7 +210,7 @@ struct KeyUpdateTests {
         #expect(model.currentPage.outputScrollBack == 0)
     }
 
-    @Test("In the timeline, j/k pick a lane, h/l a span, i/o zoom, 0 fits, H/L pan")
+    @Test("In the timeline, j/k pick a lane, h/l a span or mark, i/o zoom, 0 fits, H/L pan")
     func timelineKeys() throws {
         var model = try FixturePages.model()
         model.run(.finishedQueueRun)
@@ -220,6 +220,14 @@ struct KeyUpdateTests {
         #expect(model.currentPage.timeline.selectedSpanID == 1)
         model.press(.character("j"))
         #expect(model.currentPage.timeline.selectedLane == 1)
+        #expect(model.currentPage.timeline.selectedSpanID == 2)
+        // The worker's lane has a mark after its span: l goes on to it, and the info row names it.
+        model.press(.character("l"))
+        #expect(model.currentPage.timeline.selectedSpanID == nil)
+        #expect(model.currentPage.timeline.selectedMarkTime == RunScript.time(200))
+        let timeline = try #require(model.layout.panes[.timeline])
+        #expect(TourRenderer.render(model).find("◆ halfway  at 200.0 ms", in: timeline) != nil)
+        model.press(.character("h"))
         #expect(model.currentPage.timeline.selectedSpanID == 2)
         model.press(.character("k"), .character("h"))
         #expect(model.currentPage.timeline.selectedSpanID == 1)

@@ -9,6 +9,8 @@ public struct TimelineState: Equatable, Sendable {
     public var selectedLane = 0
     /// The selected span, by its id in the run.
     public var selectedSpanID: Int?
+    /// The selected mark on the selected lane, by its time; a mark and a span are never selected together.
+    public var selectedMarkTime: UInt64?
     /// The first lane shown, when there are more lanes than rows.
     public var laneScroll = 0
 
@@ -16,6 +18,19 @@ public struct TimelineState: Equatable, Sendable {
 
     /// The finest zoom: a tenth of a millisecond per column.
     static let finestSecondsPerColumn = 0.000_1
+}
+
+/// What `h` and `l` step through on a lane, in order of time: its spans and its marks.
+enum TimelineItem: Equatable {
+    case span(TimelineSpan)
+    case mark(Mark)
+
+    var start: UInt64 {
+        switch self {
+        case .span(let shown): shown.span.start
+        case .mark(let mark): mark.time
+        }
+    }
 }
 
 /// A span as the timeline shows it: completed or still open, with the end an open span has reached so far.
@@ -40,6 +55,18 @@ extension RunRecord {
         var result = spans.filter { $0.thread == thread }.map(closed)
         result += openSpans.values.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
         return result.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
+    }
+
+    /// The spans and marks on `thread`, in order of time; a span comes before a mark at the same instant.
+    func timelineItems(on thread: Int32, now: UInt64) -> [TimelineItem] {
+        let spans = timelineSpans(on: thread, now: now).map(TimelineItem.span)
+        let marks = marks.filter { $0.thread == thread }.map(TimelineItem.mark)
+        return (spans + marks).enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+    }
+
+    /// The mark at `time` on `thread`, if the record still holds it.
+    func mark(at time: UInt64, on thread: Int32) -> Mark? {
+        marks.last { $0.time == time && $0.thread == thread }
     }
 
     /// The span with this id, completed or open.

@@ -15,7 +15,7 @@ enum Overlays {
         ("", "PgDn PgUp", "a screenful down / up"),
         ("", "g G", "top / bottom (output: G follows new lines)"),
         ("Live", "↓ ↑ Enter", "scroll a running page's list / let go of it"),
-        ("Timeline", "h l", "previous / next span on the lane"),
+        ("Timeline", "h l", "previous / next span or mark on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }

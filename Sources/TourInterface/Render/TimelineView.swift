@@ -15,6 +15,10 @@ enum TimelineView {
                                         seconds: record.seconds(at: reached))
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
         drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, glyphs: model.glyphs, into: &buffer)
+        if let time = page.timeline.selectedMarkTime, record.threads.indices.contains(page.timeline.selectedLane),
+           let mark = record.mark(at: time, on: record.threads[page.timeline.selectedLane].thread) {
+            drawSelectedMark(mark, record: record, geometry: geometry, glyphs: model.glyphs, into: &buffer)
+        }
         drawAxis(geometry, glyphs: model.glyphs, into: &buffer)
         drawInfo(record, reached: reached, geometry: geometry, state: page.timeline, inner: inner, model: model, into: &buffer)
     }
@@ -49,6 +53,16 @@ enum TimelineView {
             drawBar(shown.span, end: shown.end, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
         SpanRaster.shared.paintMarks(record, geometry: geometry, glyph: glyphs.mark, into: &buffer)
+    }
+
+    /// The selected mark, over the others, in the selection's colour.
+    private static func drawSelectedMark(_ mark: Mark, record: RunRecord, geometry: TimelineGeometry, glyphs: Glyphs,
+                                         into buffer: inout CellBuffer) {
+        guard let row = LaneRows(record, geometry: geometry).row(of: mark.thread) else { return }
+        let column = ColumnScale(record, geometry: geometry).column(of: mark.time)
+        guard column >= 0, column < geometry.plot.width else { return }
+        buffer.set(Cell(glyphs.mark, CellStyle(foreground: .selectedSpan, bold: true, reverse: true)),
+                   x: geometry.plot.x + column, y: geometry.plot.y + row)
     }
 
     /// One span's bar on its lane, with as much of its name inside as fits, counted from its real start.
@@ -87,7 +101,7 @@ enum TimelineView {
         }
     }
 
-    /// The selected span in words, or what the keys do when nothing is selected.
+    /// The selected span or mark in words, or what the keys do when nothing is selected.
     private static func drawInfo(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, state: TimelineState,
                                  inner: Rect, model: TourModel, into buffer: inout CellBuffer) {
         let row = Rect(x: inner.x, y: geometry.infoRow, width: inner.width, height: 1)
@@ -103,8 +117,18 @@ enum TimelineView {
                          style: CellStyle(foreground: .selectedSpan, bold: true), clip: row)
             return
         }
+        if let time = state.selectedMarkTime, record.threads.indices.contains(state.selectedLane),
+           let mark = record.mark(at: time, on: record.threads[state.selectedLane].thread) {
+            let thread = Formatting.threadTag(mark.thread, in: record)
+            var text = "\(model.glyphs.mark) \(mark.name)  at \(Formatting.duration(record.seconds(at: mark.time), glyphs: model.glyphs))"
+            text += "  thread \(thread == "main" ? "main #\(mark.thread)" : thread)"
+            if !mark.queue.isEmpty { text += "  queue \(mark.queue)" }
+            buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
+                         style: CellStyle(foreground: .mark, bold: true), clip: row)
+            return
+        }
         let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0, glyphs: model.glyphs))  " } ?? ""
-        let hint = zoom + "h/l select a span  j/k lane  i/o zoom  0 fit  H/L pan"
+        let hint = zoom + "h/l select a span or mark  j/k lane  i/o zoom  0 fit  H/L pan"
         buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                      style: CellStyle(foreground: .muted), clip: row)
     }

@@ -11,8 +11,8 @@ extension TourModel {
     /// The keys that mean something else while the timeline has the focus; nil for any other key.
     mutating func handleTimeline(_ key: Key) -> [TourEffect]? {
         switch key {
-        case .character("h"): selectSpan(by: -1)
-        case .character("l"): selectSpan(by: 1)
+        case .character("h"): selectItem(by: -1)
+        case .character("l"): selectItem(by: 1)
         case .character("i"): zoom(by: 0.5)
         case .character("o"): zoom(by: 2)
         case .character("0"): currentPage.timeline.secondsPerColumn = nil
@@ -23,28 +23,55 @@ extension TourModel {
         return []
     }
 
-    /// Selects the previous or next span on the selected lane, or the first one in view when none is selected.
-    private mutating func selectSpan(by step: Int) {
+    /// Selects the previous or next span or mark on the selected lane, or the first one in view when none is selected.
+    private mutating func selectItem(by step: Int) {
         guard let record = currentPage.record, let geometry = timelineGeometry(),
               record.threads.indices.contains(currentPage.timeline.selectedLane) else {
             notice = "No lanes yet: r runs the page."
             return
         }
-        let lane = record.threads[currentPage.timeline.selectedLane]
-        let spans = record.timelineSpans(on: lane.thread, now: now)
-        guard !spans.isEmpty else {
-            notice = "No spans on this lane; j/k picks another."
+        let items = record.timelineItems(on: record.threads[currentPage.timeline.selectedLane].thread, now: now)
+        guard !items.isEmpty else {
+            notice = "No spans or marks on this lane; j/k picks another."
             return
         }
         let index: Int
-        if let selected = currentPage.timeline.selectedSpanID, let current = spans.firstIndex(where: { $0.span.id == selected }) {
-            index = min(spans.count - 1, max(0, current + step))
+        if let current = items.firstIndex(where: isSelected) {
+            index = min(items.count - 1, max(0, current + step))
         } else {
             let leftEdge = geometry.startSeconds
-            index = spans.firstIndex { record.seconds(at: $0.end) >= leftEdge } ?? 0
+            index = items.firstIndex { item in
+                switch item {
+                case .span(let shown): record.seconds(at: shown.end) >= leftEdge
+                case .mark(let mark): record.seconds(at: mark.time) >= leftEdge
+                }
+            } ?? 0
         }
-        currentPage.timeline.selectedSpanID = spans[index].span.id
-        bringIntoView(seconds: record.seconds(at: spans[index].span.start), geometry: geometry)
+        select(items[index])
+        bringIntoView(seconds: record.seconds(at: items[index].start), geometry: geometry)
+    }
+
+    private func isSelected(_ item: TimelineItem) -> Bool {
+        switch item {
+        case .span(let shown): shown.span.id == currentPage.timeline.selectedSpanID
+        case .mark(let mark): mark.time == currentPage.timeline.selectedMarkTime
+        }
+    }
+
+    private mutating func select(_ item: TimelineItem?) {
+        currentPage.timeline.selectedSpanID = nil
+        currentPage.timeline.selectedMarkTime = nil
+        switch item {
+        case .span(let shown)?: currentPage.timeline.selectedSpanID = shown.span.id
+        case .mark(let mark)?: currentPage.timeline.selectedMarkTime = mark.time
+        case nil: break
+        }
+    }
+
+    /// The time of the selected span's start or the selected mark, on the selected lane.
+    private func selectedTime(in record: RunRecord) -> UInt64? {
+        if let id = currentPage.timeline.selectedSpanID { return record.timelineSpan(id: id, now: now)?.span.start }
+        return currentPage.timeline.selectedMarkTime
     }
 
     /// Pans a zoomed timeline so `seconds` is in view, a quarter of the way in.
@@ -71,9 +98,7 @@ extension TourModel {
             return
         }
         let halfWidth = Double(geometry.plot.width) / 2
-        let centre = currentPage.timeline.selectedSpanID
-            .flatMap { record.timelineSpan(id: $0, now: now) }
-            .map { record.seconds(at: $0.span.start) } ?? geometry.seconds(atColumn: Int(halfWidth))
+        let centre = selectedTime(in: record).map { record.seconds(at: $0) } ?? geometry.seconds(atColumn: Int(halfWidth))
         currentPage.timeline.secondsPerColumn = zoom
         currentPage.timeline.startSeconds = max(0, centre - halfWidth * zoom)
     }
@@ -86,9 +111,10 @@ extension TourModel {
         currentPage.timeline.startSeconds = max(0, geometry.startSeconds + widths * Double(geometry.plot.width) * zoom)
     }
 
-    /// Moves the lane selection and keeps it on screen; a selected span moves to the nearest span of the new lane.
+    /// Moves the lane selection and keeps it on screen; a selected span or mark moves to the nearest one of the new lane.
     mutating func moveLaneSelection(_ amount: ScrollAmount) {
         guard let record = currentPage.record, !record.threads.isEmpty, let geometry = timelineGeometry() else { return }
+        let time = selectedTime(in: record)
         var timeline = currentPage.timeline
         timeline.selectedLane = Self.moved(timeline.selectedLane, amount, page: geometry.visibleLanes, last: record.threads.count - 1)
         if timeline.selectedLane < geometry.firstLane {
@@ -98,15 +124,15 @@ extension TourModel {
         } else {
             timeline.laneScroll = geometry.firstLane
         }
-        if let selected = timeline.selectedSpanID, let current = record.timelineSpan(id: selected, now: now) {
-            let spans = record.timelineSpans(on: record.threads[timeline.selectedLane].thread, now: now)
-            timeline.selectedSpanID = spans.min { distance($0, current) < distance($1, current) }?.span.id
-        }
         currentPage.timeline = timeline
+        if let time {
+            let items = record.timelineItems(on: record.threads[timeline.selectedLane].thread, now: now)
+            select(items.min { distance($0.start, time) < distance($1.start, time) })
+        }
     }
 
-    private func distance(_ span: TimelineSpan, _ other: TimelineSpan) -> UInt64 {
-        span.span.start > other.span.start ? span.span.start - other.span.start : other.span.start - span.span.start
+    private func distance(_ time: UInt64, _ other: UInt64) -> UInt64 {
+        time > other ? time - other : other - time
     }
 
     /// Selects the span drawn at a clicked cell, if any.
@@ -120,6 +146,6 @@ extension TourModel {
             geometry.column(ofSeconds: record.seconds(at: span.span.start)) <= column
                 && max(geometry.column(ofSeconds: record.seconds(at: span.span.start)), geometry.column(ofSeconds: record.seconds(at: span.end))) >= column
         }
-        currentPage.timeline.selectedSpanID = hit?.span.id
+        select(hit.map(TimelineItem.span))
     }
 }
