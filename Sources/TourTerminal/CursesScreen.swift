@@ -63,6 +63,7 @@ final class CursesScreen {
 
     /// Pictures in colour need the 256-colour palette and pairs to spare; eight colours draw them in shades.
     var pictureDepth: PictureColorDepth {
+        if glyphs == .ascii { return .ascii }
         if picturePairs != nil { return .colors256 }
         return theme == .basic ? .colors8 : .monochrome
     }

@@ -17,6 +17,13 @@ public enum PictureColorDepth: Sendable {
     case colors8
     /// Shade characters by brightness, no colour at all.
     case monochrome
+    /// ASCII characters by brightness, for a terminal whose locale is not UTF-8, where block characters cannot show.
+    case ascii
+
+    /// The characters for brightness at this depth, darkest first.
+    var shades: [Character] {
+        self == .ascii ? [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"] : [" ", "░", "▒", "▓", "█"]
+    }
 }
 
 /// Converts live view frames to terminal cells: pure, so it is tested cell by cell and timed without a terminal.
@@ -25,8 +32,6 @@ public enum PictureColorDepth: Sendable {
 /// cell holds two pixel rows; since a cell is about twice as tall as wide, each pixel comes out square.
 public enum HalfBlockRenderer {
     public static let upperHalf: Character = "▀"
-    /// From darkest to brightest.
-    public static let shades: [Character] = [" ", "░", "▒", "▓", "█"]
 
     /// The size in pixels `frame` is drawn at in a pane of `width`×`height` cells: as large as fits, aspect kept.
     public static func pixelSize(ofFrameWidth frameWidth: Int, height frameHeight: Int,
@@ -56,11 +61,12 @@ public enum HalfBlockRenderer {
                     let foreground = nearestXterm(red: scaled[upper], green: scaled[upper + 1], blue: scaled[upper + 2])
                     let background = hasBottom ? nearestXterm(red: scaled[lower], green: scaled[lower + 1], blue: scaled[lower + 2]) : nil
                     cells.append(.picture(upperHalf, foreground: foreground, background: background))
-                case .colors8, .monochrome:
+                case .colors8, .monochrome, .ascii:
                     var brightness = luminance(scaled[upper], scaled[upper + 1], scaled[upper + 2])
                     if hasBottom {
                         brightness = (brightness + luminance(scaled[lower], scaled[lower + 1], scaled[lower + 2])) / 2
                     }
+                    let shades = depth.shades
                     cells.append(Cell(shades[min(shades.count - 1, brightness * shades.count / 256)]))
                 }
             }

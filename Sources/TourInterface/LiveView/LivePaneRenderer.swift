@@ -35,7 +35,7 @@ public enum LivePaneRenderer {
                 let cells = HalfBlockRenderer.render(picture, width: thumbnailWidth, height: rowHeight, depth: depth)
                 canvas.draw(cells, x: (thumbnailWidth - cells.width) / 2, y: top + (rowHeight - cells.height) / 2)
             } else {
-                let shade = Cell.picture(placeholder, foreground: depth == .colors256 ? placeholderColor : nil)
+                let shade = Cell.picture(depth == .ascii ? "." : placeholder, foreground: depth == .colors256 ? placeholderColor : nil)
                 for y in top..<top + rowHeight {
                     for x in 0..<thumbnailWidth { canvas[x, y] = shade }
                 }

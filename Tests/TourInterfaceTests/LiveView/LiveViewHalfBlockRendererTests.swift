@@ -39,6 +39,13 @@ struct LiveViewHalfBlockRendererTests {
         #expect(eight.cells == [Cell.picture("▒")])
     }
 
+    @Test func withoutUTF8ThePictureIsInASCIICharacters() {
+        let picture = HalfBlockRenderer.render(Self.frame([[Self.black, Self.white, Self.black], [Self.black, Self.white, Self.white]]),
+                                               width: 3, height: 1, depth: .ascii)
+        #expect(picture.cells.map(\.character) == [" ", "@", "="])
+        #expect(picture.cells.allSatisfy { $0.character.isASCII && $0.style.pictureForeground == nil })
+    }
+
     @Test func aTwoByTwoBlockAveragesWhenHalved() {
         // Four pixels of 0 and 190 average to 95, a cube level: red 95 → index 16 + 36 = 52.
         let dark: (UInt8, UInt8, UInt8) = (190, 0, 0), none: (UInt8, UInt8, UInt8) = (0, 0, 0)
