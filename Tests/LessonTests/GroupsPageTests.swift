@@ -125,7 +125,9 @@ struct GroupsPageTests {
         let first = try #require(frames.first).time, last = try #require(frames.last).time
         let seconds = Double(last - first) / 1e9
         #expect(frames.count >= 15, "\(frames.count) frames in \(seconds) s")
-        #expect(Double(frames.count) <= seconds * 30 + 5, "\(frames.count) frames in \(seconds) s: faster than 30 a second")
+        // Unpaced, the three animations would send their 210 frames (30 per second of their 7 s) in that second; the margin covers the three
+        // flushes and a late timer on a loaded machine (35 frames in 0.99 s were seen once), not a missing pacer.
+        #expect(Double(frames.count) <= seconds * 30 + 10, "\(frames.count) frames in \(seconds) s: faster than 30 a second")
     }
 
     @Test func notifyComesAfterTheLastFrameWhichShowsTheFinalScene() throws {
