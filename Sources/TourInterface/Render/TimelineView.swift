@@ -107,30 +107,32 @@ enum TimelineView {
         let row = Rect(x: inner.x, y: geometry.infoRow, width: inner.width, height: 1)
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
-            let thread = Formatting.threadTag(span.thread, in: record)
             let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
             // Times first: when the row is too narrow, the end of the queue label is what gets cut.
-            var text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))"
-            text += "  lasts \(duration)  thread \(thread == "main" ? "main #\(span.thread)" : thread)"
-            if !span.queue.isEmpty { text += "  queue \(span.queue)" }
-            buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
-                         style: CellStyle(foreground: .selectedSpan, bold: true), clip: row)
+            let text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))  lasts \(duration)"
+            writeInfo(text, thread: span.thread, queue: span.queue, color: .selectedSpan, record: record, row: row, glyphs: model.glyphs, into: &buffer)
             return
         }
         if let time = state.selectedMarkTime, record.threads.indices.contains(state.selectedLane),
            let mark = record.mark(at: time, on: record.threads[state.selectedLane].thread) {
-            let thread = Formatting.threadTag(mark.thread, in: record)
-            var text = "\(model.glyphs.mark) \(mark.name)  at \(Formatting.duration(record.seconds(at: mark.time), glyphs: model.glyphs))"
-            text += "  thread \(thread == "main" ? "main #\(mark.thread)" : thread)"
-            if !mark.queue.isEmpty { text += "  queue \(mark.queue)" }
-            buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
-                         style: CellStyle(foreground: .mark, bold: true), clip: row)
+            let text = "\(model.glyphs.mark) \(mark.name)  at \(Formatting.duration(record.seconds(at: mark.time), glyphs: model.glyphs))"
+            writeInfo(text, thread: mark.thread, queue: mark.queue, color: .mark, record: record, row: row, glyphs: model.glyphs, into: &buffer)
             return
         }
         let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0, glyphs: model.glyphs))  " } ?? ""
         let hint = zoom + "h/l select a span or mark  j/k lane  i/o zoom  0 fit  H/L pan"
         buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                      style: CellStyle(foreground: .muted), clip: row)
+    }
+
+    /// `text` followed by the thread and queue of what it describes, cut to the info row.
+    private static func writeInfo(_ text: String, thread: Int32, queue: String, color: PaletteColor, record: RunRecord, row: Rect,
+                                  glyphs: Glyphs, into buffer: inout CellBuffer) {
+        let tag = Formatting.threadTag(thread, in: record)
+        var text = text + "  thread \(tag == "main" ? "main #\(thread)" : tag)"
+        if !queue.isEmpty { text += "  queue \(queue)" }
+        buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: glyphs.ellipsis), x: row.x, y: row.y,
+                     style: CellStyle(foreground: color, bold: true), clip: row)
     }
 }
 
