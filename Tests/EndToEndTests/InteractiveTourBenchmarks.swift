@@ -59,24 +59,15 @@ struct InteractiveTourBenchmarks {
         Thread.sleep(forTimeInterval: 2)
         let early = try ProcessStats(pid: pid)
 
-        var latencies: [Double] = []
-        for _ in 0..<10 {
-            let pressed = Date()
-            try tmux.send("?")
-            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
-            latencies.append(Date().timeIntervalSince(pressed) * 1000)
-            try tmux.send("?")
-            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
-        }
+        let latencies = try tmux.helpLatencies(10)
         Thread.sleep(forTimeInterval: 8)
         let late = try ProcessStats(pid: pid)
-        latencies.sort()
-        print("benchmark key-to-screen while streaming 50k events/s: median \(String(format: "%.0f", latencies[latencies.count / 2])) ms, worst \(String(format: "%.0f", latencies.last!)) ms (10 presses, tmux round trips included)")
+        print("benchmark key-to-screen while streaming 50k events/s: \(Self.summary(latencies)) (10 presses, tmux round trips included)")
         print("benchmark memory while streaming: \(early.residentKilobytes / 1024) MB after 2 s, \(late.residentKilobytes / 1024) MB after about 15 s")
         try tmux.send("s")
         try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
         try tmux.send("q")
-        #expect(latencies[latencies.count / 2] < 100)
+        #expect(Self.median(latencies) < 100)
     }
 }
 
@@ -86,7 +77,7 @@ extension InteractiveTourBenchmarks {
         let tmux = Tmux()
         defer { tmux.stop() }
         let tour = BuildProducts.executable(named: "tour")
-        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(tour)'", width: 120, height: 40)
+        try tmux.startInColor(tour)
         try tmux.send("n", "n", "n", "n")
         try tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
         try tmux.send("r")
@@ -102,22 +93,16 @@ extension InteractiveTourBenchmarks {
             try tmux.send(direction)
             try tmux.waitFor("the list to move", timeout: 5, poll: 0.001) { Self.firstRowInView($0) != before }
             scrollLatencies.append(Date().timeIntervalSince(scrolled) * 1000)
-
-            let pressed = Date()
-            try tmux.send("?")
-            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
-            helpLatencies.append(Date().timeIntervalSince(pressed) * 1000)
-            try tmux.send("?")
-            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+            helpLatencies += try tmux.helpLatencies(1)
         }
         helpLatencies.sort()
         scrollLatencies.sort()
-        print("benchmark key-to-screen while page 5 streams and scrolls: median \(String(format: "%.0f", helpLatencies[helpLatencies.count / 2])) ms, worst \(String(format: "%.0f", helpLatencies.last!)) ms (12 presses of ?, tmux round trips included)")
-        print("benchmark scroll key to the moved list (through the page and back): median \(String(format: "%.0f", scrollLatencies[scrollLatencies.count / 2])) ms, worst \(String(format: "%.0f", scrollLatencies.last!)) ms (12 presses)")
+        print("benchmark key-to-screen while page 5 streams and scrolls: \(Self.summary(helpLatencies)) (12 presses of ?, tmux round trips included)")
+        print("benchmark scroll key to the moved list (through the page and back): \(Self.summary(scrollLatencies)) (12 presses)")
         try tmux.send("Enter")
         try tmux.waitFor("the page to end", timeout: 60) { $0.contains("ended normally") }
         try tmux.send("q")
-        #expect(helpLatencies[helpLatencies.count / 2] < 100)
+        #expect(Self.median(helpLatencies) < 100)
     }
 
     /// The number of the top row in page 5's live view, from its caption (`10  retina  filtered`).
@@ -135,27 +120,27 @@ extension InteractiveTourBenchmarks {
             tmux.stop()
             try? FileManager.default.removeItem(at: flood.root)
         }
-        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(flood.tour)'", width: 120, height: 40,
-                       environment: ["TOUR_ROOT": flood.root.path])
+        try tmux.startInColor(flood.tour, environment: ["TOUR_ROOT": flood.root.path])
         try tmux.waitFor("the first frame") { $0.contains("Pages") }
         try tmux.send("r")
         try tmux.waitFor("the frames streaming", timeout: 10) { $0.contains("s stop") && $0.contains("▀") }
         Thread.sleep(forTimeInterval: 2)
-        var latencies: [Double] = []
-        for _ in 0..<10 {
-            let pressed = Date()
-            try tmux.send("?")
-            try tmux.waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
-            latencies.append(Date().timeIntervalSince(pressed) * 1000)
-            try tmux.send("?")
-            try tmux.waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
-        }
-        latencies.sort()
-        print("benchmark key-to-screen while frames flood at 1,000/s: median \(String(format: "%.0f", latencies[latencies.count / 2])) ms, worst \(String(format: "%.0f", latencies.last!)) ms (10 presses, tmux round trips included)")
+        let latencies = try tmux.helpLatencies(10)
+        print("benchmark key-to-screen while frames flood at 1,000/s: \(Self.summary(latencies)) (10 presses, tmux round trips included)")
         try tmux.send("s")
         try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
         try tmux.send("q")
-        #expect(latencies[latencies.count / 2] < 100)
+        #expect(Self.median(latencies) < 100)
+    }
+}
+
+extension InteractiveTourBenchmarks {
+    /// The middle of `sorted` latencies.
+    static func median(_ sorted: [Double]) -> Double { sorted[sorted.count / 2] }
+
+    /// "median 25 ms, worst 41 ms" for sorted latencies.
+    static func summary(_ sorted: [Double]) -> String {
+        "median \(String(format: "%.0f", median(sorted))) ms, worst \(String(format: "%.0f", sorted.last ?? 0)) ms"
     }
 }
 

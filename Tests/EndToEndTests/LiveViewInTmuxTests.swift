@@ -55,8 +55,7 @@ struct LiveViewInTmuxTests {
     private static func startTour() throws -> Tmux {
         let tmux = Tmux()
         let tour = BuildProducts.executable(named: "tour")
-        // The tests' own environment may ask for no colour (NO_COLOR); this test is about colour.
-        try tmux.start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color \(tour); sleep 60'", width: 120, height: 40)
+        try tmux.startInColor(tour)
         return tmux
     }
 

@@ -77,6 +77,28 @@ final class Tmux {
         try run(arguments + [command])
     }
 
+    /// Starts `program` in a 256-colour terminal at 120×40, whatever the tests' own environment says: `swift test`
+    /// sets NO_COLOR, which would turn pictures into shades.
+    func startInColor(_ program: String, environment: [String: String] = [:]) throws {
+        try start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(program)'", width: 120, height: 40,
+                  environment: environment)
+    }
+
+    /// Presses `?` `count` times, each time until the help shows and then again to close it; returns the milliseconds
+    /// from each press to the help on screen, sorted.
+    func helpLatencies(_ count: Int) throws -> [Double] {
+        var latencies: [Double] = []
+        for _ in 0..<count {
+            let pressed = Date()
+            try send("?")
+            try waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            latencies.append(Date().timeIntervalSince(pressed) * 1000)
+            try send("?")
+            try waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+        }
+        return latencies.sorted()
+    }
+
     func send(_ keys: String...) throws {
         try run(["send-keys", "-t", session] + keys)
     }
