@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// The playground loop in the real `tour`: a scripted editor changes page 1, the tutorial rebuilds and reruns it,
 /// shows a compile error on its line, and `x` puts the original back.
@@ -26,12 +27,13 @@ extension TourInTmuxTests {
         let argumentsLog = folder.appendingPathComponent("arguments")
         let editor = folder.appendingPathComponent("editor")
         // The editor applies whatever sed script the test wrote last to the file it is given (its last argument).
-        try Self.writeExecutable(editor, """
+        try writeExecutable("""
             #!/bin/sh
             for file; do :; done
             echo "$*" >> '\(argumentsLog.path)'
             exec sed -i -f '\(editScript.path)' "$file"
-            """)
+
+            """, to: editor)
 
         let tmux = Tmux()
         defer { tmux.stop() }
@@ -92,7 +94,7 @@ extension TourInTmuxTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let failing = folder.appendingPathComponent("failing-editor")
-        try Self.writeExecutable(failing, "#!/bin/sh\nexit 3")
+        try writeExecutable("#!/bin/sh\nexit 3\n", to: failing)
 
         for (editor, notice) in [(failing.path, "'\(failing.path)' ended with status 3"),
                                  (folder.appendingPathComponent("missing").path, "is not a program here")] {
@@ -111,21 +113,6 @@ extension TourInTmuxTests {
             try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
         }
         #expect((try? Data(contentsOf: page.source)) == guardian.original)
-    }
-
-    /// Writes an executable from a child shell, not from this process: an executable this (multi-threaded) process
-    /// had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.
-    static func writeExecutable(_ file: URL, _ text: String) throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "cat > \"$1\"; chmod 755 \"$1\"", "sh", file.path]
-        let input = Pipe()
-        shell.standardInput = input
-        try shell.run()
-        input.fileHandleForWriting.write(Data((text + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
     }
 }
 

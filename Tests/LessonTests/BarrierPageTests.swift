@@ -192,22 +192,7 @@ private struct FakeToolchain {
         chmod +x "$scratch/debug/Lesson08Barrier"
         echo "[2/2] Linking Lesson08Barrier"
         """
-        try Self.writeExecutable(swift, to: bin.appendingPathComponent("swift"))
-    }
-
-    /// Writes the script from a short-lived `sh`, not from this process: a page spawned by a test running in
-    /// parallel could otherwise inherit the open file for a moment, and exec then fails with "Text file busy".
-    private static func writeExecutable(_ script: String, to file: URL) throws {
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", file.path]
-        let input = Pipe()
-        writer.standardInput = input
-        try writer.run()
-        input.fileHandleForWriting.write(Data(script.utf8))
-        try input.fileHandleForWriting.close()
-        writer.waitUntilExit()
-        try #require(writer.terminationStatus == 0, "could not write \(file.path)")
+        try writeExecutable(swift, to: bin.appendingPathComponent("swift"))
     }
 
     func calls() -> [String] {

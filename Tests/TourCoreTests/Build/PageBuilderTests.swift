@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,
 /// cancellation and the timeout, without a real rebuild (which would take seconds in a copy of the package).
@@ -16,19 +17,9 @@ final class PageBuilderTests {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Writes the stand-in from a child shell, not from this process: an executable this (multi-threaded)
-    /// process had open for writing could still be open in another test's forked child, and exec fails with ETXTBSY.
+    /// Writes the stand-in for `swift` that the builder runs.
     func standIn(_ body: String) throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "cat > \"$1\"; chmod 755 \"$1\"", "sh", folder.appendingPathComponent("swift").path]
-        let input = Pipe()
-        shell.standardInput = input
-        try shell.run()
-        input.fileHandleForWriting.write(Data("#!/bin/sh\n\(body)\n".utf8))
-        try input.fileHandleForWriting.close()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        try writeExecutable("#!/bin/sh\n\(body)\n", to: folder.appendingPathComponent("swift"))
     }
 
     func builder(timeout: Double = 30) -> PageBuilder {
