@@ -46,11 +46,8 @@ final class PageRebuilds: @unchecked Sendable {
     }
 
     func build(_ order: BuildOrder) {
-        let folder = order.page.source.deletingLastPathComponent()
-        let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
         let buildID = order.buildID
-        let build = builder.build(product: order.page.product, sources: sources) { [weak self] line in
+        let build = builder.build(product: order.page.product, sources: order.page.sourceFiles) { [weak self] line in
             self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
         }
         builds[buildID] = build
@@ -96,10 +93,8 @@ final class PageRebuilds: @unchecked Sendable {
 
     /// The program is missing, or older than one of the page's `.swift` files (edited while the tour was not watching).
     static func programIsStale(_ page: Page) -> Bool {
-        let folder = page.source.deletingLastPathComponent()
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }
         guard let built = modified(BuildProducts.executable(named: page.product)) else { return true }
-        return names.contains { (modified(folder.appendingPathComponent($0).path) ?? 0) > built }
+        return page.sourceFiles.contains { (modified($0.path) ?? 0) > built }
     }
 
     private static func modified(_ path: String) -> Double? {

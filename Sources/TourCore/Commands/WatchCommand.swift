@@ -88,10 +88,7 @@ public final class WatchCommand: @unchecked Sendable {
     /// `planned`: rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`).
     private func rebuild(planned: Bool) {
         let generation = self.generation
-        let folder = watcher.folder
-        let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
-        let build = builder.build(product: page.product, sources: planned ? sources : nil)
+        let build = builder.build(product: page.product, sources: planned ? page.sourceFiles : nil)
         self.build = build
         DispatchQueue.global().async {
             let outcome = build.wait()

@@ -18,30 +18,48 @@ public struct Page: Sendable, Equatable {
     /// The knobs the page declares, read from its source and the helper files beside it (an enumeration of
     /// choices may live in a helper), so settings can be checked before anything runs.
     public var declaredKnobs: [KnobDeclaration] {
-        Self.declaredKnobs(source: source)
+        Self.sourceTexts(main: source).declaredKnobs
     }
 
-    /// The knobs declared by the page whose `main.swift` is `source`, with the helper files beside it.
-    public static func declaredKnobs(source: URL) -> [KnobDeclaration] {
-        let texts = sourceTexts(main: source)
-        return LiterateParser.knobs(in: texts.main, helperSources: texts.helpers)
+    /// The page's Swift files: its `main.swift` and the helper files beside it, by name.
+    public var sourceFiles: [URL] {
+        Self.sourceFiles(main: source)
     }
 
-    /// Whether the page whose `main.swift` is `source`, or a helper file beside it, draws in the live view:
-    /// the interface makes room for the view before the page first runs.
-    public static func drawsLiveView(source: URL) -> Bool {
-        let texts = sourceTexts(main: source)
-        return ([texts.main] + texts.helpers).contains { $0.contains("LiveView.") }
-    }
-
-    /// The text of `main` and of the other Swift files beside it, by name; unreadable files count as empty.
-    private static func sourceTexts(main: URL) -> (main: String, helpers: [String]) {
+    /// The Swift files in the folder of `main`, by name.
+    public static func sourceFiles(main: URL) -> [URL] {
         let folder = main.deletingLastPathComponent()
-        let helpers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".swift") && $0 != main.lastPathComponent }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") }
             .sorted()
-            .compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
-        return ((try? String(contentsOf: main, encoding: .utf8)) ?? "", helpers)
+            .map { folder.appendingPathComponent($0) }
+    }
+
+    /// The text of a page's `main.swift` and of its helper files, read once for what is learnt from all of them.
+    public struct SourceTexts: Sendable {
+        /// `main.swift`, empty when it cannot be read.
+        public var main: String
+        /// The helper files that could be read, by name.
+        public var helpers: [String]
+
+        /// The knobs declared in `main.swift`, with choices a helper file may declare.
+        public var declaredKnobs: [KnobDeclaration] {
+            LiterateParser.knobs(in: main, helperSources: helpers)
+        }
+
+        /// Whether any of the files draws in the live view: the interface makes room for the view before the page
+        /// first runs.
+        public var drawsLiveView: Bool {
+            ([main] + helpers).contains { $0.contains("LiveView.") }
+        }
+    }
+
+    /// The texts of the page whose `main.swift` is `main`.
+    public static func sourceTexts(main: URL) -> SourceTexts {
+        let helpers = sourceFiles(main: main)
+            .filter { $0.lastPathComponent != main.lastPathComponent }
+            .compactMap { try? String(contentsOf: $0, encoding: .utf8) }
+        return SourceTexts(main: (try? String(contentsOf: main, encoding: .utf8)) ?? "", helpers: helpers)
     }
 
     /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.

@@ -24,11 +24,11 @@ final class PageSource: @unchecked Sendable {
     var parsed: Parsed {
         lock.withLock {
             if let cached { return cached }
-            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            parsedHash = contentHash(Data(text.utf8))
             // Knobs come from the helper files too: a choice knob's enumeration may be declared in one.
-            let parsed = Parsed(document: LiterateParser.parse(text), knobs: Page.declaredKnobs(source: url).map(KnobRow.init),
-                                drawsLiveView: Page.drawsLiveView(source: url))
+            let texts = Page.sourceTexts(main: url)
+            parsedHash = contentHash(Data(texts.main.utf8))
+            let parsed = Parsed(document: LiterateParser.parse(texts.main), knobs: texts.declaredKnobs.map(KnobRow.init),
+                                drawsLiveView: texts.drawsLiveView)
             cached = parsed
             return parsed
         }

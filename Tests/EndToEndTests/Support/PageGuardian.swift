@@ -40,10 +40,7 @@ struct PageGuardian {
         if current != original {
             try? original.write(to: page.source, options: .atomic)
             // The program may have been built from an edit; other tests run it.
-            let folder = page.source.deletingLastPathComponent()
-            let sources = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-                .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
-            _ = PageBuilder(packageRoot: root).build(product: page.product, sources: sources).wait()
+            _ = PageBuilder(packageRoot: root).build(product: page.product, sources: page.sourceFiles).wait()
         }
         try? FileManager.default.removeItem(at: kept)
         if let keptAside { try? FileManager.default.moveItem(at: keptAside, to: kept) }
