@@ -5,9 +5,8 @@ enum LiveViewPane {
         guard let live = page.record?.liveView, live.isActive else {
             let text = page.isRunning ? "Waiting for the page's first picture\(model.glyphs.ellipsis)"
                                       : "What this page draws appears here while it runs: r runs it."
-            for (index, line) in wordWrapped(text, width: inner.width - 2).prefix(inner.height).enumerated() {
-                buffer.write(line, x: inner.x + 1, y: inner.y + index, style: CellStyle(foreground: .muted), clip: inner)
-            }
+            buffer.writeWrapped(text, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2, height: inner.height),
+                                style: CellStyle(foreground: .muted))
             return
         }
         let picture = LivePaneRenderer.render(live, width: inner.width, height: inner.height, depth: model.pictureDepth)
@@ -26,21 +25,5 @@ enum LiveViewPane {
             let text = TextWidth.truncated(footer, to: box.width - 4)
             buffer.write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: .accent))
         }
-    }
-
-    /// `text` broken into lines of at most `width` columns at spaces.
-    private static func wordWrapped(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && TextWidth.of(line) + 1 + TextWidth.of(String(word)) > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 }
