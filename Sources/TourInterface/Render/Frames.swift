@@ -28,6 +28,12 @@ extension CellBuffer {
         return write(text, x: x, y: y, style: style)
     }
 
+    /// A note such as " 40% " at the right end of a box's bottom border, cut to fit inside its corners.
+    mutating func writeInBottomBorder(_ note: String, of box: Rect, color: PaletteColor) {
+        let text = TextWidth.truncated(note, to: box.width - 4)
+        write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: color))
+    }
+
     /// Writes `text` in `rect`, wrapped at spaces, and returns the number of rows used.
     @discardableResult
     mutating func writeWrapped(_ text: String, in rect: Rect, style: CellStyle = .plain) -> Int {

@@ -21,9 +21,6 @@ enum LiveViewPane {
         } else {
             footer = nil
         }
-        if let footer {
-            let text = TextWidth.truncated(footer, to: box.width - 4)
-            buffer.write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: .accent))
-        }
+        if let footer { buffer.writeInBottomBorder(footer, of: box, color: .accent) }
     }
 }

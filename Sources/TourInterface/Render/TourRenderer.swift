@@ -47,8 +47,7 @@ public enum TourRenderer {
         case .output:
             OutputView.draw(model, in: inner, into: &buffer)
             if model.currentPage.outputScrollBack > 0 {
-                let text = " \(model.currentPage.outputScrollBack) newer below, G follows "
-                buffer.write(text, x: box.maxX - 2 - TextWidth.of(text), y: box.maxY - 1, style: CellStyle(foreground: .accent))
+                buffer.writeInBottomBorder(" \(model.currentPage.outputScrollBack) newer below, G follows ", of: box, color: .accent)
             }
         case .timeline:
             TimelineView.draw(model, in: inner, focused: focused, into: &buffer)
@@ -74,15 +73,13 @@ public enum TourRenderer {
         let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, laneCount: record.threads.count, seconds: 0)
         let hidden = record.threads.count - geometry.visibleLanes
         guard hidden > 0 else { return }
-        let text = " \(hidden) more lane\(hidden == 1 ? "" : "s"), j/k "
-        buffer.write(text, x: box.maxX - 2 - text.count, y: box.maxY - 1, style: CellStyle(foreground: .accent))
+        buffer.writeInBottomBorder(" \(hidden) more lane\(hidden == 1 ? "" : "s"), j/k ", of: box, color: .accent)
     }
 
     /// "40%" in the bottom border, when there is more page than fits.
     private static func drawPosition(scroll: Int, total: Int, visible: Int, box: Rect, into buffer: inout CellBuffer) {
         guard total > visible else { return }
         let percent = min(100, (scroll + visible) * 100 / total)
-        let text = " \(percent)% "
-        buffer.write(text, x: box.maxX - 2 - text.count, y: box.maxY - 1, style: CellStyle(foreground: .muted))
+        buffer.writeInBottomBorder(" \(percent)% ", of: box, color: .muted)
     }
 }
