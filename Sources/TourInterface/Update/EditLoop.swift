@@ -106,19 +106,6 @@ extension TourModel {
         overlay = .confirmReset(page: current)
     }
 
-    mutating func answerReset(_ key: Key, page index: Int) -> [TourEffect] {
-        switch key {
-        case .character("y"), .character("Y"):
-            overlay = nil
-            return [.reset(pages[index].page)]
-        case .character("n"), .character("N"), .character("q"), .escape:
-            overlay = nil
-        default:
-            break
-        }
-        return []
-    }
-
     /// `d` and `D`: the next or previous compiler message, shown on its line when it is in the page's own file.
     mutating func stepDiagnostic(by step: Int) {
         let diagnostics = currentPage.build.diagnostics

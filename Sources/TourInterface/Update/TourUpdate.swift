@@ -44,19 +44,22 @@ extension TourModel {
         case .help:
             self.overlay = nil
             return key == .redraw ? [.redrawAll] : []
-        case .confirmQuit:
-            switch key {
-            case .character("y"), .character("Y"):
-                self.overlay = nil
-                return stopEffects() + [.quit]
-            case .character("n"), .character("N"), .character("q"), .escape:
-                self.overlay = nil
-            default:
-                break
-            }
-            return []
-        case .confirmReset(let index):
-            return answerReset(key, page: index)
+        case .confirmQuit, .confirmReset:
+            // Any other key leaves the question open.
+            guard let yes = Self.answer(key) else { return [] }
+            self.overlay = nil
+            guard yes else { return [] }
+            if case .confirmReset(let index) = overlay { return [.reset(pages[index].page)] }
+            return stopEffects() + [.quit]
+        }
+    }
+
+    /// A question's answer: y is yes; n, q and Esc are no; nil for any other key.
+    private static func answer(_ key: Key) -> Bool? {
+        switch key {
+        case .character("y"), .character("Y"): true
+        case .character("n"), .character("N"), .character("q"), .escape: false
+        default: nil
         }
     }
 
