@@ -33,6 +33,37 @@ public enum Simulated {
         return state
     }
 
+    /// A simulated wait of `seconds` (its length at speed 1) as it really lasts in this run, for a page's output:
+    /// "0.5 s" in real time, "0.5 s at 1×, 125 ms at 4×" under a speed factor. A page that printed the 1× figure
+    /// at `--speed 4` would state a time that never happened.
+    public static func describe(_ seconds: Double) -> String {
+        describe(seconds, atSpeed: speed)
+    }
+
+    static func describe(_ seconds: Double, atSpeed speed: Double) -> String {
+        guard speed != 1 else { return roundSeconds(seconds) }
+        return "\(roundSeconds(seconds)) at 1×, \(roundSeconds(seconds / speed)) at \(speedText(speed))×"
+    }
+
+    /// Seconds without trailing zeros, as prose writes them: "2.5 s", "0.5 s", "125 ms", "12.5 ms".
+    private static func roundSeconds(_ seconds: Double) -> String {
+        if seconds >= 0.5 { return trimmed(String(format: "%.2f", seconds)) + " s" }
+        let milliseconds = seconds * 1e3
+        return trimmed(String(format: milliseconds >= 10 ? "%.0f" : "%.1f", milliseconds)) + " ms"
+    }
+
+    private static func speedText(_ speed: Double) -> String {
+        trimmed(String(format: "%.2f", speed))
+    }
+
+    private static func trimmed(_ number: String) -> String {
+        guard number.contains(".") else { return number }
+        var text = Substring(number)
+        while text.last == "0" { text = text.dropLast() }
+        if text.last == "." { text = text.dropLast() }
+        return String(text)
+    }
+
     /// A network download of `name`: waits about `seconds`, scaled by the speed factor, inside a span the timeline shows.
     public static func networkLoad(_ name: String, seconds: Double = 0.5) {
         trace("network load \(name)") { wait(seconds) }
