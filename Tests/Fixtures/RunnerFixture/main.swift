@@ -81,6 +81,36 @@ func fatal() -> Never {
     fatalError("boom")
 }
 
+/// Adds one to the largest `Int`, read from the environment so the compiler cannot see the overflow coming.
+func integerOverflow() -> Never {
+    let largest = Int(ProcessInfo.processInfo.environment["LARGEST"] ?? "") ?? Int.max
+    mark("about to overflow")
+    let sum = largest + 1
+    print("never printed: \(sum)")
+    exit(0)
+}
+
+/// Calls itself until the stack runs out. The result is used after the call, so no call can become a jump.
+func recurse(_ depth: Int) -> Int {
+    var frame = [depth, depth &+ 1, depth &+ 2, depth &+ 3]
+    return withUnsafeMutableBytes(of: &frame) { _ in recurse(depth &+ 1) } &+ frame[0]
+}
+
+func deepRecursion() -> Never {
+    mark("recursing on the main thread")
+    print("never printed: \(recurse(0))")
+    exit(0)
+}
+
+/// The same on a pool thread that used LessonKit before it recursed, as a page's work item would.
+func deepRecursionOnAWorker() -> Never {
+    DispatchQueue.global().async {
+        mark("recursing on a worker thread")
+        print("never printed: \(recurse(0))")
+    }
+    blockForever()
+}
+
 func dispatchDeadlock() -> Never {
     let queue = DispatchQueue(label: "fixture.serial")
     queue.sync {
@@ -246,6 +276,9 @@ case "exit3":
     exit(3)
 case "fatal": fatal()
 case "dispatch-deadlock": dispatchDeadlock()
+case "overflow": integerOverflow()
+case "deep-recursion": deepRecursion()
+case "deep-recursion-worker": deepRecursionOnAWorker()
 case "stuck": trace("waiting forever") { blockForever() }
 case "stuck-operation": stuckOperation()
 case "silent-forever": blockForever()
