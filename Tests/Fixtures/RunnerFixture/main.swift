@@ -111,6 +111,35 @@ func deepRecursionOnAWorker() -> Never {
     blockForever()
 }
 
+/// Pairs of `ObservedOperation`s, each second one depending on the first, on a queue four wide, while the main thread
+/// waits on each first one with `waitUntilFinished()`: a waiter and the operation's own thread race to read `isFinished`
+/// first. Each first one also has a completion block that marks.
+func operationChains() -> Never {
+    let queue = OperationQueue()
+    queue.name = "fixture.chains"
+    queue.maxConcurrentOperationCount = 4
+    let pairs = 200
+    let completions = DispatchGroup()
+    var firsts: [Operation] = []
+    for index in 0..<pairs {
+        let first = ObservedOperation(name: "first \(index)")
+        let second = ObservedOperation(name: "second \(index)")
+        second.addDependency(first)
+        completions.enter()
+        first.completionBlock = {
+            mark("completion of first \(index)")
+            completions.leave()
+        }
+        queue.addOperations([second, first], waitUntilFinished: false)
+        firsts.append(first)
+    }
+    for first in firsts { first.waitUntilFinished() }
+    queue.waitUntilAllOperationsAreFinished()
+    // Completion blocks run on the pool after `finished`; nothing orders them before this exit, so wait for them.
+    completions.wait()
+    exit(0)
+}
+
 func dispatchDeadlock() -> Never {
     let queue = DispatchQueue(label: "fixture.serial")
     queue.sync {
@@ -277,6 +306,7 @@ case "exit3":
 case "fatal": fatal()
 case "dispatch-deadlock": dispatchDeadlock()
 case "overflow": integerOverflow()
+case "operation-chains": operationChains()
 case "deep-recursion": deepRecursion()
 case "deep-recursion-worker": deepRecursionOnAWorker()
 case "stuck": trace("waiting forever") { blockForever() }
