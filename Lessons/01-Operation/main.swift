@@ -12,7 +12,7 @@ enum Photo: String, CaseIterable {
     case coffee, chelsea, astronaut, rocket
 }
 
-//: - experiment: Pick another photo with the `photo` knob: the page loads and filters that one instead, the size line names its pixels, and the filter's time beside the next line grows or shrinks with their number.
+//: - experiment: Pick another photo with the `photo` knob: the page loads and filters that one instead. The size line names it and its pixels, every operation below filters it (the subclass's operation is named after it), and the filtered image has its size.
 let photoName = knob("photo", default: Photo.coffee, "which shipped photo to filter")
 let executionBlocks = knob("executionBlocks", default: 3, in: 1...6, "how many blocks the block operation runs")
 let startBeforeReady = knob("startBeforeReady", default: false, "call start() on an operation whose dependency has not finished")
