@@ -12,15 +12,16 @@ enum Photo: String, CaseIterable {
     case coffee, chelsea, astronaut, rocket
 }
 
-//: - experiment: Pick another photo with the `photo` knob, and give the block operation more execution blocks with `executionBlocks`.
+//: - experiment: Pick another photo with the `photo` knob: the page loads and filters that one instead. The size line names it and its pixels, every operation below filters it (the subclass's operation is named after it), and the filtered image has its size.
 let photoName = knob("photo", default: Photo.coffee, "which shipped photo to filter")
 let executionBlocks = knob("executionBlocks", default: 3, in: 1...6, "how many blocks the block operation runs")
+let startBeforeReady = knob("startBeforeReady", default: false, "call start() on an operation whose dependency has not finished")
 let reAddFinishedOperation = knob("reAddFinishedOperation", default: false, "add an operation that already ran to a queue")
 
 let photo = try Photos.load(photoName.rawValue)
 print("Loaded \(photoName.rawValue): \(photo.width)×\(photo.height) pixels")
 
-//: Filtering once, on the main thread, with nothing around it. `duration` measures it and shows the time beside this line.
+//: Filtering once, on the main thread, with nothing around it. `duration` measures it and shows the time beside this line: the more pixels, the longer.
 duration {
     _ = tiltShift(photo)
 }
@@ -29,6 +30,8 @@ duration {
  ## A block operation
 
  `BlockOperation` wraps a closure. Calling `start()` yourself runs the work **right here, on the calling thread**, and returns only when it is done: there is no concurrency yet. The timeline shows the span on the `main` lane.
+
+ The closure must put its result somewhere the page can read it. Swift 6 lets a closure that may run on another thread capture only values that are `Sendable`: safe to share between threads. A class with a mutable `var` is not, unless it says so with `@unchecked Sendable`. That annotation is a promise the compiler cannot check: *I made every access safe myself*. `ImageBox` keeps the promise with an `NSLock`: `withLock` lets one thread at a time in, and a second thread that arrives waits at the door until the first leaves, so a read never sees half a write.
  */
 final class ImageBox: @unchecked Sendable {
     private let lock = NSLock()
@@ -51,27 +54,31 @@ peek(filtered.image.map { "\($0.width)×\($0.height) filtered" })
 /*:
  A block operation can hold more than one closure: `addExecutionBlock` adds another, and the operation is finished only when all of them are.
 
- - important: On Apple platforms the extra blocks run concurrently, on several threads. In swift-corelibs-foundation on Linux they run **one after another, on one thread**, in the order you added them. The spans below sit end to end on a single lane.
+ - important: On Apple platforms the extra blocks run concurrently, on several threads. In swift-corelibs-foundation on Linux they run **one after another, on one thread**, in the order you added them: its `BlockOperation.main()` is a plain loop over the blocks. The spans below sit end to end on a single lane.
+
+ - experiment: Set `executionBlocks` to 6. Six spans sit end to end on one lane, and the total printed below grows to about six waits, because each block starts only when the one before it has returned.
  */
 let severalBlocks = BlockOperation()
 for number in 1...executionBlocks {
     severalBlocks.addExecutionBlock {
         trace("execution block \(number)") {
-            Simulated.wait(0.05)
+            Simulated.wait(0.04)
         }
     }
 }
 let allBlocks = duration {
     severalBlocks.start()
 }
-print("\(executionBlocks) execution blocks took \(formatSeconds(allBlocks)) in all")
+print("\(executionBlocks) execution blocks, each waiting \(Simulated.describe(0.04)), took \(formatSeconds(allBlocks)) in all")
 
 /*:
  ## Subclassing Operation
 
  The usual way to use operations is to subclass `Operation`: give the subclass properties for its input and output, and do the work in `main()`. The operation is then a small, reusable, testable object.
 
- On Apple platforms you would watch `isExecuting` and `isFinished` with key-value observing. Linux has no KVO, so LessonKit's `ObservedOperation` reports each state change itself: subclass it exactly as you would subclass `Operation`.
+ On Apple platforms you would watch `isExecuting` and `isFinished` with key-value observing. Linux has no KVO, so this page subclasses LessonKit's `ObservedOperation`, exactly as you would subclass `Operation`. It leaves Foundation's own `start()` in charge and only listens: at each change of state, Foundation's `start()` and `cancel()` read the operation's own `isReady`, `isExecuting` and `isFinished`, and `ObservedOperation` overrides those getters to report the first new answer Foundation gives. Every state line in the timeline is a change Foundation made. One is not quite a change: an operation with no dependencies is ready from birth, so its `ready` line marks the moment Foundation first asked, here inside `start()`.
+
+ `Operation` is already `@unchecked Sendable`, and a subclass must say so again. The promise holds here without a lock because the two `var`s are never touched by two threads at once: `inputImage` is set before the operation starts, `outputImage` is read only after it has finished, and Foundation takes a lock of its own as it starts and as it finishes, which orders the accesses.
  */
 final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
     var inputImage: RGBImage?
@@ -88,7 +95,7 @@ final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
 
 let filterOperation = TiltShiftOperation(name: "filter \(photoName.rawValue)")
 filterOperation.inputImage = photo
-//: The completion block runs once the operation is finished. Foundation schedules it on a global queue, so it runs on a worker thread, not on the thread that called `start()`.
+//: The completion block runs once the operation is finished. Foundation schedules it on a global queue, so it runs on a worker thread, not on the thread that called `start()`. To wait for it the page uses a `DispatchSemaphore`, a counter with a waiting room: `wait()` takes one from the count, or sleeps while the count is zero; `signal()` adds one and wakes a sleeper. Starting at zero, it makes the main thread sleep until the completion block signals.
 let completionRan = DispatchSemaphore(value: 0)
 filterOperation.completionBlock = {
     mark("completion block")
@@ -103,7 +110,7 @@ peek(filterOperation.isFinished)
 /*:
  ## Cancelling
 
- `cancel()` only sets a flag. Cancelled **before** it starts, an operation never runs `main()` at all; it goes straight to finished.
+ `cancel()` only sets a flag. Cancelled **before** it starts, an operation never runs `main()` at all: Foundation's `start()` sees the flag and goes straight to finished, with no `executing` line in between.
  */
 let cancelledEarly = TiltShiftOperation(name: "cancelled before start")
 cancelledEarly.inputImage = photo
@@ -112,7 +119,9 @@ cancelledEarly.start()
 peek(cancelledEarly.outputImage == nil)
 
 /*:
- Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. The page waits until the operation has started, then cancels it.
+ Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. It runs on a queue (the next page's subject), so it is on a worker thread; the page waits on its `started` semaphore, then cancels it.
+
+ `waitUntilFinished()` then blocks the calling thread until this one operation is finished; its span on the `main` lane ends just after the operation's `finished` line. `bandsDone` is written on the worker and read on the main thread, safely for the same reason as above: it is read only after `waitUntilFinished()` has returned, and Foundation's lock orders the write before the read.
  */
 final class BandedFilterOperation: ObservedOperation, @unchecked Sendable {
     let bands = 8
@@ -141,23 +150,39 @@ lateQueue.name = "page1.cancel-demo"
 lateQueue.addOperation(cancelledLate)
 cancelledLate.started.wait()
 cancelledLate.cancel()
-lateQueue.waitUntilAllOperationsAreFinished()
+trace("waitUntilFinished") {
+    cancelledLate.waitUntilFinished()
+}
 peek(cancelledLate.bandsDone)
 
 /*:
  ## An operation runs once
 
- An operation instance is a single run of its work. Once finished it stays finished: calling `start()` again does nothing, and adding it to a queue again is a programming error that Foundation stops with a fatal error.
+ An operation instance is a single run of its work. Once finished it stays finished: Foundation's `start()` looks at its internal state first and returns at once, without running `main()` and without asking a single getter, so the timeline shows nothing for this second call: no state line, no span, only the mark after it. Adding a finished operation to a queue is a programming error, and Foundation stops it with a fatal error.
 
  - experiment: Set `reAddFinishedOperation` to true and run again. The page crashes on purpose; the tutorial catches the crash and explains it, because the page runs in a process of its own.
  */
 filterOperation.start()
+mark("second start() returned")
 peek(filterOperation.isFinished)
 if reAddFinishedOperation {
     expectEnding(.crash, because: "an operation that already finished is added to a queue a second time")
     let queue = OperationQueue()
     queue.addOperation(filterOperation)
     queue.waitUntilAllOperationsAreFinished()
+}
+
+/*:
+ Starting too early is the other error `start()` refuses. An operation is ready when every operation it depends on (`addDependency`, page 4) has finished. Started by hand before that, Foundation's `start()` reads `isReady`, finds it false, and stops the program: a queue would have waited, but a direct call has no one to wait for.
+
+ - experiment: Set `startBeforeReady` to true. The page crashes with Foundation's "receiver is not yet ready to execute", and the operation never shows a `ready` line, because the only time Foundation asked, the answer was no.
+ */
+if startBeforeReady {
+    let neverRun = TiltShiftOperation(name: "dependency that never runs")
+    let tooEarly = TiltShiftOperation(name: "started before ready")
+    tooEarly.addDependency(neverRun)
+    expectEnding(.crash, because: "start() is called on an operation whose dependency has not finished")
+    tooEarly.start()
 }
 
 /*:

@@ -4,21 +4,37 @@
 /// `let image = trace("tilt-shift") { tiltShift(photo) }`.
 @discardableResult
 public func trace<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
-    let session = LessonSession.shared
-    let id = session.makeSpanID()
-    let start = monotonicNanoseconds()
-    session.emit("begin") { line in
-        line.add("id", id)
-        line.add("name", name)
+    let span = OpenSpan(name)
+    defer { span.end() }
+    return try body()
+}
+
+/// A span that has begun and not yet ended, for a span whose two ends are not one closure's start and return,
+/// such as an operation's executing and finished (`ObservedOperation`). Its lane is the thread that began it.
+struct OpenSpan: Sendable {
+    let id: Int
+    let name: String
+    let start: UInt64
+
+    init(_ name: String) {
+        let session = LessonSession.shared
+        id = session.makeSpanID()
+        self.name = name
+        start = monotonicNanoseconds()
+        session.emit("begin") { [id] line in
+            line.add("id", id)
+            line.add("name", name)
+        }
     }
-    defer {
+
+    func end() {
+        let session = LessonSession.shared
         session.emit("end") { line in
             line.add("id", id)
             line.add("name", name)
         }
         session.narrate("\(name) took \(formatSeconds(Double(monotonicNanoseconds() - start) / 1e9))")
     }
-    return try body()
 }
 
 /// Records an instant on the current thread's lane, such as "cancel requested".

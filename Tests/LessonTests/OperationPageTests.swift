@@ -19,14 +19,27 @@ struct OperationPageTests {
         #expect(span.thread == Self.run.pid, "start() called from main ran the block on the main thread")
     }
 
-    @Test func extraExecutionBlocksRunOneAfterAnotherOnOneThread() throws {
-        let blocks = (1...3).compactMap { Self.run.spans(named: "execution block \($0)").first }
-        try #require(blocks.count == 3)
+    /// Each execution block waits this long at 1× (`Simulated.wait(0.04)` on the page).
+    static let blockWait = 0.04
+
+    /// The blocks run end to end on one thread, so together they take at least `count` waits at the run's speed.
+    static func expectBlocksRunOneAfterAnother(in run: RunRecord, count: Int, speed: Double) throws {
+        let blocks = (1...count).compactMap { run.spans(named: "execution block \($0)").first }
+        try #require(blocks.count == count)
+        #expect(run.spans.filter { $0.name.hasPrefix("execution block ") }.count == count)
         #expect(Set(blocks.map(\.thread)).count == 1)
         for (earlier, later) in zip(blocks, blocks.dropFirst()) {
             let earlierEnd = try #require(earlier.end)
             #expect(earlierEnd <= later.start, "block \(later.name) began before the previous one ended")
         }
+        let first = try #require(blocks.first?.start)
+        let last = try #require(blocks.last?.end)
+        let together = Double(last - first) / 1e9
+        #expect(together >= Double(count) * blockWait / speed * 0.99, "\(count) blocks took \(together) s")
+    }
+
+    @Test func extraExecutionBlocksRunOneAfterAnotherOnOneThread() throws {
+        try Self.expectBlocksRunOneAfterAnother(in: Self.run, count: 3, speed: 10)
     }
 
     @Test func completionBlockRunsAfterTheOperationFinished() throws {
@@ -39,14 +52,29 @@ struct OperationPageTests {
 
     @Test func operationReportsEveryStateInOrder() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        let states = operation.changes.map(\.state)
-        #expect(Array(states.prefix(3)) == ["ready", "executing", "finished"])
+        #expect(operation.changes.map(\.state) == ["ready", "executing", "finished"])
+    }
+
+    /// The state lines come from Foundation's own `start()`: `executing` as it calls `main()`, `finished` as it returns,
+    /// each on the thread that called `start()`, with the body between them.
+    @Test func stateLinesAreFoundationsOwnChanges() throws {
+        let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
+        let body = try #require(Self.run.spans(named: "tilt-shift body").first)
+        let executing = try #require(operation.firstTime(of: "executing"))
+        let finished = try #require(operation.firstTime(of: "finished"))
+        #expect(executing <= body.start)
+        let bodyEnd = try #require(body.end)
+        #expect(bodyEnd <= finished)
+        #expect(operation.changes.allSatisfy { $0.thread == Self.run.pid }, "start() was called on main, and Foundation's start() ran there")
+        let span = try #require(Self.run.spans(named: "filter coffee").first)
+        let spanEnd = try #require(span.end)
+        #expect(span.start >= executing && spanEnd <= finished)
     }
 
     @Test func operationCancelledBeforeStartNeverRunsItsBody() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "cancelled before start" })
-        #expect(operation.changes.map(\.state).contains("cancelled"))
-        #expect(!operation.changes.map(\.state).contains("executing"))
+        // Foundation's cancel() re-reads isReady; its start() then goes from the cancelled flag straight to finished.
+        #expect(operation.changes.map(\.state) == ["ready", "cancelled", "finished"])
         let bodies = Self.run.spans(named: "tilt-shift body")
         #expect(bodies.count == 1, "only the operation that was not cancelled ran its body")
     }
@@ -61,9 +89,41 @@ struct OperationPageTests {
         #expect(Self.run.outputText.contains { $0.hasPrefix("Saw the cancellation before band") })
     }
 
+    @Test func waitUntilFinishedReturnsOnceTheOperationHasFinished() throws {
+        let operation = try #require(Self.run.operations.first { $0.name == "cancelled while running" })
+        let finished = try #require(operation.firstTime(of: "finished"))
+        let executing = try #require(operation.firstTime(of: "executing"))
+        let wait = try #require(Self.run.spans(named: "waitUntilFinished").first)
+        #expect(wait.thread == Self.run.pid)
+        #expect(operation.changes.first { $0.state == "executing" }?.thread != Self.run.pid, "the queue ran it on a worker")
+        let waitEnd = try #require(wait.end)
+        #expect(executing <= finished && wait.start <= finished && finished <= waitEnd)
+    }
+
+    /// Foundation's `start()` returns at once on a finished operation: the trace shows nothing between the call and the mark.
     @Test func finishedOperationDoesNotRunAgainOnStart() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        #expect(operation.changes.filter { $0.state == "executing" }.count == 1)
+        #expect(operation.changes.map(\.state) == ["ready", "executing", "finished"])
+        let returned = try #require(Self.run.marks.first { $0.name == "second start() returned" })
+        #expect(operation.changes.allSatisfy { $0.time < returned.time })
+        #expect(Self.run.spans(named: "filter coffee").count == 1)
+        #expect(Self.run.spans(named: "tilt-shift body").count == 1)
+    }
+
+    @Test func startingAnOperationThatIsNotReadyTrapsInFoundation() throws {
+        let run = recordRun(product: "Lesson01Operation", knobs: [("startBeforeReady", "true")], speed: 10)
+        let ending = try #require(run.ending)
+        guard case .fatalError(let message, let location) = ending else {
+            Issue.record("expected Foundation's fatal error, got \(ending)")
+            return
+        }
+        #expect(message.hasSuffix("receiver is not yet ready to execute"))
+        #expect(location?.hasPrefix("Foundation/Operation.swift:") == true, "raised in Foundation's start(), at \(String(describing: location))")
+        #expect(run.expectation?.ending == "crash")
+        #expect(run.endedAsExpected)
+        #expect(ending.explanation.contains("dependenc"))
+        #expect(!run.operations.contains { $0.name == "started before ready" }, "Foundation read isReady, got false, and no state ever changed")
+        #expect(run.dependencies.contains { $0.operationName == "started before ready" && $0.dependencyName == "dependency that never runs" })
     }
 
     @Test func resultsAppearBesideTheirLines() {
@@ -72,11 +132,36 @@ struct OperationPageTests {
         #expect(Self.run.results.allSatisfy { $0.file == "main.swift" && $0.line > 0 })
     }
 
-    @Test(arguments: [1, 5])
-    func executionBlocksKnobSetsTheNumberOfBlocks(count: Int) {
+    @Test(arguments: [1, 6])
+    func executionBlocksKnobGrowsTheTotalWithTheCount(count: Int) throws {
         let run = recordRun(product: "Lesson01Operation", knobs: [("executionBlocks", "\(count)")], speed: 10)
-        #expect(run.spans.filter { $0.name.hasPrefix("execution block ") }.count == count)
+        try Self.expectBlocksRunOneAfterAnother(in: run, count: count, speed: 10)
         #expect(run.knobs.first { $0.name == "executionBlocks" }?.value == "\(count)")
+        #expect(run.outputText.contains { $0.hasPrefix("\(count) execution blocks, each waiting 40 ms at 1×, 4 ms at 10×, took ") })
+    }
+
+    /// At `--speed 4` the page states the wait each block really makes, and the blocks' spans last at least that.
+    @Test func atSpeedFourThePrintedWaitIsTheRealOne() throws {
+        let run = recordRun(product: "Lesson01Operation", speed: 4)
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.outputText.contains { $0.hasPrefix("3 execution blocks, each waiting 40 ms at 1×, 10 ms at 4×, took ") })
+        for number in 1...3 {
+            let block = try #require(run.spans(named: "execution block \(number)").first)
+            let end = try #require(block.end)
+            #expect(Double(end - block.start) / 1e9 >= 0.010 * 0.99)
+        }
+        try Self.expectBlocksRunOneAfterAnother(in: run, count: 3, speed: 4)
+    }
+
+    @Test func thePhotoKnobFiltersThatPhoto() throws {
+        let run = recordRun(product: "Lesson01Operation", knobs: [("photo", "rocket")], speed: 10)
+        #expect(run.ending == .exited(code: 0))
+        let loaded = try #require(run.outputText.first { $0.hasPrefix("Loaded ") })
+        #expect(loaded.hasPrefix("Loaded rocket: "))
+        let size = try #require(loaded.split(separator: " ").dropFirst(2).first)
+        #expect(run.results.contains { $0.text == "\(size) filtered" }, "the filtered image has the rocket's \(size) pixels")
+        #expect(run.operations.contains { $0.name == "filter rocket" })
+        #expect(Self.run.outputText.contains { $0.hasPrefix("Loaded coffee: ") })
     }
 
     @Test func reAddingAFinishedOperationCrashesAsExplained() throws {

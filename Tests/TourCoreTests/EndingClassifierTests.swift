@@ -56,7 +56,7 @@ struct EndingClassifierTests {
         #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["fe/fe.swift:4: Assertion failed"])
             == .fatalError(message: "Assertion failed", location: "fe/fe.swift:4"))
         // The words inside other text are not a trap.
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["no Fatal errors here"]) == .dispatchTrap)
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["no Fatal errors here"]) == .silentTrap(.unknown))
     }
 
     @Test func theLastTrapOnStderrWins() {
@@ -65,10 +65,48 @@ struct EndingClassifierTests {
             == .fatalError(message: "Precondition failed: second", location: "b.swift:2"))
     }
 
-    @Test func sigillWithoutAMessageIsLibdispatch() {
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: []) == .dispatchTrap)
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["an unrelated line the page wrote"]) == .dispatchTrap)
+    @Test func aSilentTrapIsNamedByTheImageThatRaisedIt() {
+        func report(_ image: String, program: Bool = false) -> CrashReport {
+            CrashReport(signal: SIGILL_, image: image, isProgram: program, isStackOverflow: false)
+        }
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libdispatch.so")) == .dispatchTrap)
+        let overflow = EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("Lesson01Operation", program: true))
+        #expect(overflow == .silentTrap(.pageCode(image: "Lesson01Operation")))
+        #expect(!overflow.headline.contains("libdispatch"))
+        #expect(overflow.headline == "crashed: a check in the page's own code stopped it (SIGILL, no message)")
+        #expect(overflow.explanation.contains("arithmetic overflow"))
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libswiftCore.so")) == .silentTrap(.swiftRuntime))
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libFoundationEssentials.so")) == .silentTrap(.foundation))
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGTRAP_), stderrTail: [],
+                                          crash: CrashReport(signal: SIGTRAP_, image: "libz.so.1", isProgram: false, isStackOverflow: false))
+            == .silentTrap(.library("libz.so.1")))
+        // A message on stderr still wins: it says more than the image.
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["a.swift:1: Fatal error: x"], crash: report("libswiftCore.so"))
+            == .fatalError(message: "Fatal error: x", location: "a.swift:1"))
         #expect(RunEnding.dispatchTrap.isCrash)
+        #expect(overflow.isCrash)
+    }
+
+    @Test func withoutAReportASilentTrapBlamesNoOne() {
+        let ending = EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [])
+        #expect(ending == .silentTrap(.unknown))
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["an unrelated line the page wrote"]) == .silentTrap(.unknown))
+        #expect(!ending.headline.contains("libdispatch"))
+        // A report about another signal says nothing about this one.
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [],
+                                          crash: CrashReport(signal: SIGSEGV_, image: "libdispatch.so", isProgram: false, isStackOverflow: false))
+            == .silentTrap(.unknown))
+    }
+
+    @Test func aStackOverflowIsNamed() {
+        let overflow = CrashReport(signal: SIGSEGV_, image: "libswiftCore.so", isProgram: false, isStackOverflow: true)
+        let ending = EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_, coreDumped: true), stderrTail: [], crash: overflow)
+        #expect(ending == .stackOverflow(signal: SIGSEGV_))
+        #expect(ending.headline == "crashed: stack overflow (SIGSEGV)")
+        #expect(ending.explanation.contains("calls itself"))
+        #expect(ending.isCrash)
+        let wild = CrashReport(signal: SIGSEGV_, image: "Lesson01Operation", isProgram: true, isStackOverflow: false)
+        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_), stderrTail: [], crash: wild) == .signal(SIGSEGV_))
     }
 
     @Test func otherSignals() {

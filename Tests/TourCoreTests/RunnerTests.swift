@@ -101,6 +101,43 @@ struct RunnerTests {
         #expect(record.marks.first?.queue == "fixture.serial")
     }
 
+    /// `ObservedOperation` reports Foundation's changes from inside the getters Foundation reads, so a `finished` line
+    /// must come before everything the change sets off, whichever thread read the getter first.
+    @Test func finishedIsReportedBeforeWhatItCauses() throws {
+        let record = run("operation-chains")
+        #expect(record.ending == .exited(code: 0))
+        for index in 0..<200 {
+            let first = try #require(record.operations.first { $0.name == "first \(index)" })
+            let second = try #require(record.operations.first { $0.name == "second \(index)" })
+            let finished = try #require(first.firstTime(of: "finished"))
+            let ready = try #require(second.firstTime(of: "ready"))
+            let executing = try #require(second.firstTime(of: "executing"))
+            #expect(ready >= finished, "second \(index) was released after first \(index) finished")
+            #expect(executing >= finished)
+            let completion = try #require(record.marks.first { $0.name == "completion of first \(index)" })
+            #expect(completion.time >= finished)
+            #expect(first.changes.map(\.state) == ["ready", "executing", "finished"], "each of Foundation's changes once, in order")
+            let span = try #require(record.spans(named: "first \(index)").first)
+            #expect(span.thread == first.changes[1].thread, "the span begins on the lane that reported executing")
+            let spanEnd = try #require(span.end)
+            #expect(spanEnd <= finished)
+        }
+    }
+
+    @Test func anIntegerOverflowIsTheProgramsOwnTrapNotLibdispatchs() {
+        let record = run("overflow")
+        #expect(record.ending == .silentTrap(.pageCode(image: "RunnerFixture")))
+        #expect(stderrLines(record) == [], "an overflow prints nothing: only the crash report tells it from a dispatch trap")
+        #expect(record.marks.map(\.name) == ["about to overflow"])
+    }
+
+    @Test(arguments: ["deep-recursion", "deep-recursion-worker"])
+    func aDeepRecursionIsAStackOverflow(scenario: String) {
+        let record = run(scenario)
+        #expect(record.ending == .stackOverflow(signal: SIGSEGV))
+        #expect(record.marks.count == 1, "the mark before the recursion was flushed by the handler on its alternate stack")
+    }
+
     @Test func stuckNamesTheOpenSpan() throws {
         let record = run("stuck", stuckAfter: 0.3)
         let pid = try #require(record.pid)

@@ -63,18 +63,34 @@ private final class ObjectNumbers: Sendable {
     }
 }
 
-/// An `Operation` subclass that reports every change of its state: ready, executing, finished and cancelled.
+/// An `Operation` subclass that reports each change Foundation makes to its state: ready, executing, cancelled, finished.
 ///
-/// Subclass it instead of `Operation` and override `main()` as usual; `addDependency` is reported too,
-/// and the time it executes is a span named after the operation.
+/// Subclass it instead of `Operation` and override `main()` as usual. Foundation's own `start()` runs unchanged;
+/// the time between `executing` and `finished` is a span named after the operation, and `addDependency` is reported too.
 ///
-/// It keeps its own executing and finished flags, as an asynchronous operation does, so that it can report
-/// `finished` *before* Foundation learns of it: Foundation releases dependents and schedules the completion
-/// block the moment it hears `didChangeValue(forKey: "isFinished")`, and a report sent after that would
-/// arrive after events it caused.
+/// How it sees Foundation's changes without KVO: in swift-corelibs-foundation, `start()`, `cancel()` and a finishing
+/// dependency announce each change through the internal `Operation.observeValue(forKeyPath:ofObject:)`, which reads the
+/// operation's own `isExecuting`, `isFinished` and `isReady` getters at that moment, before it releases dependents,
+/// wakes `waitUntilFinished()`, schedules the completion block or tells the queue. (`didChangeValue(forKey:)` is public,
+/// not open, so a subclass cannot hook it.) This class overrides those getters, `isCancelled` and `cancel()`, calls
+/// `super` for every answer, and reports what changed since any of them last looked. A getter that sees a change returns
+/// only once the change is reported, whichever thread read it first, so a `finished` line precedes the events it causes.
+///
+/// What no getter shows: an operation with no dependencies is ready from the start, so its `ready` line marks the first
+/// time Foundation (or anyone) asked, not a change; and Foundation's `start()` on a finished operation returns on its
+/// internal state without reading a getter, so it leaves no line at all.
 open class ObservedOperation: Operation, @unchecked Sendable {
-    private let announcedReady = Atomic<Bool>(false)
-    private let flags = Mutex<(executing: Bool, finished: Bool)>((false, false))
+    /// What has been reported so far, and the span open between `executing` and `finished`.
+    private struct Reported {
+        var ready = false
+        var executing = false
+        var cancelled = false
+        var finished = false
+        var span: OpenSpan?
+    }
+
+    /// Held while a change is reported, so no getter returns a change before its line has gone out.
+    private let reported = Mutex(Reported())
 
     public override init() {
         super.init()
@@ -85,32 +101,20 @@ open class ObservedOperation: Operation, @unchecked Sendable {
         self.name = name
     }
 
-    open override var isExecuting: Bool { flags.withLock { $0.executing } }
-    open override var isFinished: Bool { flags.withLock { $0.finished } }
-
     open override var isReady: Bool {
+        // Foundation's isReady takes the operation's own lock, so it is read before `reported` is taken, never inside.
         let ready = super.isReady
-        if ready { announceReadyOnce() }
+        reportChanges(readyNow: ready)
         return ready
     }
 
-    open override func start() {
-        // Like Operation's own start(): a finished operation does nothing, a cancelled one finishes unrun.
-        guard !isFinished else { return }
-        if super.isReady { announceReadyOnce() }
-        guard !isCancelled else { return finish() }
-        change(executing: true, finished: false)
-        trace(displayName(of: self)) {
-            reportState(self, .executing)
-            main()
-        }
-        finish()
-    }
+    open override var isExecuting: Bool { reportChanges().executing }
+    open override var isFinished: Bool { reportChanges().finished }
+    open override var isCancelled: Bool { reportChanges().cancelled }
 
     open override func cancel() {
-        let wasCancelled = isCancelled
         super.cancel()
-        if !wasCancelled { reportState(self, .cancelled) }
+        reportChanges()
     }
 
     open override func addDependency(_ operation: Operation) {
@@ -118,24 +122,36 @@ open class ObservedOperation: Operation, @unchecked Sendable {
         reportDependency(self, on: operation)
     }
 
-    private func finish() {
-        reportState(self, .finished)
-        change(executing: false, finished: true)
+    /// Foundation's answers now: each read takes only Foundation's innermost lock, which nothing holds while calling out.
+    private func foundationState() -> (executing: Bool, cancelled: Bool, finished: Bool) {
+        (super.isExecuting, super.isCancelled, super.isFinished)
     }
 
-    /// Sets the flags, then tells Foundation: on Linux, `didChangeValue(forKey:)` is how an operation queue
-    /// hears of a change (there is no KVO), and `willChangeValue` does nothing but keeps the usual pairing.
-    private func change(executing: Bool, finished: Bool) {
-        willChangeValue(forKey: "isExecuting")
-        willChangeValue(forKey: "isFinished")
-        flags.withLock { $0 = (executing, finished) }
-        didChangeValue(forKey: "isExecuting")
-        didChangeValue(forKey: "isFinished")
-    }
-
-    private func announceReadyOnce() {
-        if !announcedReady.exchange(true, ordering: .relaxed) {
-            reportState(self, .ready)
+    /// Reads Foundation's state and reports whatever changed since the last look, in the order the changes happen.
+    @discardableResult
+    private func reportChanges(readyNow: Bool = false) -> (executing: Bool, cancelled: Bool, finished: Bool) {
+        reported.withLock { reported in
+            let now = foundationState()
+            if readyNow && !reported.ready {
+                reported.ready = true
+                reportState(self, .ready)
+            }
+            if now.cancelled && !reported.cancelled {
+                reported.cancelled = true
+                reportState(self, .cancelled)
+            }
+            if now.executing && !reported.executing {
+                reported.executing = true
+                reportState(self, .executing)
+                reported.span = OpenSpan(displayName(of: self))
+            }
+            if now.finished && !reported.finished {
+                reported.finished = true
+                reported.span?.end()
+                reported.span = nil
+                reportState(self, .finished)
+            }
+            return now
         }
     }
 }

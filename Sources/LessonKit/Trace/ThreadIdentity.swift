@@ -19,6 +19,8 @@ public enum ThreadIdentity {
         }
         let id = systemThreadID()
         pthread_setspecific(threadIDKey, UnsafeRawPointer(bitPattern: Int(id)))
+        // A thread's first use of LessonKit: the moment to get it ready for a crash report.
+        CrashReport.prepareCurrentThread()
         return id
     }
 

@@ -183,7 +183,11 @@ final class LineBuffer: @unchecked Sendable {
     }
 }
 
-/// Writes out waiting trace lines when the page crashes or is told to stop, then lets the signal take its course.
+/// Writes out waiting trace lines when the page crashes or is told to stop, reports the crash, then lets the signal
+/// take its course.
+///
+/// The handler runs on the thread's alternate signal stack (`CrashReport.prepareCurrentThread` gives one to every thread
+/// that uses LessonKit), so it runs even when the thread died of a stack overflow and has no stack left.
 enum CrashFlush {
     nonisolated(unsafe) private static var buffer: LineBuffer?
     /// A child forked after the buffer filled shares a copy of it; only the process that wrote it sends it.
@@ -193,14 +197,26 @@ enum CrashFlush {
     static func install(_ lineBuffer: LineBuffer) {
         buffer = lineBuffer
         owner = getpid()
+        CrashReport.prepare()
         for number in signals {
-            signal(number) { received in
-                if getpid() == CrashFlush.owner { CrashFlush.buffer?.writeOutFromSignalHandler() }
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = { received, info, context in
+                if getpid() == CrashFlush.owner, let buffer = CrashFlush.buffer {
+                    buffer.writeOutFromSignalHandler()
+                    // SIGTERM is the host (or someone) asking the page to stop, not a crash.
+                    if received != SIGTERM {
+                        CrashReport.writeFromSignalHandler(signal: received, info: info, context: context,
+                                                           to: buffer.fileDescriptor)
+                    }
+                }
                 // Back to the default action and raised again, so the process ends by the same signal and
                 // the host classifies the ending exactly as it would have without this handler.
                 signal(received, SIG_DFL)
                 raise(received)
             }
+            action.sa_flags = SA_SIGINFO | Int32(SA_ONSTACK)
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
         }
     }
 

@@ -51,6 +51,8 @@ public final class PageRun: @unchecked Sendable {
     private struct State {
         var detector: StallDetector
         var stderrTail: [String] = []
+        /// What the page's crash handler said about the signal that is ending it.
+        var crash: CrashReport?
         var stopRequested = false
         var stall: Stall?
         var ending: RunEnding?
@@ -170,6 +172,7 @@ public final class PageRun: @unchecked Sendable {
                 state.stderrTail.append(line.text)
                 if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
             }
+            if case .trace(let trace) = event, let crash = CrashReport(trace) { state.crash = crash }
             return true
         }
         guard accepted else { return }
@@ -204,7 +207,7 @@ public final class PageRun: @unchecked Sendable {
             watchdog.cancel()
             let ending = state.withLock { state -> RunEnding in
                 if let stall = state.stall { return .stuck(stall) }
-                let classified = EndingClassifier.classify(waitStatus: status, stderrTail: state.stderrTail)
+                let classified = EndingClassifier.classify(waitStatus: status, stderrTail: state.stderrTail, crash: state.crash)
                 if state.stopRequested && !classified.isNormalExit { return .stopped }
                 return classified
             }

@@ -6,8 +6,12 @@ public enum RunEnding: Sendable, Equatable {
     case exited(code: Int32)
     /// A Swift runtime trap with its message (`Fatal error: …`, `Precondition failed: …`), and where it was raised.
     case fatalError(message: String, location: String?)
-    /// SIGILL with nothing on stderr: libdispatch trapping a misuse it cannot survive, most often a deadlock.
+    /// SIGILL with nothing on stderr, raised inside libdispatch: a misuse it cannot survive, most often a deadlock.
     case dispatchTrap
+    /// SIGILL or SIGTRAP with nothing on stderr, raised outside libdispatch: a failed check in Swift code.
+    case silentTrap(TrapSite)
+    /// A thread ran out of stack: the fault address lies at the low end of its stack. The signal is SIGSEGV or SIGBUS.
+    case stackOverflow(signal: Int32)
     /// Any other signal, by number.
     case signal(Int32)
     /// The watchdog saw no progress while work was still open, and stopped the page.
@@ -23,7 +27,7 @@ public enum RunEnding: Sendable, Equatable {
     /// True when the process ended by a crash: a trap, a fatal error or a signal it did not ask for.
     public var isCrash: Bool {
         switch self {
-        case .fatalError, .dispatchTrap, .signal: true
+        case .fatalError, .dispatchTrap, .silentTrap, .stackOverflow, .signal: true
         default: false
         }
     }
@@ -35,6 +39,8 @@ public enum RunEnding: Sendable, Equatable {
         case .exited(let code): "exited with status \(code)"
         case .fatalError(let message, _): "crashed: \(message)"
         case .dispatchTrap: "crashed: libdispatch stopped it (SIGILL, no message)"
+        case .silentTrap(let site): "crashed: \(site.headline) (SIGILL, no message)"
+        case .stackOverflow(let number): "crashed: stack overflow (\(SignalNames.name(of: number)))"
         case .signal(let number): "crashed: killed by \(SignalNames.name(of: number))"
         case .stuck(let stall): "stuck: no progress for \(String(format: "%.1f", stall.silentSeconds)) s" + (stall.culprits.isEmpty ? "" : " in " + stall.culprits.joined(separator: ", "))
         case .stopped: "stopped on request"
@@ -56,13 +62,21 @@ public enum RunEnding: Sendable, Equatable {
             if message.contains("cannot be enqueued") {
                 text += " Here Foundation refused to enqueue an operation that is finished, executing or already in a queue: an Operation instance runs once; make a new one to run the work again."
             }
+            if message.contains("not yet ready to execute") {
+                text += " Here Foundation's start() found the operation not ready: an operation it depends on has not finished. A queue waits for its dependencies; start() called by hand refuses to."
+            }
             if let location { text += " Raised at \(location)." }
             return text
         case .dispatchTrap:
-            return "libdispatch executed an illegal instruction (SIGILL) and printed nothing. It does that when it detects a misuse that would otherwise hang or corrupt memory: "
+            return "The faulting instruction lies in libdispatch: it executed an illegal instruction (SIGILL) and printed nothing. It does that when it detects a misuse that would otherwise hang or corrupt memory: "
                 + "most often `sync` onto the serial queue that is already running the caller, a deadlock in which the queue would wait for itself forever; "
-                + "also a DispatchGroup `leave()` without a matching `enter()`. "
-                + "(Swift's own silent checks, such as an arithmetic overflow in an optimised build, end the same way; the page's last lines show which it was.)"
+                + "also a DispatchGroup `leave()` without a matching `enter()`, or a DispatchSemaphore released while threads still owe it a `signal()`."
+        case .silentTrap(let site):
+            return site.explanation
+        case .stackOverflow:
+            return "A thread used up its stack: the address it faulted on lies at the low end of that thread's stack, where the next call frame would have gone. "
+                + "Almost always a function that calls itself without end (a recursion whose stopping case is never reached), or two functions that call each other; "
+                + "more rarely a very large local value. The page's last lines show what it was doing."
         case .signal(let number):
             return SignalNames.explanation(of: number)
         case .stuck(let stall):
@@ -82,6 +96,81 @@ public enum RunEnding: Sendable, Equatable {
         case .failedToStart(let reason):
             return "The page's program could not be started: \(reason)."
         }
+    }
+}
+
+/// Where a silent trap was raised, from the image that holds the faulting instruction (the page's `crash` event).
+public enum TrapSite: Sendable, Equatable {
+    /// In the page's own program: a check the compiler put into its code.
+    case pageCode(image: String)
+    /// In the Swift runtime and standard library, `libswiftCore.so`.
+    case swiftRuntime
+    /// In Foundation (`libFoundation*.so`).
+    case foundation
+    /// In another library, named.
+    case library(String)
+    /// The page sent no crash report (it crashed before LessonKit was first used), so nothing says where.
+    case unknown
+
+    /// The site for a trap at a faulting instruction in `image`; `isProgram` when that image is the page's executable.
+    init(image: String, isProgram: Bool) {
+        if isProgram { self = .pageCode(image: image) }
+        else if image.hasPrefix("libswiftCore") { self = .swiftRuntime }
+        else if image.hasPrefix("libFoundation") { self = .foundation }
+        else if image.isEmpty { self = .unknown }
+        else { self = .library(image) }
+    }
+
+    var headline: String {
+        switch self {
+        case .pageCode: "a check in the page's own code stopped it"
+        case .swiftRuntime: "a check in the Swift runtime stopped it"
+        case .foundation: "a check in Foundation stopped it"
+        case .library(let name): "a trap in \(name) stopped it"
+        case .unknown: "a trap stopped it"
+        }
+    }
+
+    var explanation: String {
+        let checks = "an arithmetic overflow, a force-unwrapped nil, an index out of range, or a failed precondition"
+        switch self {
+        case .pageCode(let image):
+            return "The faulting instruction lies in the page's own program (\(image)): Swift compiles a trap instruction after each check it makes in your code, and one of them failed: \(checks). "
+                + "An overflow says nothing before it stops the program; the other checks usually print a `Fatal error` line in an unoptimised build. The page's last lines show where it got to."
+        case .swiftRuntime:
+            return "The faulting instruction lies in the Swift runtime (libswiftCore): one of its checks failed without a message, such as \(checks) inside the standard library."
+        case .foundation:
+            return "The faulting instruction lies in Foundation: one of its checks failed without a message, such as \(checks) inside Foundation's own code."
+        case .library(let name):
+            return "The faulting instruction lies in \(name), which executed an illegal instruction and printed nothing."
+        case .unknown:
+            return "The process executed an illegal instruction and printed nothing, and sent no report of where. Swift's own checks (\(checks)) end that way, and so does libdispatch when it detects a misuse such as `sync` onto the queue it is running."
+        }
+    }
+}
+
+/// What LessonKit's crash handler reported about the signal that ended a page (a `crash` trace event).
+public struct CrashReport: Sendable, Equatable {
+    public var signal: Int32
+    /// The file name of the image holding the faulting instruction; empty when none does.
+    public var image: String
+    /// The image is the page's own executable.
+    public var isProgram: Bool
+    /// The fault address lies at the low end of the crashing thread's stack.
+    public var isStackOverflow: Bool
+
+    public init(signal: Int32, image: String, isProgram: Bool, isStackOverflow: Bool) {
+        self.signal = signal
+        self.image = image
+        self.isProgram = isProgram
+        self.isStackOverflow = isStackOverflow
+    }
+
+    /// The report a `crash` event carries, or nil for any other event.
+    public init?(_ event: TraceEvent) {
+        guard event.kind == "crash", let signal = event.integer("signal") else { return nil }
+        self.init(signal: Int32(truncatingIfNeeded: signal), image: event.string("image") ?? "",
+                  isProgram: event.bool("program") ?? false, isStackOverflow: event.bool("stackOverflow") ?? false)
     }
 }
 
@@ -135,10 +224,11 @@ enum SignalNames {
     }
 }
 
-/// Decides how a run ended from its wait status and the tail of its stderr.
+/// Decides how a run ended from its wait status, the tail of its stderr and the page's crash report.
 public enum EndingClassifier {
-    /// `status` is the raw `waitpid` status; `stderrTail` the last lines the page wrote to stderr.
-    public static func classify(waitStatus status: Int32, stderrTail: [String]) -> RunEnding {
+    /// `status` is the raw `waitpid` status; `stderrTail` the last lines the page wrote to stderr; `crash` the report
+    /// LessonKit's crash handler sent, if it sent one.
+    public static func classify(waitStatus status: Int32, stderrTail: [String], crash: CrashReport? = nil) -> RunEnding {
         let signal = status & 0x7f
         if signal == 0 {
             return .exited(code: (status >> 8) & 0xff)
@@ -146,8 +236,15 @@ public enum EndingClassifier {
         if let trap = runtimeTrap(in: stderrTail) {
             return trap
         }
-        if signal == 4 {
-            return .dispatchTrap
+        // A report for another signal (a handler that died before re-raising) says nothing about this one.
+        let report = crash?.signal == signal ? crash : nil
+        if let report, report.isStackOverflow, signal == SIGSEGV || signal == SIGBUS {
+            return .stackOverflow(signal: signal)
+        }
+        if signal == SIGILL || signal == SIGTRAP {
+            guard let report else { return .silentTrap(.unknown) }
+            if report.image.hasPrefix("libdispatch") { return .dispatchTrap }
+            return .silentTrap(TrapSite(image: report.image, isProgram: report.isProgram))
         }
         return .signal(signal)
     }

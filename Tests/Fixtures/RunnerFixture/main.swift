@@ -81,6 +81,65 @@ func fatal() -> Never {
     fatalError("boom")
 }
 
+/// Adds one to the largest `Int`, read from the environment so the compiler cannot see the overflow coming.
+func integerOverflow() -> Never {
+    let largest = Int(ProcessInfo.processInfo.environment["LARGEST"] ?? "") ?? Int.max
+    mark("about to overflow")
+    let sum = largest + 1
+    print("never printed: \(sum)")
+    exit(0)
+}
+
+/// Calls itself until the stack runs out. The result is used after the call, so no call can become a jump.
+func recurse(_ depth: Int) -> Int {
+    var frame = [depth, depth &+ 1, depth &+ 2, depth &+ 3]
+    return withUnsafeMutableBytes(of: &frame) { _ in recurse(depth &+ 1) } &+ frame[0]
+}
+
+func deepRecursion() -> Never {
+    mark("recursing on the main thread")
+    print("never printed: \(recurse(0))")
+    exit(0)
+}
+
+/// The same on a pool thread that used LessonKit before it recursed, as a page's work item would.
+func deepRecursionOnAWorker() -> Never {
+    DispatchQueue.global().async {
+        mark("recursing on a worker thread")
+        print("never printed: \(recurse(0))")
+    }
+    blockForever()
+}
+
+/// Pairs of `ObservedOperation`s, each second one depending on the first, on a queue four wide, while the main thread
+/// waits on each first one with `waitUntilFinished()`: a waiter and the operation's own thread race to read `isFinished`
+/// first. Each first one also has a completion block that marks.
+func operationChains() -> Never {
+    let queue = OperationQueue()
+    queue.name = "fixture.chains"
+    queue.maxConcurrentOperationCount = 4
+    let pairs = 200
+    let completions = DispatchGroup()
+    var firsts: [Operation] = []
+    for index in 0..<pairs {
+        let first = ObservedOperation(name: "first \(index)")
+        let second = ObservedOperation(name: "second \(index)")
+        second.addDependency(first)
+        completions.enter()
+        first.completionBlock = {
+            mark("completion of first \(index)")
+            completions.leave()
+        }
+        queue.addOperations([second, first], waitUntilFinished: false)
+        firsts.append(first)
+    }
+    for first in firsts { first.waitUntilFinished() }
+    queue.waitUntilAllOperationsAreFinished()
+    // Completion blocks run on the pool after `finished`; nothing orders them before this exit, so wait for them.
+    completions.wait()
+    exit(0)
+}
+
 func dispatchDeadlock() -> Never {
     let queue = DispatchQueue(label: "fixture.serial")
     queue.sync {
@@ -246,6 +305,10 @@ case "exit3":
     exit(3)
 case "fatal": fatal()
 case "dispatch-deadlock": dispatchDeadlock()
+case "overflow": integerOverflow()
+case "operation-chains": operationChains()
+case "deep-recursion": deepRecursion()
+case "deep-recursion-worker": deepRecursionOnAWorker()
 case "stuck": trace("waiting forever") { blockForever() }
 case "stuck-operation": stuckOperation()
 case "silent-forever": blockForever()
