@@ -47,10 +47,11 @@ struct LaneAndQueueTests {
         let screen = TourRenderer.render(model)
         let output = try #require(model.layout.panes[.output])
         #expect(screen.find("T1   B done on a worker", in: output) != nil)
-        var selected = model
+        var selected = try finishedRun(width: 200, height: 40)
         selected.press(.tab, .tab, .character("j"), .character("l"))
         let timeline = try #require(selected.layout.panes[.timeline])
-        #expect(TourRenderer.render(selected).find("thread T1 #\(RunScript.worker)", in: timeline) != nil)
+        let info = "helper  starts 100.0 ms  lasts 200.0 ms  queue B \(RunScript.workerQueue)  thread T1 #\(RunScript.worker)"
+        #expect(TourRenderer.render(selected).find(info, in: timeline) != nil)
     }
 
     @Test("A worker that serves two queues is one lane; each bar has its own queue's colour, and marks theirs")
@@ -106,7 +107,8 @@ struct LaneAndQueueTests {
         #expect(rows.count == 1)
         let texts = try #require(rows.first).map(\.text)
         #expect(texts.last == "+\(queues.count - texts.count + 1) more")
-        #expect(texts.dropLast() == queues.prefix(texts.count - 1).map { $0 }[...])
+        // Short of room, labels drop the com.apple. of the main and global queues, so more of them fit.
+        #expect(Array(texts.dropLast()) == ["root.default-qos", "tour.groups.box"])
         let everything = TimelineLegend.rows(record, width: 60, maxRows: 5, glyphs: .unicode)
         #expect(everything.flatMap { $0 }.map(\.text) == queues)
         #expect(everything.allSatisfy { row in row.map(\.width).reduce(0, +) + 2 * (row.count - 1) <= 60 })
@@ -132,5 +134,24 @@ struct LaneAndQueueTests {
         #expect(wide[labelled.x + 7, labelled.y].style.foreground == .queue(workers))
         // Labels are cut to the column, the main and global queues' shared com.apple. first.
         #expect(wide.find("main A main-thread         starting", in: compactOutput) != nil)
+    }
+
+    @Test("Plain mode's timeline writes each span in its queue's letter, and lists the queues seen with their letters")
+    func plainTimelineKeysQueuesByLetter() throws {
+        let model = try finishedRun(width: 120, height: 40)
+        let record = try #require(model.currentPage.record)
+        let summary = PlainReport(style: .bare, timelineWidth: 50).summary(of: record, page: model.currentPage.page)
+        let main = try #require(record.queueNumber(of: RunScript.mainQueue))
+        let workers = try #require(record.queueNumber(of: RunScript.workerQueue))
+        #expect(summary.contains("    \(QueueLabel.key(main)) \(RunScript.mainQueue)"))
+        #expect(summary.contains("    \(QueueLabel.key(workers)) \(RunScript.workerQueue)"))
+        // The worker's lane: its first span in the workers' letter, its later one in the main queue's.
+        let lane = try #require(summary.first { $0.hasPrefix("  T1 #\(RunScript.worker) ") })
+        let cells = try #require(lane.split(separator: "|").dropFirst().first)
+        let letters = cells.filter { $0 != "." && $0 != "^" }
+        #expect(letters.first == QueueLabel.key(workers))
+        #expect(letters.last == QueueLabel.key(main))
+        #expect(summary.contains { $0.hasSuffix("helper  [\(RunScript.workerQueue)]") })
+        #expect(summary.contains { $0.hasSuffix("notify  [\(RunScript.mainQueue)]") })
     }
 }

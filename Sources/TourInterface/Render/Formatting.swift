@@ -27,14 +27,14 @@ enum Formatting {
         TextWidth.truncated(lane.name, to: width, ellipsis: glyphs.ellipsis)
     }
 
-    /// A queue's label in at most `width` columns: whole when it fits, else without the `com.apple.` that the
-    /// main and global queues' labels share, then cut at the end.
-    static func queueLabel(_ label: String, width: Int, glyphs: Glyphs) -> String {
+    /// A queue's label in at most `width` columns: whole when it fits, else (or when `short`) without the
+    /// `com.apple.` that the main and global queues' labels share, then cut at the end.
+    static func queueLabel(_ label: String, width: Int, short: Bool = false, glyphs: Glyphs) -> String {
         let shown = QueueLabel.shown(label)
-        guard TextWidth.of(shown) > width else { return shown }
+        guard short || TextWidth.of(shown) > width else { return shown }
         let apple = "com.apple."
-        let short = shown.hasPrefix(apple) ? String(shown.dropFirst(apple.count)) : shown
-        return TextWidth.truncated(short, to: width, ellipsis: glyphs.ellipsis)
+        let shorter = shown.hasPrefix(apple) ? String(shown.dropFirst(apple.count)) : shown
+        return TextWidth.truncated(shorter, to: width, ellipsis: glyphs.ellipsis)
     }
 
     /// The colour of the queue `label` in `record`: the colour of its spans and marks, its legend entry and its printed lines.

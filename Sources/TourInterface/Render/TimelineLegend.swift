@@ -14,13 +14,20 @@ enum TimelineLegend {
     /// Columns between entries.
     private static let gap = 2
 
-    /// The legend laid out in rows of `width`, at most `maxRows` of them; when the queues do not all fit, the
-    /// last row ends with how many were left out ("+2 more"), and the info row names the queue of a selection.
+    /// The legend laid out in rows of `width`, at most `maxRows` of them. Labels lose their `com.apple.` when
+    /// that lets more queues fit; when they still do not all fit, the last row ends with how many were left
+    /// out ("+2 more"), and the info row names the queue of a selection.
     static func rows(_ record: RunRecord, width: Int, maxRows: Int, glyphs: Glyphs) -> [[Entry]] {
+        let whole = rows(record, width: width, maxRows: maxRows, short: false, glyphs: glyphs)
+        guard whole.last?.last?.swatch == nil, !whole.isEmpty else { return whole }
+        return rows(record, width: width, maxRows: maxRows, short: true, glyphs: glyphs)
+    }
+
+    private static func rows(_ record: RunRecord, width: Int, maxRows: Int, short: Bool, glyphs: Glyphs) -> [[Entry]] {
         guard width > 4, maxRows > 0 else { return [] }
         // A swatch and a space come before each label.
         let entries = record.queues.map {
-            Entry(swatch: Formatting.queueSwatch($0, in: record), text: Formatting.queueLabel($0, width: width - 2, glyphs: glyphs))
+            Entry(swatch: Formatting.queueSwatch($0, in: record), text: Formatting.queueLabel($0, width: width - 2, short: short, glyphs: glyphs))
         }
         var rows: [[Entry]] = []
         var used = 0

@@ -110,7 +110,7 @@ enum TimelineView {
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
             let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
-            // Times first: when the row is too narrow, the end of the queue label is what gets cut.
+            // Times first, then the queue: when the row is too narrow, the thread is what gets cut.
             let text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))  lasts \(duration)"
             writeInfo(text, thread: span.thread, queue: span.queue, color: .selectedSpan, record: record, row: row, glyphs: model.glyphs, into: &buffer)
             return
@@ -127,15 +127,17 @@ enum TimelineView {
                      style: CellStyle(foreground: .muted), clip: row)
     }
 
-    /// `text` followed by the thread and, after a swatch in its colour, the queue of what it describes, cut to the info row.
+    /// `text` followed by the queue, after its swatch, and the thread of what it describes, cut to the info row
+    /// (the thread last: its lane is the one selected).
     private static func writeInfo(_ text: String, thread: Int32, queue: String, color: PaletteColor, record: RunRecord, row: Rect,
                                   glyphs: Glyphs, into buffer: inout CellBuffer) {
         let style = CellStyle(foreground: color, bold: true)
-        var x = buffer.write(TextWidth.truncated(text + "  thread \(record.laneName(of: thread)) #\(thread)  queue ", to: row.width, ellipsis: glyphs.ellipsis),
-                             x: row.x, y: row.y, style: style, clip: row)
+        var x = buffer.write(TextWidth.truncated(text + "  queue ", to: row.width, ellipsis: glyphs.ellipsis), x: row.x, y: row.y,
+                             style: style, clip: row)
         guard x + 2 < row.maxX else { return }
         buffer.set(Formatting.queueSwatch(queue, in: record), x: x, y: row.y)
         x += 2
-        buffer.write(TextWidth.truncated(QueueLabel.shown(queue), to: row.maxX - x, ellipsis: glyphs.ellipsis), x: x, y: row.y, style: style, clip: row)
+        let rest = "\(QueueLabel.shown(queue))  thread \(record.laneName(of: thread)) #\(thread)"
+        buffer.write(TextWidth.truncated(rest, to: row.maxX - x, ellipsis: glyphs.ellipsis), x: x, y: row.y, style: style, clip: row)
     }
 }
