@@ -52,7 +52,8 @@ final class SpanRaster: @unchecked Sendable {
             update(record, geometry: geometry)
             for (row, cells) in markCells.enumerated() {
                 for (column, color) in cells.enumerated() {
-                    if let color { buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + row) }
+                    guard let color else { continue }
+                    buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + row)
                 }
             }
         }

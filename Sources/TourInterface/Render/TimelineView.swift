@@ -6,8 +6,8 @@ enum TimelineView {
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
         let page = model.currentPage
         guard let record = page.record, !record.threads.isEmpty else {
-            buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar in the colour of the queue it ran on.",
-                                in: inner, style: CellStyle(foreground: .muted))
+            buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar "
+                                + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return
         }
         let reached = record.reachedTime(now: model.now)
@@ -48,8 +48,8 @@ enum TimelineView {
         let columns = ColumnScale(record, geometry: geometry)
         // An open span is bold in its queue's colour: what that thread is running now.
         for span in record.openSpans.values.sorted(by: { $0.id < $1.id }) {
-            drawBar(span, end: reached, color: span.id == selected ? .selectedSpan : Formatting.queueColor(span.queue, in: record), bold: true,
-                    lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
+            let color = span.id == selected ? .selectedSpan : Formatting.queueColor(span.queue, in: record)
+            drawBar(span, end: reached, color: color, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
         if let selected, record.openSpans[selected] == nil, let shown = record.timelineSpan(id: selected, now: reached) {
             drawBar(shown.span, end: shown.end, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
