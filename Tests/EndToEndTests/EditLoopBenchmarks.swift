@@ -29,7 +29,7 @@ extension InteractiveTourBenchmarks {
             let changed = text.replacingOccurrences(of: "print(\"Loaded ", with: "print(\"Loaded\(change) ")
             try Data(changed.utf8).write(to: page.source, options: .atomic)
             let saved = Date()
-            try tmux.waitFor("change \(change)'s first line", timeout: 30, poll: 0.002) { $0.matches("main +Loaded\(change) ") }
+            try tmux.waitFor("change \(change)'s first line", timeout: 30, poll: 0.002) { $0.matches(#"main +[A-Z] (\S+ +)?Loaded"# + "\(change) ") }
             seconds.append(Date().timeIntervalSince(saved))
             try tmux.waitFor("change \(change)'s run to end", timeout: 30) { $0.contains("ended normally") && !$0.contains("s stop") }
         }

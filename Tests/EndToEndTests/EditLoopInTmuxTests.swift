@@ -42,9 +42,10 @@ extension TourInTmuxTests {
                        environment: ["EDITOR": editor.path, "VISUAL": ""])
         try tmux.waitFor("the sidebar") { $0.contains("Pages") && $0.contains("1 \(page.title.prefix(12))") }
 
-        // Output rows carry the thread's name before the text; the page pane shows the same words as code.
-        let printedDone = #"main +Done: four operations"#
-        let printedEdited = #"main +Edited: four operations"#
+        // Output rows carry the thread's lane and the queue's letter (and label, when wide) before the text; the page
+        // pane shows the same words as code.
+        let printedDone = #"main +[A-Z] (\S+ +)?Done: four operations"#
+        let printedEdited = #"main +[A-Z] (\S+ +)?Edited: four operations"#
         try tmux.send("r")
         try tmux.waitFor("page 1's last line, and its ending", timeout: 120) { $0.matches(printedDone) && $0.contains("ended normally") }
 

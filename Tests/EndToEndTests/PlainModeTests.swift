@@ -54,7 +54,7 @@ struct PlainModeTests {
         let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10"])
         #expect(outcome.status == 0)
         let text = outcome.output
-        #expect(text.contains("main     Loaded coffee: 400×300 pixels"), "output lines carry the thread that printed them")
+        #expect(text.contains("main  [com.apple.main-thread]  Loaded coffee: 400×300 pixels"), "output lines carry the thread and the queue that printed them")
         #expect(text.contains("Results by line"))
         #expect(text.contains("main.swift:"))
         #expect(text.contains("Timeline"))
@@ -111,6 +111,11 @@ struct PlainModeTests {
         #expect(named.count == Set(named).count, "one thread_name per thread")
         #expect(seen.isSubset(of: Set(named)), "every thread with events is named")
         #expect(seen.count >= 2)
+        // Lanes are named as plain mode names them: main, then T1, T2… in the order the threads appeared.
+        let names = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
+            .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+        #expect(names == ["main"] + (1..<names.count).map { "T\($0)" })
+        #expect(names.allSatisfy { name in outcome.output.contains("  \(name) ") }, "each lane name appears in the plain output")
         let spans = events.filter { $0["ph"] as? String == "X" }
         #expect(spans.contains { $0["name"] as? String == "tilt-shift in a block operation" })
         #expect(spans.allSatisfy { ($0["dur"] as? Double ?? -1) >= 0 && $0["ts"] is Double })

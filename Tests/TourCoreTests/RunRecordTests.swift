@@ -118,32 +118,59 @@ struct RunRecordTests {
         ])
     }
 
-    @Test func threadsAreNamedByTheFirstQueueTheyServe() {
+    @Test func lanesAreThreadsNamedMainAndTnInTheOrderTheyAppear() {
         var record = started()
         // The process's first thread is known from the start, before any queue.
-        #expect(record.threads == [ThreadLane(thread: pid, queue: "", isMain: true)])
+        #expect(record.threads == [ThreadLane(thread: pid, number: 0, isMain: true)])
+        record.apply(event("mark", thread: 503, queue: "com.apple.root.default-qos"))
         record.apply(event("mark", thread: pid, queue: "com.apple.main-thread"))
-        record.apply(event("mark", thread: pid, queue: "fixture.serial"))
-        record.apply(event("mark", thread: 501, queue: "com.apple.root.default-qos"))
         record.apply(event("mark", thread: 501, queue: "fixture.operations"))
         record.apply(.output(OutputLine(stream: .stdout, text: "printed", time: 3, thread: 502, queue: "fixture.serial")))
         #expect(record.threads == [
-            ThreadLane(thread: pid, queue: "com.apple.main-thread", isMain: true),
-            ThreadLane(thread: 501, queue: "com.apple.root.default-qos", isMain: false),
-            ThreadLane(thread: 502, queue: "fixture.serial", isMain: false),
+            ThreadLane(thread: pid, number: 0, isMain: true),
+            ThreadLane(thread: 503, number: 1, isMain: false),
+            ThreadLane(thread: 501, number: 2, isMain: false),
+            ThreadLane(thread: 502, number: 3, isMain: false),
         ])
-        #expect(record.lane(for: 501)?.title == "com.apple.root.default-qos #501")
-        #expect(record.lane(for: pid)?.title == "main #500")
+        #expect(record.threads.map(\.name) == ["main", "T1", "T2", "T3"])
+        #expect(record.laneName(of: 501) == "T2")
+        #expect(record.laneName(of: pid) == "main")
         #expect(record.lane(for: 999) == nil)
     }
 
-    @Test func aThreadFirstSeenWithoutAQueueTakesTheFirstLabelThatArrives() {
+    /// Issue 10: a pool thread serves many queues, so its lane was titled after whichever it served first.
+    @Test func aWorkerThreadThatServesTwoQueuesIsOneLaneWhoseSpansCarryBothLabels() throws {
+        var record = started()
+        let worker: Int32 = 501
+        record.apply(event("begin", time: 20, thread: worker, queue: "photos", ["id": .integer(1), "name": .string("filter")]))
+        record.apply(event("end", time: 30, thread: worker, queue: "photos", ["id": .integer(1), "name": .string("filter")]))
+        record.apply(event("begin", time: 40, thread: worker, queue: "com.apple.root.default-qos", ["id": .integer(2), "name": .string("job")]))
+        record.apply(event("mark", time: 45, thread: worker, queue: "com.apple.root.default-qos", ["name": .string("halfway")]))
+        record.apply(event("end", time: 50, thread: worker, queue: "com.apple.root.default-qos", ["id": .integer(2), "name": .string("job")]))
+        record.apply(.output(OutputLine(stream: .stdout, text: "notified", time: 60, thread: worker, queue: "com.apple.main-thread")))
+
+        let lanes = record.threads.filter { !$0.isMain }
+        #expect(lanes == [ThreadLane(thread: worker, number: 1, isMain: false)])
+        #expect(record.laneName(of: worker) == "T1")
+        #expect(record.spans.filter { $0.thread == worker }.map(\.queue) == ["photos", "com.apple.root.default-qos"])
+        #expect(record.marks.map(\.queue) == ["com.apple.root.default-qos"])
+        #expect(record.output.map(\.queue) == ["com.apple.main-thread"])
+        // The queues seen, each once, in the order they first came: they key the colours and the legend.
+        #expect(record.queues == ["photos", "com.apple.root.default-qos", "com.apple.main-thread"])
+        #expect(record.queueNumber(of: "com.apple.main-thread") == 2)
+        #expect(record.queueNumber(of: "never.seen") == nil)
+    }
+
+    @Test func workOnNoQueueIsListedAsNoQueue() {
         var record = started()
         record.apply(event("mark", thread: 600, queue: ""))
-        #expect(record.lane(for: 600)?.title == "thread #600")
-        record.apply(event("mark", thread: 600, queue: "late.label"))
-        record.apply(event("mark", thread: 600, queue: "later.label"))
-        #expect(record.lane(for: 600)?.queue == "late.label")
+        #expect(record.laneName(of: 600) == "T1")
+        #expect(record.queues == [""])
+        #expect(QueueLabel.shown("") == "no queue")
+        #expect(QueueLabel.shown("photos") == "photos")
+        // Events that are neither spans, marks nor printed lines name no queue of their own in the legend.
+        record.apply(event("knob", thread: pid, queue: "com.apple.main-thread", ["name": .string("width")]))
+        #expect(record.queues == [""])
     }
 
     @Test func operationsDependenciesHelloAndRejections() {
@@ -157,7 +184,8 @@ struct RunRecordTests {
         #expect(record.page == "RunnerFixture")
         #expect(record.speed == 2)
         #expect(record.operations == [OperationRecord(id: 1, name: "download", changes: [
-            .init(state: "executing", time: 20, thread: 501), .init(state: "finished", time: 30, thread: 501),
+            .init(state: "executing", time: 20, thread: 501, queue: "com.apple.main-thread"),
+            .init(state: "finished", time: 30, thread: 501, queue: "com.apple.main-thread"),
         ])])
         #expect(record.operations[0].firstTime(of: "finished") == 30)
         #expect(record.dependencies == [Dependency(operation: 2, operationName: "parse", dependsOn: 1, dependencyName: "download", time: 15)])

@@ -47,7 +47,7 @@ struct RunnerTests {
         #expect(result.text == String(result.line))
         #expect(result.count == 1)
         #expect(record.rejectedTraceLines == 0)
-        #expect(record.threads.map(\.title) == ["main #\(pid)"])
+        #expect(record.threads.map(\.name) == ["main"])
     }
 
     /// `echo-commands`: announces that it takes commands, echoes each stdin line, and ends when its input closes.

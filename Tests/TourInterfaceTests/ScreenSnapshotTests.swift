@@ -48,7 +48,8 @@ struct ScreenSnapshotTests {
         let timeline = try #require(layout.panes[.timeline])
         Snapshot.expect(screen.lines(in: timeline), matches: "pane-timeline-120")
         let bar = try #require(screen.find("work", in: timeline))
-        #expect(screen[bar.x, bar.y].style == CellStyle(foreground: .spanA, reverse: true))
+        let record = try #require(model.currentPage.record)
+        #expect(screen[bar.x, bar.y].style == CellStyle(foreground: .queue(try #require(record.queueNumber(of: RunScript.mainQueue))), reverse: true))
 
         let knobs = try #require(layout.panes[.knobs])
         Snapshot.expect(screen.lines(in: knobs), matches: "pane-knobs-120")
@@ -93,16 +94,19 @@ struct ScreenSnapshotTests {
     func running() throws {
         var model = try FixturePages.model(width: 80, height: 24)
         var script = RunScript()
-        script.span(1, "still going", from: 10, to: nil, thread: RunScript.mainThread)
-        script.span(2, "short", from: 20, to: 40, thread: RunScript.worker)
+        script.span(1, "still going", from: 10, to: nil, thread: RunScript.mainThread, queue: RunScript.mainQueue)
+        script.span(2, "short", from: 20, to: 40, thread: RunScript.worker, queue: RunScript.workerQueue)
         model.run(script)
         _ = model.update(.tick(now: RunScript.time(1_000)))
         model.press(.tab, .tab)
         let screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines, matches: "compact-running")
         let timeline = try #require(model.layout.panes[.timeline])
+        // What a thread runs now is bold, in its queue's colour.
         let open = try #require(screen.find("still going", in: timeline))
-        #expect(screen[open.x, open.y].style.foreground == .openSpan)
+        #expect(screen[open.x, open.y].style == CellStyle(foreground: .queue(0), bold: true, reverse: true))
+        let short = try #require(screen.find("sh", in: timeline))
+        #expect(screen[short.x, short.y].style == CellStyle(foreground: .queue(1), reverse: true))
     }
 
     @Test("A crash the page did not announce: headline in the status line, explanation in the output")

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
-/// one named thread per lane, complete (`X`) events for spans, instants for marks, operation states and
-/// printed lines, and flow arrows from each dependency's end to its dependent's start.
+/// one thread per lane, named as everywhere else ("main", "T3"), complete (`X`) events for spans, instants for
+/// marks, operation states and printed lines, each with the queue it ran on in its `args`, and flow arrows from
+/// each dependency's end to its dependent's start.
 public enum ChromeTrace {
     public static func document(for record: RunRecord, title: String) -> [String: Any] {
         let pid = Int(record.pid ?? 0)
@@ -13,7 +14,7 @@ public enum ChromeTrace {
             ["ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": ["name": title]],
         ]
         for (index, lane) in record.threads.enumerated() {
-            events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": Int(lane.thread), "args": ["name": lane.title]])
+            events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": Int(lane.thread), "args": ["name": lane.name]])
             events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": Int(lane.thread), "args": ["sort_index": index]])
         }
         for span in record.spans {
@@ -29,13 +30,13 @@ public enum ChromeTrace {
         for operation in record.operations {
             for change in operation.changes {
                 events.append(["ph": "i", "s": "t", "name": "\(operation.name): \(change.state)", "cat": "operation",
-                               "pid": pid, "tid": Int(change.thread), "ts": microseconds(change.time)])
+                               "pid": pid, "tid": Int(change.thread), "ts": microseconds(change.time), "args": ["queue": change.queue]])
             }
         }
         for line in record.output {
             guard let thread = line.thread else { continue }
             events.append(["ph": "i", "s": "t", "name": line.text, "cat": "output", "pid": pid, "tid": Int(thread),
-                           "ts": microseconds(line.time)])
+                           "ts": microseconds(line.time), "args": ["queue": line.queue ?? ""]])
         }
         let byID = Dictionary(record.operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, dependency) in record.dependencies.enumerated() {

@@ -1,6 +1,9 @@
 /// Everything known about one run of a page, built up from its host events: output, thread lanes, spans,
 /// marks, results by source line, knobs, operations and how it ended.
 ///
+/// A lane is a thread, never a queue: a pool thread serves many queues over a run, so the queue belongs to
+/// each span, mark and printed line, and `queues` lists the labels seen, in order of first appearance.
+///
 /// Memory is bounded: beyond the limits below the oldest entries are dropped and counted, so a page that
 /// floods its output or its trace cannot grow the host without end.
 public struct RunRecord: Sendable {
@@ -24,7 +27,11 @@ public struct RunRecord: Sendable {
     public private(set) var expectation: Expectation?
 
     public private(set) var output: [OutputLine] = []
+    /// One lane per thread, in order of first appearance; the first is the page's main thread.
     public private(set) var threads: [ThreadLane] = []
+    /// The queue labels of spans, marks and printed lines, each once, in order of first appearance; "" for
+    /// work that ran on no queue (a thread of its own).
+    public private(set) var queues: [String] = []
     public private(set) var spans: [Span] = []
     public private(set) var openSpans: [Int: Span] = [:]
     public private(set) var marks: [Mark] = []
@@ -49,6 +56,8 @@ public struct RunRecord: Sendable {
     public private(set) var firstOutputTime: UInt64?
 
     private var threadIndex: [Int32: Int] = [:]
+    private var workerThreads = 0
+    private var queueIndex: [String: Int] = [:]
     private var resultIndex: [String: Int] = [:]
     private var operationIndex: [Int: Int] = [:]
 
@@ -69,10 +78,13 @@ public struct RunRecord: Sendable {
         case .started(let pid, let time):
             self.pid = pid
             startTime = time
-            noteThread(pid, queue: "")
+            noteThread(pid)
         case .output(let line):
             if firstOutputTime == nil { firstOutputTime = line.time }
-            if let thread = line.thread { noteThread(thread, queue: line.queue ?? "") }
+            if let thread = line.thread {
+                noteThread(thread)
+                noteQueue(line.queue ?? "")
+            }
             output.append(line)
             droppedOutputLines += Self.trim(&output, to: limits.outputLines)
         case .trace(let trace):
@@ -89,7 +101,7 @@ public struct RunRecord: Sendable {
     }
 
     private mutating func apply(_ event: TraceEvent) {
-        noteThread(event.thread, queue: event.queue)
+        noteThread(event.thread)
         switch event.kind {
         case "hello":
             page = event.string("page")
@@ -102,12 +114,14 @@ public struct RunRecord: Sendable {
             }
             openSpans[id] = Span(id: id, name: event.string("name") ?? "span \(id)", thread: event.thread,
                                  queue: event.queue, start: event.time, end: nil)
+            noteQueue(event.queue)
         case "end":
             guard let id = event.integer("id"), var span = openSpans.removeValue(forKey: id) else { return }
             span.end = event.time
             append(span)
         case "mark":
             marks.append(Mark(name: event.string("name") ?? "", thread: event.thread, queue: event.queue, time: event.time))
+            noteQueue(event.queue)
             droppedMarks += Self.trim(&marks, to: limits.marks)
         case "result":
             recordResult(event)
@@ -147,13 +161,23 @@ public struct RunRecord: Sendable {
         return excess
     }
 
-    private mutating func noteThread(_ thread: Int32, queue: String) {
-        if let index = threadIndex[thread] {
-            if threads[index].queue.isEmpty && !queue.isEmpty { threads[index].queue = queue }
-            return
-        }
+    /// Gives a thread seen for the first time its lane: the main thread is `main`, the others are numbered
+    /// T1, T2… in the order they appear, so a lane's name never changes as the run goes on.
+    private mutating func noteThread(_ thread: Int32) {
+        guard threadIndex[thread] == nil else { return }
         threadIndex[thread] = threads.count
-        threads.append(ThreadLane(thread: thread, queue: queue, isMain: thread == pid))
+        if thread == pid {
+            threads.append(ThreadLane(thread: thread, number: 0, isMain: true))
+        } else {
+            workerThreads += 1
+            threads.append(ThreadLane(thread: thread, number: workerThreads, isMain: false))
+        }
+    }
+
+    private mutating func noteQueue(_ label: String) {
+        guard queueIndex[label] == nil else { return }
+        queueIndex[label] = queues.count
+        queues.append(label)
     }
 
     private mutating func recordResult(_ event: TraceEvent) {
@@ -187,7 +211,7 @@ public struct RunRecord: Sendable {
 
     private mutating func recordOperationState(_ event: TraceEvent) {
         guard let oid = event.integer("oid"), let state = event.string("state") else { return }
-        let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread)
+        let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread, queue: event.queue)
         if let index = operationIndex[oid] {
             operations[index].changes.append(change)
         } else {
@@ -216,19 +240,28 @@ public struct RunRecord: Sendable {
     public func lane(for thread: Int32) -> ThreadLane? {
         threadIndex[thread].map { threads[$0] }
     }
+
+    /// The name of `thread`'s lane, "main" or "T3", as plain mode, the interface and the trace export all show it.
+    public func laneName(of thread: Int32) -> String {
+        lane(for: thread)?.name ?? "thread #\(thread)"
+    }
+
+    /// Where `label` comes in `queues`, which picks its colour and its key in a legend; nil for a queue not seen.
+    public func queueNumber(of label: String) -> Int? {
+        queueIndex[label]
+    }
 }
 
-/// A thread that took part in a run, named by the queue it was first seen serving.
+/// A thread that took part in a run. It is named by when it first appeared, not by a queue: over a run a
+/// thread serves many queues, and each span, mark and printed line carries the queue it ran on.
 public struct ThreadLane: Sendable, Equatable {
     public var thread: Int32
-    public var queue: String
+    /// 0 for the main thread; the others count from 1 in the order they first appeared.
+    public var number: Int
     public var isMain: Bool
 
-    /// "main", or the queue label with the kernel thread id: "com.apple.root.default-qos #4242".
-    public var title: String {
-        if isMain { return "main #\(thread)" }
-        return queue.isEmpty ? "thread #\(thread)" : "\(queue) #\(thread)"
-    }
+    /// "main" or "T1", "T2"…: the one name a lane has everywhere.
+    public var name: String { isMain ? "main" : "T\(number)" }
 }
 
 /// A stretch of time a thread spent in `trace("name") { … }`; `end` is nil while it is still open.
@@ -280,6 +313,7 @@ public struct OperationRecord: Sendable, Equatable {
         public var state: String
         public var time: UInt64
         public var thread: Int32
+        public var queue: String
     }
 
     public var id: Int
@@ -304,4 +338,20 @@ public struct Dependency: Sendable, Equatable {
 public struct Expectation: Sendable, Equatable {
     public var ending: String
     public var reason: String
+}
+
+/// A queue label as the tutorial writes it, and the letter that stands for it where a label does not fit.
+public enum QueueLabel {
+    private static let keys = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+    /// "A" for the first queue a run saw (`RunRecord.queueNumber(of:)` 0), "B" for the next…; past Z they come round again.
+    /// Plain mode's text timeline, the interface's legend and its output lines use the same letters.
+    public static func key(_ number: Int) -> Character {
+        keys[number % keys.count]
+    }
+
+    /// The label itself, or "no queue" for work that ran on a thread of its own (`dispatch_queue_get_label` gave "").
+    public static func shown(_ label: String) -> String {
+        label.isEmpty ? "no queue" : label
+    }
 }

@@ -29,11 +29,13 @@ public struct PlainReport: Sendable {
             let time = String(format: "%8.3fs", record.seconds(at: line.time))
             let source: String
             switch (line.stream, line.thread) {
-            case (.stderr, _): source = "stderr"
-            case (_, let thread?): source = laneName(thread, in: record)
-            case (.stdout, nil): source = "stdout"
+            case (.stderr, _): source = "stderr  "
+            // A printed line names its thread's lane, then the queue that thread was running in brackets.
+            case (_, let thread?):
+                source = record.laneName(of: thread).padding(toLength: 4, withPad: " ", startingAt: 0) + "  [\(QueueLabel.shown(line.queue ?? ""))] "
+            case (.stdout, nil): source = "stdout  "
             }
-            let text = "\(time)  \(source.padding(toLength: 8, withPad: " ", startingAt: 0)) \(line.text)"
+            let text = "\(time)  \(source) \(line.text)"
             return line.stream == .stderr ? style.red(text) : text
         case .trace(let trace) where trace.kind == "expect":
             return style.dim("          (the page expects to end with a \(trace.string("ending") ?? "?"): \(trace.string("why") ?? ""))")
@@ -51,12 +53,6 @@ public struct PlainReport: Sendable {
         lines += losses(record)
         lines += endingLines(record)
         return lines
-    }
-
-    /// "main" for the page's first thread, "T2", "T3"… for the others, in order of appearance.
-    func laneName(_ thread: Int32, in record: RunRecord) -> String {
-        guard let index = record.threads.firstIndex(where: { $0.thread == thread }) else { return "T?" }
-        return record.threads[index].isMain ? "main" : "T\(index + 1)"
     }
 
     private func knobLines(_ record: RunRecord) -> [String] {
@@ -100,36 +96,51 @@ public struct PlainReport: Sendable {
         let total = max(Double(end &- start) / 1e9, 0.001)
         let column = total / Double(timelineWidth)
         var lines = [style.bold("Timeline") + String(format: "  0 to %.3f s, one column = %@", total, Self.duration(column))]
-        let titleWidth = min(40, (record.threads.map { $0.title.count + 4 }.max() ?? 10))
-        for lane in record.threads {
+        // "T3 #4242": the lane's name, then the kernel thread id that `ps -L` and `top -H` show.
+        let titles = record.threads.map { "\($0.name) #\($0.thread)" }
+        let titleWidth = titles.map(\.count).max() ?? 4
+        for (lane, title) in zip(record.threads, titles) {
             var cells = Array(repeating: style.emptyCharacter, count: timelineWidth)
             for span in record.spans where span.thread == lane.thread {
                 let first = columnIndex(span.start, start: start, column: column)
                 let last = columnIndex(span.end ?? end, start: start, column: column)
-                for index in first...max(first, last) { cells[index] = style.spanCharacter }
+                let key = queueKey(span.queue, in: record)
+                for index in first...max(first, last) { cells[index] = key }
             }
             for mark in record.marks where mark.thread == lane.thread {
                 cells[columnIndex(mark.time, start: start, column: column)] = style.markCharacter
             }
             let busy = record.spans.contains { $0.thread == lane.thread } || record.marks.contains { $0.thread == lane.thread }
             guard busy || lane.isMain else { continue }
-            var title = lane.isMain ? lane.title : "\(laneName(lane.thread, in: record)) \(lane.title)"
-            if title.count > titleWidth { title = String(title.prefix(titleWidth - 1)) + "…" }
             lines.append("  " + title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|")
         }
-        lines.append("  " + style.dim("\(style.spanCharacter) span  \(style.markCharacter) mark   \(record.spans.count) spans, \(record.marks.count) marks on \(record.threads.count) threads"))
+        lines.append("  " + style.dim("\(style.markCharacter) mark   \(record.spans.count) spans, \(record.marks.count) marks on \(record.threads.count) threads"))
+        lines += queueLegend(record)
         let listed = record.spans.sorted { $0.start < $1.start }.prefix(30)
         if !listed.isEmpty {
-            lines.append("  Spans (start, duration, thread):")
+            lines.append("  Spans (start, duration, thread, queue):")
             for span in listed {
-                lines.append(String(format: "    %8.3fs  %@  %@  %@", record.seconds(at: span.start),
+                lines.append(String(format: "    %8.3fs  %@  %@  %@  [%@]", record.seconds(at: span.start),
                                     (span.duration.map(Self.duration) ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0),
-                                    laneName(span.thread, in: record).padding(toLength: 5, withPad: " ", startingAt: 0), span.name))
+                                    record.laneName(of: span.thread).padding(toLength: 5, withPad: " ", startingAt: 0), span.name,
+                                    QueueLabel.shown(span.queue)))
             }
             if record.spans.count > listed.count { lines.append("    … and \(record.spans.count - listed.count) more") }
         }
         lines.append("")
         return lines
+    }
+
+    /// The letter a span's cells show in the text timeline: A for the first queue seen, B for the next…
+    private func queueKey(_ label: String, in record: RunRecord) -> Character {
+        QueueLabel.key(record.queueNumber(of: label) ?? 0)
+    }
+
+    /// "A com.apple.main-thread", one line per queue seen, so the letters in the lanes can be read.
+    private func queueLegend(_ record: RunRecord) -> [String] {
+        guard !record.queues.isEmpty else { return [] }
+        return ["  Queues seen (a span's letter in its lane is the queue it ran on):"]
+            + record.queues.map { "    \(queueKey($0, in: record)) \(QueueLabel.shown($0))" }
     }
 
     private func columnIndex(_ time: UInt64, start: UInt64, column: Double) -> Int {

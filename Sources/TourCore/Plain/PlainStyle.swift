@@ -28,7 +28,6 @@ public struct PlainStyle: Sendable {
     func red(_ text: String) -> String { colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
     func green(_ text: String) -> String { colour ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
 
-    var spanCharacter: Character { unicode ? "█" : "#" }
     var markCharacter: Character { unicode ? "▲" : "^" }
     var emptyCharacter: Character { unicode ? "·" : "." }
 }

@@ -1,7 +1,7 @@
 import TourCore
 
-/// Where the timeline pane puts lanes, bars and the axis, and which stretch of the run it shows:
-/// shared by rendering and by the keys and clicks that pan, zoom and select.
+/// Where the timeline pane puts lanes, bars, the axis, the queue legend and the info row, and which stretch of
+/// the run it shows: shared by rendering and by the keys and clicks that pan, zoom and select.
 public struct TimelineGeometry: Sendable {
     /// The lane titles' column.
     public let labels: Rect
@@ -9,6 +9,9 @@ public struct TimelineGeometry: Sendable {
     public let plot: Rect
     public let axisRow: Int
     public let tickLabelRow: Int
+    /// The queue legend's first row, under the tick labels, and how many rows it has.
+    public let legendRow: Int
+    public let legendRows: Int
     public let infoRow: Int
     /// Seconds from the start of the run at the plot's left edge, and per column.
     public let startSeconds: Double
@@ -17,21 +20,29 @@ public struct TimelineGeometry: Sendable {
     public let firstLane: Int
     public let visibleLanes: Int
 
-    /// `inner` is the pane's box without its border; `seconds` how far the run has got.
-    public init(inner: Rect, state: TimelineState, laneCount: Int, seconds: Double) {
-        let labelWidth = min(24, max(8, inner.width / 4))
-        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: max(0, inner.height - 3))
-        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: inner.width - labelWidth - 1, height: max(0, inner.height - 3))
+    /// `inner` is the pane's box without its border; `now` the clock, for a run still going.
+    ///
+    /// Lane titles are as wide as the widest lane name. The legend takes the rows it needs that no lane
+    /// needs, and at least one, so it never pushes a lane out of view while there is room for it.
+    public init(inner: Rect, state: TimelineState, record: RunRecord, now: UInt64, glyphs: Glyphs) {
+        let laneRows = max(0, inner.height - 3)
+        let wanted = TimelineLegend.rowCount(record, width: inner.width, glyphs: glyphs)
+        let legend = min(wanted, max(min(wanted, 1), laneRows - record.threads.count), max(0, laneRows - 1))
+        let labelWidth = max(4, record.threads.map { TextWidth.of($0.name) }.max() ?? 0)
+        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: laneRows - legend)
+        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: inner.width - labelWidth - 1, height: laneRows - legend)
         axisRow = plot.maxY
         tickLabelRow = plot.maxY + 1
-        infoRow = plot.maxY + 2
+        legendRow = plot.maxY + 2
+        legendRows = legend
+        infoRow = plot.maxY + 2 + legend
         visibleLanes = plot.height
-        firstLane = max(0, min(state.laneScroll, laneCount - plot.height))
+        firstLane = max(0, min(state.laneScroll, record.threads.count - plot.height))
         if let zoom = state.secondsPerColumn {
             secondsPerColumn = zoom
             startSeconds = max(0, state.startSeconds)
         } else {
-            secondsPerColumn = Self.fittingExtent(seconds) / Double(max(1, plot.width))
+            secondsPerColumn = Self.fittingExtent(record.seconds(at: record.reachedTime(now: now))) / Double(max(1, plot.width))
             startSeconds = 0
         }
     }

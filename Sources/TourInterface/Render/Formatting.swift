@@ -22,19 +22,28 @@ enum Formatting {
         String(format: "%.3f", seconds)
     }
 
-    /// "main" or "#4242": a thread as output lines name it, matching the end of its lane's title.
-    static func threadTag(_ thread: Int32, in record: RunRecord) -> String {
-        if let lane = record.lane(for: thread), lane.isMain { return "main" }
-        return "#\(thread)"
+    /// A lane's title, its name ("main", "T3") cut to `width`.
+    static func laneTitle(_ lane: ThreadLane, width: Int, glyphs: Glyphs) -> String {
+        TextWidth.truncated(lane.name, to: width, ellipsis: glyphs.ellipsis)
     }
 
-    /// A lane title cut to `width` from the middle of its queue label, so the `#tid` at its end stays readable.
-    static func laneTitle(_ lane: ThreadLane, width: Int, glyphs: Glyphs) -> String {
-        let title = lane.title
-        guard TextWidth.of(title) > width else { return title }
-        let suffix = " #\(lane.thread)"
-        let room = width - suffix.count
-        guard room > glyphs.ellipsis.count + 2 else { return TextWidth.truncated(title, to: width, ellipsis: glyphs.ellipsis) }
-        return TextWidth.truncated(lane.isMain ? "main" : lane.queue, to: room, ellipsis: glyphs.ellipsis) + suffix
+    /// A queue's label in at most `width` columns: whole when it fits, else (or when `short`) without the
+    /// `com.apple.` that the main and global queues' labels share, then cut at the end.
+    static func queueLabel(_ label: String, width: Int, short: Bool = false, glyphs: Glyphs) -> String {
+        let shown = QueueLabel.shown(label)
+        guard short || TextWidth.of(shown) > width else { return shown }
+        let apple = "com.apple."
+        let shorter = shown.hasPrefix(apple) ? String(shown.dropFirst(apple.count)) : shown
+        return TextWidth.truncated(shorter, to: width, ellipsis: glyphs.ellipsis)
+    }
+
+    /// The colour of the queue `label` in `record`: the colour of its spans and marks, its legend entry and its printed lines.
+    static func queueColor(_ label: String, in record: RunRecord) -> PaletteColor {
+        PaletteColor.queue(record.queueNumber(of: label) ?? 0)
+    }
+
+    /// The queue's swatch: its letter, reversed in its colour, so it reads on a terminal without colours too.
+    static func queueSwatch(_ label: String, in record: RunRecord) -> Cell {
+        Cell(QueueLabel.key(record.queueNumber(of: label) ?? 0), CellStyle(foreground: queueColor(label, in: record), bold: true, reverse: true))
     }
 }

@@ -15,10 +15,13 @@ struct OutputEntries {
     private let glyphs: Glyphs
     private let leading: [OutputEntry]
     private let trailing: [OutputEntry]
+    /// The columns a printed line's queue label takes after its swatch; 0 shows the swatch alone.
+    private let queueLabelWidth: Int
 
-    init(record: RunRecord?, glyphs: Glyphs) {
+    init(record: RunRecord?, glyphs: Glyphs, showsQueueLabels: Bool = false) {
         self.record = record
         self.glyphs = glyphs
+        queueLabelWidth = showsQueueLabels ? record.map { Self.queueColumnWidth($0, glyphs: glyphs) } ?? 0 : 0
         let muted = CellStyle(foreground: .muted)
         guard let record else {
             leading = [OutputEntry(prefix: [], text: "Press r to run this page: what it prints appears here.", style: muted)]
@@ -32,11 +35,11 @@ struct OutputEntries {
     }
 
     /// The page's output pane: its build while one decides the page's state, else its last run.
-    init(page: PageState, glyphs: Glyphs) {
+    init(page: PageState, glyphs: Glyphs, showsQueueLabels: Bool = false) {
         if let entries = BuildOutputEntries.entries(for: page, glyphs: glyphs) {
             self.init(record: nil, glyphs: glyphs, leading: entries, trailing: [])
         } else {
-            self.init(record: page.record, glyphs: glyphs)
+            self.init(record: page.record, glyphs: glyphs, showsQueueLabels: showsQueueLabels)
         }
     }
 
@@ -45,6 +48,7 @@ struct OutputEntries {
         self.glyphs = glyphs
         self.leading = leading
         self.trailing = trailing
+        queueLabelWidth = 0
     }
 
     var count: Int { leading.count + (record?.output.count ?? 0) + trailing.count }
@@ -53,13 +57,14 @@ struct OutputEntries {
         if index < leading.count { return leading[index] }
         let outputIndex = index - leading.count
         if let record, outputIndex < record.output.count {
-            return Self.entry(for: record.output[outputIndex], in: record, glyphs: glyphs)
+            return Self.entry(for: record.output[outputIndex], in: record, glyphs: glyphs, queueLabelWidth: queueLabelWidth)
         }
         return trailing[outputIndex - (record?.output.count ?? 0)]
     }
 
-    /// stderr gets a marker and its own colour; lines printed through LessonKit carry their time and thread.
-    private static func entry(for line: OutputLine, in record: RunRecord, glyphs: Glyphs) -> OutputEntry {
+    /// stderr gets a marker and its own colour; lines printed through LessonKit carry their time, the lane of
+    /// their thread and the swatch of the queue that thread was running, with its label when the pane is wide.
+    private static func entry(for line: OutputLine, in record: RunRecord, glyphs: Glyphs, queueLabelWidth: Int) -> OutputEntry {
         var prefix: [Cell] = []
         var style = CellStyle.plain
         if line.stream == .stderr {
@@ -69,14 +74,25 @@ struct OutputEntries {
             prefix.append(.blank)
         }
         if let thread = line.thread {
+            let queue = line.queue ?? ""
             let time = TextWidth.padded(Formatting.timestamp(record.seconds(at: line.time)), to: 6)
-            let tag = TextWidth.padded(Formatting.threadTag(thread, in: record), to: 6)
+            let lane = TextWidth.padded(record.laneName(of: thread), to: 4)
             prefix += " \(time) ".map { Cell($0, CellStyle(foreground: .muted)) }
-            prefix += "\(tag) ".map { Cell($0, CellStyle(foreground: .accent, dim: true)) }
+            prefix += "\(lane) ".map { Cell($0, CellStyle(foreground: .accent, dim: true)) }
+            prefix += [Formatting.queueSwatch(queue, in: record), .blank]
+            if queueLabelWidth > 0 {
+                let label = TextWidth.padded(Formatting.queueLabel(queue, width: queueLabelWidth, glyphs: glyphs), to: queueLabelWidth)
+                prefix += "\(label) ".map { Cell($0, CellStyle(foreground: Formatting.queueColor(queue, in: record))) }
+            }
         } else {
             prefix.append(.blank)
         }
         return OutputEntry(prefix: prefix, text: TextWidth.sanitized(line.text), style: style)
+    }
+
+    /// The gutter's queue column: as wide as the widest label the run has seen, up to 20 columns.
+    private static func queueColumnWidth(_ record: RunRecord, glyphs: Glyphs) -> Int {
+        record.queues.map { TextWidth.of(Formatting.queueLabel($0, width: 20, glyphs: glyphs)) }.max() ?? 0
     }
 
     /// Unreadable trace lines, and once the run is over, how it ended in words with what that means.
@@ -107,7 +123,8 @@ struct OutputEntries {
 enum OutputView {
     static func draw(_ model: TourModel, in inner: Rect, into buffer: inout CellBuffer) {
         let page = model.currentPage
-        let entries = OutputEntries(page: page, glyphs: model.glyphs)
+        // A narrow pane shows each printed line's queue by its swatch, which the timeline's legend spells out.
+        let entries = OutputEntries(page: page, glyphs: model.glyphs, showsQueueLabels: inner.width >= 70)
         guard inner.height > 0, inner.width > 4, entries.count > 0 else { return }
         var row = inner.maxY - 1
         var index = entries.count - 1 - min(page.outputScrollBack, entries.count - 1)

@@ -29,8 +29,8 @@ final class SpanRaster: @unchecked Sendable {
     private let lock = NSLock()
     private var view: View?
     private var spanCells: [[Cell?]] = []
-    private var markCells: [[Bool]] = []
-    private var barsOnRow: [Int] = []
+    /// The colour of the mark in each cell, nil where there is none.
+    private var markCells: [[PaletteColor?]] = []
     private var spans = Progress()
     private var marks = Progress()
 
@@ -46,14 +46,14 @@ final class SpanRaster: @unchecked Sendable {
         }
     }
 
-    /// Draws the marks, over whatever bars are there.
+    /// Draws the marks, over whatever bars are there, each in the colour of its queue.
     func paintMarks(_ record: RunRecord, geometry: TimelineGeometry, glyph: Character, into buffer: inout CellBuffer) {
-        let mark = Cell(glyph, CellStyle(foreground: .mark, bold: true))
         lock.withLock {
             update(record, geometry: geometry)
             for (row, cells) in markCells.enumerated() {
-                for (column, isMarked) in cells.enumerated() where isMarked {
-                    buffer.set(mark, x: geometry.plot.x + column, y: geometry.plot.y + row)
+                for (column, color) in cells.enumerated() {
+                    guard let color else { continue }
+                    buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + row)
                 }
             }
         }
@@ -69,37 +69,38 @@ final class SpanRaster: @unchecked Sendable {
         if current != view || !sameSpans || !sameMarks {
             view = current
             spanCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.threads.count)
-            markCells = Array(repeating: Array(repeating: false, count: current.width), count: lanes.threads.count)
-            barsOnRow = Array(repeating: 0, count: lanes.threads.count)
+            markCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.threads.count)
             spans = Progress()
             marks = Progress()
         }
         let firstSpan = max(0, spans.count - record.droppedSpans)
         for index in firstSpan..<record.spans.count {
-            paint(record.spans[index], runEnd: record.endTime, lanes: lanes, columns: columns, width: current.width)
+            let span = record.spans[index]
+            paint(span, color: Formatting.queueColor(span.queue, in: record), runEnd: record.endTime, lanes: lanes, columns: columns,
+                  width: current.width)
         }
         spans = Self.progress(of: record.spans, dropped: record.droppedSpans) { ($0.end ?? $0.start, $0.thread) }
         let firstMark = max(0, marks.count - record.droppedMarks)
         for index in firstMark..<record.marks.count {
             let mark = record.marks[index]
             let column = columns.column(of: mark.time)
-            if let row = lanes.row(of: mark.thread), column >= 0, column < current.width { markCells[row][column] = true }
+            if let row = lanes.row(of: mark.thread), column >= 0, column < current.width {
+                markCells[row][column] = Formatting.queueColor(mark.queue, in: record)
+            }
         }
         marks = Self.progress(of: record.marks, dropped: record.droppedMarks) { ($0.time, $0.thread) }
     }
 
-    /// Bars alternate between two shades per lane so neighbours stay apart; a span that would only repaint
-    /// a cell its lane already has is skipped, which is most of them when a long run is in view. A span the
-    /// run ended before it finished reaches the end of the run in the colour of open spans.
-    private func paint(_ span: Span, runEnd: UInt64?, lanes: LaneRows, columns: ColumnScale, width: Int) {
+    /// A bar is its queue's colour, bold when the run ended before the span did (it reaches the end of the
+    /// run); a span that would only repaint a cell its lane already has is skipped, which is most of them
+    /// when a long run is in view.
+    private func paint(_ span: Span, color: PaletteColor, runEnd: UInt64?, lanes: LaneRows, columns: ColumnScale, width: Int) {
         guard let row = lanes.row(of: span.thread) else { return }
         let first = columns.column(of: span.start)
         let last = max(first, columns.column(of: span.end ?? runEnd ?? span.start))
         guard last >= 0, first < width else { return }
         if first == last && spanCells[row][first] != nil { return }
-        let color: PaletteColor = span.end == nil ? .openSpan : barsOnRow[row] % 2 == 0 ? .spanA : .spanB
-        barsOnRow[row] += 1
-        let style = CellStyle(foreground: color, reverse: true)
+        let style = CellStyle(foreground: color, bold: span.end == nil, reverse: true)
         var name = span.name.makeIterator()
         for _ in first..<max(first, 0) { _ = name.next() }
         for column in max(0, first)...min(last, width - 1) {

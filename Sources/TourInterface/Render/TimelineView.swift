@@ -1,18 +1,17 @@
 import TourCore
 
-/// The timeline pane: one lane per thread, a bar for each span where and while it ran, marks, the time
-/// axis, and what the selected span was.
+/// The timeline pane: one lane per thread, a bar for each span where and while it ran, in the colour of the
+/// queue it ran on, marks, the time axis, the legend of queues, and what the selected span was.
 enum TimelineView {
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
         let page = model.currentPage
         guard let record = page.record, !record.threads.isEmpty else {
-            buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar.",
-                                in: inner, style: CellStyle(foreground: .muted))
+            buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar "
+                                + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return
         }
         let reached = record.reachedTime(now: model.now)
-        let geometry = TimelineGeometry(inner: inner, state: page.timeline, laneCount: record.threads.count,
-                                        seconds: record.seconds(at: reached))
+        let geometry = TimelineGeometry(inner: inner, state: page.timeline, record: record, now: model.now, glyphs: model.glyphs)
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
         drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, glyphs: model.glyphs, into: &buffer)
         if let time = page.timeline.selectedMarkTime, record.threads.indices.contains(page.timeline.selectedLane),
@@ -20,6 +19,8 @@ enum TimelineView {
             drawSelectedMark(mark, record: record, geometry: geometry, glyphs: model.glyphs, into: &buffer)
         }
         drawAxis(geometry, glyphs: model.glyphs, into: &buffer)
+        TimelineLegend.draw(TimelineLegend.rows(record, width: inner.width, maxRows: geometry.legendRows, glyphs: model.glyphs),
+                            x: inner.x, y: geometry.legendRow, clip: inner, into: &buffer)
         drawInfo(record, reached: reached, geometry: geometry, state: page.timeline, inner: inner, model: model, into: &buffer)
     }
 
@@ -45,9 +46,10 @@ enum TimelineView {
         SpanRaster.shared.paintSpans(record, geometry: geometry, into: &buffer)
         let lanes = LaneRows(record, geometry: geometry)
         let columns = ColumnScale(record, geometry: geometry)
+        // An open span is bold in its queue's colour: what that thread is running now.
         for span in record.openSpans.values.sorted(by: { $0.id < $1.id }) {
-            drawBar(span, end: reached, color: span.id == selected ? .selectedSpan : .openSpan, bold: span.id == selected,
-                    lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
+            let color = span.id == selected ? .selectedSpan : Formatting.queueColor(span.queue, in: record)
+            drawBar(span, end: reached, color: color, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
         if let selected, record.openSpans[selected] == nil, let shown = record.timelineSpan(id: selected, now: reached) {
             drawBar(shown.span, end: shown.end, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
@@ -108,7 +110,7 @@ enum TimelineView {
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
             let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
-            // Times first: when the row is too narrow, the end of the queue label is what gets cut.
+            // Times first, then the queue: when the row is too narrow, the thread is what gets cut.
             let text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))  lasts \(duration)"
             writeInfo(text, thread: span.thread, queue: span.queue, color: .selectedSpan, record: record, row: row, glyphs: model.glyphs, into: &buffer)
             return
@@ -125,14 +127,17 @@ enum TimelineView {
                      style: CellStyle(foreground: .muted), clip: row)
     }
 
-    /// `text` followed by the thread and queue of what it describes, cut to the info row.
+    /// `text` followed by the queue, after its swatch, and the thread of what it describes, cut to the info row
+    /// (the thread last: its lane is the one selected).
     private static func writeInfo(_ text: String, thread: Int32, queue: String, color: PaletteColor, record: RunRecord, row: Rect,
                                   glyphs: Glyphs, into buffer: inout CellBuffer) {
-        let tag = Formatting.threadTag(thread, in: record)
-        var text = text + "  thread \(tag == "main" ? "main #\(thread)" : tag)"
-        if !queue.isEmpty { text += "  queue \(queue)" }
-        buffer.write(TextWidth.truncated(text, to: row.width, ellipsis: glyphs.ellipsis), x: row.x, y: row.y,
-                     style: CellStyle(foreground: color, bold: true), clip: row)
+        let style = CellStyle(foreground: color, bold: true)
+        var x = buffer.write(TextWidth.truncated(text + "  queue ", to: row.width, ellipsis: glyphs.ellipsis), x: row.x, y: row.y,
+                             style: style, clip: row)
+        guard x + 2 < row.maxX else { return }
+        buffer.set(Formatting.queueSwatch(queue, in: record), x: x, y: row.y)
+        x += 2
+        let rest = "\(QueueLabel.shown(queue))  thread \(record.laneName(of: thread)) #\(thread)"
+        buffer.write(TextWidth.truncated(rest, to: row.maxX - x, ellipsis: glyphs.ellipsis), x: x, y: row.y, style: style, clip: row)
     }
 }
-

@@ -70,7 +70,7 @@ public enum TourRenderer {
     /// " 2 more lanes, j/k " in the bottom border, when not every thread has a row.
     private static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
         guard let record = model.currentPage.record else { return }
-        let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, laneCount: record.threads.count, seconds: 0)
+        let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, record: record, now: model.now, glyphs: model.glyphs)
         let hidden = record.threads.count - geometry.visibleLanes
         guard hidden > 0 else { return }
         buffer.writeInBottomBorder(" \(hidden) more lane\(hidden == 1 ? "" : "s"), j/k ", of: box, color: .accent)

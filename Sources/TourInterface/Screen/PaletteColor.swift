@@ -26,12 +26,19 @@ public enum PaletteColor: Int, Hashable, Sendable {
     case important
     case experiment
     case example
-    /// Span bars alternate between two shades so neighbours on one lane stay apart.
-    case spanA
-    case spanB
-    case openSpan
+    /// The colours of queues: a span or mark is drawn in the colour of the queue it ran on (`queue(_:)`).
+    case queue1, queue2, queue3, queue4, queue5, queue6
     case selectedSpan
     case mark
     /// The status line and other bars.
     case bar
+}
+
+extension PaletteColor {
+    private static let queues: [PaletteColor] = [.queue1, .queue2, .queue3, .queue4, .queue5, .queue6]
+
+    /// The colour of the queue numbered `number` in a run's `queues`; past six they come round again.
+    static func queue(_ number: Int) -> PaletteColor {
+        queues[number % queues.count]
+    }
 }

@@ -4,8 +4,7 @@ extension TourModel {
     /// The timeline's geometry for the current page at the current size, if it has run.
     func timelineGeometry() -> TimelineGeometry? {
         guard let record = currentPage.record else { return nil }
-        return TimelineGeometry(inner: box(of: .timeline).inside, state: currentPage.timeline, laneCount: record.threads.count,
-                                seconds: record.seconds(at: record.reachedTime(now: now)))
+        return TimelineGeometry(inner: box(of: .timeline).inside, state: currentPage.timeline, record: record, now: now, glyphs: glyphs)
     }
 
     /// The keys that mean something else while the timeline has the focus; nil for any other key.
@@ -89,8 +88,8 @@ extension TourModel {
             notice = "Nothing to zoom yet: r runs the page."
             return
         }
-        let fitting = TimelineGeometry(inner: box(of: .timeline).inside, state: TimelineState(), laneCount: record.threads.count,
-                                       seconds: record.seconds(at: record.reachedTime(now: now))).secondsPerColumn
+        let fitting = TimelineGeometry(inner: box(of: .timeline).inside, state: TimelineState(), record: record, now: now,
+                                       glyphs: glyphs).secondsPerColumn
         let zoom = max(TimelineState.finestSecondsPerColumn, geometry.secondsPerColumn * factor)
         guard zoom < fitting else {
             currentPage.timeline.secondsPerColumn = nil

@@ -68,6 +68,8 @@ struct RunScript {
     static let start: UInt64 = 1_000_000_000_000
     static let mainThread: Int32 = 100
     static let worker: Int32 = 201
+    static let mainQueue = "com.apple.main-thread"
+    static let workerQueue = "com.example.workers"
 
     var events: [HostEvent] = [.started(pid: mainThread, time: start)]
 
@@ -84,8 +86,8 @@ struct RunScript {
         if let to { trace("end", at: to, thread: thread, queue: queue, ["id": .integer(id), "name": .string(name)]) }
     }
 
-    mutating func mark(_ name: String, at milliseconds: Double, thread: Int32) {
-        trace("mark", at: milliseconds, thread: thread, ["name": .string(name)])
+    mutating func mark(_ name: String, at milliseconds: Double, thread: Int32, queue: String = "") {
+        trace("mark", at: milliseconds, thread: thread, queue: queue, ["name": .string(name)])
     }
 
     mutating func result(line: Int, _ text: String, at milliseconds: Double, kind: String = "peek") {
@@ -99,8 +101,9 @@ struct RunScript {
                                                         "help": .string(help)])
     }
 
-    mutating func print(_ text: String, at milliseconds: Double, thread: Int32 = mainThread) {
-        events.append(.output(OutputLine(stream: .stdout, text: text, time: Self.time(milliseconds), thread: thread, queue: nil)))
+    /// A line printed through LessonKit, which names the thread and the queue it ran on.
+    mutating func print(_ text: String, at milliseconds: Double, thread: Int32 = mainThread, queue: String = mainQueue) {
+        events.append(.output(OutputLine(stream: .stdout, text: text, time: Self.time(milliseconds), thread: thread, queue: queue)))
     }
 
     mutating func stderr(_ text: String, at milliseconds: Double) {
@@ -131,17 +134,20 @@ struct RunScript {
         events.append(.ended(ending, time: Self.time(milliseconds)))
     }
 
-    /// A finished run of the queue page: two lanes, a mark, results on lines 15 and 18, output on both streams.
+    /// A finished run of the queue page: two lanes, the worker's serving two queues, a mark, results on lines
+    /// 15 and 18, output on both streams.
     static var finishedQueueRun: RunScript {
         var script = RunScript()
         script.knob("width", value: "2", defaultValue: "2", min: 1, max: 4, help: "how many run at once")
         script.print("starting", at: 1)
-        script.span(1, "work", from: 2, to: 400, thread: mainThread)
-        script.span(2, "helper", from: 100, to: 300, thread: worker, queue: "com.example.workers")
-        script.mark("halfway", at: 200, thread: worker)
+        script.span(1, "work", from: 2, to: 400, thread: mainThread, queue: mainQueue)
+        script.span(2, "helper", from: 100, to: 300, thread: worker, queue: workerQueue)
+        script.mark("halfway", at: 200, thread: worker, queue: workerQueue)
+        // The worker then serves the main queue, as a pool thread does once the main thread calls dispatchMain().
+        script.span(3, "notify", from: 320, to: 380, thread: worker, queue: mainQueue)
         script.result(line: 15, "398.0 ms", at: 400, kind: "duration")
         for (time, value) in [(410.0, "1"), (420, "2")] { script.result(line: 18, value, at: time) }
-        script.print("done on a worker", at: 450, thread: worker)
+        script.print("done on a worker", at: 450, thread: worker, queue: workerQueue)
         script.stderr("warning: slow", at: 460)
         script.end(.exited(code: 0), at: 500)
         return script
