@@ -4,11 +4,27 @@ import Synchronization
 /// One row of a list in the live view: a picture, or a placeholder when `picture` is nil, with a caption.
 public struct LiveRow: Sendable, Equatable {
     public var caption: String
+    /// What the row shows in the list, as a thumbnail.
     public var picture: RGBImage?
+    /// The pictures the learner sees when opening this row at the pane's full size (`f` in the live view),
+    /// for example a photo before and after its filter; empty when there is nothing larger to see.
+    public var fullSize: [LivePicture]
 
-    public init(caption: String, picture: RGBImage? = nil) {
+    public init(caption: String, picture: RGBImage? = nil, fullSize: [LivePicture] = []) {
         self.caption = caption
         self.picture = picture
+        self.fullSize = fullSize
+    }
+}
+
+/// A picture with a caption, as one part of a row's full-size view.
+public struct LivePicture: Sendable, Equatable {
+    public var caption: String
+    public var image: RGBImage
+
+    public init(caption: String, image: RGBImage) {
+        self.caption = caption
+        self.image = image
     }
 }
 
@@ -54,22 +70,37 @@ public enum LiveView {
     /// How many frames were replaced by a newer one before they could be sent.
     public static var droppedFrames: Int { pacer.dropped }
 
-    /// Shows `rows` as a list, top to bottom, replacing the list shown before; only the rows that changed are sent.
+    /// Shows `rows` as a list, top to bottom, replacing the list shown before; only what changed is sent: a `row`
+    /// event for a row whose caption, thumbnail or number of full-size pictures changed, a `detail` event for each
+    /// full-size picture that is new. Pictures are scaled down to the largest size on the way out, so a page may
+    /// hand over its photos as they are, at no cost for rows that did not change.
     public static func rows(_ rows: [LiveRow]) {
         let session = LessonSession.shared
         guard session.channel.isConnected else { return }
-        let fittedRows = rows.map { LiveRow(caption: $0.caption, picture: $0.picture.map(fitted)) }
         lastRows.withLock { last in
             // Under the lock, so two threads' lists cannot interleave their row events.
-            session.emit("rows") { $0.add("count", fittedRows.count) }
-            for (index, row) in fittedRows.enumerated() where index >= last.count || last[index] != row {
-                session.emit("row") { line in
-                    line.add("index", index)
-                    line.add("caption", row.caption)
-                    if let picture = row.picture { addPixels(of: picture, to: &line) }
+            session.emit("rows") { $0.add("count", rows.count) }
+            for (index, row) in rows.enumerated() {
+                let previous = index < last.count ? last[index] : nil
+                let partsKept = previous?.fullSize.count == row.fullSize.count
+                if previous?.caption != row.caption || previous?.picture != row.picture || !partsKept {
+                    session.emit("row") { line in
+                        line.add("index", index)
+                        line.add("caption", row.caption)
+                        if !row.fullSize.isEmpty { line.add("parts", row.fullSize.count) }
+                        if let picture = row.picture { addPixels(of: fitted(picture), to: &line) }
+                    }
+                }
+                for (part, picture) in row.fullSize.enumerated() where !partsKept || previous?.fullSize[part] != picture {
+                    session.emit("detail") { line in
+                        line.add("index", index)
+                        line.add("part", part)
+                        line.add("caption", picture.caption)
+                        addPixels(of: fitted(picture.image), to: &line)
+                    }
                 }
             }
-            last = fittedRows
+            last = rows
         }
     }
 
