@@ -89,6 +89,9 @@ enum ScrollScript: String, CaseIterable {
 }
 
 /// Where the page's command lines come from: a script, standard input, or a script that standard input can take over.
+///
+/// `@unchecked Sendable` holds because the reader thread and the page share only the stored `var`s, and touch them
+/// only while holding `arrival`.
 final class CommandSource: @unchecked Sendable {
     enum Next: Equatable {
         case line(String)

@@ -1,9 +1,9 @@
 /*:
  # In Practice
 
- A list of photos that download and tilt-shift in the background while the list keeps scrolling. Do that work on the thread that draws the list and the list freezes; start it for every row without a plan and the network and the processor work for rows scrolled past long ago. This page puts the earlier pages together: operations, dependencies, cancellation, a suspended queue and a cache.
+ Photos download and tilt-shift in the background while the list keeps scrolling. Do that work on the thread that draws the list and the list freezes; start it for every row and the machine works for rows scrolled past long ago. Operations, dependencies, cancellation, a suspended queue and a cache solve it together.
 
- There is no UIKit on Linux, so the table view is a plain model: 18 rows over the six shipped photos, four in view, and a finger that drags it by script. The live view draws the rows in view; `f` there shows a row's photo at the pane's full size, before and after its filter.
+ Linux has no UIKit, so the table view is a model: 18 rows over the six shipped photos, four in view, and a scripted finger. The live view draws the rows in view; `f` there shows a row's photo full size, before and after its filter.
  */
 import Foundation
 import LessonKit
@@ -21,14 +21,14 @@ let downloadSeconds = 1.0
 /// How long the finger takes to drag the list by one row, at speed 1.
 let rowStepSeconds = 0.1
 
-//: - experiment: Set `maxConcurrentOperationCount` to 1: downloads and filters take turns, and the last line says one worked at a time. Raise it to 6: the queue allows six, but the last line says how many really overlapped, often no more than at 3, because the threads come from libdispatch's pool, which grows slowly (the Queue page measures it).
+//: - experiment: Set `maxConcurrentOperationCount` to 1: downloads and filters take turns, and the last line says one worked at a time. Raise it to 6: the last line often shows no more overlap than at 3, because the threads come from libdispatch's pool, which grows slowly.
 let maxConcurrentOperations = knob("maxConcurrentOperationCount", default: 3, in: 1...6, "how many operations the list's queue runs at once")
-//: - experiment: Choose another `script`: `flick` drags from top to bottom in one go and comes to rest at rows 14 to 17; `still` never scrolls, so only the first screen loads and nothing is cancelled; `keys` leaves the scrolling to you (the arrow keys in the live view, Enter to let go).
+//: - experiment: Choose another `script`: `flick` drags to the bottom in one go and rests at rows 14 to 17; `still` never scrolls, so nothing is cancelled; `keys` leaves the scrolling to you (arrow keys in the live view, Enter to let go).
 let script = knob("script", default: ScrollScript.downAndBack, "which scripted scroll to play, or keys to scroll yourself")
 let rowsInViewCount = knob("visibleRows", default: 4, in: 2...6, "how many rows fit on the screen")
-//: - experiment: Turn `suspendWhileScrolling` off and play `flick`: rows that only pass through the view begin downloads while the finger is down. The line after the lift counts that work, 0 while the queue is suspended.
+//: - experiment: Turn `suspendWhileScrolling` off and play `flick`: rows that only pass through begin downloads while the finger is down. The line after the lift counts that work: 0 while the queue is suspended.
 let suspendWhileScrolling = knob("suspendWhileScrolling", default: true, "suspend the queue while the finger is on the list")
-//: - experiment: Turn `cacheImages` off: every row downloads its own copy, and the count of downloads at the end grows past the six photos.
+//: - experiment: Turn `cacheImages` off: every row downloads its own copy, and the count of downloads grows past the six photos.
 let cacheImages = knob("cacheImages", default: true, "share downloads and finished pictures between rows of the same photo")
 
 /*:
@@ -50,9 +50,9 @@ extension Operation {
 /*:
  Each operation asks the list for permission before its real work begins. The list answers under the lock it holds when a row scrolls away and cancels its operations, so "cancelled" and "begun" never cross.
 
- - important: `cancel()` only sets a flag. An operation that checked `isCancelled` a moment before carries on regardless. When "never start once cancelled" matters, check the flag and commit to starting under one lock, and cancel under that lock too.
+ - important: `cancel()` only sets a flag: an operation that checked `isCancelled` a moment before carries on. When "never start once cancelled" matters, check the flag and commit under one lock, and cancel under it too.
 
- `@unchecked Sendable` is the promise the Operation page explains: the class is safe to use from several threads, on our word rather than the compiler's. Here it holds: `picture` is written in `main()` and read only by dependents, which Foundation starts after this operation has finished; `hasBegun` is read and written only under the list's lock.
+ `@unchecked Sendable` is the promise explained on the Operation page: safe to share between threads, on our word. It holds here: `picture` is written in `main()` and read only by dependents, which Foundation starts after the operation finished; `hasBegun` changes only under the list's lock.
  */
 final class LoadPhotoOperation: ObservedOperation, PictureProviding, @unchecked Sendable {
     let photoName: String
@@ -112,7 +112,7 @@ final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked 
     }
 }
 
-//: - note: In UIKit the last step would hop to the main queue, because only the main thread may touch a cell. This list is a model guarded by a lock, so the queue's thread hands the picture over directly.
+//: - note: In UIKit the last step would hop to the main queue, where cells live. This list is a model guarded by a lock, so any thread may hand it the picture.
 final class ShowRowOperation: ObservedOperation, @unchecked Sendable {
     let row: Int
     private let list: ImageList
@@ -132,7 +132,7 @@ final class ShowRowOperation: ObservedOperation, @unchecked Sendable {
 /*:
  ## A provider per row
 
- The provider builds one row's chain and keeps it, so the row can take its work back when it scrolls away. With the cache on, rows of the same photo share one download, so the provider cannot cancel that alone.
+ The provider builds one row's chain and keeps it, so the row can take its work back when it leaves. Rows of the same photo may share one download, so the provider cannot cancel that alone.
  */
 final class ImageProvider {
     let download: LoadPhotoOperation?
@@ -165,9 +165,9 @@ final class ImageProvider {
 /*:
  ## The cache
 
- The cache remembers the best thing known about each photo: a download on its way, the photo, or its tilt-shifted picture. A row coming into view looks here first: a finished picture is shown at once, a photo needs only the filter, and a download in flight is shared (the new row's filter depends on it). So no photo is downloaded twice.
+ The cache remembers the best thing known about each photo: a download on its way, the photo, or its tilt-shifted picture. A row coming into view looks here first, and shares a download in flight, so no photo is downloaded twice.
 
- A download no row in view waits for is cancelled **if it has not begun**; one that has begun finishes, into the cache, for the next row of that photo.
+ A download no row in view waits for is cancelled **if it has not begun**; one that has begun finishes, into the cache.
  */
 struct PhotoCache {
     enum Entry {
@@ -193,9 +193,9 @@ struct PhotoCache {
 /*:
  ## The list
 
- The list plays the table view's part. When a row comes into view (UIKit's `willDisplay`) it queues whatever the row still needs; when a row leaves (`didEndDisplaying`) it cancels that row's operations, and the download if nobody else waits for it.
+ The list plays the table view. When a row comes into view (UIKit's `willDisplay`) it queues what the row still needs; when it leaves (`didEndDisplaying`) it cancels the row's operations, and the download if nobody else waits for it.
 
- The operations call back into the list from the queue's threads, so one lock guards all its state: an `NSCondition`, a lock (`withLock` runs a closure holding it) that a thread can also wait on, releasing it, until another thread calls `broadcast()`. The end of the page waits on it for the rows to settle.
+ The operations call back from the queue's threads, so one lock guards the list's state: an `NSCondition`, a lock (`withLock` runs a closure holding it) that a thread can also wait on, until another calls `broadcast()`. Every stored `var` is touched only under it, which keeps the list's `@unchecked Sendable` promise.
  */
 final class ImageList: @unchecked Sendable {
     /// Running totals, for the summary after each gesture and at the end.
@@ -414,7 +414,7 @@ final class ImageList: @unchecked Sendable {
 
  ## The finger
 
- While the finger drags the list, rows rush through the view. Starting work for each would compete with the scrolling for the processor, and most of it would be cancelled a moment later. So the queue is **suspended** when the finger touches the list and **resumed** when it lifts. Suspending stops the queue from handing out operations:
+ Starting work for every row the finger drags past would compete with the scrolling, and most of it would be cancelled a moment later. So the queue is **suspended** when the finger touches the list and **resumed** when it lifts. While suspended it hands out nothing:
  - operations already running carry on to the end;
  - an operation that becomes ready while the queue is suspended does not start before it resumes;
  - cancelled operations stay in the queue, counted by `operationCount`, until it resumes; then each one is started, sees that it is cancelled and finishes without running `main()`.
@@ -489,7 +489,7 @@ func describe(_ rows: Range<Int>) -> String {
 /*:
  ## Running the list
 
- The queue runs at most three operations at once, as the original app did: enough to overlap downloads, few enough to leave the processor to the list.
+ At most three operations at once, as in the original app: enough to overlap downloads, few enough to leave the processor to the list.
  */
 let queue = OperationQueue()
 queue.name = "image list"
@@ -500,7 +500,7 @@ print("\(rowCount) rows over \(photoNames.count) photos, \(rowsInViewCount) in v
 list.showFirstScreen()
 
 /*:
- A script of scroll commands moves the finger (`scroll +4`, `stop`, `wait 2.5`; the `script` knob picks one). In the tutorial, the arrow keys in the live view send the same commands, and the first takes over from the script.
+ A script of scroll commands (`scroll +4`, `stop`, `wait 2.5`) moves the finger. In the tutorial, the arrow keys in the live view send the same commands and take over from the script.
  */
 let finger = Finger(list: list, queue: queue, suspendsQueue: suspendWhileScrolling)
 let quitRequested = play(CommandSource.forThisRun(playing: script), finger: finger, list: list)
@@ -508,7 +508,7 @@ let quitRequested = play(CommandSource.forThisRun(playing: script), finger: fing
 /*:
  ## Coming to rest
 
- When the commands run out, the finger lifts and the page waits until every row in view shows its tilt-shifted picture; after `quit` it cancels every row's work instead. Either way it waits for the queue to empty (downloads begun for rows long gone still finish, into the cache) and prints the list.
+ When the commands end, the page waits for the rows in view to show their tilt-shifted pictures (after `quit` it cancels everything instead), then for the queue to empty, and prints the list.
  */
 if quitRequested {
     list.cancelEverything()
@@ -530,9 +530,9 @@ print("At most \(totals.mostWorkAtOnce) \(totals.mostWorkAtOnce == 1 ? "download
       + "the queue allows \(maxConcurrentOperations), and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores.")
 
 /*:
- Every change of every row is a mark on the timeline (`row 6 astronaut: filtered`), and the list is printed as text at the end.
+ Each row change is also a mark on the timeline (`row 6 astronaut: filtered`).
 
- Operations gave structure to work that has a shape: steps, dependencies, a lifetime tied to what is on screen. The next pages go one level down, to the dispatch queues that run all of it: [Grand Central Dispatch](@next)
+ Operations gave structure to work with a shape: steps, dependencies, a lifetime tied to the screen. The next pages go one level down, to the dispatch queues that run it all: [Grand Central Dispatch](@next)
  */
 print(quitRequested ? "Done: quit at \(describe(list.rowsInView)), the rest of the work cancelled."
                     : "Done: the list came to rest at \(describe(list.rowsInView)), and nothing is left running.")
