@@ -30,6 +30,11 @@ struct LiveViewInTmuxTests {
             screen.contains("Finger lifted at rows") || screen.contains("You took over")
         }
         #expect(scrolled.contains("Enter lets go"), "the live view says how to let go")
+        try tmux.send("f")
+        let fullSize = try tmux.waitFor("a row at full size", timeout: 30) { $0.contains("before the tilt-shift") }
+        #expect(fullSize.contains("f back"), "the full-size view says how to go back")
+        try tmux.send("f")
+        try tmux.waitFor("the list again", timeout: 30) { !$0.contains("before the tilt-shift") }
         try tmux.send("Enter")
         let ended = try tmux.waitFor("the page to finish after letting go", timeout: 120) { $0.contains("ended normally") }
         #expect(ended.contains("operations cancelled") || ended.contains("Done:"))

@@ -49,7 +49,6 @@ struct InPracticePageTests {
             #expect(row.caption.hasSuffix("filtered"), "\(row.caption)")
             #expect(row.picture?.width == 64 && row.picture?.height == 48, "\(row.caption) has no thumbnail")
         }
-        #expect(state == record.liveView, "the run record's live view is the one these events build")
     }
 
     @Test func eachRowInViewOffersItsPhotoBeforeAndAfterTheFilterAtFullSize() throws {

@@ -19,7 +19,7 @@ enum LiveViewPane {
         if fullSizeRow != nil {
             footer = model.focus == .live ? " \(model.glyphs.upDown) row · f back " : " Tab here, f back to the list "
         } else if page.takesScrollKeys {
-            footer = model.focus == .live ? " \(model.glyphs.upDown) PgUp PgDn · f full size · Enter lets go " : " Tab here to scroll "
+            footer = model.focus == .live ? " \(model.glyphs.upDown) · Enter lets go · f full size " : " Tab here to scroll "
         } else if !live.rows.isEmpty {
             footer = model.focus == .live ? " f full size " : nil
         } else if live.rejectedPictures > 0 {
