@@ -71,8 +71,8 @@ struct ListDisplay {
             if let picture {
                 thumbnails[row] = LiveView.scaled(picture, width: Self.thumbnailWidth, height: Self.thumbnailHeight)
                 if state == .loaded { photos[photoNames[row]] = picture }
-                let before = photos[photoNames[row]].map { LivePicture(caption: "before the tilt-shift", image: $0) }
-                let after = state == .filtered ? LivePicture(caption: "after the tilt-shift", image: picture) : nil
+                let before = photos[photoNames[row]].map { LivePicture(caption: "before", image: $0) }
+                let after = state == .filtered ? LivePicture(caption: "after tilt-shift", image: picture) : nil
                 fullSize[row] = [before, after].compactMap { $0 }
             }
         }

@@ -57,7 +57,7 @@ struct InPracticePageTests {
         #expect(live.rejectedPictures == 0)
         try #require(live.rows.count == 4)
         for row in live.rows {
-            #expect(row.fullSize.map(\.caption) == ["before the tilt-shift", "after the tilt-shift"], "\(row.caption)")
+            #expect(row.fullSize.map(\.caption) == ["before", "after tilt-shift"], "\(row.caption)")
             let before = try #require(row.fullSize.first?.picture, "\(row.caption) has no photo at full size")
             let after = try #require(row.fullSize.last?.picture, "\(row.caption) has no filtered picture at full size")
             for picture in [before, after] {

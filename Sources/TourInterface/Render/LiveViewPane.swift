@@ -19,7 +19,10 @@ enum LiveViewPane {
         if fullSizeRow != nil {
             footer = model.focus == .live ? " \(model.glyphs.upDown) row · f back " : " Tab here, f back to the list "
         } else if page.takesScrollKeys {
-            footer = model.focus == .live ? " \(model.glyphs.upDown) · Enter lets go · f full size " : " Tab here to scroll "
+            let keys = " \(model.glyphs.upDown) · Enter lets go · f full size "
+            // A narrow pane drops the arrows, which the status line and the help still name.
+            let fitting = TextWidth.of(keys) <= box.width - 4 ? keys : " f full size · Enter lets go "
+            footer = model.focus == .live ? fitting : " Tab here to scroll "
         } else if !live.rows.isEmpty {
             footer = model.focus == .live ? " f full size " : nil
         } else if live.rejectedPictures > 0 {
