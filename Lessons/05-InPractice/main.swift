@@ -467,29 +467,15 @@ final class Finger {
             mark("queue resumed")
             queue.isSuspended = false
         }
-        let now = list.counts
-        let rows = list.rowsInView
-        let entered = now.rowsEntered - countsAtTouch.rowsEntered
-        let cancelled = now.operationsCancelled - countsAtTouch.operationsCancelled
-        let begun = now.workBegunWhileScrolling - countsAtTouch.workBegunWhileScrolling
-        print("Finger lifted at \(describe(rows)) (from \(describe(rowsAtTouch))): \(entered) \(entered == 1 ? "row" : "rows") came into view "
-              + "and as many left; \(cancelled) \(cancelled == 1 ? "operation" : "operations") cancelled before \(cancelled == 1 ? "its" : "their") work began.")
-        print("  \(begun) \(begun == 1 ? "download or filter" : "downloads and filters") queued during the drag began while the finger was down.")
-        if suspendsQueue {
-            print(waiting == 0 ? "  The suspended queue was empty when it resumed."
-                               : "  The suspended queue held \(waiting) operations, cancelled ones included, when it resumed.")
-        }
+        list.counts.gestureSummary(since: countsAtTouch, from: rowsAtTouch, to: list.rowsInView, waiting: suspendsQueue ? waiting : nil)
+            .forEach { print($0) }
     }
-}
-
-func describe(_ rows: Range<Int>) -> String {
-    "rows \(rows.lowerBound) to \(rows.upperBound - 1)"
 }
 
 /*:
  ## Running the list
 
- At most three operations at once, as in the original app: enough to overlap downloads, few enough to leave the processor to the list.
+ At most three operations at once: enough to overlap downloads, few enough to leave the processor to the list. (The original playground gave each row a queue of its own, with no limit.)
  */
 let queue = OperationQueue()
 queue.name = "image list"
@@ -520,14 +506,7 @@ if !quitRequested {
 trace("waitUntilAllOperationsAreFinished") { queue.waitUntilAllOperationsAreFinished() }
 
 list.picture().forEach { print($0) }
-let totals = list.counts
-let downloads = totals.downloadsBegun.values.reduce(0, +)
-let repeated = totals.downloadsBegun.filter { $0.value > 1 }.keys.sorted()
-print("Downloads: \(downloads) for \(totals.downloadsBegun.count) photos"
-      + (repeated.isEmpty ? ", none twice." : "; downloaded more than once: \(repeated.joined(separator: ", "))."))
-print("Filters run: \(totals.filtersBegun). Operations cancelled before their work began: \(totals.operationsCancelled).")
-print("At most \(totals.mostWorkAtOnce) \(totals.mostWorkAtOnce == 1 ? "download or filter" : "downloads and filters") worked at once; "
-      + "the queue allows \(maxConcurrentOperations), and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores.")
+list.counts.finalSummary(queueWidth: maxConcurrentOperations).forEach { print($0) }
 
 /*:
  Each row change is also a mark on the timeline (`row 6 astronaut: filtered`).
