@@ -28,7 +28,7 @@ let script = knob("script", default: ScrollScript.downAndBack, "which scripted s
 let rowsInViewCount = knob("visibleRows", default: 4, in: 2...6, "how many rows fit on the screen")
 //: - experiment: Turn `suspendWhileScrolling` off and play `flick`: rows that only pass through begin downloads while the finger is down. The line after the lift counts that work: 0 while the queue is suspended.
 let suspendWhileScrolling = knob("suspendWhileScrolling", default: true, "suspend the queue while the finger is on the list")
-//: - experiment: Turn `cacheImages` off: every row downloads its own copy, and the count of downloads grows past the six photos.
+//: - experiment: Turn `cacheImages` off: every row downloads its own copy, and the count of downloads at the end grows past one per photo.
 let cacheImages = knob("cacheImages", default: true, "share downloads and finished pictures between rows of the same photo")
 
 /*:
