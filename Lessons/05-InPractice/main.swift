@@ -1,7 +1,7 @@
 /*:
  # In Practice
 
- Photos download and tilt-shift in the background while the list keeps scrolling. Do that work on the thread that draws the list and the list freezes; start it for every row and the machine works for rows scrolled past long ago. Operations, dependencies, cancellation, a suspended queue and a cache solve it together.
+ Photos download and tilt-shift in the background while the list keeps scrolling. Done on the thread that draws the list, the work freezes it; done for every row, it is wasted on rows scrolled past. Operations, dependencies, cancellation, a suspended queue and a cache solve it together.
 
  Linux has no UIKit, so the table view is a model: 18 rows over the six shipped photos, four in view, and a scripted finger. The live view draws the rows in view; `f` there shows a row's photo full size, before and after its filter.
  */
@@ -112,7 +112,7 @@ final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked 
     }
 }
 
-//: - note: In UIKit the last step would hop to the main queue, where cells live. This list is a model guarded by a lock, so any thread may hand it the picture.
+//: - note: In UIKit the last step would hop to the main queue, where cells live; this list is a model behind a lock, so any thread may hand it the picture.
 final class ShowRowOperation: ObservedOperation, @unchecked Sendable {
     let row: Int
     private let list: ImageList
@@ -165,9 +165,7 @@ final class ImageProvider {
 /*:
  ## The cache
 
- The cache remembers the best thing known about each photo: a download on its way, the photo, or its tilt-shifted picture. A row coming into view looks here first, and shares a download in flight, so no photo is downloaded twice.
-
- A download no row in view waits for is cancelled **if it has not begun**; one that has begun finishes, into the cache.
+ The cache keeps the best thing known about each photo: a download on its way, the photo, or its tilt-shifted picture. A row coming into view looks here first and shares a download in flight, so no photo is downloaded twice. A download no row in view waits for is cancelled **if it has not begun**; one that has begun finishes, into the cache.
  */
 struct PhotoCache {
     enum Entry {
@@ -195,7 +193,7 @@ struct PhotoCache {
 
  The list plays the table view. When a row comes into view (UIKit's `willDisplay`) it queues what the row still needs; when it leaves (`didEndDisplaying`) it cancels the row's operations, and the download if nobody else waits for it.
 
- The operations call back from the queue's threads, so one lock guards the list's state: an `NSCondition`, a lock (`withLock` runs a closure holding it) that a thread can also wait on, until another calls `broadcast()`. Every stored `var` is touched only under it, which keeps the list's `@unchecked Sendable` promise.
+ The operations call back from the queue's threads, so one lock guards the list: an `NSCondition`, a lock (`withLock` runs a closure holding it) that a thread can also wait on until another calls `broadcast()`. Every stored `var` is touched only under it, which keeps the list's `@unchecked Sendable` promise.
  */
 final class ImageList: @unchecked Sendable {
     /// Running totals, for the summary after each gesture and at the end.
@@ -414,7 +412,7 @@ final class ImageList: @unchecked Sendable {
 
  ## The finger
 
- Starting work for every row the finger drags past would compete with the scrolling, and most of it would be cancelled a moment later. So the queue is **suspended** when the finger touches the list and **resumed** when it lifts. While suspended it hands out nothing:
+ Work for every row the finger drags past would compete with the scrolling, and most of it would be cancelled a moment later. So the queue is **suspended** while the finger is down, and hands out nothing:
  - operations already running carry on to the end;
  - an operation that becomes ready while the queue is suspended does not start before it resumes;
  - cancelled operations stay in the queue, counted by `operationCount`, until it resumes; then each one is started, sees that it is cancelled and finishes without running `main()`.
@@ -475,7 +473,7 @@ final class Finger {
 /*:
  ## Running the list
 
- At most three operations at once: enough to overlap downloads, few enough to leave the processor to the list. (The original playground gave each row a queue of its own, with no limit.)
+ At most three operations at once: enough to overlap downloads, few enough to leave the processor to the list (the original playground gave each row a queue of its own, with no limit).
  */
 let queue = OperationQueue()
 queue.name = "image list"
@@ -494,7 +492,7 @@ let quitRequested = play(CommandSource.forThisRun(playing: script), finger: fing
 /*:
  ## Coming to rest
 
- When the commands end, the page waits for the rows in view to show their tilt-shifted pictures (after `quit` it cancels everything instead), then for the queue to empty, and prints the list.
+ When the commands end, the page waits for the rows in view to show their filtered pictures (after `quit` it cancels everything instead), then for the queue to empty, and prints the list.
  */
 if quitRequested {
     list.cancelEverything()
