@@ -24,7 +24,8 @@ enum RowState: String {
 /// - `view <first>-<last>` whenever the rows in view change.
 ///
 /// The rows in view are also drawn in the tutorial's live view, each with a thumbnail of what it shows, or a
-/// placeholder; LessonKit sends only the rows that changed, and nothing when the page runs alone.
+/// placeholder, and its photo before and after the tilt-shift for the view's full size (`f`); LessonKit sends only
+/// what changed, scaled to what the view shows, and nothing when the page runs alone.
 ///
 /// Not thread-safe: the list calls it while holding its lock, so the order of the marks is the order of the changes.
 struct ListDisplay {
@@ -36,6 +37,10 @@ struct ListDisplay {
     private var shown: [[String]]
     private var states: [RowState?]
     private var thumbnails: [RGBImage?]
+    /// What each row offers at full size: its photo, then its tilt-shifted picture once it has one.
+    private var fullSize: [[LivePicture]]
+    /// Each photo as downloaded, by name, for the "before" of rows that show its filtered picture from the cache.
+    private var photos: [String: RGBImage] = [:]
     private var rowsInView = 0..<0
 
     init(photoNames: [String]) {
@@ -43,6 +48,7 @@ struct ListDisplay {
         shown = Array(repeating: [], count: photoNames.count)
         states = Array(repeating: nil, count: photoNames.count)
         thumbnails = Array(repeating: nil, count: photoNames.count)
+        fullSize = Array(repeating: [], count: photoNames.count)
     }
 
     /// The latest state of `row`, nil if it was never in view.
@@ -59,10 +65,15 @@ struct ListDisplay {
         switch state {
         case .placeholder, .failed, .away:
             thumbnails[row] = nil
+            fullSize[row] = []
         case .loaded, .filtering, .filtered:
             // Filtering keeps showing the loaded photo until the filtered one arrives.
             if let picture {
                 thumbnails[row] = LiveView.scaled(picture, width: Self.thumbnailWidth, height: Self.thumbnailHeight)
+                if state == .loaded { photos[photoNames[row]] = picture }
+                let before = photos[photoNames[row]].map { LivePicture(caption: "before", image: $0) }
+                let after = state == .filtered ? LivePicture(caption: "after tilt-shift", image: picture) : nil
+                fullSize[row] = [before, after].compactMap { $0 }
             }
         }
         if rowsInView.contains(row) { drawLiveView() }
@@ -78,7 +89,8 @@ struct ListDisplay {
     private func drawLiveView() {
         guard LiveView.isActive else { return }
         LiveView.rows(rowsInView.map { row in
-            LiveRow(caption: "\(row)  \(photoNames[row])  \(states[row]?.rawValue ?? "blank")", picture: thumbnails[row])
+            LiveRow(caption: "\(row)  \(photoNames[row])  \(states[row]?.rawValue ?? "blank")", picture: thumbnails[row],
+                    fullSize: fullSize[row])
         })
     }
 
@@ -93,6 +105,10 @@ struct ListDisplay {
         for row in photoNames.indices {
             let history = shown[row].isEmpty ? "never in view" : shown[row].joined(separator: " → ")
             lines.append("\(rows.contains(row) ? ">" : " ") \(rowLabel(row))  \(history)")
+        }
+        if let photo = photos.values.first {
+            lines.append("The photos are \(photo.width)×\(photo.height) pixels; in the tutorial, f in the live view shows a row "
+                         + "at the pane's full size, before and after its tilt-shift.")
         }
         return lines
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 
 /// One line of the scroll protocol the running page reads, from a built-in script or from standard input.
 ///
@@ -88,6 +89,9 @@ enum ScrollScript: String, CaseIterable {
 }
 
 /// Where the page's command lines come from: a script, standard input, or a script that standard input can take over.
+///
+/// `@unchecked Sendable` holds because the reader thread and the page share only the stored `var`s, and touch them
+/// only while holding `arrival`.
 final class CommandSource: @unchecked Sendable {
     enum Next: Equatable {
         case line(String)
@@ -188,6 +192,73 @@ final class CommandSource: @unchecked Sendable {
             guard readsStandardInput else { return }
             finished = true
             arrival.broadcast()
+        }
+    }
+}
+
+extension CommandSource {
+    /// With commands from a host, the finger lifts by itself after this long (real time) without a command.
+    static let quietSecondsBeforeLift = 0.3
+
+    /// Where this run's commands come from: `script`'s lines, standard input for `keys`, or, when the tutorial sends
+    /// the learner's keys (`TOUR_STDIN_COMMANDS=1`), the script until the first key takes over. Says which.
+    static func forThisRun(playing script: ScrollScript) -> CommandSource {
+        let hostSendsCommands = ProcessInfo.processInfo.environment["TOUR_STDIN_COMMANDS"] == "1"
+        let commands: CommandSource
+        switch (script, hostSendsCommands) {
+        case (.keys, _):
+            commands = .standardInput()
+            print("Reading scroll commands from standard input.")
+        case (_, true):
+            commands = .scriptUntilStandardInputTakesOver(script.lines)
+            print("Playing the \(script.rawValue) script; scrolling the list yourself takes over from it.")
+        case (_, false):
+            commands = .script(script.lines)
+            print("Playing the \(script.rawValue) script.")
+        }
+        if script == .keys || hostSendsCommands { LiveView.acceptScrollCommands() }
+        return commands
+    }
+}
+
+/// Plays `commands` with `finger` until they end or say `quit`; true for `quit`. A script's comments are printed, as
+/// its narration; after each `wait` the rows in view are printed.
+func play(_ commands: CommandSource, finger: Finger, list: ImageList) -> Bool {
+    while true {
+        let next = commands.next(quietAfter: commands.readsStandardInput && finger.isDown ? CommandSource.quietSecondsBeforeLift : nil)
+        guard case .line(let text) = next else {
+            if next == .ended { return false }
+            finger.lift()
+            continue
+        }
+        if text.hasPrefix("#") {
+            let remark = text.dropFirst().trimmingCharacters(in: .whitespaces)
+            print(remark.prefix(1).uppercased() + remark.dropFirst())
+            continue
+        }
+        let command: ScrollCommand?
+        do {
+            command = try ScrollCommand(line: text)
+        } catch {
+            print("\(error)")
+            continue
+        }
+        switch command {
+        case .scroll(let rows)?:
+            trace("scroll \(rows > 0 ? "+" : "")\(rows)") { finger.drag(by: rows) }
+        case .stop?:
+            if finger.isDown { finger.lift() }
+        case .wait(let seconds)?:
+            guard commands.rest(seconds / Simulated.speed) else {
+                print("You took over the scrolling from the script.")
+                continue
+            }
+            print("After a rest of \(Simulated.describe(seconds)), \(describe(list.rowsInView)) show:")
+            list.snapshot().forEach { print($0) }
+        case .quit?:
+            return true
+        case nil:
+            continue
         }
     }
 }

@@ -1,11 +1,9 @@
 /*:
  # In Practice
 
- A list of photos that download and tilt-shift in the background while the list keeps scrolling: operations, dependencies, cancellation, a suspended queue and a cache, working together on one real problem.
+ Photos download and tilt-shift in the background while the list keeps scrolling. Done on the thread that draws the list, the work freezes it; done for every row, it is wasted on rows scrolled past. Operations, dependencies, cancellation, a suspended queue and a cache solve it together.
 
- The problem is an old one. A list shows pictures that take time to arrive and more time to process. Do that work on the thread that draws the list and the list freezes; do it in the background without a plan and you waste the network and the processor on rows the learner scrolled past long ago. The answer is a handful of small operations and a few rules about when to start, stop and reuse them.
-
- On a phone this list would be a `UITableView`. There is no UIKit on Linux, so here the list is a plain model: 18 rows over the six shipped photos (each photo appears three times), four rows in view at once, and a finger that drags it. Everything else (the queue, the operations, the cache) is exactly what an app would use.
+ Linux has no UIKit, so the table view is a model: 18 rows over the six shipped photos, four in view, and a scripted finger. The live view draws the rows in view; `f` there shows a row's photo full size, before and after its filter.
  */
 import Foundation
 import LessonKit
@@ -20,25 +18,23 @@ let rowPhotos = (0..<rowCount).map { photoNames[$0 % photoNames.count] }
 
 /// A simulated download takes this long at speed 1; the tilt-shift is real work on real pixels.
 let downloadSeconds = 1.0
-/// How long the finger takes to drag the list by one row.
+/// How long the finger takes to drag the list by one row, at speed 1.
 let rowStepSeconds = 0.1
-/// With commands from a host, the finger lifts by itself after this long (real time) without a command.
-let quietSecondsBeforeLift = 0.3
 
-//: - experiment: Set `maxConcurrentOperationCount` to 1: downloads and filters take turns, fewer rows finish before the finger drags them away, and more work is cancelled. Raise it to 6: the queue hands out more at once, but the threads to run it come from libdispatch, which starts with one per core and adds more slowly, so on a small machine little changes.
+//: - experiment: Set `maxConcurrentOperationCount` to 1: downloads and filters take turns, and the last line says one worked at a time. Raise it to 6: the last line often shows no more overlap than at 3, because the threads come from libdispatch's pool, which grows slowly.
 let maxConcurrentOperations = knob("maxConcurrentOperationCount", default: 3, in: 1...6, "how many operations the list's queue runs at once")
-//: - experiment: Choose another `script`: `flick` drags from top to bottom in one go, `still` never scrolls at all, `keys` leaves the scrolling to you (the arrow keys in the live view, Enter to let go).
+//: - experiment: Choose another `script`: `flick` drags to the bottom in one go and rests at rows 14 to 17; `still` never scrolls, so nothing is cancelled; `keys` leaves the scrolling to you (arrow keys in the live view, Enter to let go).
 let script = knob("script", default: ScrollScript.downAndBack, "which scripted scroll to play, or keys to scroll yourself")
 let rowsInViewCount = knob("visibleRows", default: 4, in: 2...6, "how many rows fit on the screen")
-//: - experiment: Turn `suspendWhileScrolling` off and play the `flick` script: rows that are only passing through start their work while the list moves, and the count of filters at the end can grow with pictures nobody saw.
+//: - experiment: Turn `suspendWhileScrolling` off and play `flick`: rows that only pass through begin downloads while the finger is down. The line after the lift counts that work: 0 while the queue is suspended.
 let suspendWhileScrolling = knob("suspendWhileScrolling", default: true, "suspend the queue while the finger is on the list")
-//: - experiment: Turn `cacheImages` off: every row downloads its own copy of its photo, and the count of downloads at the end grows.
+//: - experiment: Turn `cacheImages` off: every row downloads its own copy, and the count of downloads at the end grows past one per photo.
 let cacheImages = knob("cacheImages", default: true, "share downloads and finished pictures between rows of the same photo")
 
 /*:
  ## Three operations per row
 
- Each row needs the same three steps, and each step is an operation that depends on the one before, as on the Dependencies page: **load** the photo (a simulated network download), **tilt-shift** it, then **show** the result in the row. A small protocol hands the picture along: whichever dependency provides a picture, the next operation takes it.
+ Each row needs three steps, each an operation that depends on the one before, as on the Dependencies page: **load** the photo (a simulated download), **tilt-shift** it, **show** it in the row. Whichever dependency provides a picture, the next operation takes it.
  */
 protocol PictureProviding: AnyObject {
     var picture: RGBImage? { get }
@@ -52,19 +48,24 @@ extension Operation {
 }
 
 /*:
- Each operation asks the list for permission before its real work begins. That looks like ceremony, but it is where the rules live: the list answers under the same lock it holds when a row scrolls away and cancels its operations, so "cancelled" and "begun" can never cross.
+ Each operation asks the list for permission before its real work begins. The list answers under the lock it holds when a row scrolls away and cancels its operations, so "cancelled" and "begun" never cross.
 
- - important: `cancel()` only sets a flag. An operation that checked `isCancelled` a moment before the flag was set carries on regardless. When "this must never start once cancelled" matters, check the flag and commit to starting under one lock, and cancel under that lock too.
+ - important: `cancel()` only sets a flag: an operation that checked `isCancelled` a moment before carries on. When "never start once cancelled" matters, check the flag and commit under one lock, and cancel under it too.
+
+ `@unchecked Sendable` is the promise explained on the Operation page: safe to share between threads, on our word. It holds here: `picture` is written in `main()` and read only by dependents, which Foundation starts after the operation finished; `hasBegun` changes only under the list's lock.
  */
 final class LoadPhotoOperation: ObservedOperation, PictureProviding, @unchecked Sendable {
     let photoName: String
+    /// True when the finger was on the list as the download was queued, for the count of work begun while it moved.
+    let queuedWhileScrolling: Bool
     private let list: ImageList
     private(set) var picture: RGBImage?
     /// Set by the list, under its lock, once the download has been allowed to begin.
     var hasBegun = false
 
-    init(photoName: String, list: ImageList) {
+    init(photoName: String, queuedWhileScrolling: Bool, list: ImageList) {
         self.photoName = photoName
+        self.queuedWhileScrolling = queuedWhileScrolling
         self.list = list
         super.init()
         name = "load \(photoName)"
@@ -85,6 +86,7 @@ final class LoadPhotoOperation: ObservedOperation, PictureProviding, @unchecked 
 final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked Sendable {
     let row: Int
     let photoName: String
+    let queuedWhileScrolling: Bool
     /// The photo, when the cache already had it and no download runs first.
     private let cachedPhoto: RGBImage?
     private let list: ImageList
@@ -92,9 +94,10 @@ final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked 
     /// Set by the list, under its lock, once the filter has been allowed to begin.
     var hasBegun = false
 
-    init(row: Int, photoName: String, cachedPhoto: RGBImage?, list: ImageList) {
+    init(row: Int, photoName: String, cachedPhoto: RGBImage?, queuedWhileScrolling: Bool, list: ImageList) {
         self.row = row
         self.photoName = photoName
+        self.queuedWhileScrolling = queuedWhileScrolling
         self.cachedPhoto = cachedPhoto
         self.list = list
         super.init()
@@ -109,7 +112,7 @@ final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked 
     }
 }
 
-//: - note: In UIKit the last step would hop to the main queue, because only the main thread may touch a cell. This list is a model guarded by a lock, so the queue's thread hands the picture over directly.
+//: - note: In UIKit the last step would hop to the main queue, where cells live; this list is a model behind a lock, so any thread may hand it the picture.
 final class ShowRowOperation: ObservedOperation, @unchecked Sendable {
     let row: Int
     private let list: ImageList
@@ -129,7 +132,7 @@ final class ShowRowOperation: ObservedOperation, @unchecked Sendable {
 /*:
  ## A provider per row
 
- The provider builds one row's chain and remembers it, so the row can take its work back when it scrolls away. The download is special: when the cache is on, rows of the same photo share one, so the provider does not own it and cannot cancel it alone.
+ The provider builds one row's chain and keeps it, so the row can take its work back when it leaves. Rows of the same photo may share one download, so the provider cannot cancel that alone.
  */
 final class ImageProvider {
     let download: LoadPhotoOperation?
@@ -137,9 +140,9 @@ final class ImageProvider {
     let show: ShowRowOperation
 
     /// A chain from `photo` when the cache has it, otherwise from `download`.
-    init(row: Int, photoName: String, photo: RGBImage?, download: LoadPhotoOperation?, list: ImageList) {
+    init(row: Int, photoName: String, photo: RGBImage?, download: LoadPhotoOperation?, queuedWhileScrolling: Bool, list: ImageList) {
         self.download = download
-        filter = TiltShiftOperation(row: row, photoName: photoName, cachedPhoto: photo, list: list)
+        filter = TiltShiftOperation(row: row, photoName: photoName, cachedPhoto: photo, queuedWhileScrolling: queuedWhileScrolling, list: list)
         show = ShowRowOperation(row: row, list: list)
         if let download {
             filter.addDependency(download)
@@ -162,9 +165,7 @@ final class ImageProvider {
 /*:
  ## The cache
 
- One dictionary keyed by photo name remembers the best thing known about each photo: a download on its way, the downloaded photo, or the finished tilt-shifted picture. A row that comes into view looks here first. A finished picture is shown at once with no operation at all; a downloaded photo needs only the filter; a download in flight is shared, the new row's filter simply depends on it. So no photo is ever downloaded twice.
-
- Cancelling a shared download follows one rule: a download that no row in view waits for any more is cancelled **if it has not begun**. One that has begun is left to finish, because its photo goes into the cache and the next row of that photo will need it.
+ The cache keeps the best thing known about each photo: a download on its way, the photo, or its tilt-shifted picture. A row coming into view looks here first and shares a download in flight, so no photo is downloaded twice. A download no row in view waits for is cancelled **if it has not begun**; one that has begun finishes, into the cache.
  */
 struct PhotoCache {
     enum Entry {
@@ -190,7 +191,9 @@ struct PhotoCache {
 /*:
  ## The list
 
- The list plays the table view's part. When a row comes into view (UIKit's `willDisplay`) it looks in the cache and queues whatever the row still needs; when a row leaves (`didEndDisplaying`) it cancels that row's operations, and the download too if nobody else waits for it. The operations call back into the list from the queue's threads, so one lock guards all of its state.
+ The list plays the table view. When a row comes into view (UIKit's `willDisplay`) it queues what the row still needs; when it leaves (`didEndDisplaying`) it cancels the row's operations, and the download if nobody else waits for it.
+
+ The operations call back from the queue's threads, so one lock guards the list: an `NSCondition`, a lock (`withLock` runs a closure holding it) that a thread can also wait on until another calls `broadcast()`. Every stored `var` is touched only under it, which keeps the list's `@unchecked Sendable` promise.
  */
 final class ImageList: @unchecked Sendable {
     /// Running totals, for the summary after each gesture and at the end.
@@ -199,6 +202,10 @@ final class ImageList: @unchecked Sendable {
         var operationsCancelled = 0
         var filtersBegun = 0
         var downloadsBegun: [String: Int] = [:]
+        /// Downloads and filters queued while the finger was on the list that began before it lifted.
+        var workBegunWhileScrolling = 0
+        /// The most downloads and filters at work at one moment.
+        var mostWorkAtOnce = 0
     }
 
     let photoNames: [String]
@@ -212,6 +219,8 @@ final class ImageList: @unchecked Sendable {
     private var retiredProviders: [ImageProvider] = []
     private var display: ListDisplay
     private var totals = Counts()
+    private var isScrolling = false
+    private var workInProgress = 0
 
     init(photoNames: [String], rowsInView: Int, queue: OperationQueue, cacheImages: Bool) {
         self.photoNames = photoNames
@@ -225,6 +234,11 @@ final class ImageList: @unchecked Sendable {
     var counts: Counts { lock.withLock { totals } }
 
     private var visibleRows: Range<Int> { firstRowInView..<firstRowInView + rowsInViewCount }
+
+    /// The finger touches the list (true) or lifts (false).
+    func setScrolling(_ scrolling: Bool) {
+        lock.withLock { isScrolling = scrolling }
+    }
 
     func showFirstScreen() {
         let work = lock.withLock {
@@ -261,19 +275,19 @@ final class ImageList: @unchecked Sendable {
             return []
         case .photo(let photo)?:
             display.show(row, .loaded, note: "from cache", picture: photo)
-            let provider = ImageProvider(row: row, photoName: photoName, photo: photo, download: nil, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: photo, download: nil, queuedWhileScrolling: isScrolling, list: self)
             providers[row] = provider
             return provider.ownOperations
         case .download(let download)?:
             display.show(row, .placeholder, note: "shares a download")
-            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedWhileScrolling: isScrolling, list: self)
             providers[row] = provider
             return provider.ownOperations
         case nil:
             display.show(row, .placeholder)
-            let download = LoadPhotoOperation(photoName: photoName, list: self)
+            let download = LoadPhotoOperation(photoName: photoName, queuedWhileScrolling: isScrolling, list: self)
             cache[photoName] = .download(download)
-            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedWhileScrolling: isScrolling, list: self)
             providers[row] = provider
             return [download] + provider.ownOperations
         }
@@ -309,12 +323,14 @@ final class ImageList: @unchecked Sendable {
             guard !download.isCancelled else { return false }
             download.hasBegun = true
             totals.downloadsBegun[download.photoName, default: 0] += 1
+            workBegan(queuedWhileScrolling: download.queuedWhileScrolling)
             return true
         }
     }
 
     func photoArrived(from download: LoadPhotoOperation) {
         lock.withLock {
+            workInProgress -= 1
             guard let photo = download.picture else {
                 cache[download.photoName] = nil
                 return
@@ -333,6 +349,7 @@ final class ImageList: @unchecked Sendable {
             guard !filter.isCancelled else { return false }
             filter.hasBegun = true
             totals.filtersBegun += 1
+            workBegan(queuedWhileScrolling: filter.queuedWhileScrolling)
             display.show(filter.row, .filtering)
             return true
         }
@@ -340,8 +357,15 @@ final class ImageList: @unchecked Sendable {
 
     func filterFinished(_ filter: TiltShiftOperation, picture: RGBImage) {
         lock.withLock {
+            workInProgress -= 1
             cache[filter.photoName] = .finished(picture)
         }
+    }
+
+    private func workBegan(queuedWhileScrolling: Bool) {
+        workInProgress += 1
+        totals.mostWorkAtOnce = max(totals.mostWorkAtOnce, workInProgress)
+        if queuedWhileScrolling && isScrolling { totals.workBegunWhileScrolling += 1 }
     }
 
     func rowPictureReady(_ show: ShowRowOperation, picture: RGBImage?) {
@@ -384,18 +408,16 @@ final class ImageList: @unchecked Sendable {
 }
 
 /*:
- - important: On Linux, keep a cancelled operation alive until every operation it depends on has finished. swift-corelibs-foundation (measured with Swift 6.3.1) remembers an operation's dependents without retaining them, and `cancel()` does not tell the dependency. A cancelled dependent finishes at once and, if nothing else holds it, is freed; when its dependency finishes later, Foundation reaches for the freed object and the process crashes with a segmentation fault. That is why the list keeps the providers of rows that left in `retiredProviders`. They are small, and they go when the page ends.
+ - deep dive: Why the list keeps the providers of rows that left in `retiredProviders`. In swift-corelibs-foundation (read at the swift-6.3.1-RELEASE tag, `Sources/Foundation/Operation.swift`), `addDependency` records the dependent in the dependency's `__downDependencies` as an `Unmanaged` pointer, without retaining it, and `cancel()` sets the dependent's count of unfinished dependencies to zero without removing it from that set. A cancelled dependent then finishes at once and, if nothing else holds it, is freed; when its dependency finishes later, Foundation walks the set and reaches for the freed object, and the process can crash. So on Linux, keep a cancelled operation alive until every operation it depends on has finished. The providers are small, and they go when the page ends.
 
  ## The finger
 
- While the finger drags the list, rows rush through the view. Starting work for each of them would compete with the scrolling for the processor, and most of it would be cancelled a moment later. So the queue is **suspended** when the finger touches the list and **resumed** when it lifts.
-
- What suspending does, measured here:
+ Work for every row the finger drags past would compete with the scrolling, and most of it would be cancelled a moment later. So the queue is **suspended** while the finger is down, and hands out nothing:
  - operations already running carry on to the end;
  - an operation that becomes ready while the queue is suspended does not start before it resumes;
- - cancelled operations stay in the queue, still counted by `operationCount`, until it resumes; then each one is started, sees that it is cancelled and finishes at once without running `main()`.
+ - cancelled operations stay in the queue, counted by `operationCount`, until it resumes; then each one is started, sees that it is cancelled and finishes without running `main()`.
 
- - note: Suspending stops the queue from handing out more operations; it does not take back one already handed over. swift-corelibs-foundation hands an operation to a dispatch queue the moment a slot is free, and on a two-core machine libdispatch starts with two worker threads and adds more only slowly. So with three slots, the third download of the first screen is often handed over at once but waits for a thread, and it can begin well after the finger went down. Only an operation that was ready before the suspension can do that; this page's tests check exactly that rule.
+ - deep dive: Suspending does not take back an operation already handed over. swift-corelibs-foundation's `_schedule()` gives an operation to its dispatch queue with `async` the moment a slot is free, and checks `isSuspended` only before doing so. libdispatch's pool starts with one worker thread per core and adds more slowly (the Queue page measures it), so on a small machine the timeline often shows only two lanes at work while the queue has three slots: the third download of the first screen can wait for a thread and begin after the finger went down. Only an operation that was ready before the suspension can do that; this page's tests check exactly that rule.
  */
 final class Finger {
     private let list: ImageList
@@ -424,6 +446,7 @@ final class Finger {
         isDown = true
         countsAtTouch = list.counts
         rowsAtTouch = list.rowsInView
+        list.setScrolling(true)
         mark("finger down")
         if suspendsQueue {
             queue.isSuspended = true
@@ -434,6 +457,7 @@ final class Finger {
 
     func lift() {
         isDown = false
+        list.setScrolling(false)
         mark("finger lifted")
         let waiting = queue.operationCount
         if suspendsQueue {
@@ -441,29 +465,15 @@ final class Finger {
             mark("queue resumed")
             queue.isSuspended = false
         }
-        let now = list.counts
-        let rows = list.rowsInView
-        let entered = now.rowsEntered - countsAtTouch.rowsEntered
-        let cancelled = now.operationsCancelled - countsAtTouch.operationsCancelled
-        print("Finger lifted at \(describe(rows)) (from \(describe(rowsAtTouch))): \(entered) \(entered == 1 ? "row" : "rows") came into view "
-              + "and as many left; \(cancelled) \(cancelled == 1 ? "operation" : "operations") cancelled before \(cancelled == 1 ? "its" : "their") work began.")
-        if suspendsQueue {
-            print(waiting == 0 ? "  The suspended queue was empty when it resumed."
-                               : "  The suspended queue held \(waiting) operations, cancelled ones included, when it resumed.")
-        }
+        list.counts.gestureSummary(since: countsAtTouch, from: rowsAtTouch, to: list.rowsInView, waiting: suspendsQueue ? waiting : nil)
+            .forEach { print($0) }
     }
-}
-
-func describe(_ rows: Range<Int>) -> String {
-    "rows \(rows.lowerBound) to \(rows.upperBound - 1)"
 }
 
 /*:
  ## Running the list
 
- The queue runs at most three operations at once, as the original app did: enough to overlap downloads, few enough to leave the processor to the list.
-
- - note: On a two-core Linux machine the timeline often shows only two lanes at work. The queue has handed the third operation to libdispatch, whose pool starts with one worker thread per core and grows slowly, so that operation waits for a thread (the Queue page measures this).
+ At most three operations at once: enough to overlap downloads, few enough to leave the processor to the list (the original playground gave each row a queue of its own, with no limit).
  */
 let queue = OperationQueue()
 queue.name = "image list"
@@ -474,71 +484,15 @@ print("\(rowCount) rows over \(photoNames.count) photos, \(rowsInViewCount) in v
 list.showFirstScreen()
 
 /*:
- The page reads scroll commands one per line: `scroll +N` drags the list N rows down, `scroll -N` back up, `stop` lifts the finger, `wait S` rests for S seconds, `quit` ends at once. Blank lines and lines starting with `#` are skipped.
-
- Normally a built-in script plays them (the `script` knob). Run inside the tutorial, the page also listens on its standard input: the tutorial turns the learner's arrow keys in the live view into commands, and the first one takes over from the script. The page then lifts the finger by itself after a short quiet spell, and ends when its input closes (Enter in the live view) or says `quit`. With `script` set to `keys` there is no script at all: the page waits for commands from the first moment, typed at a shell if it runs alone.
+ A script of scroll commands (`scroll +4`, `stop`, `wait 2.5`) moves the finger. In the tutorial, the arrow keys in the live view send the same commands and take over from the script.
  */
-let hostSendsCommands = ProcessInfo.processInfo.environment["TOUR_STDIN_COMMANDS"] == "1"
-let commands: CommandSource
-switch (script, hostSendsCommands) {
-case (.keys, _):
-    commands = .standardInput()
-    print("Reading scroll commands from standard input.")
-case (_, true):
-    commands = .scriptUntilStandardInputTakesOver(script.lines)
-    print("Playing the \(script.rawValue) script; scrolling the list yourself takes over from it.")
-case (_, false):
-    commands = .script(script.lines)
-    print("Playing the \(script.rawValue) script.")
-}
-if script == .keys || hostSendsCommands { LiveView.acceptScrollCommands() }
-
 let finger = Finger(list: list, queue: queue, suspendsQueue: suspendWhileScrolling)
-var quitRequested = false
-commandLoop: while true {
-    let next = commands.next(quietAfter: commands.readsStandardInput && finger.isDown ? quietSecondsBeforeLift : nil)
-    guard case .line(let text) = next else {
-        if next == .ended { break commandLoop }
-        finger.lift()
-        continue
-    }
-    if text.hasPrefix("#") {
-        // A script's comments narrate it, so plain mode reads them out.
-        let remark = text.dropFirst().trimmingCharacters(in: .whitespaces)
-        print(remark.prefix(1).uppercased() + remark.dropFirst())
-        continue
-    }
-    let command: ScrollCommand?
-    do {
-        command = try ScrollCommand(line: text)
-    } catch {
-        print("\(error)")
-        continue
-    }
-    switch command {
-    case .scroll(let rows)?:
-        trace("scroll \(rows > 0 ? "+" : "")\(rows)") { finger.drag(by: rows) }
-    case .stop?:
-        if finger.isDown { finger.lift() }
-    case .wait(let seconds)?:
-        guard commands.rest(seconds / Simulated.speed) else {
-            print("You took over the scrolling from the script.")
-            continue
-        }
-        print("After \(seconds) s at rest, \(describe(list.rowsInView)) show:")
-        list.snapshot().forEach { print($0) }
-    case .quit?:
-        quitRequested = true
-        break commandLoop
-    case nil:
-        continue
-    }
-}
+let quitRequested = play(CommandSource.forThisRun(playing: script), finger: finger, list: list)
 
 /*:
  ## Coming to rest
 
- When the commands run out, the finger lifts and the page waits until every row in view shows its tilt-shifted picture. After `quit` it waits for nothing: it cancels every row's work first, then lifts the finger so the queue can retire the cancelled operations. Either way it then waits for the queue to empty (downloads that had begun for rows long gone still finish, into the cache) and prints the list.
+ When the commands end, the page waits for the rows in view to show their filtered pictures (after `quit` it cancels everything instead), then for the queue to empty, and prints the list.
  */
 if quitRequested {
     list.cancelEverything()
@@ -550,17 +504,12 @@ if !quitRequested {
 trace("waitUntilAllOperationsAreFinished") { queue.waitUntilAllOperationsAreFinished() }
 
 list.picture().forEach { print($0) }
-let totals = list.counts
-let downloads = totals.downloadsBegun.values.reduce(0, +)
-let repeated = totals.downloadsBegun.filter { $0.value > 1 }.keys.sorted()
-print("Downloads: \(downloads) for \(totals.downloadsBegun.count) photos"
-      + (repeated.isEmpty ? ", none twice." : "; downloaded more than once: \(repeated.joined(separator: ", "))."))
-print("Filters run: \(totals.filtersBegun). Operations cancelled before their work began: \(totals.operationsCancelled).")
+list.counts.finalSummary(queueWidth: maxConcurrentOperations).forEach { print($0) }
 
 /*:
- - note: The original playground drew this list as photos in a table view. Here the rows in view are drawn in the tutorial's live view (a placeholder, then the photo, then the tilt-shifted photo), every change of every row is a mark on the timeline (`row 6 astronaut: filtered`), and the page prints the list as text at the end.
+ Each row change is also a mark on the timeline (`row 6 astronaut: filtered`).
 
- Operations gave structure to work that has a shape: steps, dependencies, a lifetime tied to what is on screen. The next pages go one level down, to the dispatch queues that run all of it: [Grand Central Dispatch](@next)
+ Operations gave structure to work with a shape: steps, dependencies, a lifetime tied to the screen. The next pages go one level down, to the dispatch queues that run it all: [Grand Central Dispatch](@next)
  */
 print(quitRequested ? "Done: quit at \(describe(list.rowsInView)), the rest of the work cancelled."
                     : "Done: the list came to rest at \(describe(list.rowsInView)), and nothing is left running.")

@@ -30,6 +30,12 @@ struct LiveViewInTmuxTests {
             screen.contains("Finger lifted at rows") || screen.contains("You took over")
         }
         #expect(scrolled.contains("Enter lets go"), "the live view says how to let go")
+        try tmux.send("f")
+        let fullSize = try tmux.waitFor("a row at full size", timeout: 30) { $0.contains("f back") }
+        // The live view's left edge meets the page pane's: its caption "before" starts right after both borders.
+        #expect(fullSize.contains("││before ") || fullSize.contains("no photo yet"), "the row's photo, or why there is none")
+        try tmux.send("f")
+        try tmux.waitFor("the list again", timeout: 30) { !$0.contains("f back") }
         try tmux.send("Enter")
         let ended = try tmux.waitFor("the page to finish after letting go", timeout: 120) { $0.contains("ended normally") }
         #expect(ended.contains("operations cancelled") || ended.contains("Done:"))

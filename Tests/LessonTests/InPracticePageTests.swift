@@ -51,6 +51,25 @@ struct InPracticePageTests {
         }
     }
 
+    @Test func eachRowInViewOffersItsPhotoBeforeAndAfterTheFilterAtFullSize() throws {
+        // The live view's f key draws these: larger than the thumbnails, within the largest picture sent, the photos' shape.
+        let live = Self.run.liveView
+        #expect(live.rejectedPictures == 0)
+        try #require(live.rows.count == 4)
+        for row in live.rows {
+            #expect(row.fullSize.map(\.caption) == ["before", "after tilt-shift"], "\(row.caption)")
+            let before = try #require(row.fullSize.first?.picture, "\(row.caption) has no photo at full size")
+            let after = try #require(row.fullSize.last?.picture, "\(row.caption) has no filtered picture at full size")
+            for picture in [before, after] {
+                #expect(picture.width > 64 && picture.height > 48 && picture.width <= 160 && picture.height <= 96)
+                #expect(picture.width * 3 == picture.height * 4, "\(picture.width)×\(picture.height) is not the photos' 4:3")
+            }
+            #expect(before.pixels != after.pixels, "\(row.caption): the tilt-shift changed nothing")
+        }
+        #expect(Self.run.outputText.contains { $0.hasPrefix("The photos are ") && $0.contains("f in the live view") },
+                "plain mode says what the live view's f shows")
+    }
+
     @Test func listHasSixteenRowsOrMoreOverRepeatingPhotos() throws {
         let rows = try Self.listPicture(in: Self.run).dropFirst()
         #expect(rows.count >= 16)
@@ -123,18 +142,22 @@ struct InPracticePageTests {
         }
     }
 
-    @Test func oneOperationAtATimeNeverOverlaps() {
+    @Test func oneOperationAtATimeNeverOverlaps() throws {
         let run = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         #expect(Self.mostWorkAtOnce(in: run) == 1)
+        #expect(try Self.mostWorkAtOnce(printedBy: run) == 1, "the page says one worked at a time")
         Self.expectNothingStartsWhileSuspended(in: run, suspensions: (try? Self.suspensions(in: run)) ?? [])
         Self.expectAwayRowsStartNothing(in: run)
         Self.expectEachPhotoDownloadedAtMostOnce(in: run)
     }
 
-    @Test func withoutTheCacheEveryFilteredRowDownloadsItsOwnPhoto() {
+    @Test func withoutTheCacheEveryFilteredRowDownloadsItsOwnPhoto() throws {
         let run = recordRun(product: Self.product, knobs: [("cacheImages", "false")], speed: 10)
         #expect(run.ending == .exited(code: 0))
+        let (cached, photos) = try Self.downloads(printedBy: Self.run)
+        #expect(cached <= photos, "with the cache, each photo is downloaded at most once")
+        #expect(try Self.downloads(printedBy: run).count > photos, "the count of downloads grows past the number of photos")
         let events = Self.rowEvents(in: run)
         #expect(!events.contains { $0.note == "from cache" || $0.note == "shares a download" })
         let filtered = events.filter { $0.state == "filtered" }.count
@@ -190,7 +213,73 @@ struct InPracticePageTests {
         let firstRow = try #require(output.firstMatch(of: /The list, rows (\d+) to/).flatMap { Int($0.1) },
                                     "no final list in:\n\(output)")
         #expect(firstRow <= 3, "the script's later drags (+10, -8) still played:\n\(output)")
-        #expect(!output.contains("After 1.5 s at rest"), "the script's second rest came after the takeover")
+        #expect(!output.contains("After a rest of 1.5 s"), "the script's second rest came after the takeover")
+    }
+
+    @Test func aRestPrintsTheTimeItLastsAtTheRunsSpeed() throws {
+        let run = recordRun(product: Self.product, speed: 4)
+        #expect(run.ending == .exited(code: 0))
+        let index = try #require(run.output.firstIndex { $0.text.hasPrefix("After a rest of ") })
+        let line = run.output[index]
+        // Both figures, as Simulated.describe writes them: "2.5 s at 1×, 0.62 s at 4×".
+        #expect(line.text.hasPrefix("After a rest of 2.5 s at 1×, ") && line.text.contains(" at 4×, rows "), "\(line.text)")
+        // The rest begins after the line printed just before it: it lasted about 0.625 s, far less than the 2.5 s at 1×.
+        let lasted = Double(line.time - run.output[index - 1].time) / 1e9
+        #expect(lasted >= 0.6 && lasted < 2.0, "the rest lasted \(lasted) s")
+    }
+
+    // MARK: Experiments: each knob changes what its callout says
+
+    @Test func sixOperationsAtOnceOverlapAtMostAsManyAsThePoolRuns() throws {
+        #expect(try Self.mostWorkAtOnce(printedBy: Self.run) >= 2, "the default queue overlaps downloads")
+        let six = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 10)
+        let sixAtOnce = try Self.mostWorkAtOnce(printedBy: six)
+        #expect(sixAtOnce >= 2 && sixAtOnce <= 6)
+        #expect(six.outputText.contains { $0.contains("the queue allows 6, and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores") })
+    }
+
+    @Test func withoutSuspensionAFlickBeginsWorkForRowsPassingThrough() throws {
+        // Speed 2: the drag lasts at least 0.7 s, the first downloads 0.5 s, so slots free up while the finger is down.
+        let suspended = recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
+        #expect(try Self.workBegunWhileScrolling(printedBy: suspended) == [0])
+        let free = recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2)
+        let begun = try Self.workBegunWhileScrolling(printedBy: free)
+        #expect(begun.count == 1 && begun[0] >= 1, "\(begun)")
+    }
+
+    @Test func theStillScriptLoadsTheFirstScreenAndCancelsNothing() throws {
+        let run = recordRun(product: Self.product, knobs: [("script", "still")], speed: 10)
+        #expect(run.ending == .exited(code: 0))
+        #expect(!Self.rowEvents(in: run).contains { $0.state == "away" })
+        #expect(run.outputText.contains("The list, rows 0 to 3 in view (marked >):"))
+        #expect(run.outputText.contains { $0.hasSuffix("Operations cancelled before their work began: 0.") })
+    }
+
+    // MARK: Reading the output
+
+    /// The figure in the page's last summary line, "At most N downloads and filters worked at once".
+    static func mostWorkAtOnce(printedBy run: RunRecord) throws -> Int {
+        #expect(run.ending == .exited(code: 0))
+        let line = try #require(run.outputText.first { $0.hasPrefix("At most ") })
+        return try #require(line.firstMatch(of: /At most (\d+) download/).flatMap { Int($0.1) }, "\(line)")
+    }
+
+    /// The count after each lift of the work queued during the drag that began while the finger was down.
+    static func workBegunWhileScrolling(printedBy run: RunRecord) throws -> [Int] {
+        #expect(run.ending == .exited(code: 0))
+        let counts = run.outputText.compactMap { $0.firstMatch(of: /^\s*(\d+) downloads? (and|or) filters? queued during the drag/).flatMap { Int($0.1) } }
+        try #require(!counts.isEmpty, "no lift summary in:\n\(run.outputText.joined(separator: "\n"))")
+        return counts
+    }
+
+    /// The page's "Downloads: N for M photos" line: N, and the number of photos the list shows (from its first line).
+    static func downloads(printedBy run: RunRecord) throws -> (count: Int, photos: Int) {
+        #expect(run.ending == .exited(code: 0))
+        let line = try #require(run.outputText.first { $0.hasPrefix("Downloads: ") })
+        let count = try #require(line.firstMatch(of: /Downloads: (\d+) for/).flatMap { Int($0.1) }, "\(line)")
+        let first = try #require(run.outputText.first { $0.contains(" rows over ") })
+        let photos = try #require(first.firstMatch(of: /rows over (\d+) photos/).flatMap { Int($0.1) }, "\(first)")
+        return (count, photos)
     }
 
     // MARK: Reading the trace

@@ -8,10 +8,14 @@ public struct LiveViewState: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         public var caption: String
         public var picture: LiveFrame?
+        /// The larger pictures the row offers for the full-size view, each with its caption; a part whose `detail`
+        /// event has not arrived (or was unusable) has no picture.
+        public var fullSize: [Row]
 
-        public init(caption: String, picture: LiveFrame? = nil) {
+        public init(caption: String, picture: LiveFrame? = nil, fullSize: [Row] = []) {
             self.caption = caption
             self.picture = picture
+            self.fullSize = fullSize
         }
     }
 
@@ -58,7 +62,10 @@ public struct LiveViewState: Sendable, Equatable {
             version += 1
         case "row":
             guard let index = event.integer("index"), rows.indices.contains(index) else { return }
-            var row = Row(caption: event.string("caption") ?? "")
+            let parts = min(max(event.integer("parts") ?? 0, 0), Self.largestPartCount)
+            // The same number of parts as before means the row kept its full-size pictures; only new ones follow.
+            let kept = rows[index].fullSize.count == parts ? rows[index].fullSize : Array(repeating: Row(caption: ""), count: parts)
+            var row = Row(caption: event.string("caption") ?? "", fullSize: kept)
             if event.fields["px"] != nil {
                 switch LiveFrame.decode(event) {
                 case .success(let picture): row.picture = picture
@@ -70,6 +77,16 @@ public struct LiveViewState: Sendable, Equatable {
             }
             rows[index] = row
             version += 1
+        case "detail":
+            guard let index = event.integer("index"), rows.indices.contains(index),
+                  let part = event.integer("part"), rows[index].fullSize.indices.contains(part) else { return }
+            switch LiveFrame.decode(event) {
+            case .success(let picture):
+                rows[index].fullSize[part] = Row(caption: event.string("caption") ?? "", picture: picture)
+                version += 1
+            case .failure(let error):
+                reject(error)
+            }
         default:
             return
         }
@@ -82,6 +99,8 @@ public struct LiveViewState: Sendable, Equatable {
 
     /// A list longer than this is a bad event, not a list: a screen shows a few dozen rows at most.
     public static let largestRowCount = 1000
+    /// More full-size pictures than this for one row are not a view but a bad event; the rest are ignored.
+    public static let largestPartCount = 8
 
     private mutating func reject(_ error: LiveFrameError) {
         rejectedPictures += 1

@@ -134,7 +134,7 @@ public struct RunRecord: Sendable {
                 dependencies.append(Dependency(operation: from, operationName: event.string("op") ?? "",
                                                dependsOn: to, dependencyName: event.string("on") ?? "", time: event.time))
             }
-        case "frame", "rows", "row":
+        case "frame", "rows", "row", "detail":
             liveView.apply(event)
         case "input":
             if event.string("commands") == "scroll" { acceptsScrollCommands = true }

@@ -1,6 +1,7 @@
 import TourCore
 
-/// Lays out a whole live view pane as cells: the frame centred, or the list with a thumbnail and caption per row.
+/// Lays out a whole live view pane as cells: the frame centred, the list with a thumbnail and caption per row, or
+/// one row of the list at the pane's full size.
 ///
 /// The result is exactly the pane's size, so the interface copies it cell by cell into its window, mapping each
 /// cell's picture colours to a pair with `ColorPairCache`. Redraw it whenever the state's `version` or the pane's
@@ -11,9 +12,16 @@ public enum LivePaneRenderer {
     /// The grey (xterm 240) a placeholder is drawn in on 256-colour terminals.
     static let placeholderColor: UInt8 = 240
 
-    public static func render(_ state: LiveViewState, width: Int, height: Int, depth: PictureColorDepth) -> CellPicture {
+    /// What the pane shows in place of a row's full-size pictures when the page sent none.
+    public static let noFullSizeText = "This row has no photo yet."
+
+    /// `fullSizeRow` draws that row of the list (clamped to the list) at the pane's full size instead of the list.
+    public static func render(_ state: LiveViewState, width: Int, height: Int, depth: PictureColorDepth,
+                              fullSizeRow: Int? = nil) -> CellPicture {
         var canvas = Canvas(width: max(0, width), height: max(0, height))
-        if !state.rows.isEmpty {
+        if let fullSizeRow, !state.rows.isEmpty {
+            drawFullSize(state.rows[min(max(fullSizeRow, 0), state.rows.count - 1)], on: &canvas, depth: depth)
+        } else if !state.rows.isEmpty {
             drawRows(state.rows, on: &canvas, depth: depth)
         } else if let frame = state.frame {
             let picture = HalfBlockRenderer.render(frame, width: canvas.width, height: canvas.height, depth: depth)
@@ -45,6 +53,36 @@ public enum LivePaneRenderer {
         }
     }
 
+    /// The row's caption on the first line, then its full-size pictures, each under its own caption, stacked or side
+    /// by side, whichever draws them larger.
+    private static func drawFullSize(_ row: LiveViewState.Row, on canvas: inout Canvas, depth: PictureColorDepth) {
+        canvas.write(row.caption, x: 0, y: 0)
+        let parts = row.fullSize
+        guard !parts.isEmpty else {
+            canvas.write(noFullSizeText, x: 0, y: 2)
+            return
+        }
+        let shape = parts.lazy.compactMap(\.picture).first.map { ($0.width, $0.height) } ?? (4, 3)
+        // Each part takes a caption line above its picture; side by side, one blank column between parts.
+        let stackedCell = (width: canvas.width, height: (canvas.height - 1) / parts.count - 1)
+        let besideCell = (width: (canvas.width - (parts.count - 1)) / parts.count, height: canvas.height - 2)
+        func pixels(_ cell: (width: Int, height: Int)) -> Int {
+            let size = HalfBlockRenderer.pixelSize(ofFrameWidth: shape.0, height: shape.1, inPaneWidth: cell.width, height: cell.height)
+            return size.width * size.height
+        }
+        let stacked = pixels(stackedCell) >= pixels(besideCell)
+        let cell = stacked ? stackedCell : besideCell
+        guard cell.width > 0, cell.height > 0 else { return }
+        for (index, part) in parts.enumerated() {
+            let x = stacked ? 0 : index * (cell.width + 1)
+            let y = stacked ? 1 + index * (cell.height + 1) : 1
+            canvas.write(part.caption, x: x, y: y, width: cell.width)
+            guard let picture = part.picture else { continue }
+            let cells = HalfBlockRenderer.render(picture, width: cell.width, height: cell.height, depth: depth)
+            canvas.draw(cells, x: x + (cell.width - cells.width) / 2, y: y + 1)
+        }
+    }
+
     /// A grid of cells that drawing outside of is clipped.
     private struct Canvas {
         let width: Int
@@ -68,11 +106,11 @@ public enum LivePaneRenderer {
             }
         }
 
-        /// Writes `text` from (`x`, `y`), cut to the width left; a double-width character is followed by an empty
-        /// continuation cell, as `CellBuffer.write` does.
-        mutating func write(_ text: String, x: Int, y: Int) {
+        /// Writes `text` from (`x`, `y`), cut to `width` columns or the width left; a double-width character is
+        /// followed by an empty continuation cell, as `CellBuffer.write` does.
+        mutating func write(_ text: String, x: Int, y: Int, width limit: Int? = nil) {
             var column = x
-            for character in TextWidth.truncated(TextWidth.sanitized(text), to: width - x) {
+            for character in TextWidth.truncated(TextWidth.sanitized(text), to: min(limit ?? width, width - x)) {
                 let columns = TextWidth.of(character)
                 guard columns > 0 else { continue }
                 self[column, y] = Cell(character)

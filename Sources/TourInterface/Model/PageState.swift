@@ -18,6 +18,8 @@ public struct PageState: Sendable {
     /// Output lines hidden below the bottom of the output pane; 0 follows the newest line.
     public var outputScrollBack = 0
     public var timeline = TimelineState()
+    /// The row of the live view's list shown at the pane's full size (`f`), nil while the list is shown.
+    public var liveFullSizeRow: Int?
     /// The edit loop's rebuilds of the page's program.
     public var build = PageBuildState()
 

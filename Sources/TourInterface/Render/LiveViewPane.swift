@@ -9,13 +9,22 @@ enum LiveViewPane {
                                 style: CellStyle(foreground: .muted))
             return
         }
-        let picture = LivePaneRenderer.render(live, width: inner.width, height: inner.height, depth: model.pictureDepth)
+        let fullSizeRow = live.rows.isEmpty ? nil : page.liveFullSizeRow
+        let picture = LivePaneRenderer.render(live, width: inner.width, height: inner.height, depth: model.pictureDepth,
+                                              fullSizeRow: fullSizeRow)
         for y in 0..<picture.height {
             for x in 0..<picture.width { buffer.set(picture[x, y], x: inner.x + x, y: inner.y + y, clip: inner) }
         }
         let footer: String?
-        if page.takesScrollKeys {
-            footer = model.focus == .live ? " \(model.glyphs.upDown) PgUp PgDn · Enter lets go " : " Tab here to scroll "
+        if fullSizeRow != nil {
+            footer = model.focus == .live ? " \(model.glyphs.upDown) row · f back " : " Tab here, f back to the list "
+        } else if page.takesScrollKeys {
+            let keys = " \(model.glyphs.upDown) · Enter lets go · f full size "
+            // A narrow pane drops the arrows, which the status line and the help still name.
+            let fitting = TextWidth.of(keys) <= box.width - 4 ? keys : " f full size · Enter lets go "
+            footer = model.focus == .live ? fitting : " Tab here to scroll "
+        } else if !live.rows.isEmpty {
+            footer = model.focus == .live ? " f full size " : nil
         } else if live.rejectedPictures > 0 {
             footer = " \(live.rejectedPictures) bad picture\(live.rejectedPictures == 1 ? "" : "s") skipped "
         } else {

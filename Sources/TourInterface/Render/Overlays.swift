@@ -14,7 +14,7 @@ enum Overlays {
         ("Scroll", "j k ↓ ↑", "a line down / up (or the mouse wheel)"),
         ("", "PgDn PgUp", "a screenful down / up"),
         ("", "g G", "top / bottom (output: G follows new lines)"),
-        ("Live", "↓ ↑ Enter", "scroll a running page's list / let go of it"),
+        ("Live", "↓↑ Enter f", "scroll a running list / let go / a row full size"),
         ("Timeline", "h l", "previous / next span or mark on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),

@@ -69,7 +69,11 @@ enum StatusLine {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]
         case .page, .output: keys += ["n/p page", "j/k scroll"]
-        case .live: keys += model.currentPage.takesScrollKeys ? ["\(model.glyphs.upDown) scroll list", "Enter let go"] : ["z zoom"]
+        case .live:
+            keys += model.currentPage.takesScrollKeys ? ["\(model.glyphs.upDown) scroll list", "Enter let go"] : ["z zoom"]
+            if model.currentPage.record?.liveView.rows.isEmpty == false {
+                keys.append(model.currentPage.liveFullSizeRow == nil ? "f full size" : "f list")
+            }
         }
         return keys + ["Tab pane"]
     }

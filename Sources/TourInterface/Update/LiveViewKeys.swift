@@ -2,9 +2,29 @@ extension TourModel {
     /// How many rows PgUp and PgDn drag the list: about one screenful of the pages' lists.
     static let liveViewPageRows = 4
 
-    /// Scroll keys in the focused live view become commands for the running page; nil for keys it leaves to
-    /// the rest of the interface.
+    /// Scroll keys in the focused live view become commands for the running page, and `f` opens a row of its list
+    /// at the pane's full size (↑ ↓ then pick the row, `f` or Esc goes back); nil for keys it leaves to the rest of
+    /// the interface.
     mutating func handleLiveView(_ key: Key) -> [TourEffect]? {
+        if key == .character("f") {
+            toggleFullSize()
+            return []
+        }
+        if let row = currentPage.liveFullSizeRow {
+            switch key {
+            case .down, .character("j"):
+                selectFullSizeRow(row + 1)
+                return []
+            case .up, .character("k"):
+                selectFullSizeRow(row - 1)
+                return []
+            case .escape:
+                pages[current].liveFullSizeRow = nil
+                return []
+            default:
+                break
+            }
+        }
         switch key {
         case .down, .character("j"): return scrollLiveView(by: 1)
         case .up, .character("k"): return scrollLiveView(by: -1)
@@ -17,6 +37,25 @@ extension TourModel {
         default:
             return nil
         }
+    }
+
+    /// Opens the first row of the list at full size, or goes back to the list; says why not on a page without a list.
+    private mutating func toggleFullSize() {
+        if currentPage.liveFullSizeRow != nil {
+            pages[current].liveFullSizeRow = nil
+        } else if currentPage.record?.liveView.rows.isEmpty == false {
+            pages[current].liveFullSizeRow = 0
+        } else {
+            notice = currentPage.record?.liveView.frame != nil
+                ? "This page's picture already fills the live view; z zooms the pane."
+                : "No list to look at yet: r runs the page, then f shows a row at full size."
+        }
+    }
+
+    /// Moves the full-size view to `row` of the list, staying within the rows the list has now.
+    private mutating func selectFullSizeRow(_ row: Int) {
+        let count = currentPage.record?.liveView.rows.count ?? 0
+        pages[current].liveFullSizeRow = min(max(row, 0), max(count - 1, 0))
     }
 
     /// `scroll +N` or `scroll -N` for the running page: the first one takes over from the page's script.

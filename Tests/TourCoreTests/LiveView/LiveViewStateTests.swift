@@ -110,4 +110,47 @@ struct LiveViewStateTests {
         #expect(state.version == afterFrame)
         #expect(afterFrame > 0)
     }
+
+    /// A `detail` event: the full-size picture `part` of row `index`, one pixel of `color`.
+    static func detailEvent(index: Int, part: Int, caption: String, color: [UInt8]) -> TraceEvent {
+        var fields = frameEvent(width: 1, height: 1, pixels: color).fields
+        fields["index"] = .integer(index)
+        fields["part"] = .integer(part)
+        fields["caption"] = .string(caption)
+        return event("detail", fields)
+    }
+
+    @Test func aRowKeepsItsFullSizePicturesWhileItsNumberOfPartsStaysTheSame() throws {
+        var state = LiveViewState()
+        state.apply(Self.event("rows", ["count": .integer(1)]))
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: loaded"), "parts": .integer(1)]))
+        state.apply(Self.detailEvent(index: 0, part: 0, caption: "before", color: [1, 2, 3]))
+        #expect(state.rows[0].fullSize.map(\.caption) == ["before"])
+        #expect(state.rows[0].fullSize[0].picture?.pixels == [1, 2, 3])
+
+        // A new caption with as many parts keeps them; a new number of parts empties them until their details come.
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: filtering"), "parts": .integer(1)]))
+        #expect(state.rows[0].fullSize[0].picture?.pixels == [1, 2, 3])
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: filtered"), "parts": .integer(2)]))
+        #expect(state.rows[0].fullSize.count == 2 && state.rows[0].fullSize.allSatisfy { $0.picture == nil })
+        state.apply(Self.detailEvent(index: 0, part: 1, caption: "after", color: [9, 9, 9]))
+        #expect(state.rows[0].fullSize[1].picture?.pixels == [9, 9, 9])
+
+        // Details outside what the row announced are ignored; a corrupt one is counted and changes nothing.
+        let version = state.version
+        state.apply(Self.detailEvent(index: 0, part: 2, caption: "third", color: [0, 0, 0]))
+        state.apply(Self.detailEvent(index: 3, part: 0, caption: "elsewhere", color: [0, 0, 0]))
+        var corrupt = Self.detailEvent(index: 0, part: 1, caption: "garbled", color: [0, 0, 0]).fields
+        corrupt["px"] = .string("!!!!")
+        state.apply(Self.event("detail", corrupt))
+        #expect(state.version == version)
+        #expect(state.rejectedPictures == 1)
+        #expect(state.rows[0].fullSize[1].caption == "after")
+
+        // A placeholder row has none; an absurd number of parts is cut to the most kept.
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: away")]))
+        #expect(state.rows[0].fullSize.isEmpty)
+        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: many"), "parts": .integer(1_000_000)]))
+        #expect(state.rows[0].fullSize.count == LiveViewState.largestPartCount)
+    }
 }

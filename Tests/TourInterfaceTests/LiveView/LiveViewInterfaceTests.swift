@@ -136,4 +136,53 @@ struct LiveViewInterfaceTests {
         #expect(model.currentPage.record?.liveView.framesDropped == 1)
         #expect(model.currentPage.record?.liveView.framesReceived == 3)
     }
+
+    @Test("f in the live view shows a row at full size, ↑ ↓ pick the row, f or Esc go back; after the run too")
+    func fullSize() throws {
+        var model = try galleryModel()
+        var script = RunScript()
+        script.rows([("0 red: loaded", Self.red), ("1 blue: placeholder", nil)], at: 10)
+        script.acceptScrollCommands(at: 11)
+        script.detail(row: 0, part: 0, of: 1, caption: "before the filter", color: Self.red, at: 12)
+        script.end(.exited(code: 0), at: 20)
+        let runID = model.run(script)
+        try #require(runID != nil)
+        model.focus = .live
+        let box = try #require(model.layout.panes[.live])
+
+        #expect(model.update(.key(.character("f"))).isEmpty)
+        #expect(model.currentPage.liveFullSizeRow == 0)
+        var screen = TourRenderer.render(model)
+        let caption = try #require(screen.find("before the filter", in: box.inside))
+        let below = screen[caption.x, caption.y + 1]
+        #expect(below.character == HalfBlockRenderer.upperHalf && below.style.pictureForeground == 196)
+        #expect(screen.find("1 blue", in: box.inside) == nil, "the list gives way to the one row")
+        #expect(screen.text(ofRow: box.maxY - 1).contains("f back"))
+
+        // ↓ picks the next row, not a scroll command; past the last row it stays there.
+        #expect(model.update(.key(.down)).isEmpty)
+        #expect(model.update(.key(.character("j"))).isEmpty)
+        #expect(model.currentPage.liveFullSizeRow == 1)
+        screen = TourRenderer.render(model)
+        #expect(screen.find(LivePaneRenderer.noFullSizeText, in: box.inside) != nil)
+        #expect(model.update(.key(.up)).isEmpty)
+        #expect(model.currentPage.liveFullSizeRow == 0)
+
+        // Esc goes back to the list, and so does a second f.
+        _ = model.update(.key(.escape))
+        #expect(model.currentPage.liveFullSizeRow == nil)
+        #expect(TourRenderer.render(model).find("1 blue", in: box.inside) != nil)
+        _ = model.update(.key(.character("f")))
+        _ = model.update(.key(.character("f")))
+        #expect(model.currentPage.liveFullSizeRow == nil)
+    }
+
+    @Test("f before a run draws anything says what to do, and changes nothing")
+    func fullSizeWithoutAList() throws {
+        var model = try galleryModel()
+        model.focus = .live
+        #expect(model.update(.key(.character("f"))).isEmpty)
+        #expect(model.currentPage.liveFullSizeRow == nil)
+        #expect(model.notice?.contains("r runs the page") == true)
+    }
 }

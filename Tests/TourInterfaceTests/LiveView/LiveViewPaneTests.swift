@@ -57,6 +57,70 @@ struct LiveViewPaneTests {
         #expect(pane[0, 3].style.pictureBackground == nil, "an odd last pixel row leaves the lower half empty")
     }
 
+    /// A list of two rows; the second offers a red "before" and a blue "after" of 4×3 pixels at full size.
+    static func listWithFullSizePictures(parts: Int = 2) -> LiveViewState {
+        var state = LiveViewState()
+        state.apply(event("rows", ["count": .integer(2)]))
+        state.apply(event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
+        var row = picture(1, 1, [9, 9, 9])
+        row["index"] = .integer(1)
+        row["caption"] = .string("1 rocket: filtered")
+        row["parts"] = .integer(parts)
+        state.apply(event("row", row))
+        for (part, (caption, color)) in [("before", [UInt8(255), 0, 0]), ("after", [0, 0, 255])].prefix(parts).enumerated() {
+            var detail = picture(4, 3, color)
+            detail["index"] = .integer(1)
+            detail["part"] = .integer(part)
+            detail["caption"] = .string(caption)
+            state.apply(event("detail", detail))
+        }
+        return state
+    }
+
+    @Test func aRowAtFullSizeStacksItsPicturesInATallPane() {
+        let state = Self.listWithFullSizePictures()
+        // 8×9 cells: the caption, then two parts of 1 caption line and 3 lines (6 pixel rows) each, with a blank line
+        // between. 4×3 pixels fit 8×6 as 8×6: twice as large, all 3 lines of each part.
+        let pane = LivePaneRenderer.render(state, width: 8, height: 9, depth: .colors256, fullSizeRow: 1)
+        #expect(Self.lines(pane).first?.hasPrefix("1 rock") == true, "the row's caption, cut to the pane")
+        #expect(Array(Self.lines(pane).dropFirst()) == [
+            "before  ",
+            "▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀",
+            "after   ",
+            "▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀",
+        ])
+        #expect(pane[0, 2] == Cell.picture("▀", foreground: 196, background: 196), "before: red")
+        #expect(pane[0, 6] == Cell.picture("▀", foreground: 21, background: 21), "after: blue")
+    }
+
+    @Test func aRowAtFullSizeSetsItsPicturesSideBySideInAWidePane() {
+        let state = Self.listWithFullSizePictures()
+        // 17×5 cells: stacked, each part would get 1 line (4×2 pixels); side by side each gets 8 columns × 3 lines,
+        // 8×6 pixels, so the pictures go side by side with one blank column between.
+        let pane = LivePaneRenderer.render(state, width: 17, height: 5, depth: .colors256, fullSizeRow: 1)
+        #expect(Array(Self.lines(pane).dropFirst()) == [
+            "before   after   ",
+            "▀▀▀▀▀▀▀▀ ▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀ ▀▀▀▀▀▀▀▀",
+            "▀▀▀▀▀▀▀▀ ▀▀▀▀▀▀▀▀",
+        ])
+        #expect(pane[0, 2].style.pictureForeground == 196 && pane[9, 2].style.pictureForeground == 21)
+    }
+
+    @Test func aRowWithoutFullSizePicturesSaysSo() {
+        let state = Self.listWithFullSizePictures()
+        let pane = LivePaneRenderer.render(state, width: 30, height: 4, depth: .colors256, fullSizeRow: 0)
+        #expect(Self.lines(pane)[0].hasPrefix("0 coffee: placeholder"))
+        #expect(Self.lines(pane)[2].hasPrefix(LivePaneRenderer.noFullSizeText))
+        // A row past the end of the list shows the last one.
+        let past = LivePaneRenderer.render(state, width: 30, height: 4, depth: .colors256, fullSizeRow: 7)
+        #expect(Self.lines(past)[0].hasPrefix("1 rocket: filtered"))
+    }
+
     @Test func aPaneTooSmallForEveryRowShowsThoseThatFit() {
         var state = LiveViewState()
         state.apply(Self.event("rows", ["count": .integer(5)]))

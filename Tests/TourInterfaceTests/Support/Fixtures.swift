@@ -125,6 +125,17 @@ struct RunScript {
         }
     }
 
+    /// Part `part` of row `row`'s full-size pictures, `parts` in all: a `row` event announcing them, then the `detail`.
+    mutating func detail(row: Int, part: Int, of parts: Int, caption: String, color: [UInt8], width: Int = 4, height: Int = 3,
+                         at milliseconds: Double) {
+        trace("row", at: milliseconds, thread: Self.worker, ["index": .integer(row), "caption": .string("\(row) at full size"),
+                                                              "parts": .integer(parts)])
+        let pixels = Array((0..<(width * height)).map { _ in color }.joined())
+        trace("detail", at: milliseconds, thread: Self.worker, ["index": .integer(row), "part": .integer(part), "caption": .string(caption),
+                                                                 "w": .integer(width), "h": .integer(height),
+                                                                 "px": .string(Data(pixels).base64EncodedString())])
+    }
+
     /// The page says it reads scroll commands.
     mutating func acceptScrollCommands(at milliseconds: Double) {
         trace("input", at: milliseconds, thread: Self.mainThread, ["commands": .string("scroll")])
