@@ -20,18 +20,20 @@ let forgetToFinish = knob("forgetToFinish", default: false, "the last image load
 /*:
  The asynchronous work on this page is a pretend network: `downloadPhoto` returns at once, waits on another thread as a slow connection would (half a second at 1× unless told otherwise; `--speed` shortens every simulated wait, and the page prints the times that apply), then calls back with the photo, or with `nil` for a name it does not know or a download that was cancelled.
 
- It returns the `PhotoDownload` it started, and `cancel()` on that ends the wait at once, as cancelling a real request would. The waiting thread and whoever cancels share the download's flag, so it is an `Atomic` (Swift's `Synchronization` module): every load and `exchange` happens whole, on any thread, and `exchange` hands back the old value, so exactly one caller sees `false` and wakes the wait. A final class whose stored properties are all safe to share, like this one, is plain `Sendable`, and the compiler checks it. A download can also be *held* until the page lets the server answer (`heldBy:`, a `DispatchSemaphore` the download waits on; page 1 introduced both). Wherever this page shows which of two things happens first, it holds the download, so the order you see is the order it must be, never a lucky race.
+ It returns the `PhotoDownload` it started; `cancel()` on that ends the wait at once, as cancelling a real request would. The cancelling thread and the waiting one share its flag, so the flag is an `Atomic` (Swift's `Synchronization` module): each load and `exchange` happens whole however threads race, and `exchange` returns the old value, so exactly one caller wakes the wait. (`.relaxed` asks for no more than that; the semaphore orders the rest.) Every stored property of this final class is safe to share, so it is plain `Sendable`, and the compiler checks it.
+
+ A download can also be *held* (`heldBy:`, a `DispatchSemaphore` as on page 1) until the page lets the server answer. Wherever this page shows which of two things happens first, it holds the download, so the order you see is the order it must be, never a lucky race.
  */
 /// A request in flight on the pretend network; `cancel()` cuts its wait short.
 final class PhotoDownload: Sendable {
     private let cancelRequest = DispatchSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
 
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     func cancel() {
         // Only the first call signals, so the wait is woken once however often the download is cancelled.
-        if !cancelled.exchange(true, ordering: .acquiringAndReleasing) { cancelRequest.signal() }
+        if !cancelled.exchange(true, ordering: .relaxed) { cancelRequest.signal() }
     }
 
     /// Waits as the network would, `seconds` at 1×; false if `cancel()` ended the wait first.
@@ -291,6 +293,7 @@ trace("waitUntilAllOperationsAreFinished") {
 
  A timer on the main run loop ticks at a steady pace; each tick is a mark on the main thread's lane. The same download is waited for twice: watch the ticks stop during the blocking wait and carry on during the run-loop wait.
  */
+// The timer's closure must be @Sendable, which rules out a plain var; only the main thread touches this count.
 let ticks = Atomic<Int>(0)
 let ticker = Timer(timeInterval: 0.1 / Simulated.speed, repeats: true) { _ in
     ticks.add(1, ordering: .relaxed)
