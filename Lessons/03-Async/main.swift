@@ -10,7 +10,7 @@ import LessonKit
 import Synchronization
 
 enum RequestedPhoto: String, CaseIterable {
-    case rocket, coffee, hubble, unicorn
+    case rocket, coffee, retina, unicorn
 }
 
 let requestedPhoto = knob("requestedPhoto", default: RequestedPhoto.rocket, "the photo the result-typed operation fetches; there is no unicorn")

@@ -153,7 +153,7 @@ struct AsyncPageTests {
 
     @Test func knobsAreAnnounced() {
         #expect(Self.turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish"])
-        #expect(Self.turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "hubble", "unicorn"])
+        #expect(Self.turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "retina", "unicorn"])
     }
 
     /// Expects `span` to last `seconds` of real time: never less (a simulated wait does not end early), and not much
