@@ -173,7 +173,7 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
 /*:
  ## Across two queues
 
- A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has cores (filtering is all CPU). The filter on one queue still waits for the download on the other.
+ A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has processors, read when the page runs (filtering is all CPU). The filter on one queue still waits for the download on the other.
  */
 let networkQueue = OperationQueue()
 networkQueue.name = "network"
@@ -181,6 +181,7 @@ networkQueue.maxConcurrentOperationCount = 3
 let filterQueue = OperationQueue()
 filterQueue.name = "filters"
 filterQueue.maxConcurrentOperationCount = ProcessInfo.processInfo.activeProcessorCount
+print("The filters queue runs up to \(filterQueue.maxConcurrentOperationCount) at once, one per active processor of this machine")
 
 let rocketLoad = ImageLoadOperation(photoName: "rocket")
 let rocketFilter = FilterOperation("tilt-shift rocket", filter: tiltShift)

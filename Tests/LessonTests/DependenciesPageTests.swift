@@ -67,6 +67,11 @@ struct DependenciesPageTests {
         #expect(try Self.time(of: "finished", for: "load rocket") < filter.start)
     }
 
+    @Test func theFiltersQueueIsAsWideAsTheMachine() {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        #expect(Self.run.outputText.contains("The filters queue runs up to \(processors) at once, one per active processor of this machine"))
+    }
+
     @Test func aGraphFansOutAndBackIn() throws {
         let loaded = try Self.time(of: "finished", for: "load chelsea")
         for filter in ["tilt-shift chelsea", "blur chelsea"] {
