@@ -227,7 +227,7 @@ trace("waitUntilAllOperationsAreFinished") {
 
  ## A cancelled dependency does not stop its dependents
 
- Cancelling an operation does not cancel the operations that depend on it: once it finishes (and a cancelled operation finishes quickly), they become ready and run like any other. That is the same on Apple platforms and on Linux. If a dependent should not run without its input, its `main()` has to check.
+ Cancelling an operation does not cancel the operations that depend on it: once it finishes (and a cancelled operation finishes quickly), they become ready and run like any other. swift-corelibs-foundation releases a cancelled operation's dependents as it does a finished one's, and the talk this tutorial follows shows the same on Apple platforms. If a dependent should not run without its input, its `main()` has to check.
 
  The retina download below is cancelled before it is queued. With `checkDependencies` on, the filter and the display each find a cancelled dependency, cancel themselves and return; the display then finds the *filter* cancelled, so the cancellation travels down the chain.
 
