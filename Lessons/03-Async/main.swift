@@ -358,16 +358,20 @@ try trace("waitWhileRunLoopTurns until") {
 peek(retinaLoad.outputImage != nil)
 
 /*:
- With a `timeout:`, the wait gives up and throws, and the page carries on. The work it was waiting for does not stop (nothing cancels it, unlike the hubble fetch); here the download still lands later, and its answer goes nowhere.
+ With a `timeout:`, the wait gives up and throws, and the page carries on. The work it was waiting for does not stop (nothing cancels it, unlike the hubble fetch); here the download still lands later (the page waits for that at its end), and its answer goes nowhere.
 
  - note: The run-loop trick has a trap. If something the loop serves during the wait (a timer, a main-queue block) starts a second wait, the loops nest: the outer wait cannot return until the inner one has, even when its own work finished long before, and its timeout fires late.
  */
 let giveUpAfter = 0.2 / Simulated.speed
 let rocketReply = DispatchSemaphore(value: 0)
+let rocketLanded = DispatchSemaphore(value: 0)
 do {
     _ = try trace("waitWhileRunLoopTurns timeout") {
         try waitWhileRunLoopTurns(timeout: giveUpAfter) { finish in
-            downloadPhoto("rocket", heldBy: rocketReply) { finish($0) }
+            downloadPhoto("rocket", heldBy: rocketReply) { image in
+                finish(image)
+                rocketLanded.signal()
+            }
         }
     }
 } catch RunLoopWaitError.timedOut {
@@ -417,4 +421,5 @@ trace("waitUntilAllOperationsAreFinished") {
 
  Back: [Queue](@previous)
  */
-print("Done: every operation finished, each when it said so.")
+rocketLanded.wait()
+print("Done: every operation finished, each when it said so, and the abandoned rocket download landed too.")
