@@ -289,7 +289,7 @@ trace("waitUntilAllOperationsAreFinished") {
  - `waitWhileRunLoopTurns(until: { condition })` turns the loop until the condition holds;
  - each takes a `timeout:`, after which it throws; the work itself carries on.
 
- - deep dive: How the wait ends on Linux. A turn of the loop (`RunLoop.run(mode:before:)`) returns once it has served a source. Neither `RunLoop.perform`, a zero-interval `Timer`, nor `CFRunLoopWakeUp` alone makes it return early (measured with Swift 6.3.1). `CFRunLoopStop` does, but a stop that arrives just before the turn begins is lost, and the wait sleeps on to its deadline. So the helper gives the run loop a source of its own and *signals* it when the work is done: a signalled source stays signalled until the loop serves it, so the wake-up cannot be missed.
+ - deep dive: How the wait ends on Linux. A turn of the loop (`RunLoop.run(mode:before:)`) returns once it has served a source. Neither `RunLoop.perform`, a zero-interval `Timer`, nor `CFRunLoopWakeUp` alone makes it return early (measured with Swift 6.3.1). `CFRunLoopStop` does, but only during a turn: in swift-corelibs-foundation's `CFRunLoop.c` it does nothing while the loop has no current mode, so a stop that arrives just before the turn begins is lost, and the wait sleeps on to its deadline. So the helper gives the run loop a source of its own and *signals* it when the work is done: a signalled source stays signalled until the loop serves it, so the wake-up cannot be missed.
 
  A timer on the main run loop ticks at a steady pace; each tick is a mark on the main thread's lane. The same download is waited for twice: watch the ticks stop during the blocking wait and carry on during the run-loop wait.
  */
