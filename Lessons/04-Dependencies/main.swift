@@ -211,7 +211,7 @@ final class CompareOperation: ObservedOperation, @unchecked Sendable {
 
 let chelseaLoad = ImageLoadOperation(photoName: "chelsea")
 let chelseaTiltShift = FilterOperation("tilt-shift chelsea", filter: tiltShift)
-let chelseaBlur = FilterOperation("blur chelsea", filter: { boxBlur($0, radius: 2) })
+let chelseaBlur = FilterOperation("blur chelsea", filter: { gaussianBlur($0, sigma: 4) })
 let comparison = CompareOperation(name: "compare chelsea")
 chelseaLoad |> comparison
 chelseaLoad |> chelseaTiltShift |> comparison
@@ -223,7 +223,7 @@ trace("waitUntilAllOperationsAreFinished") {
 }
 
 /*:
- The tilt-shift leaves the middle row exactly as downloaded and softens the top; the plain blur softens every row.
+ The tilt-shift leaves the middle row exactly as downloaded and softens the top; the plain Gaussian blur softens every row.
 
  ## A cancelled dependency does not stop its dependents
 

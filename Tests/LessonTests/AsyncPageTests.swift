@@ -14,7 +14,7 @@ struct AsyncPageTests {
     /// to finish, which ends the run.
     static let turned = recordRun(product: "Lesson03Async", knobs: [
         ("requestedPhoto", "unicorn"), ("claimAsynchronous", "true"), ("forgetToFinish", "true"),
-    ], speed: speed, stuckAfter: 0.5)
+    ], speed: speed, stuckAfter: 1) // Above the page's longest silence at 4×, the 250 ms blocking wait, with room for a loaded machine.
 
     @Test func endsNormallyAsItSays() {
         #expect(Self.run.ending == .exited(code: 0))

@@ -13,7 +13,7 @@ struct DependenciesPageTests {
     /// Dependents that do not check, a short link that leads nowhere, and the cycle, which ends the run.
     static let turned = recordRun(product: "Lesson04Dependencies", knobs: [
         ("checkDependencies", "false"), ("shortLink", "broken"), ("makeCycle", "true"),
-    ], speed: speed, stuckAfter: 0.5)
+    ], speed: speed, stuckAfter: 2) // Above a 400×300 tilt-shift's silent computing on a loaded machine (0.4 s measured).
 
     @Test func endsNormallyAsItSays() {
         #expect(Self.run.ending == .exited(code: 0))
@@ -83,6 +83,20 @@ struct DependenciesPageTests {
             #expect(workEnd < compareStart, "the comparison waited for \(filter)")
         }
         #expect(Self.run.outputText.filter { $0.hasPrefix("compare: ") }.count == 3)
+    }
+
+    /// Both filters become ready the moment the shared download lands, and a filters queue as wide as the machine
+    /// runs them at once: tens of milliseconds of real work each, so their spans overlap by far more than the moment
+    /// a loaded machine may take to wake the second thread.
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2,
+                   "one processor: the filters queue is one wide, so the two filters take turns"))
+    func theFannedOutFiltersRunSideBySide() throws {
+        let tiltShift = try #require(Self.run.spans(named: "filtering for tilt-shift chelsea").first)
+        let blur = try #require(Self.run.spans(named: "filtering for blur chelsea").first)
+        #expect(tiltShift.thread != blur.thread)
+        let overlapStart = max(tiltShift.start, blur.start)
+        let overlapEnd = min(try #require(tiltShift.end), try #require(blur.end))
+        #expect(overlapStart < overlapEnd, "the two filters ran at the same time")
     }
 
     /// The page's reading of the comparison: the tilt-shift leaves the middle row as downloaded and softens the top,
