@@ -341,7 +341,7 @@ let ticksWhileTurning = try ticksDuring {
 }
 print("Timer ticks during the run-loop wait: \(ticksWhileTurning)")
 
-//: The simplest form moves ordinary work off this thread; here, filtering the photo that just arrived.
+//: The simplest form moves ordinary work off this thread; here, filtering the photo that just arrived: real work, on another thread, while the ticks go on.
 if let chelsea {
     let filteredChelsea = try waitWhileRunLoopTurns {
         trace("tilt-shift chelsea") { tiltShift(chelsea) }

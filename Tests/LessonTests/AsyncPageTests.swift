@@ -126,6 +126,12 @@ struct AsyncPageTests {
         #expect(turning.contains(mainQueueBlock.time), "the main run loop served the main queue during the wait")
     }
 
+    @Test func theSimplestFormRunsTheWorkElsewhereWhileTheTimerTicks() throws {
+        let filter = try #require(Self.run.spans(named: "tilt-shift chelsea").first)
+        #expect(filter.thread != Self.run.pid, "the filter ran on a global queue's thread")
+        #expect(Self.run.marks.contains { $0.name == "tick" && filter.contains($0.time) }, "the main thread ticked meanwhile")
+    }
+
     @Test func theUntilFormWaitsForItsCondition() throws {
         let finished = try #require(Self.run.operations.first { $0.name == "load retina" }?.firstTime(of: "finished"))
         let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns until").first)
