@@ -178,52 +178,15 @@ peek(imageLoad.outputImage.map { "\($0.width)×\($0.height)" } ?? "no image")
 /*:
  ## A result with a type
 
- An output property that may be `nil` says little about *why* it is `nil`. A result-typed operation finishes with a `Result`: a value, or an error saying what went wrong. It also hands the result to an `onResult` closure the moment it is known (set it before the operation is queued: the queue's locks then carry it to the thread that calls it).
+ An output property that may be `nil` says little about *why* it is `nil`. A result-typed operation finishes with a `Result`: a value, or an error saying what went wrong. It also hands the result to an `onResult` closure the moment it is known (set it before the operation is queued: the queue's locks then carry it to the thread that calls it). The base class `ResultOperation`, in `ResultOperation.swift` beside this page, adds two methods to `AsyncOperation`:
 
  - `finish(with:)` stores the result, calls `onResult`, and finishes; only the first call counts;
  - `cancel(with:)` records a reason and calls `cancel()`. When the operation finishes, the reason wins over whatever its work reported.
 
- `cancel()` itself only sets a flag, and work that never looks at it runs on. So, as in the talk, the fetch below overrides `cancel()` to cancel the download it started: cancellation reaches the work, the download stops, and its callback finishes the operation.
+ On a running operation `cancel()` only sets a flag, and work that never looks at it runs on. So, as in the talk, the fetch below overrides `cancel()` to cancel the download it started: cancellation reaches the work, the download stops, and its callback finishes the operation.
 
  - experiment: Set `requestedPhoto` to `unicorn`: no such photo exists, and the operation finishes with a typed error instead of a silent `nil`.
  */
-class ResultOperation<Success: Sendable, Failure: Error>: AsyncOperation, @unchecked Sendable {
-    private struct Outcome {
-        var result: Result<Success, Failure>?
-        var cancellationReason: Failure?
-    }
-
-    private let outcome = Mutex(Outcome())
-    var onResult: (@Sendable (Result<Success, Failure>) -> Void)?
-
-    var result: Result<Success, Failure>? { outcome.withLock { $0.result } }
-
-    /// Finishes with `result`, unless the operation was cancelled with a reason, which then wins. Only the first call counts.
-    func finish(with result: Result<Success, Failure>) {
-        let delivered: Result<Success, Failure>? = outcome.withLock { outcome in
-            guard case .none = outcome.result else { return nil }
-            outcome.result = outcome.cancellationReason.map { .failure($0) } ?? result
-            return outcome.result
-        }
-        guard let delivered else { return }
-        onResult?(delivered)
-        finish()
-    }
-
-    func cancel(with reason: Failure) {
-        outcome.withLock { $0.cancellationReason = $0.cancellationReason ?? reason }
-        cancel()
-    }
-
-    override func start() {
-        // Cancelled before it began: finish with the reason now, since no work will report back.
-        if isCancelled, let reason = outcome.withLock({ $0.cancellationReason }) {
-            finish(with: .failure(reason))
-        }
-        super.start()
-    }
-}
-
 enum FetchError: Error {
     case notFound(String)
     case cancelled
