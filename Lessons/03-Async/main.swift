@@ -233,7 +233,7 @@ let fetchQueue = OperationQueue()
 fetchQueue.name = "fetches"
 fetchQueue.addOperations([fetch, largeFetch], waitUntilFinished: false)
 print("Fetching \(requestedPhoto.rawValue) (\(Simulated.describe(0.5))) and a large hubble (\(Simulated.describe(4)))")
-//: Once the first fetch is in, the page no longer wants the large hubble photo (as when a learner scrolls past it) and cancels its fetch. The download stops there, long before its wait is up, a mark on its lane says so, and the operation finishes with `FetchError.cancelled`.
+//: `waitUntilFinished()` blocks until that one operation has finished. Once the first fetch is in, the page no longer wants the large hubble photo (as when a learner scrolls past it) and cancels its fetch. The download stops there, long before its wait is up, a mark on its lane says so, and the operation finishes with `FetchError.cancelled`.
 fetch.waitUntilFinished()
 largeFetch.cancel(with: .cancelled)
 trace("waitUntilAllOperationsAreFinished") {
