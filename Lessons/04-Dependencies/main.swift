@@ -29,9 +29,11 @@ let makeCycle = knob("makeCycle", default: false, "two operations that depend on
 /*:
  ## Passing data along a dependency
 
- The chain is load → tilt-shift → show. The loader is the asynchronous operation of the previous page (`AsyncOperation.swift` beside this page); it downloads a photo over a pretend network in half a second.
+ The chain is load → tilt-shift → show. The loader is the asynchronous operation of the previous page (`AsyncOperation.swift` beside this page); it downloads a photo over a pretend network in half a second at 1× (the page prints how long that is at the run's speed).
 
  A dependency says *when* an operation may start, not *what* it receives. The data has to travel another way: when the filter starts, its dependencies have finished, so it can look among them for one that has an image. Rather than knowing the loader's class, it asks for anything that conforms to a small protocol, `ImageProvider`. Any operation that has an image to hand on can conform, and the filter works after any of them.
+
+ The operations keep their images in plain `var`s and, like those of page 3, restate `@unchecked Sendable`: the compiler cannot check them, so the page promises that no two threads touch a property unordered. It keeps that promise by one rule. An operation writes its image before it finishes, and only operations that start after it has finished read it (or the page, after a queue's wait). Foundation learns of the finish, releases the dependents and ends the wait under its own locks, and what a thread wrote before it released a lock is visible to whoever takes it after.
  */
 protocol ImageProvider: Operation {
     var providedImage: RGBImage? { get }
@@ -137,6 +139,7 @@ coffeeShow.addDependency(coffeeFilter)
 
 let imageQueue = OperationQueue()
 imageQueue.name = "images"
+print("Each photo downloads in \(Simulated.describe(0.5)); the chain takes that and its filter")
 //: They go to the queue in any order; the dependencies decide the order they run in.
 imageQueue.addOperations([coffeeShow, coffeeFilter, coffeeLoad], waitUntilFinished: false)
 duration {
@@ -146,7 +149,7 @@ duration {
 }
 
 /*:
- The tilt-shift blurs the top and bottom of the photo and leaves the middle sharp, which the detail figures above show.
+ The tilt-shift blurs the top and bottom of the photo and leaves the middle sharp; the comparison further down measures that against the photo as it was downloaded.
 
  ## A custom operator
 
@@ -170,7 +173,7 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
 /*:
  ## Across two queues
 
- A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has cores (filtering is all CPU). The filter on one queue still waits for the download on the other.
+ A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has processors, read when the page runs (filtering is all CPU). The filter on one queue still waits for the download on the other.
  */
 let networkQueue = OperationQueue()
 networkQueue.name = "network"
@@ -178,6 +181,7 @@ networkQueue.maxConcurrentOperationCount = 3
 let filterQueue = OperationQueue()
 filterQueue.name = "filters"
 filterQueue.maxConcurrentOperationCount = ProcessInfo.processInfo.activeProcessorCount
+print("The filters queue runs up to \(filterQueue.maxConcurrentOperationCount) at once, one per active processor of this machine")
 
 let rocketLoad = ImageLoadOperation(photoName: "rocket")
 let rocketFilter = FilterOperation("tilt-shift rocket", filter: tiltShift)
@@ -192,7 +196,7 @@ trace("waitUntilAllOperationsAreFinished") {
 /*:
  ## A graph, not only a chain
 
- An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands; a comparison waits for both. You declare only who needs whom; the queues find the order and the parallelism.
+ An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands; a comparison waits for both, and for the download, to measure the filtered photos against it. You declare only who needs whom; the queues find the order and the parallelism.
  */
 /// Compares the images of all its image-providing dependencies, row by row.
 final class CompareOperation: ObservedOperation, @unchecked Sendable {
@@ -207,8 +211,9 @@ final class CompareOperation: ObservedOperation, @unchecked Sendable {
 
 let chelseaLoad = ImageLoadOperation(photoName: "chelsea")
 let chelseaTiltShift = FilterOperation("tilt-shift chelsea", filter: tiltShift)
-let chelseaBlur = FilterOperation("blur chelsea", filter: { boxBlur($0, radius: 2) })
+let chelseaBlur = FilterOperation("blur chelsea", filter: { gaussianBlur($0, sigma: 4) })
 let comparison = CompareOperation(name: "compare chelsea")
+chelseaLoad |> comparison
 chelseaLoad |> chelseaTiltShift |> comparison
 chelseaLoad |> chelseaBlur |> comparison
 networkQueue.addOperation(chelseaLoad)
@@ -218,11 +223,11 @@ trace("waitUntilAllOperationsAreFinished") {
 }
 
 /*:
- The tilt-shift keeps the middle row sharp and softens the top; the plain blur softens every row alike.
+ The tilt-shift leaves the middle row exactly as downloaded and softens the top; the plain Gaussian blur softens every row.
 
  ## A cancelled dependency does not stop its dependents
 
- Cancelling an operation does not cancel the operations that depend on it: once it finishes (and a cancelled operation finishes quickly), they become ready and run like any other. That is the same on Apple platforms and on Linux. If a dependent should not run without its input, its `main()` has to check.
+ Cancelling an operation does not cancel the operations that depend on it: once it finishes (and a cancelled operation finishes quickly), they become ready and run like any other. swift-corelibs-foundation releases a cancelled operation's dependents as it does a finished one's, and the talk this tutorial follows shows the same on Apple platforms. If a dependent should not run without its input, its `main()` has to check.
 
  The retina download below is cancelled before it is queued. With `checkDependencies` on, the filter and the display each find a cancelled dependency, cancel themselves and return; the display then finds the *filter* cancelled, so the cancellation travels down the chain.
 
@@ -350,11 +355,11 @@ if case .success(let title)? = fetchTitle.result {
 /*:
  ## A cycle never runs
 
- Dependencies must not go round in a circle. If `compress` waits for `upload` and `upload` waits for `compress`, neither can ever become ready: nothing fails, nothing runs, and anything waiting for them waits forever. Foundation does not check for cycles, on Apple platforms or here.
+ Dependencies must not go round in a circle. If `compress` waits for `upload` and `upload` waits for `compress`, neither can ever become ready: nothing fails, nothing runs, and anything waiting for them waits forever. Foundation does not look for cycles: swift-corelibs-foundation has no check, and Apple's documentation calls a cycle a programmer error that can freeze the program.
 
  - experiment: Set `makeCycle` to true. The page hangs in `waitUntilAllOperationsAreFinished`; after a few silent seconds the tutorial stops it, and because the operations reported their dependencies, it names the cycle.
 
- - note: Making an operation depend on *itself* goes wrong even sooner in swift-corelibs-foundation: `addDependency` takes the operation's lock twice, and the calling thread hangs inside Foundation before the operation reaches a queue.
+ - deep dive: Making an operation depend on *itself* goes wrong even sooner in swift-corelibs-foundation (Swift 6.3.1): `addDependency` locks the dependency and then the operation, each with its own `NSLock`. When the two are one object, that is the same lock taken twice by one thread, and an `NSLock` is not recursive: the calling thread hangs inside Foundation before the operation reaches a queue.
  */
 if makeCycle {
     expectEnding(.stuck, because: "compress and upload each wait for the other, so neither can ever start")

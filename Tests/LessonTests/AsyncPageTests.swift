@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TourCore
 import TourTestSupport
@@ -5,11 +6,15 @@ import TourTestSupport
 /// Page 3 proves what it teaches from its own trace: each test reads the events of a real run.
 @Suite("Page 3: Async")
 struct AsyncPageTests {
+    /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
+    static let speed = 4.0
     /// The page with its default knobs.
-    static let run = recordRun(product: "Lesson03Async", speed: 10)
-    /// A missing photo for the result-typed fetch, and the loader that forgets to finish, which ends the run.
-    static let forgetful = recordRun(product: "Lesson03Async", knobs: [("requestedPhoto", "unicorn"), ("forgetToFinish", "true")],
-                                     speed: 10, stuckAfter: 0.5)
+    static let run = recordRun(product: "Lesson03Async", speed: speed)
+    /// A missing photo for the result-typed fetch, a loader that claims to be asynchronous, and the loader that forgets
+    /// to finish, which ends the run.
+    static let turned = recordRun(product: "Lesson03Async", knobs: [
+        ("requestedPhoto", "unicorn"), ("claimAsynchronous", "true"), ("forgetToFinish", "true"),
+    ], speed: speed, stuckAfter: 1) // Above the page's longest silence at 4×, the 250 ms blocking wait, with room for a loaded machine.
 
     @Test func endsNormallyAsItSays() {
         #expect(Self.run.ending == .exited(code: 0))
@@ -23,7 +28,28 @@ struct AsyncPageTests {
         let download = try #require(Self.run.spans(named: "network load coffee").first)
         #expect(finished < download.start, "the queue called it finished before the download had even begun")
         #expect(Self.run.results.contains { $0.text == "no image yet" })
-        #expect(Self.run.results.contains { $0.text == "160×120, too late" })
+        #expect(Self.run.results.contains { $0.text.hasSuffix(", too late") })
+    }
+
+    /// The experiment: overriding `isAsynchronous` is seen (the page prints it) and changes nothing else.
+    @Test func claimingToBeAsynchronousChangesNothing() throws {
+        #expect(Self.run.outputText.contains("The too-early loader's isAsynchronous: false"))
+        #expect(Self.turned.outputText.contains("The too-early loader's isAsynchronous: true"))
+        var behaviours: [[String]] = []
+        for run in [Self.run, Self.turned] {
+            let queued = try #require(run.operations.first { $0.name == "too-early load coffee" })
+            let byHand = try #require(run.operations.first { $0.name == "too-early load coffee, started by hand" })
+            let downloads = run.spans(named: "network load coffee")
+            try #require(downloads.count == 2)
+            #expect(try #require(queued.firstTime(of: "finished")) < downloads[0].start, "the queue calls it finished first")
+            let startCall = try #require(run.spans(named: "start() called directly").first)
+            #expect(try #require(startCall.end) < downloads[1].start, "a direct start() returns before the download begins")
+            #expect(try #require(byHand.firstTime(of: "finished")) < downloads[1].start)
+            #expect(run.results.contains { $0.text == "no image yet" })
+            #expect(run.results.contains { $0.text == "finished, no image yet" })
+            behaviours.append(queued.changes.map(\.state) + ["/"] + byHand.changes.map(\.state))
+        }
+        #expect(behaviours[0] == behaviours[1], "the same state changes whatever isAsynchronous says")
     }
 
     @Test func anAsynchronousOperationFinishesWhenItsCallbackSaysSo() throws {
@@ -39,18 +65,51 @@ struct AsyncPageTests {
     }
 
     @Test func aResultTypedOperationDeliversAValueOrATypedError() {
-        #expect(Self.run.outputText.contains("fetched rocket: 160×120"))
-        #expect(Self.forgetful.outputText.contains("fetching unicorn failed: notFound(\"unicorn\")"))
+        #expect(Self.run.outputText.contains { $0.wholeMatch(of: /fetched rocket: \d+×\d+/) != nil })
+        #expect(Self.turned.outputText.contains("fetching unicorn failed: notFound(\"unicorn\")"))
     }
 
-    @Test func cancellingWithAReasonFinishesAtOnceAndIgnoresTheLateAnswer() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "fetch hubble" })
-        let states = operation.changes.map(\.state)
-        #expect(states == ["executing", "cancelled", "finished"])
-        let finished = try #require(operation.firstTime(of: "finished"))
-        let download = try #require(Self.run.spans(named: "network load hubble").first)
-        #expect(finished < download.start, "it finished without waiting for its download")
-        #expect(Self.run.outputText.filter { $0.contains("hubble") && $0.contains("fetch") } == ["fetching hubble failed: cancelled"])
+    /// The talk's `cancel()` override: cancelling the operation stops its download, which then finishes it.
+    @Test func cancellationReachesTheDownload() throws {
+        let run = Self.run
+        let operation = try #require(run.operations.first { $0.name == "fetch hubble" })
+        #expect(operation.changes.map(\.state) == ["executing", "cancelled", "finished"])
+        let download = try #require(run.spans(named: "network load hubble").first)
+        let downloadEnd = try #require(download.end)
+        let rocketFetched = try #require(run.operations.first { $0.name == "fetch rocket" }?.firstTime(of: "finished"))
+        #expect(rocketFetched <= downloadEnd, "the page cancels once the other fetch is in, and the download ran until then")
+        let fullWait = 4 / Self.speed
+        #expect(try #require(download.duration) < fullWait / 2, "the download stopped long before its \(fullWait) s wait was up")
+        let cancelledMark = try #require(run.marks.first { $0.name == "hubble download cancelled" })
+        #expect(cancelledMark.thread == download.thread && cancelledMark.time >= downloadEnd)
+        #expect(try #require(operation.firstTime(of: "finished")) >= downloadEnd, "its stopped download finished it")
+        #expect(run.outputText.filter { $0.contains("hubble") && $0.contains("fetch") } == ["fetching hubble failed: cancelled"])
+        // The page prints how long the download lasted; that is the span the trace measured.
+        let stopped = try #require(run.outputText.first { $0.hasPrefix("The hubble download stopped after ") })
+        #expect(stopped.hasSuffix(" of its 4 s at 1×, 1 s at 4×"))
+        let printed = try #require(Self.seconds(in: stopped))
+        #expect(abs(printed - (download.duration ?? 0)) < 0.02)
+    }
+
+    /// At 4× every wait the page prints names its real length, and the trace measures that length.
+    @Test func printedWaitsAreTheWaitsMeasuredAtTheRunsSpeed() throws {
+        let run = Self.run
+        #expect(run.outputText.contains("Fetching rocket (0.5 s at 1×, 125 ms at 4×) and a large hubble (4 s at 1×, 1 s at 4×)"))
+        #expect(run.outputText.contains("The timer ticks every 100 ms at 1×, 25 ms at 4×; each download below takes 1 s at 1×, 250 ms at 4×"))
+        #expect(run.outputText.contains("The rocket wait gave up after 200 ms at 1×, 50 ms at 4×; the download itself carries on"))
+        try Self.expect(run.spans(named: "network load rocket").first, lasts: 0.125)
+        let chelseaDownloads = run.spans(named: "network load chelsea")
+        try #require(chelseaDownloads.count == 2)
+        for download in chelseaDownloads {
+            try Self.expect(download, lasts: 0.25)
+        }
+        try Self.expect(run.spans(named: "waitWhileRunLoopTurns timeout").first, lasts: 0.05)
+        let turning = try #require(run.spans(named: "waitWhileRunLoopTurns").first)
+        let ticks = run.marks.filter { $0.name == "tick" && turning.contains($0.time) }.map(\.time)
+        try #require(ticks.count >= 3, "the timer ticked during the run-loop wait")
+        let meanGap = Double(ticks[ticks.count - 1] - ticks[0]) / 1e9 / Double(ticks.count - 1)
+        // A timer never fires early; a loaded machine can fire it late, or skip a tick it missed.
+        #expect(meanGap >= 0.025 * 0.9 && meanGap < 0.025 * 2, "ticks \(meanGap) s apart")
     }
 
     @Test func aBlockingWaitStopsTheTimerAndARunLoopWaitKeepsItTicking() throws {
@@ -67,6 +126,12 @@ struct AsyncPageTests {
         #expect(turning.contains(mainQueueBlock.time), "the main run loop served the main queue during the wait")
     }
 
+    @Test func theSimplestFormRunsTheWorkElsewhereWhileTheTimerTicks() throws {
+        let filter = try #require(Self.run.spans(named: "tilt-shift chelsea").first)
+        #expect(filter.thread != Self.run.pid, "the filter ran on a global queue's thread")
+        #expect(Self.run.marks.contains { $0.name == "tick" && filter.contains($0.time) }, "the main thread ticked meanwhile")
+    }
+
     @Test func theUntilFormWaitsForItsCondition() throws {
         let finished = try #require(Self.run.operations.first { $0.name == "load retina" }?.firstTime(of: "finished"))
         let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns until").first)
@@ -76,18 +141,15 @@ struct AsyncPageTests {
 
     @Test func aTimeoutGivesUpWhileTheWorkCarriesOn() throws {
         let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns timeout").first)
-        #expect(try #require(wait.duration) >= 0.2 / 10, "it waited its whole timeout")
-        #expect(Self.run.outputText.contains { $0.hasPrefix("The rocket download: gave up waiting after 20.0 ms") })
+        #expect(try #require(wait.duration) >= 0.2 / Self.speed, "it waited its whole timeout")
         let lastRocket = try #require(Self.run.spans(named: "network load rocket").last)
         #expect(lastRocket.start >= (wait.end ?? .max), "the download went on after the wait gave up")
+        #expect(lastRocket.end != nil, "and it ran to its end")
     }
 
     @Test func forgettingToFinishIsReportedStuckNamingTheOperation() throws {
-        let run = Self.forgetful
-        guard case .stuck(let stall) = run.ending else {
-            Issue.record("expected the run to be stuck, got \(String(describing: run.ending))")
-            return
-        }
+        let run = Self.turned
+        let stall = try #require(run.stall, "expected the run to be stuck, got \(String(describing: run.ending))")
         #expect(stall.unfinishedOperations == ["forgetful load hubble"])
         #expect(stall.openSpans.contains { $0.hasPrefix("waitUntilAllOperationsAreFinished") })
         #expect(run.expectation?.ending == "stuck")
@@ -96,8 +158,26 @@ struct AsyncPageTests {
     }
 
     @Test func knobsAreAnnounced() {
-        #expect(Self.forgetful.knobs.map(\.name) == ["requestedPhoto", "forgetToFinish"])
-        #expect(Self.forgetful.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "hubble", "unicorn"])
+        #expect(Self.turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish"])
+        #expect(Self.turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "retina", "unicorn"])
+    }
+
+    /// Expects `span` to last `seconds` of real time: never less (a simulated wait does not end early), and not much
+    /// more, with room for a loaded machine to wake the waiting thread late.
+    static func expect(_ span: Span?, lasts seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let duration = try #require(span?.duration, sourceLocation: sourceLocation)
+        #expect(duration >= seconds * 0.98 && duration < seconds + 0.15,
+                "\(span?.name ?? "") lasted \(duration) s, not \(seconds) s", sourceLocation: sourceLocation)
+    }
+
+    /// The first time in `text` written as LessonKit's `formatSeconds` writes it ("504.0 ms", "1.250 s", "80 µs"), in seconds.
+    static func seconds(in text: String) -> Double? {
+        guard let match = text.firstMatch(of: /(\d+(?:\.\d+)?) (s|ms|µs)\b/), let value = Double(match.1) else { return nil }
+        switch match.2 {
+        case "ms": return value / 1e3
+        case "µs": return value / 1e6
+        default: return value
+        }
     }
 }
 
@@ -105,5 +185,12 @@ private extension Span {
     /// True if `time` falls between the span's start and end.
     func contains(_ time: UInt64) -> Bool {
         start <= time && time <= (end ?? .max)
+    }
+}
+
+private extension RunRecord {
+    /// What the watchdog found, when it ended the run as stuck.
+    var stall: Stall? {
+        if case .stuck(let stall) = ending { stall } else { nil }
     }
 }

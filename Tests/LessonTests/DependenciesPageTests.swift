@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TourCore
 import TourTestSupport
@@ -5,12 +6,14 @@ import TourTestSupport
 /// Page 4 proves what it teaches from its own trace: each test reads the events of a real run.
 @Suite("Page 4: Dependencies")
 struct DependenciesPageTests {
+    /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
+    static let speed = 4.0
     /// The page with its default knobs.
-    static let run = recordRun(product: "Lesson04Dependencies", speed: 10)
+    static let run = recordRun(product: "Lesson04Dependencies", speed: speed)
     /// Dependents that do not check, a short link that leads nowhere, and the cycle, which ends the run.
     static let turned = recordRun(product: "Lesson04Dependencies", knobs: [
         ("checkDependencies", "false"), ("shortLink", "broken"), ("makeCycle", "true"),
-    ], speed: 10, stuckAfter: 0.5)
+    ], speed: speed, stuckAfter: 2) // Above a 400×300 tilt-shift's silent computing on a loaded machine (0.4 s measured).
 
     @Test func endsNormallyAsItSays() {
         #expect(Self.run.ending == .exited(code: 0))
@@ -29,8 +32,22 @@ struct DependenciesPageTests {
     }
 
     @Test func theImageTravelsAlongTheChain() {
-        let shown = Self.run.outputText.filter { $0.hasPrefix("show coffee: 160×120") || $0.hasPrefix("show rocket: 160×120") }
+        let shown = Self.run.outputText.filter { $0.contains(#/^show (coffee|rocket): \d+×\d+, detail /#) }
         #expect(shown.count == 2, "each display found the filtered image through its dependency")
+    }
+
+    /// At 4× the printed download time names its real length, and the trace measures that length.
+    @Test func thePrintedDownloadTimeIsTheMeasuredOne() throws {
+        #expect(Self.run.outputText.contains("Each photo downloads in 0.5 s at 1×, 125 ms at 4×; the chain takes that and its filter"))
+        let downloads = Self.run.spans.filter { $0.name.hasPrefix("network load ") }
+        #expect(downloads.count == 3, "coffee, rocket and chelsea; the cancelled retina never downloads")
+        for download in downloads {
+            let duration = try #require(download.duration)
+            // Never shorter than the wait; a loaded machine may wake the thread late.
+            #expect(duration >= 0.125 * 0.98 && duration < 0.125 + 0.15, "\(download.name) lasted \(duration) s")
+        }
+        let chain = try #require(Self.run.results.first { $0.kind == "duration" }?.seconds)
+        #expect(chain >= 0.125 * 0.98, "the first chain waited for its download")
     }
 
     @Test func theDependenciesAreReportedAsDeclared() {
@@ -39,7 +56,7 @@ struct DependenciesPageTests {
             "tilt-shift coffee ← load coffee", "show coffee ← tilt-shift coffee",
             "tilt-shift rocket ← load rocket", "show rocket ← tilt-shift rocket",
             "tilt-shift chelsea ← load chelsea", "blur chelsea ← load chelsea",
-            "compare chelsea ← tilt-shift chelsea", "compare chelsea ← blur chelsea",
+            "compare chelsea ← load chelsea", "compare chelsea ← tilt-shift chelsea", "compare chelsea ← blur chelsea",
             "fetch title ← expand https://short.example/ops",
         ]))
     }
@@ -48,6 +65,11 @@ struct DependenciesPageTests {
         let filter = try #require(Self.run.spans(named: "tilt-shift rocket").first)
         #expect(filter.queue == "filters")
         #expect(try Self.time(of: "finished", for: "load rocket") < filter.start)
+    }
+
+    @Test func theFiltersQueueIsAsWideAsTheMachine() {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        #expect(Self.run.outputText.contains("The filters queue runs up to \(processors) at once, one per active processor of this machine"))
     }
 
     @Test func aGraphFansOutAndBackIn() throws {
@@ -60,7 +82,32 @@ struct DependenciesPageTests {
             let workEnd = try #require(Self.run.spans(named: "filtering for \(filter)").first?.end)
             #expect(workEnd < compareStart, "the comparison waited for \(filter)")
         }
-        #expect(Self.run.outputText.filter { $0.hasPrefix("compare: ") }.count == 2)
+        #expect(Self.run.outputText.filter { $0.hasPrefix("compare: ") }.count == 3)
+    }
+
+    /// Both filters become ready the moment the shared download lands, and a filters queue as wide as the machine
+    /// runs them at once: tens of milliseconds of real work each, so their spans overlap by far more than the moment
+    /// a loaded machine may take to wake the second thread.
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2,
+                   "one processor: the filters queue is one wide, so the two filters take turns"))
+    func theFannedOutFiltersRunSideBySide() throws {
+        let tiltShift = try #require(Self.run.spans(named: "filtering for tilt-shift chelsea").first)
+        let blur = try #require(Self.run.spans(named: "filtering for blur chelsea").first)
+        #expect(tiltShift.thread != blur.thread)
+        let overlapStart = max(tiltShift.start, blur.start)
+        let overlapEnd = min(try #require(tiltShift.end), try #require(blur.end))
+        #expect(overlapStart < overlapEnd, "the two filters ran at the same time")
+    }
+
+    /// The page's reading of the comparison: the tilt-shift leaves the middle row as downloaded and softens the top,
+    /// the blur softens both.
+    @Test func theComparisonShowsWhereEachFilterWorked() throws {
+        let original = try Self.detail(of: "load chelsea")
+        let tiltShifted = try Self.detail(of: "tilt-shift chelsea")
+        let blurred = try Self.detail(of: "blur chelsea")
+        #expect(tiltShifted.middle == original.middle)
+        #expect(tiltShifted.top < original.top)
+        #expect(blurred.top < original.top && blurred.middle < original.middle)
     }
 
     @Test func dependentsOfACancelledOperationStillRun() throws {
@@ -105,10 +152,7 @@ struct DependenciesPageTests {
 
     @Test func aCycleNeverRunsAndIsNamed() throws {
         let run = Self.turned
-        guard case .stuck(let stall) = run.ending else {
-            Issue.record("expected the run to be stuck, got \(String(describing: run.ending))")
-            return
-        }
+        let stall = try #require(run.stall, "expected the run to be stuck, got \(String(describing: run.ending))")
         #expect(Set(stall.dependencyCycle) == ["compress", "upload"])
         #expect(stall.dependencyCycle.first == stall.dependencyCycle.last, "the cycle closes on itself")
         for name in ["compress", "upload"] {
@@ -124,8 +168,22 @@ struct DependenciesPageTests {
         #expect(Self.run.knobs.allSatisfy { $0.value == $0.defaultValue })
     }
 
+    /// The detail figures the comparison printed for the image of `provider`.
+    static func detail(of provider: String) throws -> (top: Double, middle: Double) {
+        let line = try #require(run.outputText.first { $0.hasPrefix("compare: \(provider) has detail ") })
+        let match = try #require(line.firstMatch(of: /detail ([0-9.]+) on the top row, ([0-9.]+) across the middle/))
+        return (try #require(Double(match.1)), try #require(Double(match.2)))
+    }
+
     /// When the operation called `name` first reported `state`.
     static func time(of state: String, for name: String) throws -> UInt64 {
         try #require(run.operations.first { $0.name == name }?.firstTime(of: state), "\(name) never reported \(state)")
+    }
+}
+
+private extension RunRecord {
+    /// What the watchdog found, when it ended the run as stuck.
+    var stall: Stall? {
+        if case .stuck(let stall) = ending { stall } else { nil }
     }
 }
