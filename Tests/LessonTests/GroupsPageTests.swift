@@ -72,6 +72,8 @@ struct GroupsPageTests {
         }
         #expect(Self.run.outputText.contains("Animations completed"))
         #expect(notify.queue == "com.apple.main-thread")
+        // After dispatchMain() the main queue is an ordinary serial queue, served by a pool thread.
+        #expect(notify.thread != Self.run.pid, "the notify block ran on the original main thread")
     }
 
     @Test func waitTimesOutFirstThenSucceeds() throws {
@@ -163,10 +165,15 @@ struct GroupsPageTests {
     }
 
     @Test(arguments: [1, 4])
-    func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) {
+    func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) throws {
         let run = recordRun(product: "Lesson07Groups", knobs: [("photos", "\(count)")], speed: 20)
-        #expect(run.spans.filter { $0.name.hasPrefix("tilt-shift ") }.count == count)
+        let filters = run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
+        #expect(filters.count == count)
         #expect(run.ending == .exited(code: 0))
+        let waited = try #require(run.output.first { $0.text.hasPrefix("The group waited ") })
+        #expect(waited.text.hasSuffix(" for \(count) filter\(count == 1 ? "" : "s") on \(ProcessInfo.processInfo.activeProcessorCount) cores"))
+        let lastFilterEnd = try #require(filters.compactMap(\.end).max())
+        #expect(waited.time >= lastFilterEnd, "the group's wait returned before the last filter was done")
     }
 
     @Test func anUnbalancedLeaveIsTrappedByLibdispatch() {
