@@ -5,7 +5,6 @@
  */
 import Foundation
 import LessonKit
-import Synchronization
 
 /// Which person's experiment a run performs; the Thread Sanitizer run uses this to race one person at a time.
 enum People: String, CaseIterable {
@@ -29,7 +28,7 @@ let threadSanitizer = knob("threadSanitizer", default: false, "rebuild this page
 
  A `Person` has a first and a last name, and changing them takes a moment between the two: think of a database write for each. Nothing is wrong with this class as long as one thread uses it.
 
- - important: Swift 6 will not let a class with mutable properties be shared between threads: it is not `Sendable`. Writing `@unchecked Sendable` switches that check off for the class. It is a promise to the compiler that the class protects its own state, and this class breaks it. That is exactly what the rest of the page is about.
+ - important: Swift 6 will not let a class with mutable properties be shared between threads: it is not `Sendable`. The operations of earlier pages were marked `@unchecked Sendable`, a promise to the compiler that the class orders access to its own state, and each page said why it kept it. This class makes the same promise and breaks it: nothing orders its writes. That is exactly what the rest of the page is about.
  */
 class Person: @unchecked Sendable {
     private var firstName: String
