@@ -54,7 +54,7 @@ struct PlainModeTests {
         let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10"])
         #expect(outcome.status == 0)
         let text = outcome.output
-        #expect(text.contains("main     Loaded coffee: 160×120 pixels"), "output lines carry the thread that printed them")
+        #expect(text.contains("main     Loaded coffee: 400×300 pixels"), "output lines carry the thread that printed them")
         #expect(text.contains("Results by line"))
         #expect(text.contains("main.swift:"))
         #expect(text.contains("Timeline"))
