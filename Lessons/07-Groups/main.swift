@@ -8,7 +8,7 @@
 import Foundation
 import LessonKit
 
-//: - experiment: Change `photos`: the group counts one filter per photo, and `wait()` returns only when the last is done. With more photos than cores the filters take turns, so the wait grows by one filter's time for every core's worth of photos (the page prints the cores it found).
+//: - experiment: Change `photos`: the group counts one filter per photo, and `wait()` returns only when the last is done. Each filter keeps a core busy, so once the photos outnumber the cores they share them and the wait grows: on two cores, four photos take about twice as long as one (the page prints the cores it found).
 let photoCount = knob("photos", default: 3, in: 1...4, "how many photos the first group filters concurrently")
 //: - experiment: Set `unbalancedLeave` to true: the page calls `leave()` once more than `enter()`, and libdispatch stops the process instead of printing "Done".
 let unbalancedLeave = knob("unbalancedLeave", default: false, "call leave() on the group once more than enter()")
