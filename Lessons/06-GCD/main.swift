@@ -107,7 +107,7 @@ if syncOntoCurrentQueue {
 
  The same half-second jobs go first to the serial worker, then to the concurrent queue. A **dispatch group** (the subject of the next page) lets the page wait until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the thread pool has threads.
 
- - note: A pool starts as wide as the machine has cores. While work waits and every one of its threads is blocked (these jobs sleep, so they are), libdispatch adds a thread, but it looks only once a second: a long batch of sleeping jobs slowly gets wider, a short one runs at the width of the cores. Page 8 shows what that once-a-second look can cost.
+ - note: A pool starts as wide as the machine has cores. Once a second libdispatch looks at it, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
  */
 func runJobs(on queue: DispatchQueue, kind: String) {
     let batch = DispatchGroup()
