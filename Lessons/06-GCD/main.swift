@@ -34,7 +34,9 @@ let concurrentWorkers = DispatchQueue(label: "tour.gcd.concurrent", attributes: 
 /*:
  ## Which queue am I on?
 
- There is no public way to get hold of "the current queue" as an object, but libdispatch will tell you the current queue's **label**. Swift's `Dispatch` module on Linux does not expose the C function that does it, `dispatch_queue_get_label(nil)`; LessonKit reaches it through the `CDispatch` module and offers it as `ThreadIdentity.currentQueueLabel`. It is the same helper that labels every event on this page's timeline.
+ There is no public way to get hold of "the current queue" as an object, but libdispatch will tell you the current queue's **label**. LessonKit offers it as `ThreadIdentity.currentQueueLabel`, the same helper that labels every event on this page's timeline.
+
+ - deep dive: The C function is `dispatch_queue_get_label(nil)`. Swift's `Dispatch` module on Linux marks it unavailable (use the `label` property, it says, which needs the queue you do not have), so LessonKit imports `CDispatch`, the C module beneath it, and calls it there.
  */
 peek(ThreadIdentity.currentQueueLabel)
 worker.sync {
@@ -54,7 +56,7 @@ operations.waitUntilAllOperationsAreFinished()
 /*:
  ## `async` returns at once, `sync` waits
 
- `async` puts the block in the queue and returns; it does not wait for the block to start, let alone finish. To make that visible, the worker is first given a half-second job, so the block sent after it has to wait its turn, while the caller carries on.
+ `async` puts the block in the queue and returns; it does not wait for the block to start, let alone finish. To make that visible, the worker is first given a half-second job, so the block sent after it waits its turn while the caller carries on.
  */
 worker.async {
     trace("earlier job") { Simulated.wait(0.5) }
@@ -88,9 +90,9 @@ print("async returned after \(formatSeconds(asyncCall)); sync returned after \(f
 
  libdispatch notices that the thread asking to wait is the one that owns the queue, and rather than hang forever it stops the process with an illegal instruction (`SIGILL`). On Linux it prints **nothing at all**: no message, exit status 132 in a shell. The same trap fires for `DispatchQueue.main.sync` called on the main thread.
 
- - deep dive: Apple's crash reports carry the line `dispatch_sync called on queue already owned by current thread`. In swift-corelibs-libdispatch (`src/internal.h`), `DISPATCH_CLIENT_CRASH` hands that text to `_dispatch_set_crash_log_cause_and_message`, which this open-source build defines, outside Windows, to drop the text (`strings libdispatch.so` does not find it here), then calls `_dispatch_hardware_crash()`, which is `__builtin_trap()`: the `ud2` instruction, hence `SIGILL`. The tutorial turns Swift's backtracer off to keep its output short; run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
+ - deep dive: Apple's crash reports carry the line `dispatch_sync called on queue already owned by current thread`. In swift-corelibs-libdispatch (`src/internal.h`), `DISPATCH_CLIENT_CRASH` hands that text to `_dispatch_set_crash_log_cause_and_message`, which this open-source build defines, outside Windows, to drop the text (`strings libdispatch.so` does not find it here), then calls `_dispatch_hardware_crash()`, which is `__builtin_trap()`: on x86-64 the `ud2` instruction, hence `SIGILL`. The tutorial turns Swift's backtracer off to keep its output short; run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
 
- - experiment: Set `syncOntoCurrentQueue` to true. The page announces the crash, then makes it; the tutorial names it.
+ - experiment: Set `syncOntoCurrentQueue` to true: the page announces the crash, prints the outer block's line, and stops there with `SIGILL` instead of reaching "Done"; the tutorial names the ending a libdispatch trap.
  */
 if syncOntoCurrentQueue {
     expectEnding(.crash, because: "a block on the serial worker queue calls sync on that same queue, which could never return")
@@ -105,7 +107,7 @@ if syncOntoCurrentQueue {
 /*:
  ## Serial and concurrent, timed
 
- The same half-second jobs go first to the serial worker, then to the concurrent queue. A **dispatch group** (the subject of the next page) lets the page wait until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the thread pool has threads.
+ The same half-second jobs go first to the serial worker, then to the concurrent queue; a **dispatch group** (the next page's subject) waits until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the pool has threads.
 
  - note: A pool starts as wide as the machine has cores. Once a second libdispatch looks at it, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
  */
