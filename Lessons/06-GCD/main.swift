@@ -3,15 +3,17 @@
 
  Under `OperationQueue` sits Grand Central Dispatch, the C library `libdispatch`. It has no operation objects and no states: you hand a closure to a `DispatchQueue`, and the queue runs it on one of the threads of its pool. A great deal of concurrent code on Apple platforms uses it directly, and so can yours.
 
- Linux runs the same library, built from the open-source swift-corelibs-libdispatch. The differences are in what is underneath: Apple's kernel manages the worker threads there, while on Linux libdispatch keeps a pool of its own. This page measures what that pool does.
+ Linux runs the same library, built from the open-source swift-corelibs-libdispatch. What differs is underneath: on Apple platforms the kernel runs the worker threads, on Linux libdispatch keeps pools of threads of its own. This page measures what those pools do.
  */
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
 import LessonKit
 
-//: - experiment: Change `jobs` and compare the serial and the concurrent queue: the serial one grows by half a second per job, the concurrent one by the pool's width at a time.
+//: - experiment: Change `jobs`: the serial queue's time grows by one job's length for every job you add, the concurrent queue's only for every pool's width of jobs (the page prints the cores it found).
 let jobs = knob("jobs", default: 4, in: 1...8, "how many half-second jobs go to the serial and to the concurrent queue")
+//: - experiment: Set `cancelEarlierSearches` to false: no keystroke cancels the search before it, so all four searches run instead of only the last.
+let cancelEarlierSearches = knob("cancelEarlierSearches", default: true, "each keystroke cancels the search the keystroke before it scheduled")
 let syncOntoCurrentQueue = knob("syncOntoCurrentQueue", default: false, "call sync on the serial queue from a block it is already running")
 
 /*:
@@ -32,7 +34,9 @@ let concurrentWorkers = DispatchQueue(label: "tour.gcd.concurrent", attributes: 
 /*:
  ## Which queue am I on?
 
- There is no public way to get hold of "the current queue" as an object, but libdispatch will tell you the current queue's **label**. Swift's `Dispatch` module on Linux does not expose the C function that does it, `dispatch_queue_get_label(nil)`; LessonKit reaches it through the `CDispatch` module and offers it as `ThreadIdentity.currentQueueLabel`. It is the same helper that labels every event on this page's timeline.
+ There is no public way to get hold of "the current queue" as an object, but libdispatch will tell you the current queue's **label**. LessonKit offers it as `ThreadIdentity.currentQueueLabel`, the same helper that labels every event on this page's timeline.
+
+ - deep dive: The C function is `dispatch_queue_get_label(nil)`. Swift's `Dispatch` module on Linux marks it unavailable (use the `label` property, it says, which needs the queue you do not have), so LessonKit imports `CDispatch`, the C module beneath it, and calls it there.
  */
 peek(ThreadIdentity.currentQueueLabel)
 worker.sync {
@@ -52,7 +56,7 @@ operations.waitUntilAllOperationsAreFinished()
 /*:
  ## `async` returns at once, `sync` waits
 
- `async` puts the block in the queue and returns; it does not wait for the block to start, let alone finish. To make that visible, the worker is first given a half-second job, so the block sent after it has to wait its turn, while the caller carries on.
+ `async` puts the block in the queue and returns; it does not wait for the block to start, let alone finish. To make that visible, the worker is first given a half-second job, so the block sent after it waits its turn while the caller carries on.
  */
 worker.async {
     trace("earlier job") { Simulated.wait(0.5) }
@@ -84,11 +88,11 @@ print("async returned after \(formatSeconds(asyncCall)); sync returned after \(f
 
  A block running on a serial queue owns that queue until it returns. If it calls `sync` on the same queue, the new block waits for the queue to be free, and the queue is free only when the outer block returns, which waits for the new block. Neither can ever go on: a deadlock.
 
- libdispatch notices that the thread asking to wait is the one that owns the queue, and rather than hang forever it stops the process with an illegal instruction (`SIGILL`). On Linux it prints **nothing at all**: no message, exit status 132 in a shell. Apple's crash reports carry a line saying `dispatch_sync called on queue already owned by current thread`; the Linux build of libdispatch does not even contain that text, so here you have to know what the silent crash means. The same trap fires for `DispatchQueue.main.sync` called on the main thread.
+ libdispatch notices that the thread asking to wait is the one that owns the queue, and rather than hang forever it stops the process with an illegal instruction (`SIGILL`). On Linux it prints **nothing at all**: no message, exit status 132 in a shell. The same trap fires for `DispatchQueue.main.sync` called on the main thread.
 
- The tutorial turns Swift's crash backtracer off to keep its output short. Run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
+ - deep dive: Apple's crash reports carry the line `dispatch_sync called on queue already owned by current thread`. In swift-corelibs-libdispatch (`src/internal.h`), `DISPATCH_CLIENT_CRASH` hands that text to `_dispatch_set_crash_log_cause_and_message`, which this open-source build defines, outside Windows, to drop the text (`strings libdispatch.so` does not find it here), then calls `_dispatch_hardware_crash()`, which is `__builtin_trap()`: on x86-64 the `ud2` instruction, hence `SIGILL`. The tutorial turns Swift's backtracer off to keep its output short; run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
 
- - experiment: Set `syncOntoCurrentQueue` to true. The page announces the crash, then makes it; the tutorial names it.
+ - experiment: Set `syncOntoCurrentQueue` to true: the page announces the crash, prints the outer block's line, and stops there with `SIGILL` instead of reaching "Done"; the tutorial names the ending a libdispatch trap.
  */
 if syncOntoCurrentQueue {
     expectEnding(.crash, because: "a block on the serial worker queue calls sync on that same queue, which could never return")
@@ -103,9 +107,9 @@ if syncOntoCurrentQueue {
 /*:
  ## Serial and concurrent, timed
 
- The same half-second jobs go first to the serial worker, then to the concurrent queue. A **dispatch group** (the subject of the next page) lets the page wait until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the thread pool has threads.
+ The same half-second jobs go first to the serial worker, then to the concurrent queue; a **dispatch group** (the next page's subject) waits until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the pool has threads.
 
- - note: On Linux the pool starts as wide as the machine has cores and adds a thread only after its workers have been blocked for a while (roughly one more per half second to a second). On a two-core machine four sleeping jobs therefore run two at a time, not four.
+ - note: A pool starts as wide as the machine has cores. Once a second libdispatch looks at it, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
  */
 func runJobs(on queue: DispatchQueue, kind: String) {
     let batch = DispatchGroup()
@@ -119,14 +123,52 @@ func runJobs(on queue: DispatchQueue, kind: String) {
 
 let serialTime = duration { runJobs(on: worker, kind: "serial") }
 let concurrentTime = duration { runJobs(on: concurrentWorkers, kind: "concurrent") }
-print("\(jobs) jobs of 0.5 s: serial queue \(formatSeconds(serialTime)), concurrent queue \(formatSeconds(concurrentTime)) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("\(jobs) jobs of \(Simulated.describe(0.5)): serial queue \(formatSeconds(serialTime)), concurrent queue \(formatSeconds(concurrentTime)) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+/*:
+ ## Work for later, and work you can take back
+
+ `asyncAfter(deadline:)` hands a block to a queue once a deadline has passed; until then no thread waits for it. A `DispatchWorkItem` wraps a block in an object you keep, so you can still act on it after handing it over: `cancel()` it, have a block sent to a queue when it is over with `notify(queue:)`, or wait until it is over with `wait()`.
+
+ Together they make a search box that waits for a pause in the typing: each keystroke schedules a search a moment later and cancels the one the keystroke before it scheduled. Only the last keystroke's search runs.
+ */
+let searchDelay = 0.3, typingInterval = 0.1
+print("A keystroke every \(Simulated.describe(typingInterval)); each schedules its search for \(Simulated.describe(searchDelay)) later")
+var searches: [(query: String, item: DispatchWorkItem)] = []
+for query in ["t", "to", "tou", "tour"] {
+    if cancelEarlierSearches { searches.last?.item.cancel() }
+    let search = DispatchWorkItem { @Sendable in
+        trace("search \"\(query)\"") {
+            Simulated.wait(0.1)
+            print("Searched for \"\(query)\"")
+        }
+    }
+    search.notify(queue: worker) { @Sendable in
+        mark("over: search \"\(query)\"")
+    }
+    mark("keystroke: \(query)")
+    worker.asyncAfter(deadline: .now() + searchDelay / Simulated.speed, execute: search)
+    searches.append((query, search))
+    Simulated.wait(typingInterval)
+}
+duration { searches.last?.item.wait() }
+let cancelled = searches.filter { $0.item.isCancelled }.map { "\"\($0.query)\"" }
+print("wait() returned once the last search was over; cancelled: \(cancelled.isEmpty ? "none" : cancelled.joined(separator: ", "))")
+
+/*:
+ Cancelling does not take the item out of the queue. When its turn comes libdispatch skips the block, and then treats the item as over: its `notify` block is sent, and a `wait()` returns. The timeline shows an `over:` mark for each cancelled search at the time it was due, not when it was cancelled. And a block already running when you cancel it runs on to the end: `cancel()` only sets a flag, as with operations, and `isCancelled` reads it.
+
+ - note: Why `@Sendable in`? Code at the top level of a Swift 6 program belongs to the main actor, and so does a closure written there unless it is marked `@Sendable`. `async` and `asyncAfter` declare their closures `@Sendable`; `DispatchWorkItem` and its `notify` do not. Unmarked, such a closure has Swift check, when it runs, that it is on the main queue, and on a worker thread that check stops the process with `SIGILL`. `DispatchWorkItem` is not `Sendable` either, so a closure cannot capture the item itself.
+ */
 
 /*:
  ## What quality of service means here
 
- A global queue's quality of service (QoS) says how urgent its work is. On Apple platforms the kernel schedules the threads accordingly. Linux has no such classes, so libdispatch does two things instead: each QoS gets a **root queue and pool of its own** (its label is the QoS), and it sets the **nice value** of that pool's threads: higher for less urgent work. A nice value only matters when threads compete for a core; on an idle machine, background work runs as fast as any other.
+ A quality of service (QoS) says how urgent work is. libdispatch keeps one global queue per QoS on every platform; the `com.apple.root` labels come from its own source. What differs is what a QoS does to a thread. On Apple platforms the kernel schedules threads by their QoS. Linux has no such classes, so each global queue gets a pool of threads of its own, and libdispatch sets the **nice value** of that pool's threads: higher for less urgent work. A nice value matters only when threads compete for a core; on an idle machine, background work runs as fast as any other.
 
- Two Linux details: `userInteractive` shares the user-initiated queue, and lowering a nice value below 0 needs privileges, so the user-initiated threads of a process started by an ordinary user stay at 0 (as root they get −2). The nice values below are measured on each worker thread, not looked up.
+ A queue you create can ask for a QoS too, `DispatchQueue(label:qos:)`: its blocks then run on threads of that QoS. The nice values below are measured on each thread that ran a block, not looked up.
+
+ - deep dive: Each pool thread starts in `_dispatch_worker_thread` (`src/queue.c`), which names the thread after its root queue (the last 15 characters of the label) and calls `setpriority` with the value `_dispatch_pp_to_nice` picks (`src/shims/priority.h`): background 10, utility 2, default 0, user-initiated −2, user-interactive −4. Linux has no kernel QoS, so `dispatch_get_global_queue` hands out the user-initiated queue for user-interactive work and the −4 never happens. A nice value below 0 needs privileges: run by an ordinary user, the user-initiated threads stay at 0.
  */
 func niceValue() -> Int32 {
     getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ThreadIdentity.current))
@@ -139,6 +181,10 @@ for quality in qualities {
         print("QoS \(quality): queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(niceValue())")
     }
 }
+let thumbnails = DispatchQueue(label: "tour.gcd.thumbnails", qos: .utility)
+thumbnails.async(group: qosSurvey) {
+    print("Own queue with QoS utility: queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(niceValue())")
+}
 qosSurvey.wait()
 print("The main thread's nice value is \(niceValue())")
 
@@ -146,6 +192,8 @@ print("The main thread's nice value is \(niceValue())")
  ## The main queue needs the main thread to serve it
 
  Blocks sent to the main queue run only when the main thread asks for them: an app's run loop does that between events. A program that is busy running its own code, as this page is, never looks, so the block waits.
+
+ The block raises a flag that the main thread reads, two threads touching one value. So the flag keeps its value in a `Mutex` (from the Synchronization module): `withLock` lets one thread at a time at the value, and every read and write goes through it. That is why `Flag` can be `Sendable` without `@unchecked`: `Mutex` is `Sendable` itself, and the compiler checks the rest.
  */
 final class Flag: Sendable {
     private let value = Mutex(false)
@@ -167,7 +215,11 @@ _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 1))
 peek(mainBlockRan.isRaised)
 
 /*:
- The other way to serve the main queue is `dispatchMain()`, for programs that do everything in blocks. It never returns. On Linux it differs from Apple platforms in a way you can see: the main thread **exits**, and libdispatch serves the main queue from one of its worker threads. The block below still finds itself on the queue labelled `com.apple.main-thread`, and `dispatchPrecondition(condition: .onQueue(.main))` holds, but the thread id is not the process id. Code that checks `Thread.isMainThread` to decide whether it may touch the UI gets `false` here.
+ The other way to serve the main queue is `dispatchMain()`, for programs that do everything in blocks. It never returns: it makes the main thread exit (`pthread_exit`), and on its way out the thread turns the main queue into an ordinary serial queue, served by pool threads like a queue of your own. libdispatch does this on Apple platforms and Linux alike; only Windows ends the thread another way. The block below still finds itself on the queue labelled `com.apple.main-thread`, and `dispatchPrecondition(condition: .onQueue(.main))` holds, but it runs on a worker thread: code that checks `Thread.isMainThread` to decide whether it may touch the UI gets `false`.
+
+ A libdispatch maintainer called that detached main queue an API mistake: using the main queue after `dispatch_main()` should have been made a trap from the start (swift-corelibs-libdispatch pull request 299).
+
+ - deep dive: In `src/queue.c` at the 6.3.1 tag, `dispatch_main()` calls `pthread_exit(NULL)` on every platform but Windows (`_endthreadex` there). The exit runs the thread's destructors; the main queue's, `_dispatch_queue_cleanup2()`, clears the queue's `DQF_THREAD_BOUND` flag and hands it over as an ordinary serial queue. Its target is the default-QoS overcommit root queue, as for your own serial queues, hence the worker's name below: the last 15 characters of `com.apple.root.default-qos.overcommit`. A Linux process whose main thread has exited looks like a zombie to `ps`, so on Linux `dispatch_main()` first registers one more destructor, `_dispatch_sig_thread`, which parks the main thread in `sigsuspend` for good (pull request 99); the page reads that from `/proc`. Elsewhere the main thread really ends, and `_dispatch_queue_cleanup2()` parks a pool thread instead.
 
  Since `dispatchMain()` never returns, the last block ends the program itself.
 
@@ -175,8 +227,9 @@ peek(mainBlockRan.isRaised)
  */
 DispatchQueue.main.async {
     dispatchPrecondition(condition: .onQueue(.main))
-    print("Served by dispatchMain: main-queue block on thread \(ThreadIdentity.current) (the main thread: \(ThreadIdentity.isMainThread)), queue \(ThreadIdentity.currentQueueLabel)")
-    print("Done: two queues of your own, the global queues by QoS, and the main queue served two ways.")
+    print("Served by dispatchMain: main-queue block on thread \(ThreadIdentity.current) (Thread.isMainThread: \(Thread.isMainThread)), queue \(ThreadIdentity.currentQueueLabel), thread name \(KernelThread.name(of: ThreadIdentity.current))")
+    print("The original main thread \(getpid()) is still there: \(KernelThread.whereabouts(of: getpid()))")
+    print("Done: two queues of your own, work for later, the global queues by QoS, and the main queue served two ways.")
     exit(0)
 }
 dispatchMain()

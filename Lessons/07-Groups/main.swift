@@ -8,8 +8,9 @@
 import Foundation
 import LessonKit
 
-//: - experiment: Set `unbalancedLeave` to true: the page calls `leave()` once more than `enter()`, and libdispatch stops it. Change `photos` to see how long the group waits for more or fewer filters.
+//: - experiment: Change `photos`: the group counts one filter per photo, and `wait()` returns only when the last is done. Each filter keeps a core busy, so once the photos outnumber the cores they share them and the wait grows: on two cores, four photos take about twice as long as one (the page prints the cores it found).
 let photoCount = knob("photos", default: 3, in: 1...4, "how many photos the first group filters concurrently")
+//: - experiment: Set `unbalancedLeave` to true: the page calls `leave()` once more than `enter()`, and libdispatch stops the process instead of printing "Done".
 let unbalancedLeave = knob("unbalancedLeave", default: false, "call leave() on the group once more than enter()")
 
 /*:
@@ -26,15 +27,18 @@ for (name, photo) in photos {
         }
     }
 }
-duration {
+let filterTime = duration {
     filters.wait()
 }
 mark("all photos filtered")
+print("The group waited \(formatSeconds(filterTime)) for \(photos.count) filter\(photos.count == 1 ? "" : "s") on \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 /*:
  ## Counting work someone else does
 
  The live view (`Animation.swift` beside this page) shows a 40-point box on a red 200-point square. Its `animate` function works like UIKit's animations: it returns at once, computes the animation frame by frame, 30 frames a second, on a queue of its own, and calls a completion handler at the end. It has never heard of dispatch groups.
+
+ Animations on two queues change one scene at the same time, so `Scene` keeps its state in a `Mutex` and every change and every look at it goes through `withLock`, one thread at a time. That is what lets `Scene` be `Sendable` with no `@unchecked`: the compiler checks it.
 
  So wrap it. This version takes a group as well: it calls `enter()` before the animation starts, and `leave()` in the completion handler, after the caller's own completion has run. Every `enter()` must be matched by exactly one `leave()`.
  */
@@ -70,7 +74,7 @@ animate("change background", seconds: 4, on: backgroundQueue, group: animations,
 
  `notify(queue:)` hands a block to a queue once the count reaches zero; it does not block anyone. Register it after the work has entered the group: on a group whose count is already zero, the block is sent at once.
 
- This one goes to the main queue, where UI work belongs. As the GCD page showed, the main queue runs only while the main thread serves it, so the page will call `dispatchMain()` at the end (and on Linux a worker thread will run the block, still on the main queue).
+ This one goes to the main queue, where UI work belongs. As the GCD page showed, the main queue runs only while the main thread serves it, so the page calls `dispatchMain()` at the end. That makes the main queue an ordinary serial queue, on Apple platforms as on Linux: a pool thread runs the block, still on the main queue, and the timeline shows it off the `main` lane.
  */
 animations.notify(queue: .main) {
     mark("notify")
@@ -84,7 +88,7 @@ animations.notify(queue: .main) {
 /*:
  ## Waiting, with a time limit
 
- `wait(timeout:)` blocks until the count is zero or the time is up, and says which: `.success` or `.timedOut`. The animations need four seconds, so a one-second wait times out; a thirty-second wait returns as soon as the last animation leaves. (The times are scaled by the speed factor, like the animations.)
+ `wait(timeout:)` blocks until the count is zero or the time is up, and says which: `.success` or `.timedOut`. The animations need four seconds, so a one-second wait times out; a thirty-second wait returns as soon as the last animation leaves. (These are the times at 1×: the speed factor scales the timeouts as it scales the animations.)
 
  - note: Blocking the main thread is what the wait does. In an app that would freeze the interface for as long as the wait lasts; `notify` is the way that does not.
  */

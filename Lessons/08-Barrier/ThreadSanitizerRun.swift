@@ -175,6 +175,8 @@ private final class QuietnessReporter: Sendable {
     private let message: String
     private let interval: Double
     private let started = DispatchTime.now().uptimeNanoseconds
+    /// Written by the threads that read output and read by the timer: an `Atomic` makes each load and store whole,
+    /// without a lock, and nothing else depends on its order, hence `.relaxed`.
     private let lastLine = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
 
     init(message: String, after seconds: Double) {

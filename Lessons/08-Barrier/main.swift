@@ -5,15 +5,22 @@
  */
 import Foundation
 import LessonKit
-import Synchronization
 
 /// Which person's experiment a run performs; the Thread Sanitizer run uses this to race one person at a time.
 enum People: String, CaseIterable {
     case both, unsafe, safe
 }
 
-//: - experiment: Run the page a few times: the unsafe person's final name changes from run to run, the safe person's never mixes. Set `people` to race only one of them.
+/// Where the safe person's clients run: each on a serial queue of its own, or all as blocks on one concurrent queue.
+enum Clients: String, CaseIterable {
+    case serialQueues, oneConcurrentQueue
+}
+
+//: - experiment: Set `people` to `unsafe` or `safe`: only that person is raced, and the page's other experiments are left out.
 let people = knob("people", default: People.both, "which person is raced: both, or only the unsafe or the safe one")
+//: - experiment: Set `clients` to `oneConcurrentQueue`: the safe person's five clients share the thread pool its writes need. Blocked in their reads, they hold every thread of it, and a write waits seconds for one, whatever the speed factor, while the pool grows by one thread a second. The page prints the longest such wait and the pool's threads before and after.
+let clients = knob("clients", default: Clients.serialQueues, "where the safe person's five clients run: on serial queues of their own, or as blocks on one concurrent queue")
+//: - experiment: Set `threadSanitizer` to true: the page rebuilds itself with Thread Sanitizer and races each person under it, with warnings for the unsafe person and none for the safe one.
 let threadSanitizer = knob("threadSanitizer", default: false, "rebuild this page with Thread Sanitizer and run each person's race under it")
 
 /*:
@@ -21,7 +28,7 @@ let threadSanitizer = knob("threadSanitizer", default: false, "rebuild this page
 
  A `Person` has a first and a last name, and changing them takes a moment between the two: think of a database write for each. Nothing is wrong with this class as long as one thread uses it.
 
- - important: Swift 6 will not let a class with mutable properties be shared between threads: it is not `Sendable`. Writing `@unchecked Sendable` switches that check off for the class. It is a promise to the compiler that the class protects its own state, and this class breaks it. That is exactly what the rest of the page is about.
+ - important: Swift 6 will not let a class with mutable properties be shared between threads: it is not `Sendable`. The operations of earlier pages were marked `@unchecked Sendable`, a promise to the compiler that the class orders access to its own state, and each page said why it kept it. This class makes the same promise and breaks it: nothing orders its writes. That is exactly what the rest of the page is about.
  */
 class Person: @unchecked Sendable {
     private var firstName: String
@@ -49,14 +56,14 @@ let newNames = [("Charlie", "Cheesecake"), ("Delia", "Dingle"), ("Eva", "Evershe
 /*:
  ## Changing it from five places at once
 
- Five clients, each with a serial queue of its own as five separate parts of an app would have, each change the name and then read it back. They run side by side, so one client's first name can meet another client's last name: a person called "Eva Dingle" that nobody ever named. Which mixture you get depends on the timing of that run.
+ Five clients, each with a serial queue of its own as five separate parts of an app would have, each change the name and then read it back. They run side by side, so one client's first name can meet another client's last name: a person called "Eva Dingle" that nobody ever named. Which mixture you get depends on the timing of that run: run the page again and the unsafe person's names change.
  */
-let clients = newNames.indices.map { DispatchQueue(label: "tour.barrier.client\($0 + 1)") }
+let clientQueues = newNames.indices.map { DispatchQueue(label: "tour.barrier.client\($0 + 1)") }
 
 if people != .safe {
     let person = Person(firstName: "Alison", lastName: "Anderson")
     let changes = DispatchGroup()
-    for ((first, last), client) in zip(newNames, clients) {
+    for ((first, last), client) in zip(newNames, clientQueues) {
         client.async(group: changes) {
             trace("change to \(first) \(last)") {
                 person.changeName(firstName: first, lastName: last)
@@ -80,14 +87,17 @@ if people != .safe {
  * a read is a `sync` block: the caller waits for the answer, and any number of reads may run at the same time, because reading does not change anything;
  * a write is an `async` block with the `.barrier` flag: the queue lets the blocks already running finish, runs the barrier **alone**, and only then starts what came after it. The caller does not wait.
 
- This is the readers–writer pattern: many readers or one writer, never both. A read that comes after a write waits for it, so no read can see half a change.
+ This is the readers–writer pattern: many readers or one writer, never both. A read that comes after a write waits for it, so no read can see half a change. (`isolationLog`, a `RunLog` from `RunLog.swift` beside this page, notes when each write was asked for and when each block ran, for an experiment further down.)
+
+ The subclass repeats `@unchecked Sendable`, and this time the promise is kept: after `init`, the names are touched only inside blocks on the isolation queue, and the queue orders every write before or after every other access. The compiler cannot see that, which is why the check stays switched off; Thread Sanitizer, at the end of the page, can.
  */
 final class ThreadSafePerson: Person, @unchecked Sendable {
     private let isolation = DispatchQueue(label: "tour.barrier.isolation", attributes: .concurrent)
 
     override func changeName(firstName: String, lastName: String) {
+        let requested = DispatchTime.now()
         isolation.async(flags: .barrier) {
-            trace("write \(firstName) \(lastName)") {
+            isolationLog.traced("write \(firstName) \(lastName)", requestedAt: requested) {
                 super.changeName(firstName: firstName, lastName: lastName)
             }
         }
@@ -95,7 +105,7 @@ final class ThreadSafePerson: Person, @unchecked Sendable {
 
     override var name: String {
         isolation.sync {
-            trace("read name") {
+            isolationLog.traced("read name") {
                 // A read takes a moment too, so several readers can be seen sharing the queue.
                 Simulated.wait(0.02)
                 return super.name
@@ -104,44 +114,40 @@ final class ThreadSafePerson: Person, @unchecked Sendable {
     }
 }
 
+let isolationLog = RunLog()
+
 if people != .unsafe {
     let person = ThreadSafePerson(firstName: "Anna", lastName: "Adams")
     let changes = DispatchGroup()
-    for ((first, last), client) in zip(newNames, clients) {
+    let sharedClientQueue = DispatchQueue(label: "tour.barrier.clients", attributes: .concurrent)
+    let poolBefore = PoolCensus.defaultQoSThreads()
+    for (number, (first, last)) in newNames.enumerated() {
+        let client = clients == .serialQueues ? clientQueues[number] : sharedClientQueue
         client.async(group: changes) {
+            mark("client \(number + 1) asks for \(first) \(last)")
             person.changeName(firstName: first, lastName: last)
             print("Thread-safe person is now: \(person.name)")
         }
     }
     changes.wait()
+    let longestWait = isolationLog.longestIdleWait
     print("Thread-safe person's final name: \(person.name)")
+    print("Clients on \(clients == .serialQueues ? "five serial queues" : "one concurrent queue"): a write waited up to \(formatSeconds(longestWait)) with the isolation queue standing still; the default-QoS pool had \(poolBefore) threads before and \(PoolCensus.defaultQoSThreads()) after, on \(ProcessInfo.processInfo.activeProcessorCount) cores")
 }
 
 /*:
  - note: The writes still happen in whatever order the clients reach the isolation queue, so the final name is any one of the five. What the barrier guarantees is that it is always a whole name.
 
- - important: Why five serial queues, and not five blocks on one concurrent queue as an Apple example would use? Because of the thread pool on Linux. Blocks on a concurrent queue share the pool, which starts as wide as the cores. If every pool thread is a client blocked in a `sync` read, waiting for a barrier, the barrier itself has no thread to run on. Apple's kernel notices blocked pool threads and adds one at once; libdispatch on Linux adds one only after a while, and in our runs the page then stood still for up to four seconds, differently each time. A serial queue you create gets a thread outside that pool, so it cannot starve it.
+ ## Readers that starve the writer
+
+ Why five serial queues, and not five blocks on one concurrent queue as an Apple example would use? Because of the thread pool. Blocks on a concurrent queue you create share the pool of the global queue of their QoS, and so does the isolation queue. A client blocked in a `sync` read, waiting for a write, holds its thread. If every thread of the pool is such a client, the write itself has no thread to run on, and nothing moves until the pool grows. Apple's kernel hears of a worker blocking as it blocks and can add a thread at once; libdispatch on Linux looks only once a second, and adds one thread each time it finds all of them blocked. A serial queue you create is served by a different pool, one that gets a thread whenever it has work, so the clients never starve the writes. The `clients` knob puts them on one concurrent queue; the page reports how long a write waited with the isolation queue standing still, and the pool's threads, counted in `/proc`.
+
+ - deep dive: On Linux, libdispatch runs its own thread pools (`src/event/workqueue.c`, `DISPATCH_USE_INTERNAL_WORKQUEUE`). A non-overcommit pool, the one behind `DispatchQueue.global()` and concurrent queues, may start as many threads as there are cores (`_dispatch_root_queue_init_pthread_pool`); an overcommit pool, behind the main queue and the serial queues you create, up to 255. A timer on libdispatch's manager queue runs `_dispatch_workq_monitor_pools` once a second (`NSEC_PER_SEC`). For each pool with work waiting, it reads `/proc/<tid>/stat` of every worker and counts those in state `R`. When none is, it starts one more thread, past any limit; when fewer are than there are cores, it starts one as long as all pools together have fewer than twice the cores running (`WORKQ_OVERSUBSCRIBE_FACTOR`). A thread the pool no longer needs exits after 5 s without work (`_dispatch_worker_thread`). Threads are named after their root queue's label, cut to its last 15 characters, so the page counts this pool's threads as those named `oot.default-qos`.
 
  ## A barrier on a global queue is no barrier
 
  The barrier flag works only on a concurrent queue **you created**. On a global queue, shared by the whole process, libdispatch cannot hold everyone else back, so it ignores the flag and the "barrier" runs like any other block. The same five half-second blocks go to each kind of queue, the middle one flagged as a barrier, and the page checks what ran while the barrier did.
  */
-final class RunLog: Sendable {
-    private let entries = Mutex<[(name: String, start: DispatchTime, end: DispatchTime)]>([])
-
-    func record(_ name: String, from start: DispatchTime, to end: DispatchTime) {
-        entries.withLock { $0.append((name, start, end)) }
-    }
-
-    /// The names of the entries that were running at some moment while `name` ran.
-    func overlapping(_ name: String) -> [String] {
-        entries.withLock { entries in
-            guard let target = entries.first(where: { $0.name == name }) else { return [] }
-            return entries.filter { $0.name != name && $0.start < target.end && target.start < $0.end }.map(\.name).sorted()
-        }
-    }
-}
-
 func barrierExperiment(on queue: DispatchQueue, title: String) -> [String] {
     let log = RunLog()
     let batch = DispatchGroup()
@@ -150,9 +156,7 @@ func barrierExperiment(on queue: DispatchQueue, title: String) -> [String] {
     ]
     for (name, seconds, flags) in blocks {
         queue.async(group: batch, flags: flags) {
-            let start = DispatchTime.now()
-            trace("\(title) \(name)") { Simulated.wait(seconds) }
-            log.record(name, from: start, to: .now())
+            log.traced(name, onTimeline: "\(title) \(name)") { Simulated.wait(seconds) }
         }
     }
     batch.wait()
@@ -165,6 +169,25 @@ if people == .both {
     let ownQueue = DispatchQueue(label: "tour.barrier.experiment", attributes: .concurrent)
     peek(barrierExperiment(on: ownQueue, title: "custom queue"))
     peek(barrierExperiment(on: .global(), title: "global queue"))
+}
+
+/*:
+ ## The same idea for operations
+
+ `OperationQueue` has a barrier too: `addBarrierBlock(_:)` runs its block once every operation added before it has finished, and holds back every operation added after it until the block is done. swift-corelibs-foundation builds it out of dependencies (`Operation.swift`): the block becomes an internal operation that depends on each operation already in the queue, and each operation added while it waits gets a dependency on it. On an empty queue it is a dispatch barrier, sent to the queue's own concurrent dispatch queue.
+ */
+if people == .both {
+    let operations = OperationQueue()
+    operations.name = "tour.barrier.operations"
+    let log = RunLog()
+    for number in 1...2 {
+        operations.addOperation { log.traced("operation \(number)") { Simulated.wait(0.3) } }
+    }
+    operations.addBarrierBlock { log.traced("barrier block") { Simulated.wait(0.2) } }
+    operations.addOperation { log.traced("operation 3") { Simulated.wait(0.3) } }
+    operations.waitUntilAllOperationsAreFinished()
+    let alongside = log.overlapping("barrier block")
+    print("On the operation queue, the barrier block ran alongside: \(alongside.isEmpty ? "nothing" : alongside.joined(separator: ", "))")
 }
 
 /*:
@@ -189,6 +212,6 @@ if threadSanitizer {
 
 //: That is the end of the tour. Every page is a program you can run again with other knobs; go back to any of them. [Previous: Groups](@previous)
 switch people {
-case .both: print("Done: an unsafe person, a safe one behind a barrier, and a barrier that only works on a queue of your own.")
+case .both: print("Done: an unsafe person, a safe one behind a barrier, a barrier that only works on a queue of your own, and one for operations.")
 case .unsafe, .safe: print("Done: the \(people.rawValue) person's race alone.")
 }

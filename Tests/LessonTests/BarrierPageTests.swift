@@ -72,6 +72,61 @@ struct BarrierPageTests {
         #expect(Self.run.outputText.contains { $0.hasPrefix("On the global queue, the barrier ran alongside: block") })
     }
 
+    @Test func aBarrierBlockOnAnOperationQueueWaitsForEarlierOperationsAndHoldsBackLaterOnes() throws {
+        let barrier = try #require(Self.run.spans(named: "barrier block").first)
+        let barrierEnd = try #require(barrier.end)
+        for number in 1...2 {
+            let earlier = try #require(Self.run.spans(named: "operation \(number)").first)
+            #expect(try #require(earlier.end) <= barrier.start, "operation \(number) was still running when the barrier block began")
+        }
+        let later = try #require(Self.run.spans(named: "operation 3").first)
+        #expect(barrierEnd <= later.start, "operation 3, added after the barrier block, began before it ended")
+        #expect(Set([barrier.queue, later.queue]) == ["tour.barrier.operations"])
+        #expect(Self.run.outputText.contains("On the operation queue, the barrier block ran alongside: nothing"))
+    }
+
+    /// The longest a write waited with nothing running on the isolation queue: from its client's request (or the end
+    /// of the isolation queue's last block before it, if later) to its start.
+    static func longestIdleWriteWait(in run: RunRecord) throws -> Double {
+        let isolated = run.spans.filter { $0.queue == "tour.barrier.isolation" }
+        let writes = isolated.filter { $0.name.hasPrefix("write ") }
+        try #require(writes.count == 5)
+        let ends = try isolated.map { try #require($0.end) }
+        return try writes.map { write in
+            let asked = try #require(run.marks.first { $0.name.hasSuffix(" asks for " + write.name.dropFirst("write ".count)) })
+            let idleSince = max(asked.time, ends.filter { $0 <= write.start }.max() ?? 0)
+            return write.start > idleSince ? Double(write.start - idleSince) / 1e9 : 0
+        }.max() ?? 0
+    }
+
+    /// Five clients that each read after writing need six threads at once when they share the writes' pool; with fewer
+    /// cores than that, the pool must grow, and libdispatch grows it by one thread a second of real time, whatever the speed.
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount <= 4, "five blocked clients and a write fit in the pool of this many cores"))
+    func clientsOnOneConcurrentQueueStarveTheWritesUntilThePoolGrows() throws {
+        let starved = recordRun(product: "Lesson08Barrier", knobs: [("people", "safe"), ("clients", "oneConcurrentQueue")], speed: Self.speed)
+        #expect(starved.ending == .exited(code: 0))
+        #expect(Set(starved.marks.filter { $0.name.contains(" asks for ") }.map(\.queue)) == ["tour.barrier.clients"])
+        // At speed 10 every simulated wait is at most 40 ms; the once-a-second pool monitor has to add at least two threads.
+        let wait = try Self.longestIdleWriteWait(in: starved)
+        #expect(wait >= 1, "no write waited longer than \(wait) s")
+        let report = try #require(starved.output.first { $0.text.hasPrefix("Clients on one concurrent queue: ") })
+        let after = try #require(report.text.components(separatedBy: " after, ").first?.components(separatedBy: " ").last.flatMap { Int($0) })
+        #expect(after > ProcessInfo.processInfo.activeProcessorCount, "the default-QoS pool ended with \(after) threads, no more than the cores")
+        // The page's own measure agrees with the trace's.
+        let printed = try #require(report.text.components(separatedBy: "a write waited up to ").last?.components(separatedBy: " s with").first.flatMap { Double($0) })
+        #expect(abs(printed - wait) < 0.05, "the page printed \(printed) s, the trace shows \(wait) s")
+        // No read ever saw half a change, starved or not.
+        for read in starved.outputText.filter({ $0.hasPrefix("Thread-safe person") }) {
+            #expect(Self.wholeNames.contains(try #require(read.components(separatedBy: ": ").last)))
+        }
+    }
+
+    @Test func clientsOnSerialQueuesNeverLeaveTheWritesWithoutAThread() throws {
+        let wait = try Self.longestIdleWriteWait(in: Self.run)
+        #expect(wait < 0.5, "a write waited \(wait) s with the isolation queue standing still")
+        #expect(Self.run.outputText.contains { $0.hasPrefix("Clients on five serial queues: a write waited up to ") })
+    }
+
     @Test func thePeopleKnobRacesOnePersonAtATime() {
         let unsafe = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
         #expect(unsafe.outputText.contains { $0.hasPrefix("Unsafe person's final name: ") })

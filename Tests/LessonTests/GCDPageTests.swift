@@ -96,6 +96,17 @@ struct GCDPageTests {
         #expect(initiated.nice <= standard.nice)
     }
 
+    @Test func aQueueOfYourOwnWithAQualityOfServiceRunsOnThatQualitysThreads() throws {
+        let own = try #require(Self.line(startingWith: "Own queue with QoS utility: "))
+        let utility = try #require(Self.line(startingWith: "QoS utility: "))
+        let standard = try #require(Self.line(startingWith: "QoS default: "))
+        func nice(_ line: OutputLine) throws -> Int { try #require(line.text.components(separatedBy: "nice ").last.flatMap { Int($0) }) }
+        #expect(own.queue == "tour.gcd.thumbnails")
+        #expect(own.text.contains("queue tour.gcd.thumbnails,"))
+        #expect(try nice(own) == nice(utility), "the own queue's block ran at the utility threads' nice value")
+        #expect(try nice(own) > nice(standard) || nice(standard) == 19)
+    }
+
     @Test func mainQueueWaitsForTheMainThreadThenRunsThere() throws {
         let sent = try #require(Self.run.marks.first { $0.name == "main-queue block sent" })
         let served = try #require(Self.line(startingWith: "Served by the run loop:"))
@@ -106,18 +117,106 @@ struct GCDPageTests {
         #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "false" })
     }
 
-    @Test func dispatchMainServesTheMainQueueFromAnotherThread() throws {
+    @Test func dispatchMainTurnsTheMainQueueIntoOneServedByAPoolThread() throws {
         let served = try #require(Self.line(startingWith: "Served by dispatchMain:"))
         #expect(served.queue == "com.apple.main-thread")
-        #expect(served.thread != Self.run.pid, "on Linux dispatchMain() ends the main thread and a worker serves the main queue")
+        #expect(served.thread != Self.run.pid, "dispatchMain() ends the main thread's work and a pool thread serves the main queue")
+        #expect(served.text.contains("(Thread.isMainThread: false)"))
+        // The detached main queue targets the default-QoS overcommit root queue, whose threads carry its label's last 15 characters.
+        #expect(served.text.hasSuffix("thread name -qos.overcommit"))
+    }
+
+    @Test func theOriginalMainThreadIsParkedInSigsuspendNotGone() throws {
+        // On Linux dispatch_main() registers _dispatch_sig_thread as a thread-specific destructor before pthread_exit.
+        let parked = try #require(Self.line(startingWith: "The original main thread "))
+        #expect(parked.text == "The original main thread \(try #require(Self.run.pid)) is still there: sleeping in sigsuspend")
     }
 
     @Test(arguments: [1, 7])
-    func jobsKnobSetsTheBatchSize(count: Int) {
-        let run = recordRun(product: "Lesson06GCD", knobs: [("jobs", "\(count)")], speed: 20)
-        #expect(run.spans.filter { $0.name.hasPrefix("serial job ") }.count == count)
-        #expect(run.spans.filter { $0.name.hasPrefix("concurrent job ") }.count == count)
+    func jobsKnobSetsTheBatchSize(count: Int) throws {
+        let speed = 20.0
+        let run = recordRun(product: "Lesson06GCD", knobs: [("jobs", "\(count)")], speed: speed)
+        let serial = run.spans.filter { $0.name.hasPrefix("serial job ") }
+        let concurrent = run.spans.filter { $0.name.hasPrefix("concurrent job ") }
+        #expect(serial.count == count)
+        #expect(concurrent.count == count)
         #expect(run.ending == .exited(code: 0))
+        // What the callout promises: the serial queue takes one job's length per job, the concurrent one less once jobs outnumber one.
+        let job = 0.5 / speed
+        #expect(try window(of: serial) >= Double(count) * job * 0.99)
+        if count > 1 && ProcessInfo.processInfo.activeProcessorCount >= 2 {
+            #expect(try window(of: concurrent) < window(of: serial) * 0.8)
+        }
+    }
+
+    /// At `--speed 4` the page states each simulated wait as it lasts, and the measured times agree with what it states.
+    @Test func atSpeedFourThePrintedTimesAreTheOnesThatHappened() throws {
+        let run = recordRun(product: "Lesson06GCD", speed: 4)
+        #expect(run.ending == .exited(code: 0))
+        let batch = try #require(Self.line(startingWith: "4 jobs of ", in: run))
+        #expect(batch.text.hasPrefix("4 jobs of 0.5 s at 1×, 125 ms at 4×: serial queue "))
+        #expect(try #require(Self.line(startingWith: "A keystroke every ", in: run)).text
+                == "A keystroke every 100 ms at 1×, 25 ms at 4×; each schedules its search for 300 ms at 1×, 75 ms at 4× later")
+        // Four 125 ms jobs one after another: at least 0.5 s, and far from the 2 s the 1× figure would mean.
+        let serialSeconds = try window(of: run.spans.filter { $0.name.hasPrefix("serial job ") })
+        #expect(serialSeconds >= 4 * 0.125 * 0.99 && serialSeconds < 4 * 0.5 * 0.75, "the serial queue took \(serialSeconds) s")
+        let search = try #require(run.spans(named: "search \"tour\"").first)
+        let keystroke = try #require(run.marks.first { $0.name == "keystroke: tour" })
+        let delay = run.seconds(at: search.start) - run.seconds(at: keystroke.time)
+        #expect(delay >= 0.3 / 4 && delay < 0.3 * 0.75, "the search ran \(delay) s after its keystroke")
+    }
+
+    /// The searches scheduled with asyncAfter in one run, with what became of each.
+    struct SearchOutcome {
+        var query: String
+        var keystroke: UInt64
+        var nextKeystroke: UInt64?
+        var ran: Span?
+        var over: Mark?
+    }
+
+    static func searches(in run: RunRecord) throws -> [SearchOutcome] {
+        let queries = ["t", "to", "tou", "tour"]
+        let keystrokes = try queries.map { query in try #require(run.marks.first { $0.name == "keystroke: \(query)" }).time }
+        return queries.indices.map { index in
+            SearchOutcome(query: queries[index], keystroke: keystrokes[index],
+                          nextKeystroke: index + 1 < keystrokes.count ? keystrokes[index + 1] : nil,
+                          ran: run.spans(named: "search \"\(queries[index])\"").first,
+                          over: run.marks.first { $0.name == "over: search \"\(queries[index])\"" })
+        }
+    }
+
+    @Test func aSearchCancelledBeforeItWasDueNeverRunsYetStillReportsItselfOverWhenDue() throws {
+        let delay = UInt64(0.3 / Self.speed * 1e9)
+        let searches = try Self.searches(in: Self.run)
+        // A keystroke cancels the search before it; whether that came before the search was due is read from the trace,
+        // so a stalled main thread cannot make this test fail, only make it test fewer searches.
+        let cancelledInTime = searches.filter { search in search.nextKeystroke.map { $0 < search.keystroke + delay } ?? false }
+        try #require(!cancelledInTime.isEmpty, "no keystroke came before the previous search was due")
+        for search in cancelledInTime {
+            #expect(search.ran == nil, "the cancelled search for \"\(search.query)\" ran")
+            let over = try #require(search.over, "the cancelled search for \"\(search.query)\" never reported itself over")
+            #expect(over.time >= search.keystroke + delay, "notify came before the cancelled item was due")
+            #expect(over.queue == "tour.gcd.worker")
+        }
+        let last = try #require(searches.last)
+        let lastRun = try #require(last.ran, "the last search never ran")
+        let lastEnd = try #require(lastRun.end)
+        #expect(lastRun.start >= last.keystroke + delay, "asyncAfter ran the block before its deadline")
+        #expect(try #require(last.over).time >= lastEnd, "notify came before the item was over")
+        let waited = try #require(Self.line(startingWith: "wait() returned once the last search was over"))
+        #expect(waited.time >= lastEnd)
+        #expect(waited.text.hasSuffix("cancelled: \"t\", \"to\", \"tou\""))
+    }
+
+    @Test func withoutCancellingEveryKeystrokesSearchRuns() throws {
+        let run = recordRun(product: "Lesson06GCD", knobs: [("cancelEarlierSearches", "false")], speed: Self.speed)
+        #expect(run.ending == .exited(code: 0))
+        let searches = try Self.searches(in: run)
+        let started = try searches.map { try #require($0.ran, "the search for \"\($0.query)\" did not run").start }
+        #expect(started == started.sorted(), "the searches ran in the order they were due")
+        #expect(run.outputText.filter { $0.hasPrefix("Searched for ") }.count == 4)
+        #expect(run.outputText.contains("wait() returned once the last search was over; cancelled: none"))
     }
 
     @Test func syncOntoTheCurrentQueueIsTrappedByLibdispatch() {

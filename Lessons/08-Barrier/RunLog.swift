@@ -1,0 +1,63 @@
+import Foundation
+import LessonKit
+import Synchronization
+
+/// When named blocks ran, recorded from any thread: a `Mutex` lets one thread at a time at the entries.
+final class RunLog: Sendable {
+    private struct Entry {
+        var name: String
+        var requested: UInt64?
+        var start: UInt64
+        var end: UInt64
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    /// Runs `body` as a span on the timeline (named `spanName`, or else `name`), and records when it started and ended,
+    /// and when it was asked for, if that is given.
+    func traced<T>(_ name: String, onTimeline spanName: String? = nil, requestedAt requested: DispatchTime? = nil, _ body: () -> T) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = trace(spanName ?? name, body)
+        let end = DispatchTime.now().uptimeNanoseconds
+        entries.withLock { $0.append(Entry(name: name, requested: requested?.uptimeNanoseconds, start: start, end: end)) }
+        return result
+    }
+
+    /// The names of the entries that were running at some moment while `name` ran.
+    func overlapping(_ name: String) -> [String] {
+        entries.withLock { entries in
+            guard let target = entries.first(where: { $0.name == name }) else { return [] }
+            return entries.filter { $0.name != name && $0.start < target.end && target.start < $0.end }.map(\.name).sorted()
+        }
+    }
+
+    /// The longest time an entry that was asked for waited while no entry ran: from its request, or from the end of
+    /// the last entry before it if that came later, to its start. Meant for entries that run alone, such as barriers.
+    var longestIdleWait: Double {
+        entries.withLock { entries in
+            let longest = entries.compactMap { entry -> UInt64? in
+                guard let requested = entry.requested else { return nil }
+                let lastEnd = entries.map(\.end).filter { $0 <= entry.start }.max() ?? 0
+                let idleSince = max(requested, lastEnd)
+                return entry.start > idleSince ? entry.start - idleSince : 0
+            }.max() ?? 0
+            return Double(longest) / 1e9
+        }
+    }
+}
+
+/// Counts this process's threads by the name libdispatch gave them, read from `/proc/self/task`.
+enum PoolCensus {
+    /// libdispatch names a worker after its root queue's label, cut to the last 15 characters the kernel keeps:
+    /// `com.apple.root.default-qos` becomes `oot.default-qos`, the pool behind `global()` and the concurrent queues you create.
+    static let defaultQoSThreadName = "oot.default-qos"
+
+    /// How many threads the default-QoS pool has right now, busy or idle.
+    static func defaultQoSThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return name?.trimmingCharacters(in: .newlines) == defaultQoSThreadName
+        }.count
+    }
+}
