@@ -26,6 +26,8 @@ public enum PaletteColor: Int, Hashable, Sendable {
     case important
     case experiment
     case example
+    /// A deep dive's folded row and its frame when open.
+    case deepDive
     /// Span bars alternate between two shades so neighbours on one lane stay apart.
     case spanA
     case spanB
