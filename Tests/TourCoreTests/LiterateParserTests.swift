@@ -258,19 +258,19 @@ struct DeepDiveParsingTests {
 
     @Test(arguments: ["deep dive", "Deep dive", "DEEP DIVE", "Deep Dive"])
     func keywordInAnyLetterCase(keyword: String) {
-        let source = page("//: - \(keyword): Lost wake-ups.")
-        #expect(LiterateParser.parse(source).blocks == [.deepDive(body: [paragraph("Lost wake-ups.", line: 1)], line: 1)])
+        let source = page("//: - \(keyword): Internals.")
+        #expect(LiterateParser.parse(source).blocks == [.deepDive(body: [paragraph("Internals.", line: 1)], line: 1)])
     }
 
     @Test func firstParagraphFollowsTheRulesOfOtherCallouts() {
         let source = page(
             "//: - deep dive:",          // 1
-            "//: Why a stop can be lost", // 2
-            "//:   on Linux.",           // 3
+            "//: Why the first line",    // 2
+            "//:   may be the next.",    // 3
             "//: - Item",                // 4
         )
         #expect(LiterateParser.parse(source).blocks == [
-            .deepDive(body: [paragraph("Why a stop can be lost on Linux.", line: 2)], line: 1),
+            .deepDive(body: [paragraph("Why the first line may be the next.", line: 2)], line: 1),
             item("Item", line: 4),
         ])
     }
@@ -280,12 +280,12 @@ struct DeepDiveParsingTests {
             "/*:",                                             // 1
             " Before.",                                        // 2
             "",                                                // 3
-            " - Deep dive: Why a `CFRunLoopStop` can be lost.", // 4
-            "   The stop wakes the loop",                      // 5
-            " only if it sleeps.",                             // 6
+            " - Deep dive: What `o` opens.",                   // 4
+            "   The first paragraph goes on",                  // 5
+            " lazily, as a callout's does.",                   // 6
             "",                                                // 7
             "   Two things follow:",                           // 8
-            "   - the wake-up is *lost*",                      // 9
+            "   - an *emphasised* item",                       // 9
             "     - nested detail",                            // 10
             "   1. numbered",                                  // 11
             "   - note: not a callout here",                   // 12
@@ -299,10 +299,10 @@ struct DeepDiveParsingTests {
         #expect(LiterateParser.parse(source).blocks == [
             paragraph("Before.", line: 2),
             .deepDive(body: [
-                .paragraph([.text("Why a "), .code("CFRunLoopStop"), .text(" can be lost. The stop wakes the loop only if it sleeps.")],
+                .paragraph([.text("What "), .code("o"), .text(" opens. The first paragraph goes on lazily, as a callout's does.")],
                            line: 4),
                 paragraph("Two things follow:", line: 8),
-                .listItem(ordered: false, number: nil, depth: 0, text: [.text("the wake-up is "), .emphasis("lost")], line: 9),
+                .listItem(ordered: false, number: nil, depth: 0, text: [.text("an "), .emphasis("emphasised"), .text(" item")], line: 9),
                 item("nested detail", depth: 1, line: 10),
                 .listItem(ordered: true, number: 1, depth: 0, text: [.text("numbered")], line: 11),
                 item("note: not a callout here", line: 12),

@@ -29,13 +29,13 @@ struct PlainReportTests {
 
              Ordinary prose stays on the page.
 
-             - deep dive: Why a stop is kept. The loop checks a flag
-               before it sleeps, so `CFRunLoopStop` is never lost.
+             - deep dive: What the folded row shows. Its first sentence, and the
+               rest waits for `o`.
 
-               Two sources wake it:
-               - a message on a port
-                 - or on its wake-up port
-               1. a timer
+               Then come:
+               - an item
+                 - a nested item
+               1. a numbered item
              */
             let a = 1
             //: - Deep Dive: Second one.
@@ -44,11 +44,11 @@ struct PlainReportTests {
         let first = try #require(lines.firstIndex(of: "Deep dive (main.swift:6)"))
         #expect(Array(lines[first...].prefix(9)) == [
             "Deep dive (main.swift:6)",
-            "  Why a stop is kept. The loop checks a flag before it sleeps, so CFRunLoopStop is never lost.",
-            "  Two sources wake it:",
-            "  - a message on a port",
-            "    - or on its wake-up port",
-            "  1. a timer",
+            "  What the folded row shows. Its first sentence, and the rest waits for o.",
+            "  Then come:",
+            "  - an item",
+            "    - a nested item",
+            "  1. a numbered item",
             "",
             "Deep dive (main.swift:15)",
             "  Second one.",
