@@ -138,17 +138,20 @@ public struct PageLayout: Sendable {
             cells.append(Cell(glyphs.vertical, frame))
             rows.append(PageRow(cells: cells, links: line.links))
         }
-        var bottom = [Cell(glyphs.bottomLeft, frame)]
-        bottom += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
-        bottom.append(Cell(glyphs.bottomRight, frame))
-        rows.append(PageRow(cells: bottom))
+        rows.append(PageRow(cells: bottomBorder(frame)))
+    }
+
+    /// The bottom edge of a box as wide as the page.
+    private func bottomBorder(_ frame: CellStyle) -> [Cell] {
+        [Cell(glyphs.bottomLeft, frame)] + Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
+            + [Cell(glyphs.bottomRight, frame)]
     }
 
     /// A folded deep dive: one row with its first sentence and the key that opens it.
     private mutating func layOutFoldedDeepDive(_ body: [PageBlock], line: Int) {
         let color = CellStyle(foreground: .deepDive, bold: true)
         let label = "\(glyphs.pointer) Deep dive: "
-        let hint = " \(Self.deepDiveKey) opens"
+        let hint = " o opens"
         let room = max(0, width - label.count - hint.count)
         let summary = TextWidth.truncated(TextWidth.sanitized(Self.summary(of: body)), to: room, ellipsis: glyphs.ellipsis)
         var cells = label.map { Cell($0, color) }
@@ -162,7 +165,7 @@ public struct PageLayout: Sendable {
     private mutating func layOutOpenDeepDive(_ body: [PageBlock], line: Int) {
         let frame = CellStyle(foreground: .deepDive)
         let label = " Deep dive "
-        let hint = " \(Self.deepDiveKey) closes "
+        let hint = " o closes "
         var top = [Cell(glyphs.topLeft, frame), Cell(glyphs.horizontal, frame)]
         top += label.map { Cell($0, CellStyle(foreground: .deepDive, bold: true)) }
         top += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - top.count - hint.count - 2))
@@ -178,14 +181,8 @@ public struct PageLayout: Sendable {
             let links = row.links.map { PageRow.Link(columns: ($0.columns.lowerBound + 2)..<($0.columns.upperBound + 2), target: $0.target) }
             rows.append(PageRow(cells: cells, links: links, deepDive: line))
         }
-        var bottom = [Cell(glyphs.bottomLeft, frame)]
-        bottom += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
-        bottom.append(Cell(glyphs.bottomRight, frame))
-        rows.append(PageRow(cells: bottom, deepDive: line))
+        rows.append(PageRow(cells: bottomBorder(frame), deepDive: line))
     }
-
-    /// The key that opens and closes a deep dive, taught on its row.
-    static let deepDiveKey = "o"
 
     /// What a folded deep dive says about itself: the first sentence of its first paragraph or item.
     static func summary(of body: [PageBlock]) -> String {
