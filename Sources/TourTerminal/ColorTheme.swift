@@ -27,7 +27,7 @@ enum ColorTheme: Equatable {
     private static let extendedIndices: [PaletteColor: Int16] = [
         .accent: 75, .muted: 244, .heading: 117, .keyword: 170, .string: 179, .comment: 102, .number: 141,
         .inlineCode: 215, .link: 75, .codeBackground: 236, .result: 114, .stderr: 203, .success: 114, .failure: 203,
-        .warning: 214, .running: 45, .note: 75, .important: 209, .experiment: 114, .example: 176,
+        .warning: 214, .running: 45, .note: 75, .important: 209, .experiment: 114, .example: 176, .deepDive: 146,
         .queue1: 68, .queue2: 114, .queue3: 179, .queue4: 141, .queue5: 209, .queue6: 80, .selectedSpan: 220, .mark: 213, .bar: 252,
     ]
 
@@ -35,7 +35,7 @@ enum ColorTheme: Equatable {
     private static let basicIndices: [PaletteColor: Int16] = [
         .accent: 6, .muted: 7, .heading: 6, .keyword: 5, .string: 3, .comment: 4, .number: 6,
         .inlineCode: 3, .link: 6, .result: 2, .stderr: 1, .success: 2, .failure: 1,
-        .warning: 3, .running: 6, .note: 6, .important: 1, .experiment: 2, .example: 5,
+        .warning: 3, .running: 6, .note: 6, .important: 1, .experiment: 2, .example: 5, .deepDive: 5,
         .queue1: 4, .queue2: 2, .queue3: 6, .queue4: 5, .queue5: 1, .queue6: 3, .selectedSpan: 7, .mark: 5, .bar: 7,
     ]
 }

@@ -246,6 +246,125 @@ struct BlockMarkupTests {
     }
 }
 
+@Suite("Deep dive markup")
+struct DeepDiveParsingTests {
+    private func paragraph(_ text: String, line: Int) -> PageBlock {
+        .paragraph([.text(text)], line: line)
+    }
+
+    private func item(_ text: String, depth: Int = 0, line: Int) -> PageBlock {
+        .listItem(ordered: false, number: nil, depth: depth, text: [.text(text)], line: line)
+    }
+
+    @Test(arguments: ["deep dive", "Deep dive", "DEEP DIVE", "Deep Dive"])
+    func keywordInAnyLetterCase(keyword: String) {
+        let source = page("//: - \(keyword): Internals.")
+        #expect(LiterateParser.parse(source).blocks == [.deepDive(body: [paragraph("Internals.", line: 1)], line: 1)])
+    }
+
+    @Test func firstParagraphFollowsTheRulesOfOtherCallouts() {
+        let source = page(
+            "//: - deep dive:",          // 1
+            "//: Why the first line",    // 2
+            "//:   may be the next.",    // 3
+            "//: - Item",                // 4
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .deepDive(body: [paragraph("Why the first line may be the next.", line: 2)], line: 1),
+            item("Item", line: 4),
+        ])
+    }
+
+    @Test func indentedParagraphsAndItemsAfterBlankLinesBelongToTheDeepDive() {
+        let source = page(
+            "/*:",                                             // 1
+            " Before.",                                        // 2
+            "",                                                // 3
+            " - Deep dive: What `o` opens.",                   // 4
+            "   The first paragraph goes on",                  // 5
+            " lazily, as a callout's does.",                   // 6
+            "",                                                // 7
+            "   Two things follow:",                           // 8
+            "   - an *emphasised* item",                       // 9
+            "     - nested detail",                            // 10
+            "   1. numbered",                                  // 11
+            "   - note: not a callout here",                   // 12
+            "",                                                // 13
+            "",                                                // 14
+            "   Last paragraph.",                              // 15
+            "",                                                // 16
+            " After, at the marker's indentation.",            // 17
+            " */",                                             // 18
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            paragraph("Before.", line: 2),
+            .deepDive(body: [
+                .paragraph([.text("What "), .code("o"), .text(" opens. The first paragraph goes on lazily, as a callout's does.")],
+                           line: 4),
+                paragraph("Two things follow:", line: 8),
+                .listItem(ordered: false, number: nil, depth: 0, text: [.text("an "), .emphasis("emphasised"), .text(" item")], line: 9),
+                item("nested detail", depth: 1, line: 10),
+                .listItem(ordered: true, number: 1, depth: 0, text: [.text("numbered")], line: 11),
+                item("note: not a callout here", line: 12),
+                paragraph("Last paragraph.", line: 15),
+            ], line: 4),
+            paragraph("After, at the marker's indentation.", line: 17),
+        ])
+    }
+
+    @Test func anItemAtTheMarkersIndentationEndsTheDeepDive() {
+        let source = page("//: - deep dive: One.", "//:   - inside", "//: - outside", "//: - note: a callout again")
+        #expect(LiterateParser.parse(source).blocks == [
+            .deepDive(body: [paragraph("One.", line: 1), item("inside", line: 2)], line: 1),
+            item("outside", line: 3),
+            .callout(kind: .note, body: [.text("a callout again")], line: 4),
+        ])
+    }
+
+    @Test func headingsRulesCodeAndTheEndOfABlockEndTheDeepDive() {
+        let source = page(
+            "//: - deep dive: A.",   // 1
+            "//:   ## Heading",      // 2
+            "//: - deep dive: B.",   // 3
+            "//:   ---",             // 4
+            "//: - deep dive: C.",   // 5
+            "let c = 1",             // 6
+            "/*: - deep dive: D.",   // 7
+            "    Still D. */",       // 8
+            "//:   Not D: a new paragraph.", // 9
+        )
+        #expect(LiterateParser.parse(source).blocks == [
+            .deepDive(body: [paragraph("A.", line: 1)], line: 1),
+            .heading(level: 2, text: [.text("Heading")], line: 2),
+            .deepDive(body: [paragraph("B.", line: 3)], line: 3),
+            .rule(line: 4),
+            .deepDive(body: [paragraph("C.", line: 5)], line: 5),
+            code((6, "let c = 1")),
+            .deepDive(body: [paragraph("D. Still D.", line: 7)], line: 7),
+            paragraph("Not D: a new paragraph.", line: 9),
+        ])
+    }
+
+    @Test func aDeepDiveWithoutTextIsKeptEmptyAndListedByTheDocument() {
+        let document = LiterateParser.parse(page("//: - deep dive:", "//:", "//: Text.", "//: - deep dive: Second."))
+        #expect(document.blocks == [
+            .deepDive(body: [], line: 1),
+            paragraph("Text.", line: 3),
+            .deepDive(body: [paragraph("Second.", line: 4)], line: 4),
+        ])
+        #expect(document.deepDives.map(\.line) == [1, 4])
+    }
+
+    @Test func otherSpellingsAreOrdinaryItems() {
+        let source = page("//: - deep-dive: no", "//: - deepdive: no", "//: 1. deep dive: no")
+        #expect(LiterateParser.parse(source).blocks == [
+            item("deep-dive: no", line: 1),
+            item("deepdive: no", line: 2),
+            .listItem(ordered: true, number: 1, depth: 0, text: [.text("deep dive: no")], line: 3),
+        ])
+    }
+}
+
 @Suite("Inline markup")
 struct InlineMarkupTests {
     private func spans(_ prose: String) -> [InlineSpan] {

@@ -81,6 +81,64 @@ struct MarkupRenderingTests {
         ])
     }
 
+    @Test("A deep dive is one row until opened: its first sentence, and the key that opens it")
+    func foldedDeepDive() {
+        let source = "/*:\n - deep dive: Why a stop is kept. The loop checks a flag.\n\n   - more\n */\nlet a = 1"
+        let page = layout(source, width: 50)
+        #expect(page.rows.map(\.text) == [
+            "▸ Deep dive: Why a stop is kept.           o opens",
+            "",
+            "6 let a = 1",
+        ])
+        #expect(page.rows[0].deepDive == 2)
+        #expect(page.rows[0].togglesDeepDive)
+        #expect(page.rows[0].cells[0].style == CellStyle(foreground: .deepDive, bold: true))
+        #expect(page.rows[0].cells[13].style == .plain)
+        #expect(page.rows[0].cells[45].style == CellStyle(foreground: .muted))
+        #expect(page.rows[2].deepDive == nil)
+        #expect(page.rows[2].sourceLine == 6)
+    }
+
+    @Test("A folded deep dive cuts a first sentence too long for its row")
+    func foldedDeepDiveSummaryIsCut() {
+        let page = layout("//: - Deep Dive: A first sentence far longer than the row has room for", width: 40)
+        #expect(page.rows.map(\.text) == ["▸ Deep dive: A first sentence f… o opens"])
+    }
+
+    @Test("An open deep dive is a box of its paragraphs and items, with links where they fall, and says how to close it")
+    func openDeepDive() {
+        let source = "/*:\n - deep dive: Why it wakes.\n\n   Because:\n   - a [page](@next) link\n     - nested\n */"
+        let page = PageLayout(document: LiterateParser.parse(source), width: 40, glyphs: .unicode, openDeepDives: [2])
+        #expect(page.rows.map(\.text) == [
+            "┌─ Deep dive ─────────────── o closes ─┐",
+            "│ Why it wakes.                        │",
+            "│                                      │",
+            "│ Because:                             │",
+            "│                                      │",
+            "│ • a page (n) link                    │",
+            "│   • nested                           │",
+            "└──────────────────────────────────────┘",
+        ])
+        #expect(page.rows.map(\.deepDive) == Array(repeating: 2, count: 8))
+        #expect(page.rows.map(\.togglesDeepDive) == [true] + Array(repeating: false, count: 7))
+        #expect(page.rows[0].cells[0].style.foreground == .deepDive)
+        #expect(page.rows[5].links == [PageRow.Link(columns: 6..<14, target: "@next")])
+        #expect(page.rows[5].cells[6].style.foreground == .link)
+    }
+
+    @Test("Deep dives fall back to ASCII outside a UTF-8 locale")
+    func asciiDeepDive() {
+        let source = "//: - deep dive: One.\n//: - deep dive: Two."
+        let page = PageLayout(document: LiterateParser.parse(source), width: 30, glyphs: .ascii, openDeepDives: [2])
+        #expect(page.rows.map(\.text) == [
+            "> Deep dive: One.      o opens",
+            "",
+            "+- Deep dive ----- o closes -+",
+            "| Two.                       |",
+            "+----------------------------+",
+        ])
+    }
+
     @Test("Code lines carry their number in main.swift and leave room for the results column")
     func codeNumbers() {
         let page = layout("//: Prose\nlet a = 1\n\nlet b = 2", width: 60)

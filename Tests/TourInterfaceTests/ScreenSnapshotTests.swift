@@ -126,6 +126,36 @@ struct ScreenSnapshotTests {
         #expect(screen[list.maxX - 1, list.y].style.foreground == .failure)
     }
 
+    @Test("120×40: deep dives folded to a row each, then open, with results beside their lines either way")
+    func fullDeepDives() throws {
+        var model = try FixturePages.model(withDeepDives: true)
+        model.press(.character("n"), .character("n"))
+        model.run(DeepDiveUpdateTests.resultsRun)
+        let page = try #require(model.layout.panes[.page])
+        var screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines(in: page), matches: "pane-page-deep-dives-folded-120")
+        let folded = try #require(screen.find("▸ Deep dive: What wakes a sleeping loop."))
+        #expect(screen[folded.x, folded.y].style == CellStyle(foreground: .deepDive, bold: true))
+        let hint = try #require(screen.find("o opens"))
+        #expect(screen[hint.x, hint.y].style == CellStyle(foreground: .muted))
+
+        model.press(.character("O"))
+        screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines(in: page), matches: "pane-page-deep-dives-open-120")
+        let frame = try #require(screen.find("┌─ Deep dive"))
+        #expect(screen[frame.x, frame.y].style.foreground == .deepDive)
+    }
+
+    @Test("80×24: a folded deep dive, then the page with it open")
+    func compactDeepDives() throws {
+        var model = try FixturePages.model(width: 80, height: 24, withDeepDives: true)
+        model.press(.character("n"), .character("n"))
+        model.run(DeepDiveUpdateTests.resultsRun)
+        Snapshot.expect(TourRenderer.render(model).lines, matches: "compact-deep-dive-folded")
+        model.press(.character("o"))
+        Snapshot.expect(TourRenderer.render(model).lines, matches: "compact-deep-dive-open")
+    }
+
     @Test("The help lists every key; the quit question names the running page")
     func overlays() throws {
         var model = try FixturePages.model(width: 80, height: 24)

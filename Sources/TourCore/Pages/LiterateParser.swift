@@ -132,8 +132,17 @@ private struct BlockBuilder {
         case callout(kind: CalloutKind, lines: [String], line: Int)
     }
 
+    /// A deep dive being read: the blocks of its body so far, and how far its marker is indented, since the lines
+    /// after a blank line belong to it only when indented further.
+    private struct OpenDeepDive {
+        var markerIndentation: Int
+        var line: Int
+        var body: [PageBlock] = []
+    }
+
     private var blocks: [PageBlock] = []
     private var openBlock: OpenBlock?
+    private var openDeepDive: OpenDeepDive?
     private var codeRun: [SourceLine] = []
     /// The indentation of each enclosing list item, outermost first, which gives a new item its depth.
     private var listIndentations: [Int] = []
@@ -141,10 +150,10 @@ private struct BlockBuilder {
     mutating func add(_ line: PageSource.Line) {
         switch line {
         case .code(let text, let number):
-            closeOpenBlock()
+            closeDeepDive()
             codeRun.append(SourceLine(number: number, text: text))
         case .proseBreak:
-            closeOpenBlock()
+            closeDeepDive()
         case .prose(let text, let number):
             closeCodeRun()
             addProse(text, number: number)
@@ -152,13 +161,17 @@ private struct BlockBuilder {
     }
 
     mutating func finish() -> [PageBlock] {
-        closeOpenBlock()
+        closeDeepDive()
         closeCodeRun()
         return blocks
     }
 
     private mutating func addProse(_ text: String, number: Int) {
         let content = text.trimmingWhitespace()
+        let indentation = Self.indentation(of: text)
+        if let deepDive = openDeepDive, !content.isEmpty, endsDeepDive(content, indentation: indentation, deepDive) {
+            closeDeepDive()
+        }
         if content.isEmpty {
             closeOpenBlock()
         } else if let (level, title) = Self.heading(content) {
@@ -171,13 +184,21 @@ private struct BlockBuilder {
             blocks.append(.rule(line: number))
         } else if let marker = listMarker(startingAt: content) {
             closeOpenBlock()
-            startListItem(marker, indentation: Self.indentation(of: text), number: number)
+            startListItem(marker, indentation: indentation, number: number)
         } else if openBlock != nil {
-            appendToOpenBlock(content)
+            appendToOpenBlock(content, number: number)
         } else {
             listIndentations = []
             openBlock = .paragraph(lines: [content], line: number)
         }
+    }
+
+    /// A deep dive ends at a heading or a rule, and after a blank line or at a list item, at a line indented
+    /// no further than its marker. Until a blank line, its text continues as a callout's does.
+    private func endsDeepDive(_ content: String, indentation: Int, _ deepDive: OpenDeepDive) -> Bool {
+        if Self.heading(content) != nil || Self.isRule(content) { return true }
+        let startsBlock = openBlock == nil || listMarker(startingAt: content) != nil
+        return startsBlock && indentation <= deepDive.markerIndentation
     }
 
     /// The list marker `content` starts with, unless it only looks like one: a wrapped sentence such as
@@ -189,9 +210,17 @@ private struct BlockBuilder {
     }
 
     private mutating func startListItem(_ marker: ListMarker, indentation: Int, number: Int) {
-        if !marker.ordered, let (kind, body) = Self.callout(marker.text) {
+        // Callouts do not nest: inside a deep dive, `- note:` is an ordinary item.
+        if !marker.ordered, openDeepDive == nil, let (kind, body) = Self.callout(marker.text) {
             listIndentations = []
-            openBlock = .callout(kind: kind, lines: body.isEmpty ? [] : [body], line: number)
+            switch kind {
+            case .callout(let kind):
+                openBlock = .callout(kind: kind, lines: body.isEmpty ? [] : [body], line: number)
+            case .deepDive:
+                openDeepDive = OpenDeepDive(markerIndentation: indentation, line: number)
+                // The body's first paragraph may start on the marker's line or on the next.
+                openBlock = .paragraph(lines: body.isEmpty ? [] : [body], line: number)
+            }
             return
         }
         while let last = listIndentations.last, last > indentation { listIndentations.removeLast() }
@@ -200,10 +229,11 @@ private struct BlockBuilder {
                               lines: [marker.text], line: number)
     }
 
-    private mutating func appendToOpenBlock(_ content: String) {
+    private mutating func appendToOpenBlock(_ content: String, number: Int) {
         switch openBlock {
         case .paragraph(let lines, let line):
-            openBlock = .paragraph(lines: lines + [content], line: line)
+            // A deep dive whose marker line has no text starts its first paragraph on this line.
+            openBlock = .paragraph(lines: lines + [content], line: lines.isEmpty ? number : line)
         case .listItem(let ordered, let number, let depth, let lines, let line):
             openBlock = .listItem(ordered: ordered, number: number, depth: depth, lines: lines + [content], line: line)
         case .callout(let kind, let lines, let line):
@@ -216,15 +246,32 @@ private struct BlockBuilder {
     private mutating func closeOpenBlock() {
         switch openBlock {
         case .paragraph(let lines, let line):
-            blocks.append(.paragraph(Self.spans(lines), line: line))
+            if !lines.isEmpty { append(.paragraph(Self.spans(lines), line: line)) }
         case .listItem(let ordered, let number, let depth, let lines, let line):
-            blocks.append(.listItem(ordered: ordered, number: number, depth: depth, text: Self.spans(lines), line: line))
+            append(.listItem(ordered: ordered, number: number, depth: depth, text: Self.spans(lines), line: line))
         case .callout(let kind, let lines, let line):
-            blocks.append(.callout(kind: kind, body: Self.spans(lines), line: line))
+            append(.callout(kind: kind, body: Self.spans(lines), line: line))
         case nil:
             break
         }
         openBlock = nil
+    }
+
+    /// A finished block goes into the open deep dive's body, or onto the page.
+    private mutating func append(_ block: PageBlock) {
+        if openDeepDive != nil {
+            openDeepDive?.body.append(block)
+        } else {
+            blocks.append(block)
+        }
+    }
+
+    private mutating func closeDeepDive() {
+        closeOpenBlock()
+        guard let deepDive = openDeepDive else { return }
+        openDeepDive = nil
+        listIndentations = []
+        blocks.append(.deepDive(body: deepDive.body, line: deepDive.line))
     }
 
     private mutating func closeCodeRun() {
@@ -267,11 +314,19 @@ private struct BlockBuilder {
         return content.count >= 3 && content.allSatisfy { $0 == first }
     }
 
-    /// `note: text`: a callout keyword, in any case, then a colon.
-    private static func callout(_ itemText: String) -> (CalloutKind, String)? {
-        guard let colon = itemText.firstIndex(of: ":"),
-              let kind = CalloutKind(rawValue: itemText[..<colon].trimmingWhitespace().lowercased()) else { return nil }
-        return (kind, itemText[itemText.index(after: colon)...].trimmingWhitespace())
+    private enum CalloutKeyword {
+        case callout(CalloutKind)
+        case deepDive
+    }
+
+    /// `note: text` or `deep dive: text`: a callout keyword, in any case, then a colon.
+    private static func callout(_ itemText: String) -> (CalloutKeyword, String)? {
+        guard let colon = itemText.firstIndex(of: ":") else { return nil }
+        let keyword = itemText[..<colon].trimmingWhitespace().lowercased()
+        let body = itemText[itemText.index(after: colon)...].trimmingWhitespace()
+        if keyword == "deep dive" { return (.deepDive, body) }
+        guard let kind = CalloutKind(rawValue: keyword) else { return nil }
+        return (.callout(kind), body)
     }
 }
 

@@ -14,6 +14,14 @@ public struct PageDocument: Sendable, Equatable {
         return nil
     }
 
+    /// The page's deep dives in order, each with its body and the line of its `- deep dive:` marker.
+    public var deepDives: [(body: [PageBlock], line: Int)] {
+        blocks.compactMap { block in
+            if case .deepDive(let body, let line) = block { return (body, line) }
+            return nil
+        }
+    }
+
     /// Every code line of the page in order, each with its line number in `main.swift`.
     public var codeLines: [SourceLine] {
         blocks.flatMap { block -> [SourceLine] in
@@ -32,6 +40,9 @@ public enum PageBlock: Sendable, Equatable {
     case listItem(ordered: Bool, number: Int?, depth: Int, text: [InlineSpan], line: Int)
     /// A list item that starts with a callout keyword, such as `- experiment: Set the knob to 1.`
     case callout(kind: CalloutKind, body: [InlineSpan], line: Int)
+    /// A `- deep dive:` callout: an aside the interface shows folded until the learner opens it. Its body is
+    /// paragraphs and list items (`.paragraph`, `.listItem`), so it has room for several; `line` is its marker's.
+    case deepDive(body: [PageBlock], line: Int)
     case rule(line: Int)
     /// A run of consecutive code lines, without the blank lines at its ends.
     case code([SourceLine])

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The line-oriented face of a run, for pipes, CI, tests and screen readers: live lines as events arrive,
-/// then the results by line, a text timeline with one lane per thread, and how the run ended.
+/// then the results by line, a text timeline with one lane per thread, the page's deep dives, and how the run ended.
 public struct PlainReport: Sendable {
     public var style: PlainStyle
     /// Columns of the text timeline, not counting lane titles.
@@ -51,6 +51,7 @@ public struct PlainReport: Sendable {
         lines += resultLines(record, page: page)
         lines += timelineLines(record)
         lines += losses(record)
+        lines += deepDiveLines(page)
         lines += endingLines(record)
         return lines
     }
@@ -160,6 +161,28 @@ public struct PlainReport: Sendable {
             notes.append("\(record.rejectedTraceLines) trace lines skipped; the last was \(record.lastRejection ?? "unreadable")")
         }
         return notes.isEmpty ? [] : notes.map { style.dim("note: " + $0) } + [""]
+    }
+
+    /// The page's deep dives in full, each marked as one with the line it starts on: the interface shows them folded,
+    /// and a screen reader or a log should get every word. One line a paragraph or item, so nothing breaks a sentence.
+    private func deepDiveLines(_ page: Page) -> [String] {
+        let text = (try? String(contentsOf: page.source, encoding: .utf8)) ?? ""
+        var lines: [String] = []
+        for deepDive in LiterateParser.parse(text).deepDives {
+            lines.append(style.bold("Deep dive") + " (main.swift:\(deepDive.line))")
+            for block in deepDive.body {
+                switch block {
+                case .paragraph(let spans, _):
+                    lines.append("  " + spans.plainText)
+                case .listItem(let ordered, let number, let depth, let spans, _):
+                    lines.append("  " + String(repeating: "  ", count: depth) + (ordered ? "\(number ?? 1). " : "- ") + spans.plainText)
+                default:
+                    break
+                }
+            }
+            lines.append("")
+        }
+        return lines
     }
 
     private func endingLines(_ record: RunRecord) -> [String] {

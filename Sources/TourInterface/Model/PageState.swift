@@ -15,6 +15,8 @@ public struct PageState: Sendable {
     public var selectedKnob = 0
     /// The first row of the laid-out page shown at the top of the page pane.
     public var pageScroll = 0
+    /// The deep dives the learner opened, by the line of their `- deep dive:` marker; the others show folded.
+    public var openDeepDives: Set<Int> = []
     /// Output lines hidden below the bottom of the output pane; 0 follows the newest line.
     public var outputScrollBack = 0
     public var timeline = TimelineState()

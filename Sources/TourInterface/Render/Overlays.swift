@@ -5,6 +5,7 @@ enum Overlays {
     /// Every key and mouse action, grouped; `?` shows it, any key closes it.
     static func helpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
+        ("", "o O", "open / close the deep dive in view / all of them"),
         ("Run", "r s", "run the page (again) / stop the run or the build"),
         ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
         ("Knobs", "[ ]", "choose a knob"),
@@ -35,7 +36,8 @@ enum Overlays {
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
         let inner = box.inside
-        for (index, line) in helpLines.prefix(inner.height - 3).enumerated() {
+        // The blank row above the states is the first to go when the screen is short.
+        for (index, line) in helpLines.prefix(inner.height - 2).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
             buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)

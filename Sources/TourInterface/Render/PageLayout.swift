@@ -14,6 +14,10 @@ public struct PageRow: Equatable, Sendable {
     /// Code rows have the results column beside them.
     public var isCode = false
     public var links: [Link] = []
+    /// On every row of a deep dive (one row while it is folded): the line of its `- deep dive:` marker, which names it.
+    public var deepDive: Int?
+    /// The row a click opens or closes its deep dive from: the folded row, or an open deep dive's top border.
+    public var togglesDeepDive = false
 
     /// The row's characters, trailing spaces removed.
     public var text: String {
@@ -23,8 +27,8 @@ public struct PageRow: Equatable, Sendable {
     }
 }
 
-/// A page's document laid out for a width: prose wrapped, callouts boxed, code numbered and coloured,
-/// with room kept on the right of code for the results column.
+/// A page's document laid out for a width: prose wrapped, callouts boxed, deep dives folded unless opened,
+/// code numbered and coloured, with room kept on the right of code for the results column.
 public struct PageLayout: Sendable {
     public let width: Int
     public internal(set) var rows: [PageRow] = []
@@ -37,10 +41,13 @@ public struct PageLayout: Sendable {
     public let resultsWidth: Int
 
     private let glyphs: Glyphs
+    /// The deep dives shown in full, by the line of their marker; the others take one row.
+    private let openDeepDives: Set<Int>
 
-    public init(document: PageDocument, width: Int, glyphs: Glyphs) {
+    public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = []) {
         self.width = max(10, width)
         self.glyphs = glyphs
+        self.openDeepDives = openDeepDives
         let lastLine = document.codeLines.last?.number ?? 99
         gutterWidth = String(lastLine).count + 1
         resultsWidth = width >= 50 ? min(28, max(14, width / 5)) : 0
@@ -62,6 +69,12 @@ public struct PageLayout: Sendable {
                 layOutListItem(ordered: ordered, number: number, depth: depth, text: text)
             case .callout(let kind, let body, _):
                 layOutCallout(kind: kind, body: body)
+            case .deepDive(let body, let line):
+                if openDeepDives.contains(line) {
+                    layOutOpenDeepDive(body, line: line)
+                } else {
+                    layOutFoldedDeepDive(body, line: line)
+                }
             case .rule:
                 rows.append(PageRow(cells: Array(repeating: Cell(glyphs.horizontal, CellStyle(foreground: .muted)), count: width)))
             case .code(let lines):
@@ -125,10 +138,62 @@ public struct PageLayout: Sendable {
             cells.append(Cell(glyphs.vertical, frame))
             rows.append(PageRow(cells: cells, links: line.links))
         }
-        var bottom = [Cell(glyphs.bottomLeft, frame)]
-        bottom += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
-        bottom.append(Cell(glyphs.bottomRight, frame))
-        rows.append(PageRow(cells: bottom))
+        rows.append(PageRow(cells: bottomBorder(frame)))
+    }
+
+    /// The bottom edge of a box as wide as the page.
+    private func bottomBorder(_ frame: CellStyle) -> [Cell] {
+        [Cell(glyphs.bottomLeft, frame)] + Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - 2))
+            + [Cell(glyphs.bottomRight, frame)]
+    }
+
+    /// A folded deep dive: one row with its first sentence and the key that opens it.
+    private mutating func layOutFoldedDeepDive(_ body: [PageBlock], line: Int) {
+        let color = CellStyle(foreground: .deepDive, bold: true)
+        let label = "\(glyphs.pointer) Deep dive: "
+        let hint = " o opens"
+        let room = max(0, width - label.count - hint.count)
+        let summary = TextWidth.truncated(TextWidth.sanitized(Self.summary(of: body)), to: room, ellipsis: glyphs.ellipsis)
+        var cells = label.map { Cell($0, color) }
+        cells += InlineWrapper.wrap(InlineWrapper.characters(of: [.text(summary)], base: .plain), width: max(1, room)).first?.cells ?? []
+        cells += Array(repeating: .blank, count: max(0, width - cells.count - hint.count))
+        cells += hint.map { Cell($0, CellStyle(foreground: .muted)) }
+        rows.append(PageRow(cells: cells, deepDive: line, togglesDeepDive: true))
+    }
+
+    /// An open deep dive: its paragraphs and items, laid out as a page of their own, in a box whose top border says how to close it.
+    private mutating func layOutOpenDeepDive(_ body: [PageBlock], line: Int) {
+        let frame = CellStyle(foreground: .deepDive)
+        let label = " Deep dive "
+        let hint = " o closes "
+        var top = [Cell(glyphs.topLeft, frame), Cell(glyphs.horizontal, frame)]
+        top += label.map { Cell($0, CellStyle(foreground: .deepDive, bold: true)) }
+        top += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - top.count - hint.count - 2))
+        top += hint.map { Cell($0, CellStyle(foreground: .muted)) }
+        top += [Cell(glyphs.horizontal, frame), Cell(glyphs.topRight, frame)]
+        rows.append(PageRow(cells: top, deepDive: line, togglesDeepDive: true))
+
+        let inner = PageLayout(document: PageDocument(blocks: body), width: width - 4, glyphs: glyphs)
+        for row in inner.rows {
+            var cells = [Cell(glyphs.vertical, frame), .blank] + row.cells
+            cells += Array(repeating: .blank, count: max(0, width - 1 - cells.count))
+            cells.append(Cell(glyphs.vertical, frame))
+            let links = row.links.map { PageRow.Link(columns: ($0.columns.lowerBound + 2)..<($0.columns.upperBound + 2), target: $0.target) }
+            rows.append(PageRow(cells: cells, links: links, deepDive: line))
+        }
+        rows.append(PageRow(cells: bottomBorder(frame), deepDive: line))
+    }
+
+    /// What a folded deep dive says about itself: the first sentence of its first paragraph or item.
+    static func summary(of body: [PageBlock]) -> String {
+        let text: String
+        switch body.first {
+        case .paragraph(let spans, _)?, .listItem(_, _, _, let spans, _)?: text = spans.plainText
+        default: text = ""
+        }
+        let ends = [". ", "? ", "! "].compactMap { text.range(of: $0)?.lowerBound }
+        guard let end = ends.min() else { return text }
+        return String(text[...end])
     }
 
     static func color(of kind: CalloutKind) -> PaletteColor {

@@ -10,7 +10,7 @@ extension PageLayout {
     }
 }
 
-/// The last few page layouts, by page, width and glyphs.
+/// The last few page layouts, by page, width, glyphs and open deep dives.
 private final class PageLayoutCache: @unchecked Sendable {
     static let shared = PageLayoutCache()
 
@@ -18,6 +18,7 @@ private final class PageLayoutCache: @unchecked Sendable {
         var source: PageSource
         var layout: PageLayout
         var glyphs: Glyphs
+        var openDeepDives: Set<Int>
     }
 
     private let lock = NSLock()
@@ -26,11 +27,12 @@ private final class PageLayoutCache: @unchecked Sendable {
 
     func layout(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
         lock.withLock {
-            if let entry = entries.first(where: { $0.source === page.source && $0.layout.width == max(10, width) && $0.glyphs == glyphs }) {
+            if let entry = entries.first(where: { $0.source === page.source && $0.layout.width == max(10, width) && $0.glyphs == glyphs
+                && $0.openDeepDives == page.openDeepDives }) {
                 return entry.layout
             }
-            let layout = PageLayout(document: page.document, width: width, glyphs: glyphs)
-            entries.insert(Entry(source: page.source, layout: layout, glyphs: glyphs), at: 0)
+            let layout = PageLayout(document: page.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+            entries.insert(Entry(source: page.source, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }

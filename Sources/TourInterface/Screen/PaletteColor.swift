@@ -28,6 +28,8 @@ public enum PaletteColor: Int, Hashable, Sendable {
     case example
     /// The colours of queues: a span or mark is drawn in the colour of the queue it ran on (`queue(_:)`).
     case queue1, queue2, queue3, queue4, queue5, queue6
+    /// A deep dive's folded row and its frame when open.
+    case deepDive
     case selectedSpan
     case mark
     /// The status line and other bars.

@@ -1,5 +1,5 @@
 extension TourModel {
-    /// A click picks a page, a tab, a link or a span and focuses the pane it lands in; the wheel scrolls the pane under it.
+    /// A click picks a page, a tab, a link, a deep dive or a span and focuses the pane it lands in; the wheel scrolls the pane under it.
     mutating func handle(_ mouse: MouseEvent) -> [TourEffect] {
         guard overlay == nil else {
             // The click that closes the help does nothing else, as a key would not.
@@ -30,7 +30,7 @@ extension TourModel {
             }
             focus(pane)
             switch pane {
-            case .page: followLink(atX: mouse.x, y: mouse.y, inner: box.inside)
+            case .page: clickPage(atX: mouse.x, y: mouse.y, inner: box.inside)
             case .timeline: selectSpan(atX: mouse.x, y: mouse.y)
             case .output, .knobs, .live: break
             }
@@ -47,12 +47,17 @@ extension TourModel {
         }
     }
 
-    /// The page's own `@next` and `@previous` links go where `n` and `p` go.
-    private mutating func followLink(atX x: Int, y: Int, inner: Rect) {
+    /// A deep dive's folded row, or its top border when open, opens or closes it; the page's own `@next` and
+    /// `@previous` links go where `n` and `p` go.
+    private mutating func clickPage(atX x: Int, y: Int, inner: Rect) {
         let rows = pageLayout().rows
         let index = currentPage.pageScroll + y - inner.y
-        guard inner.contains(x: x, y: y), rows.indices.contains(index),
-              let link = rows[index].links.first(where: { $0.columns.contains(x - inner.x) }) else { return }
+        guard inner.contains(x: x, y: y), rows.indices.contains(index) else { return }
+        if rows[index].togglesDeepDive, let line = rows[index].deepDive {
+            toggleDeepDive(atLine: line)
+            return
+        }
+        guard let link = rows[index].links.first(where: { $0.columns.contains(x - inner.x) }) else { return }
         switch link.target {
         case "@next": go(toPage: current + 1)
         case "@previous": go(toPage: current - 1)

@@ -92,6 +92,10 @@ extension TourModel {
             moveFocus(by: 1)
         case .backTab:
             moveFocus(by: -1)
+        case .character("o"):
+            toggleDeepDiveInView()
+        case .character("O"):
+            toggleAllDeepDives()
         case .character("z"):
             zoomed.toggle()
         case .escape:

@@ -45,10 +45,44 @@ enum FixturePages {
         LiveView.rows([LiveRow(caption: "loading")])
         """
 
-    /// A catalog of fixture pages in a fresh temporary folder: queue and dispatch, and the gallery when asked.
-    static func catalog(withGallery: Bool = false) throws -> PageCatalog {
+    /// A page with two deep dives, each followed by a code line with a result (lines 15 and 26).
+    static let internalsSource = """
+        /*:
+         # Internals
+
+         The loop sleeps until something wakes it.
+
+         - deep dive: What wakes a sleeping loop. The loop waits in one system call
+           and returns when a source it watches is signalled.
+
+           Two kinds of source:
+           - a message on a port
+           - a timer that fires
+         */
+        import LessonKit
+
+        let waits = peek(2)
+        /*:
+         A paragraph between the deep dives, long enough to need a second row in the narrow layout.
+
+         - note: The result of each line sits beside it, folded or not.
+
+         Another paragraph, so the page is taller than its pane at 80 by 24.
+
+         - Deep dive: Counting threads. The page reads how many threads its process has.
+           It reads the count at run time and never assumes it.
+         */
+        let threads = peek(3)
+        //: Back to [Dispatch](@previous)
+        """
+
+    /// A catalog of fixture pages in a fresh temporary folder: queue and dispatch, then the gallery and the
+    /// internals page when asked, numbered in that order.
+    static func catalog(withGallery: Bool = false, withDeepDives: Bool = false) throws -> PageCatalog {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-interface-\(UUID().uuidString)")
-        let pages = [("01-Queue", queueSource), ("02-Dispatch", dispatchSource)] + (withGallery ? [("03-Gallery", gallerySource)] : [])
+        let named = [("Queue", queueSource), ("Dispatch", dispatchSource)] + (withGallery ? [("Gallery", gallerySource)] : [])
+            + (withDeepDives ? [("Internals", internalsSource)] : [])
+        let pages = named.enumerated().map { index, page in ("0\(index + 1)-\(page.0)", page.1) }
         for (folder, source) in pages {
             let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,8 +91,9 @@ enum FixturePages {
         return try PageCatalog.load(root: root)
     }
 
-    static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode, withGallery: Bool = false) throws -> TourModel {
-        TourModel.load(try catalog(withGallery: withGallery), speed: 1, size: Size(width: width, height: height), glyphs: glyphs,
+    static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode, withGallery: Bool = false,
+                      withDeepDives: Bool = false) throws -> TourModel {
+        TourModel.load(try catalog(withGallery: withGallery, withDeepDives: withDeepDives), speed: 1, size: Size(width: width, height: height), glyphs: glyphs,
                        pictureDepth: .colors256)
     }
 }
