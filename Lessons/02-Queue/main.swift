@@ -3,7 +3,7 @@
 
  Wrapping work in operations pays off once you stop calling `start()` yourself. An `OperationQueue` takes operations and runs them for you on threads it borrows from Dispatch, as many at a time as you allow, in an order it decides from their readiness and priority.
 
- This page filters every shipped photo on a queue and measures what running two at once buys, and what waiting work gains from more threads than cores; then it looks at which operation a queue starts next, and how to pause or empty it.
+ This page filters the shipped photos on a queue, measures what two at once buys for computing and for waiting work, then looks at which operation a queue starts next, and how to pause or empty it.
  */
 import Foundation
 import LessonKit
@@ -166,7 +166,7 @@ print("This process may run on \(coresInWords) (sched_getaffinity); ProcessInfo.
 
  ## Work that waits
 
- Not all work computes. A download or a disk read mostly *waits*, and a thread that waits leaves its core free. Eight jobs run on a queue at width equal to the cores, then at the default width (`OperationQueue.defaultMaxConcurrentOperationCount`, -1: no limit of the queue's own). A sleeping job waits like a download; a computing job tilt-shifts a photo over and over for as much CPU time.
+ A download or a disk read mostly *waits*, and a thread that waits leaves its core free. Eight jobs run at the cores' width, then at the default width (`OperationQueue.defaultMaxConcurrentOperationCount`, -1: no limit of the queue's own). A sleeping job waits like a download; a computing job tilt-shifts photos for as long in CPU time.
 
  - experiment: Switch `workload` between `sleeping` and `computing`, and compare the lines below. Computing jobs take as long at the default width as at the cores' width, and use the CPU of all eight jobs: no width makes the cores compute faster. Sleeping jobs use almost no CPU, and at 1× the default width finishes sooner, because the pool adds threads while its workers wait, about one a second. At higher speeds the jobs may end before it does.
  */
@@ -218,7 +218,7 @@ if mostLent > cores {
 /*:
  - deep dive: How Linux's pool grows. On Apple platforms the kernel tells Dispatch when a worker blocks, and a replacement thread arrives at once. Linux has no such hook, so libdispatch 6.3.1 polls (`src/event/workqueue.c`): once a second a timer reads `/proc/<tid>/stat` for each worker and counts those in state `R`, running or waiting for a core.
 
-   If work is queued and none are running, it adds one thread; if fewer than the cores are running, it adds one while the running ones stay under twice the cores. A worker asleep or blocked in a read does not count as running, so waiting work makes the pool grow, one thread a second. Computing workers always count, so the pool stays as wide as the cores, and rightly: more threads could only take turns on the same cores.
+   If work is queued and none are running, it adds one thread; if fewer than the cores are running, it adds one while the running ones stay under twice the cores. A worker asleep or blocked in a read does not count as running, so waiting work makes the pool grow, one thread a second. Computing workers count as running, so the pool stays about as wide as the cores, and rightly: more threads could only take turns on the same cores. (A computing worker caught blocked for a moment, on a lock or a page fault, can still earn the pool one more thread; the widest batch above may show it.)
 
  ## Which operation starts next: `queuePriority`
 
