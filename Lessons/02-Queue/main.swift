@@ -103,7 +103,7 @@ print("\(filteredCount) of \(filters.count) photos filtered at width \(maxConcur
 /*:
  ## What two at once buys
 
- The same batch now runs at width 1, at width 2, and at twice as many as this machine's cores. `addOperations(_:waitUntilFinished: true)` adds a whole batch and returns only once every operation in it has finished, so the time around the call is the batch's. Each width runs three times, taking turns, and its fastest run counts: other programs on the machine can slow a run down, never speed it up.
+ The same batch now runs at width 1, at width 2, and at twice this machine's cores. `addOperations(_:waitUntilFinished: true)` adds a whole batch and returns only once every operation in it has finished, so the time around the call is the batch's. Each width runs three times, taking turns, and its fastest run counts: other programs on the machine can slow a run down, never speed it up.
  */
 let cores = usableCores()
 let coresInWords = cores == 1 ? "1 core" : "\(cores) cores"

@@ -95,8 +95,8 @@ struct QueuePageTests {
             let line = try #require(Self.run.outputText.first { $0.hasPrefix("Width \(width): ") })
             let factor = try #require(line.split(separator: " ").first { $0.hasSuffix("×") })
             let stated = try #require(Double(factor.dropLast()))
-            // The page times each batch itself, a few microseconds apart from the span's ends.
-            #expect(abs(stated - measured) <= 0.02, "\(line), measured from the trace: \(measured)")
+            // The page times each batch itself, just outside the span: writing a span's events can wait for the host.
+            #expect(abs(stated - measured) <= max(0.02, measured * 0.03), "\(line), measured from the trace: \(measured)")
         }
     }
 
