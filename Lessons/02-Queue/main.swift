@@ -3,7 +3,7 @@
 
  Wrapping work in operations pays off once you stop calling `start()` yourself. An `OperationQueue` takes operations and runs them for you on threads it borrows from Dispatch, as many at a time as you allow, in an order it decides from their readiness and priority.
 
- This page filters every shipped photo on one queue, then looks at what limits how fast a queue can go, which operation it starts next, and how to pause or empty it.
+ This page filters the shipped photos on a queue, measures what two at once buys for computing and for waiting work, then looks at which operation a queue starts next, and how to pause or empty it.
  */
 import Foundation
 import LessonKit
@@ -33,39 +33,51 @@ let serialQoSQueue = knob("serialQoSQueue", default: false, "run the quality-of-
 
 let photoNames = Photos.names
 let photos = try photoNames.map { try Photos.load($0) }
-print("Loaded \(photos.count) photos: \(photoNames.joined(separator: ", "))")
+print("Loaded \(photos.count) photos of \(photos[0].width)×\(photos[0].height) pixels: \(photoNames.joined(separator: ", "))")
 
 /*:
  ## Adding operations to a queue
 
- The operation is the same kind as on the previous page: a subclass with an input, an output and a `main()` that does the work. This time nobody calls `start()`; the queue does, on one of its threads.
+ The operation is the same kind as on the previous page: a subclass with an input, an output and a `main()` that does the work. This time nobody calls `start()`; the queue does, on one of its threads. Its `meter`, a helper of this page, counts how many filters run at once and on which threads.
+
+ - note: `@unchecked Sendable` is page 1's promise that the class is safe to share between threads although the compiler cannot check it. It holds here: `inputImage` is a `let`, and `outputImage` is written once, in `main()`, and read only after the queue has reported the operation finished. Reporting that takes a lock that the waiting thread takes too, so the write comes before the read.
  */
 final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
     let photoName: String
     let inputImage: RGBImage
+    let meter: PoolMeter
     private(set) var outputImage: RGBImage?
 
-    init(photoName: String, image: RGBImage) {
+    init(photoName: String, image: RGBImage, meter: PoolMeter) {
         self.photoName = photoName
         inputImage = image
+        self.meter = meter
         super.init()
         name = "tilt-shift \(photoName)"
     }
 
     override func main() {
-        outputImage = trace("filtering \(photoName)") {
-            tiltShift(inputImage)
+        meter.measure {
+            outputImage = trace("filtering \(photoName)") {
+                tiltShift(inputImage)
+            }
         }
     }
+}
+
+/// One operation per shipped photo, all counted by `meter`.
+func filterOperations(meter: PoolMeter) -> [TiltShiftOperation] {
+    zip(photoNames, photos).map { TiltShiftOperation(photoName: $0, image: $1, meter: meter) }
 }
 
 let photoQueue = OperationQueue()
 photoQueue.name = "photos"
 photoQueue.maxConcurrentOperationCount = maxConcurrent
-let filters = zip(photoNames, photos).map { TiltShiftOperation(photoName: $0, image: $1) }
+let photoMeter = PoolMeter()
+let filters = filterOperations(meter: photoMeter)
 
 /*:
- `addOperation` only files the operation and returns: the queue starts it as soon as a slot is free, on another thread, while the caller carries on. So adding is cheap, whatever the operations cost.
+ `addOperation` only files the operation and returns: the queue starts it as soon as a slot is free, on another thread, while the caller carries on.
 
  - important: Adding is asynchronous. When the loop below returns, the filters have at best just begun; the time beside it is the cost of *handing over* the work, not of doing it.
  */
@@ -78,7 +90,7 @@ duration {
 /*:
  To block until the queue is empty, call `waitUntilAllOperationsAreFinished()`. Its time is the real cost of the batch.
 
- - experiment: Set `maxConcurrentOperationCount` to 1: the queue becomes *serial*, one filter after another on the timeline, and the batch takes about six filters' time. At 2 two lanes fill at once and the time roughly halves. Past the number of cores (the next section prints it) it barely moves: filtering is pure computation, and a core computes one thing at a time.
+ - experiment: Set `maxConcurrentOperationCount` to 1: the queue becomes *serial*, the filters line up one after another on a single lane, and the line below says at most 1 at a time. At 2, two lanes fill at once. The next section measures what each width buys.
  */
 let batchTime = duration {
     trace("waitUntilAllOperationsAreFinished") {
@@ -86,71 +98,136 @@ let batchTime = duration {
     }
 }
 let filteredCount = filters.filter { $0.outputImage != nil }.count
-print("\(filteredCount) of \(filters.count) photos filtered, at most \(maxConcurrent) at a time, in \(formatSeconds(batchTime))")
+print("\(filteredCount) of \(filters.count) photos filtered at width \(maxConcurrent), at most \(photoMeter.mostAtOnce) at a time on \(photoMeter.threadCount) threads, in \(formatSeconds(batchTime))")
 
 /*:
- ## What really limits a queue
+ ## What two at once buys
 
- A queue left at its default width (`OperationQueue.defaultMaxConcurrentOperationCount`, which is -1: no limit of its own) is limited by the threads Dispatch lends it. Those come from a shared pool, and on Linux the pool behaves in a way worth seeing.
+ The same batch now runs at width 1, at width 2, and at twice this machine's cores. `addOperations(_:waitUntilFinished: true)` adds a whole batch and returns only once every operation in it has finished, so the time around the call is the batch's. Each width runs three times, taking turns, and its fastest run counts: other programs on the machine can slow a run down, never speed it up.
+ */
+let cores = usableCores()
+let coresInWords = cores == 1 ? "1 core" : "\(cores) cores"
+let widths = Set([1, 2, 2 * cores]).sorted()
+let rounds = 3
 
- libdispatch starts the pool with one thread per core. Once a second it reads each worker's state from `/proc`; if fewer workers are *running* than there are cores, and work is waiting, it adds **one** thread. A worker blocked in a sleep, a download or a disk read does not count as running, so jobs that wait make the pool grow, slowly. Jobs that compute keep every worker running, so the pool stays as wide as the cores, and rightly: more threads could only take turns on the same cores.
+/// How a batch went: its time on the wall clock and what its meter counted.
+struct BatchRun {
+    let seconds: Double
+    let meter: PoolMeter
+}
 
- - note: On Apple platforms the kernel tells Dispatch when a worker blocks, and a replacement thread arrives within moments. Linux has no such hook, hence the polling.
+/// Runs `operations` on a new queue `width` wide (`OperationQueue.defaultMaxConcurrentOperationCount` for no limit
+/// of its own), with the wall-clock time of the whole batch as the span `label`.
+func runBatch(_ operations: [Operation], width: Int, meter: PoolMeter, label: String) -> BatchRun {
+    let queue = OperationQueue()
+    queue.name = label
+    queue.maxConcurrentOperationCount = width
+    let start = DispatchTime.now().uptimeNanoseconds
+    trace(label) {
+        queue.addOperations(operations, waitUntilFinished: true)
+    }
+    return BatchRun(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, meter: meter)
+}
 
- Eight jobs run on a queue of default width. A sleeping job waits half a second; a computing job tilt-shifts a photo over and over for about half a second of CPU.
+var fastest: [Int: BatchRun] = [:]
+var everyOutputWasThere = true
+for round in 1...rounds {
+    for width in widths {
+        let meter = PoolMeter()
+        let batch = filterOperations(meter: meter)
+        let run = runBatch(batch, width: width, meter: meter, label: "width \(width), round \(round)")
+        // addOperations(_:waitUntilFinished: true) has returned: every output must be there already.
+        everyOutputWasThere = everyOutputWasThere && batch.allSatisfy { $0.outputImage != nil }
+        if run.seconds < fastest[width]?.seconds ?? .infinity {
+            fastest[width] = run
+        }
+    }
+}
+print("Every time addOperations(_:waitUntilFinished: true) returned, all \(photos.count) photos were filtered: \(everyOutputWasThere)")
+let serialSeconds = fastest[1]!.seconds
+for width in widths {
+    let run = fastest[width]!
+    let speedUp = String(format: "%.2f", serialSeconds / run.seconds)
+    let busyCores = String(format: "%.2f", run.meter.cpuSeconds / run.seconds)
+    print("Width \(width): \(formatSeconds(run.seconds)), \(speedUp)× the speed of width 1, at most \(run.meter.mostAtOnce) at once, \(busyCores) cores busy")
+}
+print("This process may run on \(coresInWords) (sched_getaffinity); ProcessInfo.activeProcessorCount says \(ProcessInfo.processInfo.activeProcessorCount)")
 
- - experiment: Switch `workload` between `sleeping` and `computing`, and compare the totals and the lanes. Sleeping jobs could all finish in half a second if eight threads were there; they take longer because the pool starts at two threads and gains one per second. Computing jobs need four seconds of CPU in all, so with two cores they cannot finish in under two seconds, however many threads run them.
+/*:
+ With two cores or more, width 2 takes about half the time of width 1: each filter is tens of milliseconds of computing, and handing an operation to a thread costs microseconds. Past the cores the time barely moves. A filter is pure computation, and a core computes one thing at a time.
+
+ The last figure, the filters' CPU time over the batch's time, says how many cores the batch really got. While other programs keep the machine busy it is less than the width, and the speed-up shrinks with it.
+
+ - deep dive: How the page counts cores. It asks the kernel which CPUs this process may run on (`sched_getaffinity`), because that is what sizes Dispatch's pool: libdispatch 6.3.1 counts the CPUs with `pthread_getaffinity_np` (`src/shims/hw_config.h`) and gives each quality-of-service class room for that many threads (`src/queue.c`), created as work arrives. Run under `taskset -c 0`, the count is 1.
+
+   `ProcessInfo.activeProcessorCount` in swift-foundation 6.3.1 (`ProcessInfo.swift`) reads cgroup v1 CPU quotas and then `sysconf(_SC_NPROCESSORS_ONLN)`, the CPUs online: it ignores the affinity mask, so under `taskset` the two numbers differ. Here they are printed side by side.
+
+   Why a busy machine flattens the speed-up: where `/proc/sys/kernel/sched_autogroup_enabled` is 1, as Debian ships it, the scheduler shares the CPU fairly between sessions first (each terminal, each `setsid`), and only then between the threads inside one. A second thread gets a second core only while that core has nothing else to do.
+
+ ## Work that waits
+
+ A download or a disk read mostly *waits*, and a thread that waits leaves its core free. Eight jobs run at the cores' width, then at the default width (`OperationQueue.defaultMaxConcurrentOperationCount`, -1: no limit of the queue's own). A sleeping job waits like a download; a computing job tilt-shifts photos for as long in CPU time.
+
+ - experiment: Switch `workload` between `sleeping` and `computing`, and compare the lines below. Computing jobs take as long at the default width as at the cores' width, and use the CPU of all eight jobs: no width makes the cores compute faster. Sleeping jobs use almost no CPU, and at 1× the default width finishes sooner, because the pool adds threads while its workers wait, about one a second. At higher speeds the jobs may end before it does.
  */
 let jobCount = 8
 let jobSeconds = 0.5
 // CPU time rather than the clock on the wall: other programs busy on this machine would make a filter look slower than it is.
-let cpuBeforeFilters = threadCPUSeconds()
-for photo in photos {
-    _ = tiltShift(photo)
-}
-let cpuPerFilter = (threadCPUSeconds() - cpuBeforeFilters) / Double(photos.count)
-peek("one tilt-shift costs \(formatSeconds(cpuPerFilter)) of CPU")
-// Enough passes for one computing job to use about `jobSeconds` of CPU at this speed factor.
+let cpuPerFilter = fastest[1]!.meter.cpuSeconds / Double(photos.count)
+// Enough passes for one computing job to use about `jobSeconds` of CPU at this speed factor, as a sleeping job waits.
 let passesPerJob = max(1, Int((jobSeconds / Simulated.speed / cpuPerFilter).rounded()))
-let cores = ProcessInfo.processInfo.activeProcessorCount
 
-let poolQueue = OperationQueue()
-poolQueue.name = "pool demo"
-let meter = PoolMeter()
-let poolJobs = (1...jobCount).map { number in
-    BlockOperation {
-        meter.measure {
-            trace("\(workload.rawValue) job \(number)") {
-                switch workload {
-                case .sleeping:
-                    Simulated.wait(jobSeconds)
-                case .computing:
-                    for _ in 0..<passesPerJob {
-                        _ = tiltShift(photos[number % photos.count])
+/// `jobCount` jobs of the chosen `workload`, counted by `meter`.
+func poolJobs(meter: PoolMeter) -> [BlockOperation] {
+    (1...jobCount).map { number in
+        BlockOperation {
+            meter.measure {
+                trace("\(workload.rawValue) job \(number)") {
+                    switch workload {
+                    case .sleeping:
+                        Simulated.wait(jobSeconds)
+                    case .computing:
+                        for _ in 0..<passesPerJob {
+                            _ = tiltShift(photos[number % photos.count])
+                        }
                     }
                 }
             }
         }
     }
 }
-let poolTime = duration {
-    poolQueue.addOperations(poolJobs, waitUntilFinished: false)
-    trace("waitUntilAllOperationsAreFinished") {
-        poolQueue.waitUntilAllOperationsAreFinished()
-    }
+
+let poolWidths = [(name: "\(cores), the cores", width: cores), (name: "default", width: OperationQueue.defaultMaxConcurrentOperationCount)]
+var poolRuns: [BatchRun] = []
+for pool in poolWidths {
+    let meter = PoolMeter()
+    let run = runBatch(poolJobs(meter: meter), width: pool.width, meter: meter, label: "\(workload.rawValue) jobs, width \(pool.name)")
+    poolRuns.append(run)
+    let busyCores = String(format: "%.2f", meter.cpuSeconds / run.seconds)
+    print("Width \(pool.name): \(jobCount) \(workload.rawValue) jobs of \(Simulated.describe(jobSeconds)) took \(formatSeconds(run.seconds)) on \(meter.threadCount) threads, at most \(meter.mostAtOnce) at once; CPU \(formatSeconds(meter.cpuSeconds)), \(busyCores) cores busy on average")
 }
-let busyCores = meter.cpuSeconds / poolTime
-print("\(jobCount) \(workload.rawValue) jobs: \(formatSeconds(poolTime)) on \(meter.threadCount) threads, at most \(meter.mostAtOnce) at once")
-print(String(format: "CPU used: %.3f s, %.2f cores busy on average; this machine has %d cores", meter.cpuSeconds, busyCores, cores))
+let mostLent = poolRuns[1].meter.mostAtOnce
+if mostLent > cores {
+    print("At the default width \(mostLent) jobs ran at once, more than the \(coresInWords): the pool added threads while its workers waited")
+} else if workload == .sleeping {
+    print("At the default width no more than \(mostLent) jobs ran at once: they ended before the pool next looked for waiting workers")
+} else {
+    print("At the default width no more than \(mostLent) jobs ran at once: workers that compute keep the pool as wide as the cores")
+}
 
 /*:
+ - deep dive: How Linux's pool grows. On Apple platforms the kernel tells Dispatch when a worker blocks, and a replacement thread arrives at once. Linux has no such hook, so libdispatch 6.3.1 polls (`src/event/workqueue.c`): once a second a timer reads `/proc/<tid>/stat` for each worker and counts those in state `R`, running or waiting for a core.
+
+   If work is queued and none are running, it adds one thread; if fewer than the cores are running, it adds one while the running ones stay under twice the cores. A worker asleep or blocked in a read does not count as running, so waiting work makes the pool grow, one thread a second. Computing workers count as running, so the pool stays about as wide as the cores, and rightly: more threads could only take turns on the same cores. (A computing worker caught blocked for a moment, on a lock or a page fault, can still earn the pool one more thread; the widest batch above may show it.)
+
  ## Which operation starts next: `queuePriority`
 
- When a slot frees up and several operations are ready, the queue starts the one with the highest `queuePriority`; among equals, the one added first. The difference only shows while operations wait, so this queue is *suspended* while three are added, runs one at a time, and is then resumed.
+ When a slot frees up and several operations are ready, the queue starts the one with the highest `queuePriority`; among equals, the one added first. The difference only shows while operations wait, so this queue is *suspended* while three are added, runs one at a time, and is then resumed. Its jobs only wait; every property they have is a `let`, which is what makes their `@unchecked Sendable` true.
 
  - experiment: The preview is added last, yet at `veryHigh` it runs first. Set `previewPriority` to `veryLow` and it ties with the backup: the one added earlier, the backup, goes first.
  */
-/// Stands for a slow job such as a download: it waits `seconds`, shortened by the speed factor.
+/// Stands for a slow job such as a download: it waits `seconds`, shortened by the speed factor, and signals `started`
+/// as it begins.
 final class SlowJob: ObservedOperation, @unchecked Sendable {
     let seconds: Double
     let started = DispatchSemaphore(value: 0)
@@ -188,9 +265,9 @@ trace("waitUntilAllOperationsAreFinished") {
 
  ## What `qualityOfService` does here
 
- `qualityOfService` says how much the work matters to the user: `userInteractive`, `userInitiated`, `utility`, `background`. On Apple platforms it sets the priority of the thread that runs the work, and background work may be held back to save energy.
+ `qualityOfService` says how much the work matters to the user: `userInteractive`, `userInitiated`, `utility`, `background`. On Apple platforms it sets the priority of the thread that runs the work.
 
- - important: In swift-corelibs-foundation on Linux it does **neither**. Every job below runs on an ordinary pool thread of the default class with the same scheduler priority (nice 0), and `Thread.current.qualityOfService` reports `default`. What it does do: on a queue wider than one, an operation without an explicit `queuePriority` gets one from its quality of service, so it changes the *order* in which waiting operations start. On a queue of width 1 even that is skipped, and they start in the order they were added.
+ - important: In swift-corelibs-foundation on Linux it does not. Every job below says, from inside, that it runs with the same scheduler priority (nice 0) and that `Thread.current.qualityOfService` is `default`. What it does do: on a queue wider than one, an operation without an explicit `queuePriority` gets one from its quality of service, so it changes the *order* in which waiting operations start. On a queue of width 1 even that is skipped.
 
  - experiment: Four jobs are added from least to most urgent. At width 2 the two most urgent start first; as slots free up the queue picks `utility`, then `background`. Set `serialQoSQueue` to true and they run strictly in the order added.
  */
@@ -240,7 +317,7 @@ trace("waitUntilAllOperationsAreFinished") {
 
  Setting `isSuspended` to true stops the queue from *starting* anything. It does not touch what is already running: that finishes normally. Setting it back to false carries on where the queue left off. An app might pause its image downloads while the user scrolls, and resume them when the list comes to rest.
 
- Four downloads run one at a time. As soon as the first has started, the page suspends the queue for a second, then resumes it.
+ Four downloads run one at a time. As soon as the first has started, the page suspends the queue for a while, then resumes it. It learns that the first has started from `started`, a `DispatchSemaphore` like page 1's: `wait()` blocks until another thread calls `signal()`.
  */
 let downloadQueue = OperationQueue()
 downloadQueue.name = "downloads"
@@ -250,11 +327,12 @@ downloadQueue.addOperations(downloads, waitUntilFinished: false)
 downloads[0].started.wait()
 downloadQueue.isSuspended = true
 mark("queue suspended")
-Simulated.wait(1.0)
+let pause = 1.0
+Simulated.wait(pause)
 let finishedWhilePaused = downloads.filter(\.isFinished).count
 mark("queue resumed")
 downloadQueue.isSuspended = false
-print("While the queue was suspended, \(finishedWhilePaused) of \(downloads.count) downloads finished; the rest waited")
+print("While the queue was suspended for \(Simulated.describe(pause)), \(finishedWhilePaused) of \(downloads.count) downloads finished; the rest waited")
 trace("waitUntilAllOperationsAreFinished") {
     downloadQueue.waitUntilAllOperationsAreFinished()
 }
@@ -271,6 +349,8 @@ trace("waitUntilAllOperationsAreFinished") {
  - every completion block still runs, cancelled or not, so clean-up code placed there is never skipped.
 
  - important: On a queue of width 1 the cancelled operations still wait for the running one to end before the queue passes over them, so their completion blocks come *after* it, not at the moment you cancel.
+
+ The queue counts an operation done before its completion block has run, so the page waits for those with a `DispatchGroup`: a counter of unfinished work, where `enter()` adds one, `leave()` takes one away, and `wait()` blocks until it is back to zero. Page 7 is about groups.
  */
 final class UploadOperation: ObservedOperation, @unchecked Sendable {
     let started = DispatchSemaphore(value: 0)
@@ -307,7 +387,6 @@ mark("cancelAllOperations")
 trace("waitUntilAllOperationsAreFinished") {
     uploadQueue.waitUntilAllOperationsAreFinished()
 }
-// The queue counts an operation done before its completion block has run, so those are waited for separately.
 trace("waiting for the completion blocks") {
     completionBlocksDone.wait()
 }

@@ -319,6 +319,14 @@ struct ShippedPhotos {
         #expect(Set(photo.pixels).count > 16, "a real photo has more than a few distinct levels")
     }
 
+    @Test(arguments: Photos.names)
+    func aShippedPhotoIsScaledDownForTheLiveView(name: String) throws {
+        // 400×300 photos must not put 360 KB frames on the wire: the live view sends at most 160×96.
+        let frame = LiveView.fitted(try Photos.load(name))
+        #expect(frame.width <= LiveView.largestWidth && frame.height <= LiveView.largestHeight)
+        #expect(frame.width == 128 && frame.height == 96, "the aspect ratio is kept: \(frame.width)×\(frame.height)")
+    }
+
     @Test func unknownNameListsTheValidOnes() {
         let error = #expect(throws: Photos.LoadError.self) { try Photos.load("../CREDITS") }
         guard case .unknownName(let name, let valid, _) = error else {
