@@ -247,6 +247,13 @@ struct InPracticePageTests {
         #expect(begun.count == 1 && begun[0] >= 1, "\(begun)")
     }
 
+    @Test func withTheQueueSuspendedNoWorkQueuedDuringADragBeginsWhileItLasts() throws {
+        // Six slots on a small machine: work queued during one drag is handed to libdispatch at its lift and may still
+        // wait for a thread when the next drag begins. It begins then, but it was queued during the drag before.
+        let run = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 4)
+        #expect(try Self.workBegunWhileScrolling(printedBy: run) == [0, 0, 0], "the callout promises 0 while the queue is suspended")
+    }
+
     @Test func theStillScriptLoadsTheFirstScreenAndCancelsNothing() throws {
         let run = recordRun(product: Self.product, knobs: [("script", "still")], speed: 10)
         #expect(run.ending == .exited(code: 0))
