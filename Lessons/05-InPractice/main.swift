@@ -56,16 +56,16 @@ extension Operation {
  */
 final class LoadPhotoOperation: ObservedOperation, PictureProviding, @unchecked Sendable {
     let photoName: String
-    /// True when the finger was on the list as the download was queued, for the count of work begun while it moved.
-    let queuedWhileScrolling: Bool
+    /// The drag the finger was making as the download was queued (nil between drags), for the count of work begun during it.
+    let queuedDuringDrag: Int?
     private let list: ImageList
     private(set) var picture: RGBImage?
     /// Set by the list, under its lock, once the download has been allowed to begin.
     var hasBegun = false
 
-    init(photoName: String, queuedWhileScrolling: Bool, list: ImageList) {
+    init(photoName: String, queuedDuringDrag: Int?, list: ImageList) {
         self.photoName = photoName
-        self.queuedWhileScrolling = queuedWhileScrolling
+        self.queuedDuringDrag = queuedDuringDrag
         self.list = list
         super.init()
         name = "load \(photoName)"
@@ -86,7 +86,7 @@ final class LoadPhotoOperation: ObservedOperation, PictureProviding, @unchecked 
 final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked Sendable {
     let row: Int
     let photoName: String
-    let queuedWhileScrolling: Bool
+    let queuedDuringDrag: Int?
     /// The photo, when the cache already had it and no download runs first.
     private let cachedPhoto: RGBImage?
     private let list: ImageList
@@ -94,10 +94,10 @@ final class TiltShiftOperation: ObservedOperation, PictureProviding, @unchecked 
     /// Set by the list, under its lock, once the filter has been allowed to begin.
     var hasBegun = false
 
-    init(row: Int, photoName: String, cachedPhoto: RGBImage?, queuedWhileScrolling: Bool, list: ImageList) {
+    init(row: Int, photoName: String, cachedPhoto: RGBImage?, queuedDuringDrag: Int?, list: ImageList) {
         self.row = row
         self.photoName = photoName
-        self.queuedWhileScrolling = queuedWhileScrolling
+        self.queuedDuringDrag = queuedDuringDrag
         self.cachedPhoto = cachedPhoto
         self.list = list
         super.init()
@@ -140,9 +140,9 @@ final class ImageProvider {
     let show: ShowRowOperation
 
     /// A chain from `photo` when the cache has it, otherwise from `download`.
-    init(row: Int, photoName: String, photo: RGBImage?, download: LoadPhotoOperation?, queuedWhileScrolling: Bool, list: ImageList) {
+    init(row: Int, photoName: String, photo: RGBImage?, download: LoadPhotoOperation?, queuedDuringDrag: Int?, list: ImageList) {
         self.download = download
-        filter = TiltShiftOperation(row: row, photoName: photoName, cachedPhoto: photo, queuedWhileScrolling: queuedWhileScrolling, list: list)
+        filter = TiltShiftOperation(row: row, photoName: photoName, cachedPhoto: photo, queuedDuringDrag: queuedDuringDrag, list: list)
         show = ShowRowOperation(row: row, list: list)
         if let download {
             filter.addDependency(download)
@@ -202,7 +202,7 @@ final class ImageList: @unchecked Sendable {
         var operationsCancelled = 0
         var filtersBegun = 0
         var downloadsBegun: [String: Int] = [:]
-        /// Downloads and filters queued while the finger was on the list that began before it lifted.
+        /// Downloads and filters queued during a drag that began before that drag ended.
         var workBegunWhileScrolling = 0
         /// The most downloads and filters at work at one moment.
         var mostWorkAtOnce = 0
@@ -219,7 +219,9 @@ final class ImageList: @unchecked Sendable {
     private var retiredProviders: [ImageProvider] = []
     private var display: ListDisplay
     private var totals = Counts()
-    private var isScrolling = false
+    /// The number of the drag under way, counting from 1, or nil while the finger is up.
+    private var drag: Int?
+    private var dragsSoFar = 0
     private var workInProgress = 0
 
     init(photoNames: [String], rowsInView: Int, queue: OperationQueue, cacheImages: Bool) {
@@ -237,7 +239,10 @@ final class ImageList: @unchecked Sendable {
 
     /// The finger touches the list (true) or lifts (false).
     func setScrolling(_ scrolling: Bool) {
-        lock.withLock { isScrolling = scrolling }
+        lock.withLock {
+            if scrolling { dragsSoFar += 1 }
+            drag = scrolling ? dragsSoFar : nil
+        }
     }
 
     func showFirstScreen() {
@@ -275,19 +280,19 @@ final class ImageList: @unchecked Sendable {
             return []
         case .photo(let photo)?:
             display.show(row, .loaded, note: "from cache", picture: photo)
-            let provider = ImageProvider(row: row, photoName: photoName, photo: photo, download: nil, queuedWhileScrolling: isScrolling, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: photo, download: nil, queuedDuringDrag: drag, list: self)
             providers[row] = provider
             return provider.ownOperations
         case .download(let download)?:
             display.show(row, .placeholder, note: "shares a download")
-            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedWhileScrolling: isScrolling, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedDuringDrag: drag, list: self)
             providers[row] = provider
             return provider.ownOperations
         case nil:
             display.show(row, .placeholder)
-            let download = LoadPhotoOperation(photoName: photoName, queuedWhileScrolling: isScrolling, list: self)
+            let download = LoadPhotoOperation(photoName: photoName, queuedDuringDrag: drag, list: self)
             cache[photoName] = .download(download)
-            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedWhileScrolling: isScrolling, list: self)
+            let provider = ImageProvider(row: row, photoName: photoName, photo: nil, download: download, queuedDuringDrag: drag, list: self)
             providers[row] = provider
             return [download] + provider.ownOperations
         }
@@ -323,7 +328,7 @@ final class ImageList: @unchecked Sendable {
             guard !download.isCancelled else { return false }
             download.hasBegun = true
             totals.downloadsBegun[download.photoName, default: 0] += 1
-            workBegan(queuedWhileScrolling: download.queuedWhileScrolling)
+            workBegan(queuedDuringDrag: download.queuedDuringDrag)
             return true
         }
     }
@@ -349,7 +354,7 @@ final class ImageList: @unchecked Sendable {
             guard !filter.isCancelled else { return false }
             filter.hasBegun = true
             totals.filtersBegun += 1
-            workBegan(queuedWhileScrolling: filter.queuedWhileScrolling)
+            workBegan(queuedDuringDrag: filter.queuedDuringDrag)
             display.show(filter.row, .filtering)
             return true
         }
@@ -362,10 +367,11 @@ final class ImageList: @unchecked Sendable {
         }
     }
 
-    private func workBegan(queuedWhileScrolling: Bool) {
+    private func workBegan(queuedDuringDrag: Int?) {
         workInProgress += 1
         totals.mostWorkAtOnce = max(totals.mostWorkAtOnce, workInProgress)
-        if queuedWhileScrolling && isScrolling { totals.workBegunWhileScrolling += 1 }
+        // Work queued during an earlier drag may begin during this one: it was handed over before the queue was suspended.
+        if queuedDuringDrag != nil && queuedDuringDrag == drag { totals.workBegunWhileScrolling += 1 }
     }
 
     func rowPictureReady(_ show: ShowRowOperation, picture: RGBImage?) {

@@ -36,7 +36,7 @@ print("The group waited \(formatSeconds(filterTime)) for \(photos.count) filter\
 /*:
  ## Counting work someone else does
 
- The live view (`Animation.swift` beside this page) shows a 40-point box on a red 200-point square. Its `animate` function works like UIKit's animations: it returns at once, computes the animation frame by frame, 30 frames a second, on a queue of its own, and calls a completion handler at the end. It has never heard of dispatch groups.
+ The live view (`Animation.swift` beside this page) shows a 40-point box on a red 200-point square. Its `animate` function works like UIKit's animations: it returns at once, computes the animation frame by frame, 30 frames a second, on the queue it is given, and calls a completion handler at the end. It has never heard of dispatch groups.
 
  Animations on two queues change one scene at the same time, so `Scene` keeps its state in a `Mutex` and every change and every look at it goes through `withLock`, one thread at a time. That is what lets `Scene` be `Sendable` with no `@unchecked`: the compiler checks it.
 
@@ -58,7 +58,7 @@ func animate(_ name: String, seconds: Double, on queue: DispatchQueue, group: Di
 }
 
 /*:
- Three animations, each on a queue of its own: the box moves for one second and, when that is done, turns by 45° for two; meanwhile the background turns from red to blue over four. The turn is started from the move's completion handler, so its `enter()` comes **before** the move's `leave()`: the count never touches zero in between, and the group cannot report "all done" between the two.
+ Three animations on two queues of their own: on the box's queue the box moves for one second and, when that is done, turns by 45° for two; meanwhile, on the background's queue, the background turns from red to blue over four. The turn is started from the move's completion handler, so its `enter()` comes **before** the move's `leave()`: the count never touches zero in between, and the group cannot report "all done" between the two.
  */
 let animations = DispatchGroup()
 let boxQueue = DispatchQueue(label: "tour.groups.box")

@@ -190,7 +190,9 @@ private final class QuietnessReporter: Sendable {
 
     func during<T>(_ work: () -> T) -> T {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + interval / 2, repeating: interval / 2)
+        // A look every second reports a quiet spell at most a second after it reaches `interval`. Looking every
+        // `interval / 2` let 15 s pass between reports, as long as the tutorial's watchdog waits for a silent page.
+        timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [self] in
             let now = DispatchTime.now().uptimeNanoseconds
             // A line noted on another thread since `now` was read makes the last line later than `now`: not quiet.

@@ -171,6 +171,20 @@ struct BarrierPageTests {
         #expect(output.contains("Thread Sanitizer, the safe person: 0 warnings, exit status 0"))
     }
 
+    /// A compile that prints nothing for 14 s (the Thread Sanitizer build of LessonKit does, on a loaded machine) must not
+    /// look like a hang: the page reports the quiet spell 10 s into it, within a watchdog of 14 s. Reporting it only after
+    /// 15 s, as it once did, let the tutorial's 15 s watchdog stop a real build.
+    @Test func aLongSilentThreadSanitizerBuildIsNotTakenForAHang() throws {
+        let stage = try FakeToolchain(silentSeconds: 14)
+        defer { stage.remove() }
+        let run = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe"), ("threadSanitizer", "true")], speed: Self.speed, silentLimit: 14,
+                            environment: ["PATH": stage.bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                                          "TOUR_ROOT": stage.root.path])
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.outputText.contains { $0.hasPrefix("  … still building, ") })
+        #expect(run.outputText.contains("Thread Sanitizer, the unsafe person: 2 warnings, exit status 66"))
+    }
+
     /// The real thing, when asked for with `TOUR_TSAN_TESTS=1`: builds the page with Thread Sanitizer and runs both people.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUR_TSAN_TESTS"] == "1", "set TOUR_TSAN_TESTS=1 to build with Thread Sanitizer"))
     func threadSanitizerFindsTheUnsafePersonAndClearsTheSafeOne() {
@@ -200,7 +214,8 @@ private struct FakeToolchain {
     var root: URL { folder.appendingPathComponent("root") }
     var log: URL { folder.appendingPathComponent("calls.log") }
 
-    init() throws {
+    /// `silentSeconds`: how long the stand-in build prints nothing between its two progress lines, as a slow compile does.
+    init(silentSeconds: Int = 0) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tsan-wiring-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -245,6 +260,7 @@ private struct FakeToolchain {
         \(instrumented)
         PROGRAM
         chmod +x "$scratch/debug/Lesson08Barrier"
+        sleep \(silentSeconds)
         echo "[2/2] Linking Lesson08Barrier"
         """
         try writeExecutable(swift, to: bin.appendingPathComponent("swift"))

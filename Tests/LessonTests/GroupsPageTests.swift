@@ -35,7 +35,7 @@ struct GroupsPageTests {
         }
     }
 
-    @Test func eachAnimationRunsForItsDurationOnItsOwnQueue() throws {
+    @Test func eachAnimationRunsForItsDurationOnTheQueueItWasGiven() throws {
         let expected = [("move box", 1.0, "tour.groups.box"), ("turn box", 2.0, "tour.groups.box"),
                         ("change background", 4.0, "tour.groups.background")]
         for (name, seconds, queue) in expected {
