@@ -70,7 +70,7 @@ public enum RunEnding: Sendable, Equatable {
         case .dispatchTrap:
             return "The faulting instruction lies in libdispatch: it executed an illegal instruction (SIGILL) and printed nothing. It does that when it detects a misuse that would otherwise hang or corrupt memory: "
                 + "most often `sync` onto the serial queue that is already running the caller, a deadlock in which the queue would wait for itself forever; "
-                + "also a DispatchGroup `leave()` without a matching `enter()`, or a DispatchSemaphore released while threads still owe it a `signal()`."
+                + "also a DispatchGroup `leave()` without a matching `enter()`, or a DispatchSemaphore deallocated while its value is below the value it was created with (more `wait()`s than `signal()`s)."
         case .silentTrap(let site):
             return site.explanation
         case .stackOverflow:
