@@ -196,7 +196,7 @@ trace("waitUntilAllOperationsAreFinished") {
 /*:
  ## A graph, not only a chain
 
- An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands; a comparison waits for both, and for the download, to measure the filtered photos against it. You declare only who needs whom; the queues find the order and the parallelism.
+ An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands (on a machine with two processors or more, as the filters queue then allows); a comparison waits for both, and for the download, to measure the filtered photos against it. You declare only who needs whom; the queues find the order and the parallelism.
  */
 /// Compares the images of all its image-providing dependencies, row by row.
 final class CompareOperation: ObservedOperation, @unchecked Sendable {
