@@ -76,7 +76,7 @@ print("\(executionBlocks) execution blocks, each waiting \(Simulated.describe(0.
 
  The usual way to use operations is to subclass `Operation`: give the subclass properties for its input and output, and do the work in `main()`. The operation is then a small, reusable, testable object.
 
- On Apple platforms you would watch `isExecuting` and `isFinished` with key-value observing. Linux has no KVO, so this page subclasses LessonKit's `ObservedOperation`, exactly as you would subclass `Operation`. It leaves Foundation's own `start()` in charge and only listens: at each change of state, Foundation's `start()` and `cancel()` read the operation's own `isReady`, `isExecuting` and `isFinished`, and `ObservedOperation` overrides those getters to report the first new answer Foundation gives. Every state line in the timeline is a change Foundation made. One is not quite a change: an operation with no dependencies is ready from birth, so its `ready` line marks the moment Foundation first asked, here inside `start()`.
+ On Apple platforms you would watch `isExecuting` and `isFinished` with key-value observing. Linux has no KVO, so this page subclasses LessonKit's `ObservedOperation`, exactly as you would subclass `Operation`. It leaves Foundation's own `start()` in charge and only listens: at each change of state, Foundation's `start()` and `cancel()` read the operation's own `isReady`, `isExecuting` and `isFinished`, and `ObservedOperation` overrides those getters to report the first new answer Foundation gives. The timeline draws each operation as a span named after it, from its `executing` to its `finished`; the run's trace keeps every state line (`--trace run.json` exports them, for ui.perfetto.dev). Each one is a change Foundation made. One is not quite a change: an operation with no dependencies is ready from birth, so its `ready` line marks the moment Foundation first asked, here inside `start()`.
 
  `Operation` is already `@unchecked Sendable`, and a subclass must say so again. The promise holds here without a lock because the two `var`s are never touched by two threads at once: `inputImage` is set before the operation starts, `outputImage` is read only after it has finished, and Foundation takes a lock of its own as it starts and as it finishes, which orders the accesses.
  */
@@ -110,22 +110,24 @@ peek(filterOperation.isFinished)
 /*:
  ## Cancelling
 
- `cancel()` only sets a flag. Cancelled **before** it starts, an operation never runs `main()` at all: Foundation's `start()` sees the flag and goes straight to finished, with no `executing` line in between.
+ `cancel()` stops nothing by force: it sets a flag. On an operation that has not started, Foundation's `cancel()` also drops its wait for dependencies, so it is ready at once: the one below depends on an operation that never runs, and its `ready` line comes from the `cancel()`. Cancelled **before** it starts, an operation never runs `main()` at all: Foundation's `start()` sees the flag and goes straight to finished, with no `executing` line in between, so the timeline has no span named after it.
  */
 let cancelledEarly = TiltShiftOperation(name: "cancelled before start")
 cancelledEarly.inputImage = photo
+cancelledEarly.addDependency(TiltShiftOperation(name: "dependency never started"))
 cancelledEarly.cancel()
 cancelledEarly.start()
 peek(cancelledEarly.outputImage == nil)
 
 /*:
- Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. It runs on a queue (the next page's subject), so it is on a worker thread; the page waits on its `started` semaphore, then cancels it.
+ Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. It runs on a queue (the next page's subject), so it is on a worker thread; the page waits on its `started` semaphore, then cancels it. Band 1 holds until the page signals `cancelSent`, so the cancel lands while band 1 works, however loaded the machine.
 
- `waitUntilFinished()` then blocks the calling thread until this one operation is finished; its span on the `main` lane ends just after the operation's `finished` line. `bandsDone` is written on the worker and read on the main thread, safely for the same reason as above: it is read only after `waitUntilFinished()` has returned, and Foundation's lock orders the write before the read.
+ `waitUntilFinished()` then blocks the calling thread until this one operation is finished; its span on the `main` lane ends just after the operation's own span, on the worker's lane, ends at `finished`. `bandsDone` is written on the worker and read on the main thread, safely for the same reason as above: it is read only after `waitUntilFinished()` has returned, and Foundation's lock orders the write before the read.
  */
 final class BandedFilterOperation: ObservedOperation, @unchecked Sendable {
     let bands = 8
     let started = DispatchSemaphore(value: 0)
+    let cancelSent = DispatchSemaphore(value: 0)
     private(set) var bandsDone = 0
 
     override func main() {
@@ -138,6 +140,7 @@ final class BandedFilterOperation: ObservedOperation, @unchecked Sendable {
             trace("band \(band)") {
                 Simulated.wait(0.1)
                 _ = boxBlur(photo, radius: band)
+                if band == 1 { cancelSent.wait() }
             }
             bandsDone = band
         }
@@ -150,6 +153,7 @@ lateQueue.name = "page1.cancel-demo"
 lateQueue.addOperation(cancelledLate)
 cancelledLate.started.wait()
 cancelledLate.cancel()
+cancelledLate.cancelSent.signal()
 trace("waitUntilFinished") {
     cancelledLate.waitUntilFinished()
 }
@@ -175,7 +179,7 @@ if reAddFinishedOperation {
 /*:
  Starting too early is the other error `start()` refuses. An operation is ready when every operation it depends on (`addDependency`, page 4) has finished. Started by hand before that, Foundation's `start()` reads `isReady`, finds it false, and stops the program: a queue would have waited, but a direct call has no one to wait for.
 
- - experiment: Set `startBeforeReady` to true. The page crashes with Foundation's "receiver is not yet ready to execute", and the operation never shows a `ready` line, because the only time Foundation asked, the answer was no.
+ - experiment: Set `startBeforeReady` to true. The page crashes with Foundation's "receiver is not yet ready to execute", and the trace has no state line at all for the operation, not even `ready`, because the only time Foundation asked, the answer was no.
  */
 if startBeforeReady {
     let neverRun = TiltShiftOperation(name: "dependency that never runs")

@@ -174,6 +174,8 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
  ## Across two queues
 
  A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has processors, read when the page runs (filtering is all CPU). The filter on one queue still waits for the download on the other.
+
+ This time the page hands the two operations over with `addOperations(_:waitUntilFinished: true)`, which adds them and then waits for exactly those (swift-corelibs-foundation calls `waitUntilFinished()` on each in turn). The download is not one of them, but they cannot finish before it.
  */
 let networkQueue = OperationQueue()
 networkQueue.name = "network"
@@ -188,15 +190,14 @@ let rocketFilter = FilterOperation("tilt-shift rocket", filter: tiltShift)
 let rocketShow = ShowImageOperation(name: "show rocket")
 rocketLoad |> rocketFilter |> rocketShow
 networkQueue.addOperation(rocketLoad)
-filterQueue.addOperations([rocketFilter, rocketShow], waitUntilFinished: false)
-trace("waitUntilAllOperationsAreFinished") {
-    filterQueue.waitUntilAllOperationsAreFinished()
+trace("addOperations waitUntilFinished") {
+    filterQueue.addOperations([rocketFilter, rocketShow], waitUntilFinished: true)
 }
 
 /*:
  ## A graph, not only a chain
 
- An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands; a comparison waits for both, and for the download, to measure the filtered photos against it. You declare only who needs whom; the queues find the order and the parallelism.
+ An operation may have many dependents (fan-out) and many dependencies (fan-in). One download feeds two filters, which run side by side once it lands (on a machine with two processors or more, as the filters queue then allows); a comparison waits for both, and for the download, to measure the filtered photos against it. You declare only who needs whom; the queues find the order and the parallelism.
  */
 /// Compares the images of all its image-providing dependencies, row by row.
 final class CompareOperation: ObservedOperation, @unchecked Sendable {

@@ -67,6 +67,19 @@ struct DependenciesPageTests {
         #expect(try Self.time(of: "finished", for: "load rocket") < filter.start)
     }
 
+    /// `addOperations(_:waitUntilFinished: true)` returns once the operations it added have finished, and those wait
+    /// for the download on the other queue.
+    @Test func addingOperationsAndWaitingReturnsOnceTheyFinished() throws {
+        let wait = try #require(Self.run.spans(named: "addOperations waitUntilFinished").first)
+        #expect(wait.thread == Self.run.pid)
+        let waitEnd = try #require(wait.end)
+        #expect(wait.start < (try Self.time(of: "finished", for: "load rocket")), "it was waiting while the download ran")
+        for name in ["tilt-shift rocket", "show rocket"] {
+            let finished = try Self.time(of: "finished", for: name)
+            #expect(wait.start < finished && finished <= waitEnd, "it returned only after \(name) finished")
+        }
+    }
+
     @Test func theFiltersQueueIsAsWideAsTheMachine() {
         let processors = ProcessInfo.processInfo.activeProcessorCount
         #expect(Self.run.outputText.contains("The filters queue runs up to \(processors) at once, one per active processor of this machine"))
