@@ -8,7 +8,7 @@ import Testing
 @Suite("Adversarial streams into the run record")
 struct AdversarialStreamTests {
     /// The ceiling docs/trace-format.md gives one record, by `RunRecord.estimatedBytes`.
-    static let ceiling = 48 << 20
+    static let ceiling = 64 << 20
     static let start: UInt64 = 7_000_000_000_000
     static let pid: Int32 = 4_000
     static let stuckAfter = 3.0
@@ -183,15 +183,20 @@ struct AdversarialStreamTests {
     @Test func longNamesAndAMillionQueueLabelsAreCut() throws {
         var feed = Feed()
         let long = String(repeating: "🧵", count: 16_000)
-        for index in 0..<200_000 {
-            feed.now += 1_000
-            feed.record.ingest(.trace(TraceEvent(kind: index % 2 == 0 ? "mark" : "begin", time: feed.now, thread: Self.pid,
-                                                 queue: "queue \(index) " + long.prefix(40), fields: ["id": .integer(index), "name": .string(long)])),
-                               receivedAt: feed.now)
+        // Marks, and spans that end, each with a name of 64 KB and a queue label of its own: the record at its fullest.
+        for index in 0..<120_000 {
+            for kind in index % 3 == 0 ? ["mark"] : ["begin", "end"] {
+                feed.now += 1_000
+                feed.record.ingest(.trace(TraceEvent(kind: kind, time: feed.now, thread: Self.pid + Int32(index % 3_000),
+                                                     queue: "queue \(index) " + long.prefix(40), fields: ["id": .integer(index), "name": .string(long)])),
+                                   receivedAt: feed.now)
+            }
         }
+        feed.send("begin", ["id": .integer(-1), "name": .string("still open")])
         let record = feed.record
         #expect(record.queues.count == record.limits.queues)
         #expect(record.marks.allSatisfy { $0.name.utf8.count <= record.limits.nameBytes && $0.name.hasSuffix("…") })
+        #expect(record.spans.count >= record.limits.spans)
         try expectSurvived(feed, leavesWorkOpen: true)
     }
 
