@@ -130,7 +130,7 @@ struct EndingClassifierTests {
 
 @Suite("Ended as expected")
 struct EndedAsExpectedTests {
-    private let stall = Stall(openSpans: ["wait (thread 1)"], unfinishedOperations: [], silentSeconds: 3)
+    private let stall = Stall(openSpans: ["wait (main)"], unfinishedOperations: [], silentSeconds: 3)
 
     private func record(expecting ending: String?, endedWith result: RunEnding?) -> RunRecord {
         var record = RunRecord()

@@ -140,12 +140,11 @@ struct RunnerTests {
 
     @Test func stuckNamesTheOpenSpan() throws {
         let record = run("stuck", stuckAfter: 0.3)
-        let pid = try #require(record.pid)
         guard case .stuck(let stall) = record.ending else {
             Issue.record("ended \(String(describing: record.ending)), not stuck")
             return
         }
-        #expect(stall.openSpans == ["waiting forever (thread \(pid))"])
+        #expect(stall.openSpans == ["waiting forever (main)"], "named by its lane, as the rest of the host names threads")
         #expect(stall.unfinishedOperations == [])
         #expect(stall.dependencyCycle == [])
         #expect(stall.silentSeconds >= 0.3)
@@ -155,14 +154,13 @@ struct RunnerTests {
 
     @Test func stuckOperationNamesTheOperation() throws {
         let record = run("stuck-operation", stuckAfter: 0.3)
-        let pid = try #require(record.pid)
         guard case .stuck(let stall) = record.ending else {
             Issue.record("ended \(String(describing: record.ending)), not stuck")
             return
         }
         #expect(stall.unfinishedOperations == ["never-finishes"])
-        #expect(stall.openSpans == ["wait for all operations (thread \(pid))"])
-        #expect(record.ending?.headline.hasSuffix("in never-finishes, wait for all operations (thread \(pid))") == true)
+        #expect(stall.openSpans == ["wait for all operations (main)"])
+        #expect(record.ending?.headline.hasSuffix("in never-finishes, wait for all operations (main)") == true)
         #expect(record.operations.map(\.name) == ["never-finishes"])
         #expect(record.operations.first?.changes.map(\.state) == ["executing"])
     }
@@ -259,6 +257,30 @@ struct RunnerTests {
         #expect(child > 0)
         #expect(waitUntilGone(group: pid))
         #expect(processIsGone(child))
+    }
+
+    /// `dependency-chain`: a 200,000-long chain of dependencies behind an executing operation, then silence. The
+    /// watchdog's cycle search once recursed along it and overflowed the stack of its thread, killing the host.
+    @Test func aLongDependencyChainEndsStuckWithABoundedExplanationAndTheHostLivesOn() throws {
+        let record = run("dependency-chain", stuckAfter: 1)
+        guard case .stuck(let stall) = try #require(record.ending) else {
+            Issue.record("expected the watchdog to stop the page, got \(String(describing: record.ending))")
+            return
+        }
+        #expect(stall.unfinishedOperations == ["chain 0"])
+        #expect(record.dependencies.count == record.limits.dependencies)
+        #expect(record.drops.dependencies == 200_000 - record.limits.dependencies)
+        let ending = try #require(record.ending)
+        #expect(ending.headline == "stuck: no progress for \(String(format: "%.1f", stall.silentSeconds)) s in chain 0")
+        #expect(ending.explanation.contains("Operations that started and never finished: chain 0."))
+        let page = Page(number: 9, folder: "99-Fixture", title: "Dependency chain", summary: "", product: Self.product,
+                        source: URL(fileURLWithPath: "/nonexistent/main.swift"))
+        let summary = PlainReport(style: PlainStyle(colour: false, unicode: true)).summary(of: record, page: page)
+        #expect(summary.contains("note: 180,000 dependencies beyond the cap of 20,000 were dropped"))
+        #expect(summary.contains { $0.hasPrefix("Ended: stuck: no progress for") })
+        #expect(summary.allSatisfy { $0.count <= 600 }, "\(summary.map(\.count).max() ?? 0) characters on one line")
+        // The host is still here, and runs the next page as usual.
+        #expect(run("clean").ending == .exited(code: 0))
     }
 
     @Test func anOverlongStdoutLineIsCutWithANote() {

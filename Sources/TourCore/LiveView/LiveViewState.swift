@@ -32,6 +32,8 @@ public struct LiveViewState: Sendable, Equatable {
     /// Frame and row events whose picture was unusable (wrong size, corrupt payload): counted and skipped.
     public private(set) var rejectedPictures = 0
     public private(set) var lastRejection: LiveFrameError?
+    /// Row and detail pictures refused because the list's pictures would have held more than `rowPictureBudget`.
+    public private(set) var picturesOverBudget = 0
     private var frameDrawn = true
 
     public init() {}
@@ -68,7 +70,9 @@ public struct LiveViewState: Sendable, Equatable {
             var row = Row(caption: event.string("caption") ?? "", fullSize: kept)
             if event.fields["px"] != nil {
                 switch LiveFrame.decode(event) {
-                case .success(let picture): row.picture = picture
+                case .success(let picture):
+                    guard fitsBudget(picture, replacing: rows[index].picture) else { return }
+                    row.picture = picture
                 case .failure(let error):
                     // The row keeps what it showed: a garbled or half picture is never drawn.
                     reject(error)
@@ -82,6 +86,7 @@ public struct LiveViewState: Sendable, Equatable {
                   let part = event.integer("part"), rows[index].fullSize.indices.contains(part) else { return }
             switch LiveFrame.decode(event) {
             case .success(let picture):
+                guard fitsBudget(picture, replacing: rows[index].fullSize[part].picture) else { return }
                 rows[index].fullSize[part] = Row(caption: event.string("caption") ?? "", picture: picture)
                 version += 1
             case .failure(let error):
@@ -101,6 +106,26 @@ public struct LiveViewState: Sendable, Equatable {
     public static let largestRowCount = 1000
     /// More full-size pictures than this for one row are not a view but a bad event; the rest are ignored.
     public static let largestPartCount = 8
+
+    /// The most the list's pictures may hold: 1,000 rows of 1,024×1,024 pictures with 8 full-size parts each would be
+    /// 28 GB; LessonKit's largest picture is 46,080 bytes, so this is room for 180 of them.
+    public static let rowPictureBudget = 8 << 20
+
+    /// Bytes of pixels the rows' pictures and their full-size parts hold.
+    public var rowPictureBytes: Int {
+        rows.reduce(0) { total, row in
+            total + (row.picture?.pixels.count ?? 0) + row.fullSize.reduce(0) { $0 + ($1.picture?.pixels.count ?? 0) }
+        }
+    }
+
+    /// Whether `picture` in place of `old` keeps the list's pictures within `rowPictureBudget`; counts it when not.
+    private mutating func fitsBudget(_ picture: LiveFrame, replacing old: LiveFrame?) -> Bool {
+        guard rowPictureBytes - (old?.pixels.count ?? 0) + picture.pixels.count <= Self.rowPictureBudget else {
+            picturesOverBudget += 1
+            return false
+        }
+        return true
+    }
 
     private mutating func reject(_ error: LiveFrameError) {
         rejectedPictures += 1

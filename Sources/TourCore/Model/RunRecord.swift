@@ -1,18 +1,77 @@
 /// Everything known about one run of a page, built up from its host events: output, thread lanes, spans,
-/// marks, results by source line, knobs, operations and how it ended.
+/// marks, results by source line, knobs, operations and how it ended. It is the one fold of a run's events:
+/// the watchdog asks it whether the run has stalled (`stall(at:stuckAfter:silentLimit:)`), plain mode and the
+/// interface draw from it.
 ///
 /// A lane is a thread, never a queue: a pool thread serves many queues over a run, so the queue belongs to
 /// each span, mark and printed line, and `queues` lists the labels seen, in order of first appearance.
 ///
-/// Memory is bounded: beyond the limits below the oldest entries are dropped and counted, so a page that
-/// floods its output or its trace cannot grow the host without end.
+/// Memory is bounded whatever a page sends: each list has a cap (`Limits`, listed in docs/trace-format.md),
+/// names are cut to `Limits.nameBytes`, and what goes beyond a cap is dropped and counted (`drops`).
 public struct RunRecord: Sendable {
+    /// The caps on what a record keeps. Lists of the past (output, spans, marks) drop their oldest entries;
+    /// the others refuse new entries once full, so what the run is stuck in is never pushed out.
     public struct Limits: Sendable {
         public var outputLines = 5_000
+        /// The text of the output lines kept, in bytes: 5,000 lines of 64 KiB would be 320 MB.
+        public var outputBytes = 4 << 20
         public var spans = 50_000
         public var marks = 10_000
         public var openSpans = 10_000
+        /// Distinct source lines with a result; a line already known keeps updating.
+        public var results = 1_000
+        /// Distinct operations; a known one keeps reporting.
+        public var operations = 10_000
+        /// State changes kept per operation: the first ones, and always the latest in the last place.
+        public var changesPerOperation = 8
+        public var dependencies = 20_000
+        public var threads = 1_000
+        public var queues = 256
+        /// Distinct knob names; a known knob announced again replaces its entry.
+        public var knobs = 64
+        /// Names, labels and texts (not output lines) are cut to this many UTF-8 bytes, ending in "…".
+        public var nameBytes = 160
+        /// Whether live view events are decoded and kept; the runner's own record, which only watches, skips them.
+        public var keepsLiveView = true
         public init() {}
+
+        /// What the runner's watchdog needs: open spans, operations and dependencies, and no history to draw.
+        public static var watchdog: Limits {
+            var limits = Limits()
+            limits.outputLines = 0
+            limits.outputBytes = 0
+            limits.spans = 0
+            limits.marks = 0
+            limits.results = 0
+            limits.knobs = 0
+            limits.keepsLiveView = false
+            return limits
+        }
+    }
+
+    /// How many of each kind of entry went beyond its cap and were dropped.
+    public struct Drops: Sendable, Equatable {
+        public var outputLines = 0
+        public var spans = 0
+        public var marks = 0
+        public var results = 0
+        public var operations = 0
+        public var operationChanges = 0
+        public var dependencies = 0
+        public var threads = 0
+        public var queues = 0
+        public var knobs = 0
+
+        /// `value` with its thousands grouped, "12,004", as the notes about drops write counts.
+        public static func grouped(_ value: Int) -> String {
+            let digits = String(value.magnitude)
+            var text = ""
+            for (index, digit) in digits.enumerated() {
+                if index > 0, (digits.count - index) % 3 == 0 { text += "," }
+                text.append(digit)
+            }
+            return (value < 0 ? "-" : "") + text
+        }
     }
 
     public let limits: Limits
@@ -47,23 +106,41 @@ public struct RunRecord: Sendable {
 
     /// Events received, including those later dropped.
     public private(set) var eventCount = 0
-    public private(set) var droppedOutputLines = 0
-    public private(set) var droppedSpans = 0
-    public private(set) var droppedMarks = 0
+    /// What went beyond the caps in `limits`.
+    public private(set) var drops = Drops()
+    public var droppedOutputLines: Int { drops.outputLines }
+    public var droppedSpans: Int { drops.spans }
+    public var droppedMarks: Int { drops.marks }
     public private(set) var rejectedTraceLines = 0
     public private(set) var lastRejection: String?
     /// The time of the first line the page wrote, for the start-up benchmark and the status line.
     public private(set) var firstOutputTime: UInt64?
+    /// The latest sign of life: the host's time when it last received anything from the page.
+    public private(set) var lastActivity: UInt64 = 0
 
     private var threadIndex: [Int32: Int] = [:]
     private var workerThreads = 0
     private var queueIndex: [String: Int] = [:]
-    private var resultIndex: [String: Int] = [:]
+    private var resultIndex: [ResultKey: Int] = [:]
     private var operationIndex: [Int: Int] = [:]
+    private var knobIndex: [String: Int] = [:]
+    private var outputBytes = 0
+    /// The order open spans began in, so the watchdog lists them that way.
+    private(set) var openSpanOrder: [Int: Int] = [:]
+    private var spansBegun = 0
+
+    private struct ResultKey: Hashable {
+        var file: String
+        var line: Int
+    }
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
+
+    /// How far a page's timestamp may lie ahead of the host's clock when the host reads it. Both read the same
+    /// `CLOCK_MONOTONIC` and a page stamps an event before it writes it, so a true stamp is never ahead at all.
+    public static let clockSkew: UInt64 = 250_000_000
 
     /// Tells the live view that the screen now shows its newest frame, so frames are counted as dropped only
     /// when the screen never showed them.
@@ -71,25 +148,62 @@ public struct RunRecord: Sendable {
         liveView.markDrawn()
     }
 
-    /// Folds one event into the record.
+    /// Folds an event the host has just received at `now` on its monotonic clock, and returns the event as it was
+    /// folded: a page's event stamped before the run started, or later than `now` plus `clockSkew`, becomes a
+    /// rejected line, so no stamp a page makes up reaches the record, the watchdog or the screen. Anything received
+    /// is a sign of life at `now`.
+    @discardableResult
+    public mutating func ingest(_ event: HostEvent, receivedAt now: UInt64) -> HostEvent {
+        let screened = screen(event, now: now)
+        apply(screened)
+        lastActivity = max(lastActivity, now)
+        return screened
+    }
+
+    private func screen(_ event: HostEvent, now: UInt64) -> HostEvent {
+        let stamp: UInt64
+        switch event {
+        case .trace(let trace): stamp = trace.time
+        case .output(let line) where line.thread != nil: stamp = line.time
+        default: return event
+        }
+        if let startTime, stamp < startTime {
+            return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(startTime - stamp)) before the run started", time: now)
+        }
+        if stamp > now &+ Self.clockSkew {
+            return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(stamp - now)) ahead of the host's clock", time: now)
+        }
+        return event
+    }
+
+    private static func nanoseconds(_ value: UInt64) -> String {
+        value >= 1_000_000_000 ? "\(Drops.grouped(Int(value / 1_000_000_000))) s" : "\(value / 1_000_000) ms"
+    }
+
+    /// Folds one event into the record. Events straight from a page go through `ingest(_:receivedAt:)` first.
     public mutating func apply(_ event: HostEvent) {
         eventCount += 1
         switch event {
         case .started(let pid, let time):
             self.pid = pid
             startTime = time
+            lastActivity = max(lastActivity, time)
             noteThread(pid)
-        case .output(let line):
+        case .output(var line):
+            lastActivity = max(lastActivity, line.time)
             if firstOutputTime == nil { firstOutputTime = line.time }
             if let thread = line.thread {
                 noteThread(thread)
-                noteQueue(line.queue ?? "")
+                line.queue = noteQueue(line.queue ?? "")
             }
+            outputBytes += line.text.utf8.count
             output.append(line)
-            droppedOutputLines += Self.trim(&output, to: limits.outputLines)
+            trimOutput()
         case .trace(let trace):
+            lastActivity = max(lastActivity, trace.time)
             apply(trace)
-        case .rejectedTraceLine(let reason, _):
+        case .rejectedTraceLine(let reason, let time):
+            lastActivity = max(lastActivity, time)
             rejectedTraceLines += 1
             lastRejection = reason
         case .ended(let ending, let time):
@@ -97,6 +211,7 @@ public struct RunRecord: Sendable {
             endTime = time
             for (_, span) in openSpans.sorted(by: { $0.key < $1.key }) { append(span) }
             openSpans.removeAll()
+            openSpanOrder.removeAll()
         }
     }
 
@@ -104,25 +219,29 @@ public struct RunRecord: Sendable {
         noteThread(event.thread)
         switch event.kind {
         case "hello":
-            page = event.string("page")
+            page = event.string("page").map(bounded)
             speed = event.number("speed")
             traceVersion = event.integer("v")
         case "begin":
-            guard let id = event.integer("id"), openSpans.count < limits.openSpans else {
-                droppedSpans += 1
+            guard let id = event.integer("id") else { return }
+            guard openSpans[id] == nil, openSpans.count < limits.openSpans else {
+                drops.spans += 1
                 return
             }
-            openSpans[id] = Span(id: id, name: event.string("name") ?? "span \(id)", thread: event.thread,
-                                 queue: event.queue, start: event.time, end: nil)
-            noteQueue(event.queue)
+            openSpans[id] = Span(id: id, name: event.string("name").map(bounded) ?? "span \(id)", thread: event.thread,
+                                 queue: noteQueue(event.queue), start: event.time, end: nil)
+            openSpanOrder[id] = spansBegun
+            spansBegun += 1
         case "end":
+            // An end without its begin (or a second end) has nothing to close.
             guard let id = event.integer("id"), var span = openSpans.removeValue(forKey: id) else { return }
+            openSpanOrder[id] = nil
             span.end = event.time
             append(span)
         case "mark":
-            marks.append(Mark(name: event.string("name") ?? "", thread: event.thread, queue: event.queue, time: event.time))
-            noteQueue(event.queue)
-            droppedMarks += Self.trim(&marks, to: limits.marks)
+            guard limits.marks > 0 else { drops.marks += 1; return }
+            marks.append(Mark(name: bounded(event.string("name") ?? ""), thread: event.thread, queue: noteQueue(event.queue), time: event.time))
+            drops.marks += Self.trim(&marks, to: limits.marks)
         case "result":
             recordResult(event)
         case "knob":
@@ -130,17 +249,17 @@ public struct RunRecord: Sendable {
         case "op":
             recordOperationState(event)
         case "dep":
-            if let from = event.integer("oid"), let to = event.integer("onid") {
-                dependencies.append(Dependency(operation: from, operationName: event.string("op") ?? "",
-                                               dependsOn: to, dependencyName: event.string("on") ?? "", time: event.time))
-            }
+            guard let from = event.integer("oid"), let to = event.integer("onid") else { return }
+            guard dependencies.count < limits.dependencies else { drops.dependencies += 1; return }
+            dependencies.append(Dependency(operation: from, operationName: bounded(event.string("op") ?? ""),
+                                           dependsOn: to, dependencyName: bounded(event.string("on") ?? ""), time: event.time))
         case "frame", "rows", "row", "detail":
-            liveView.apply(event)
+            if limits.keepsLiveView { liveView.apply(event) }
         case "input":
             if event.string("commands") == "scroll" { acceptsScrollCommands = true }
         case "expect":
             if let ending = event.string("ending") {
-                expectation = Expectation(ending: ending, reason: event.string("why") ?? "")
+                expectation = Expectation(ending: bounded(ending), reason: bounded(event.string("why") ?? ""))
             }
         default:
             break
@@ -148,8 +267,26 @@ public struct RunRecord: Sendable {
     }
 
     private mutating func append(_ span: Span) {
+        guard limits.spans > 0 else { drops.spans += 1; return }
         spans.append(span)
-        droppedSpans += Self.trim(&spans, to: limits.spans)
+        drops.spans += Self.trim(&spans, to: limits.spans)
+    }
+
+    /// Drops the oldest lines once there are a tenth more than the limit, or their text is over its budget.
+    private mutating func trimOutput() {
+        var excess = output.count > limits.outputLines + limits.outputLines / 10 ? output.count - limits.outputLines : 0
+        if outputBytes > limits.outputBytes {
+            var freed = 0
+            excess = max(excess, output.prefix { line in
+                guard outputBytes - freed > limits.outputBytes else { return false }
+                freed += line.text.utf8.count
+                return true
+            }.count)
+        }
+        guard excess > 0 else { return }
+        outputBytes -= output[..<excess].reduce(0) { $0 + $1.text.utf8.count }
+        output.removeFirst(excess)
+        drops.outputLines += excess
     }
 
     /// Drops the oldest entries once `list` is a tenth over `limit`, in one move rather than one per event,
@@ -161,10 +298,28 @@ public struct RunRecord: Sendable {
         return excess
     }
 
+    /// `text` cut to `limits.nameBytes` bytes of UTF-8 at a character boundary, with "…" when it was cut.
+    private func bounded(_ text: String) -> String {
+        let limit = limits.nameBytes
+        guard text.utf8.count > limit else { return text }
+        var kept = 0
+        let ellipsis = "…".utf8.count
+        let prefix = text.prefix { character in
+            kept += character.utf8.count
+            return kept <= limit - ellipsis
+        }
+        return prefix + "…"
+    }
+
     /// Gives a thread seen for the first time its lane: the main thread is `main`, the others are numbered
-    /// T1, T2… in the order they appear, so a lane's name never changes as the run goes on.
+    /// T1, T2… in the order they appear, so a lane's name never changes as the run goes on. Past the cap a
+    /// thread gets no lane; its events keep its id, and it is named by that id.
     private mutating func noteThread(_ thread: Int32) {
         guard threadIndex[thread] == nil else { return }
+        guard threads.count < limits.threads || thread == pid else {
+            drops.threads += 1
+            return
+        }
         threadIndex[thread] = threads.count
         if thread == pid {
             threads.append(ThreadLane(thread: thread, number: 0, isMain: true))
@@ -174,52 +329,77 @@ public struct RunRecord: Sendable {
         }
     }
 
-    private mutating func noteQueue(_ label: String) {
-        guard queueIndex[label] == nil else { return }
+    /// Notes `label` as seen and returns the copy to keep: the one already in `queues`, so a label a million
+    /// spans share is stored once, or past the cap the label cut to `limits.nameBytes`.
+    private mutating func noteQueue(_ label: String) -> String {
+        if let index = queueIndex[label] { return queues[index] }
+        let kept = bounded(label)
+        guard queues.count < limits.queues else {
+            drops.queues += 1
+            return kept
+        }
         queueIndex[label] = queues.count
-        queues.append(label)
+        queues.append(kept)
+        return kept
     }
 
     private mutating func recordResult(_ event: TraceEvent) {
         guard let line = event.integer("line") else { return }
-        let file = event.string("file") ?? "main.swift"
-        let key = "\(file):\(line)"
-        let text = event.string("text") ?? ""
+        let key = ResultKey(file: bounded(event.string("file") ?? "main.swift"), line: line)
+        let text = bounded(event.string("text") ?? "")
         if let index = resultIndex[key] {
             results[index].text = text
             results[index].seconds = event.number("seconds")
             results[index].count += 1
             results[index].time = event.time
-        } else {
+        } else if results.count < limits.results {
             resultIndex[key] = results.count
-            results.append(LineResult(file: file, line: line, kind: event.string("kind") ?? "peek", text: text,
+            results.append(LineResult(file: key.file, line: line, kind: bounded(event.string("kind") ?? "peek"), text: text,
                                       seconds: event.number("seconds"), count: 1, time: event.time))
+        } else {
+            drops.results += 1
         }
     }
 
     private mutating func recordKnob(_ event: TraceEvent) {
-        guard let name = event.string("name") else { return }
-        let knob = KnobValue(name: name, type: event.string("type") ?? "int", value: event.string("value") ?? "",
-                             defaultValue: event.string("default") ?? "", minimum: event.integer("min"), maximum: event.integer("max"),
-                             choices: event.string("choices")?.split(separator: ",").map(String.init) ?? [], help: event.string("help") ?? "")
-        if let index = knobs.firstIndex(where: { $0.name == name }) {
+        guard let name = event.string("name").map(bounded) else { return }
+        let choices = event.string("choices")?.split(separator: ",").prefix(limits.knobs).map { bounded(String($0)) } ?? []
+        let knob = KnobValue(name: name, type: bounded(event.string("type") ?? "int"), value: bounded(event.string("value") ?? ""),
+                             defaultValue: bounded(event.string("default") ?? ""), minimum: event.integer("min"), maximum: event.integer("max"),
+                             choices: choices, help: bounded(event.string("help") ?? ""))
+        if let index = knobIndex[name] {
             knobs[index] = knob
-        } else {
+        } else if knobs.count < limits.knobs {
+            knobIndex[name] = knobs.count
             knobs.append(knob)
+        } else {
+            drops.knobs += 1
         }
     }
 
     private mutating func recordOperationState(_ event: TraceEvent) {
         guard let oid = event.integer("oid"), let state = event.string("state") else { return }
-        let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread, queue: event.queue)
+        let change = OperationRecord.Change(state: bounded(state), time: event.time, thread: event.thread, queue: noteQueue(event.queue))
         if let index = operationIndex[oid] {
-            operations[index].changes.append(change)
-        } else {
+            // Past the cap the latest change takes the last place, so an operation's current state is always known.
+            if operations[index].changes.count < limits.changesPerOperation {
+                operations[index].changes.append(change)
+            } else {
+                operations[index].changes[operations[index].changes.count - 1] = change
+                drops.operationChanges += 1
+            }
+        } else if operations.count < limits.operations {
             operationIndex[oid] = operations.count
-            operations.append(OperationRecord(id: oid, name: event.string("op") ?? "operation \(oid)", changes: [change]))
+            operations.append(OperationRecord(id: oid, name: event.string("op").map(bounded) ?? "operation \(oid)", changes: [change]))
+        } else {
+            drops.operations += 1
         }
     }
 
+    /// The operation with this id, if the record holds it.
+    func operation(id: Int) -> OperationRecord? {
+        operationIndex[id].map { operations[$0] }
+    }
     /// Seconds from the start of the run to `time`.
     public func seconds(at time: UInt64) -> Double {
         guard let startTime else { return 0 }
@@ -244,6 +424,35 @@ public struct RunRecord: Sendable {
     /// The name of `thread`'s lane, "main" or "T3", as plain mode, the interface and the trace export all show it.
     public func laneName(of thread: Int32) -> String {
         lane(for: thread)?.name ?? "thread #\(thread)"
+    }
+
+    /// One sentence for each cap the run went beyond, such as "12,004 results beyond the cap of 1,000 were dropped",
+    /// as plain mode and the interface show them; the interface tells of dropped output lines above the output instead.
+    public func dropNotes(includingOutput: Bool = true) -> [String] {
+        let count = Drops.grouped
+        var notes: [String] = []
+        func note(_ dropped: Int, _ what: String, _ cap: String, _ which: String = "") {
+            guard dropped > 0 else { return }
+            notes.append("\(count(dropped)) \(what) beyond the cap of \(cap) \(dropped == 1 ? "was" : "were") dropped\(which)")
+        }
+        if includingOutput { note(drops.outputLines, drops.outputLines == 1 ? "output line" : "output lines",
+             "\(count(limits.outputLines)) lines or \(limits.outputBytes >> 20) MiB of text", ", the oldest first") }
+        note(drops.spans, drops.spans == 1 ? "span" : "spans",
+             "\(count(limits.spans)) finished and \(count(limits.openSpans)) open", " (finished ones the oldest first)")
+        note(drops.marks, drops.marks == 1 ? "mark" : "marks", count(limits.marks), ", the oldest first")
+        note(drops.results, drops.results == 1 ? "result" : "results", "\(count(limits.results)) source lines")
+        note(drops.operations, drops.operations == 1 ? "operation event" : "operation events", "\(count(limits.operations)) operations")
+        note(drops.operationChanges, drops.operationChanges == 1 ? "operation state change" : "operation state changes",
+             "\(limits.changesPerOperation) per operation", " (the latest is always kept)")
+        note(drops.dependencies, drops.dependencies == 1 ? "dependency" : "dependencies", count(limits.dependencies))
+        if drops.threads > 0 {
+            notes.append("\(count(drops.threads)) events came from threads beyond the cap of \(count(limits.threads)) lanes; they have no lane of their own")
+        }
+        note(drops.queues, drops.queues == 1 ? "queue label" : "queue labels", "\(limits.queues) queues", " from the legend")
+        note(drops.knobs, drops.knobs == 1 ? "knob" : "knobs", "\(limits.knobs) knobs")
+        note(liveView.picturesOverBudget, liveView.picturesOverBudget == 1 ? "live view picture" : "live view pictures",
+             "\(LiveViewState.rowPictureBudget >> 20) MiB for the list")
+        return notes
     }
 
     /// Where `label` comes in `queues`, which picks its colour and its key in a legend; nil for a queue not seen.

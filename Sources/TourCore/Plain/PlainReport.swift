@@ -77,7 +77,8 @@ public struct PlainReport: Sendable {
         guard !record.results.isEmpty else { return [] }
         let source = (try? String(contentsOf: page.source, encoding: .utf8))?.components(separatedBy: "\n") ?? []
         var lines = [style.bold("Results by line")]
-        for result in record.results.sorted(by: { ($0.file, $0.line) < ($1.file, $1.line) }) {
+        let sorted = record.results.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+        for result in sorted.prefix(Self.listedResults) {
             let count = result.count > 1 ? "  (×\(result.count), latest)" : ""
             var code = ""
             if result.file == "main.swift", result.line >= 1, result.line <= source.count {
@@ -87,6 +88,7 @@ public struct PlainReport: Sendable {
             let location = "\(result.file):\(result.line)".padding(toLength: 16, withPad: " ", startingAt: 0)
             lines.append("  \(location) \(code.padding(toLength: 48, withPad: " ", startingAt: 0))  → \(result.text)\(count)")
         }
+        if sorted.count > Self.listedResults { lines.append("  … and \(RunRecord.Drops.grouped(sorted.count - Self.listedResults)) more") }
         lines.append("")
         return lines
     }
@@ -100,21 +102,31 @@ public struct PlainReport: Sendable {
         // "T3 #4242": the lane's name, then the kernel thread id that `ps -L` and `top -H` show.
         let titles = record.threads.map { "\($0.name) #\($0.thread)" }
         let titleWidth = titles.map(\.count).max() ?? 4
+        // One pass over spans and marks, not one per lane: a run may have a thousand lanes and 50,000 spans.
+        let spansByThread = Dictionary(grouping: record.spans, by: \.thread)
+        let marksByThread = Dictionary(grouping: record.marks, by: \.thread)
+        var lanesShown = 0, lanesLeft = 0
         for (lane, title) in zip(record.threads, titles) {
+            let busy = spansByThread[lane.thread] != nil || marksByThread[lane.thread] != nil
+            guard busy || lane.isMain else { continue }
+            guard lanesShown < Self.listedLanes else {
+                lanesLeft += 1
+                continue
+            }
+            lanesShown += 1
             var cells = Array(repeating: style.emptyCharacter, count: timelineWidth)
-            for span in record.spans where span.thread == lane.thread {
+            for span in spansByThread[lane.thread] ?? [] {
                 let first = columnIndex(span.start, start: start, column: column)
                 let last = columnIndex(span.end ?? end, start: start, column: column)
                 let key = queueKey(span.queue, in: record)
                 for index in first...max(first, last) { cells[index] = key }
             }
-            for mark in record.marks where mark.thread == lane.thread {
+            for mark in marksByThread[lane.thread] ?? [] {
                 cells[columnIndex(mark.time, start: start, column: column)] = style.markCharacter
             }
-            let busy = record.spans.contains { $0.thread == lane.thread } || record.marks.contains { $0.thread == lane.thread }
-            guard busy || lane.isMain else { continue }
             lines.append("  " + title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|")
         }
+        if lanesLeft > 0 { lines.append("  … and \(RunRecord.Drops.grouped(lanesLeft)) more lanes") }
         lines.append("  " + style.dim("\(style.markCharacter) mark   \(record.spans.count) spans, \(record.marks.count) marks on \(record.threads.count) threads"))
         lines += queueLegend(record)
         let listed = record.spans.sorted { $0.start < $1.start }.prefix(30)
@@ -140,8 +152,10 @@ public struct PlainReport: Sendable {
     /// "A com.apple.main-thread", one line per queue seen, so the letters in the lanes can be read.
     private func queueLegend(_ record: RunRecord) -> [String] {
         guard !record.queues.isEmpty else { return [] }
+        let listed = record.queues.prefix(Self.listedQueues)
         return ["  Queues seen (a span's letter in its lane is the queue it ran on):"]
-            + record.queues.map { "    \(queueKey($0, in: record)) \(QueueLabel.shown($0))" }
+            + listed.map { "    \(queueKey($0, in: record)) \(QueueLabel.shown($0))" }
+            + (record.queues.count > listed.count ? ["    … and \(RunRecord.Drops.grouped(record.queues.count - listed.count)) more"] : [])
     }
 
     private func columnIndex(_ time: UInt64, start: UInt64, column: Double) -> Int {
@@ -154,9 +168,7 @@ public struct PlainReport: Sendable {
         if let version = record.traceVersion, version != TourVersion.traceFormat {
             notes.append("the page speaks trace format v\(version), this tour reads v\(TourVersion.traceFormat); rebuild both with `swift build`")
         }
-        if record.droppedOutputLines > 0 { notes.append("\(record.droppedOutputLines) early output lines not kept (the limit is \(record.limits.outputLines))") }
-        if record.droppedSpans > 0 { notes.append("\(record.droppedSpans) spans not kept") }
-        if record.droppedMarks > 0 { notes.append("\(record.droppedMarks) marks not kept") }
+        notes += record.dropNotes()
         if record.rejectedTraceLines > 0 {
             notes.append("\(record.rejectedTraceLines) trace lines skipped; the last was \(record.lastRejection ?? "unreadable")")
         }
@@ -196,6 +208,12 @@ public struct PlainReport: Sendable {
         }
         return lines
     }
+
+    /// The most lines a summary gives results, lanes and queues: the record holds up to a thousand of each,
+    /// and a summary is for reading.
+    static let listedResults = 100
+    static let listedLanes = 32
+    static let listedQueues = 26
 
     static func duration(_ seconds: Double) -> String {
         switch seconds {

@@ -49,7 +49,8 @@ public final class PageRun: @unchecked Sendable {
     public let startTime: UInt64
 
     private struct State {
-        var detector: StallDetector
+        /// The runner's own fold of the run, with `RunRecord.Limits.watchdog`: what the watchdog asks about.
+        var record = RunRecord(limits: .watchdog)
         var stderrTail: [String] = []
         /// What the page's crash handler said about the signal that is ending it.
         var crash: CrashReport?
@@ -59,6 +60,9 @@ public final class PageRun: @unchecked Sendable {
     }
 
     private let request: RunRequest
+    /// The watchdog's patience, in seconds, at the run's speed (`RunRecord.stall(at:stuckAfter:silentLimit:)`).
+    private let stuckAfter: Double
+    private let silentLimit: Double
     private let handler: @Sendable (HostEvent) -> Void
     private let state: Mutex<State>
     /// Serialises delivery: three readers and the watchdog all report into one ordered stream.
@@ -103,8 +107,9 @@ public final class PageRun: @unchecked Sendable {
         self.handler = handler
         // Slowed down for a talk, a page's simulated waits grow, and the watchdog's patience grows with them.
         let slowdown = max(1, 1 / request.speed)
-        state = Mutex(State(detector: StallDetector(stuckAfter: request.stuckAfter * slowdown,
-                                                    silentLimit: request.silentLimit * slowdown, startTime: startTime)))
+        stuckAfter = request.stuckAfter * slowdown
+        silentLimit = request.silentLimit * slowdown
+        state = Mutex(State())
         watchdog = DispatchSource.makeTimerSource(queue: .global())
     }
 
@@ -158,25 +163,23 @@ public final class PageRun: @unchecked Sendable {
         }
     }
 
+    /// Folds `event` into the runner's record, which turns a made-up timestamp into a rejected line, and hands
+    /// the event as folded to the handler.
     private func deliver(_ event: HostEvent) {
-        let time: UInt64
-        switch event {
-        case .trace(let trace): time = max(trace.time, monotonicNow())
-        default: time = monotonicNow()
-        }
-        let accepted = state.withLock { state -> Bool in
+        let now = monotonicNow()
+        let screened = state.withLock { state -> HostEvent? in
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
-            guard state.ending == nil else { return false }
-            state.detector.record(event, at: time)
-            if case .output(let line) = event, line.stream == .stderr, line.thread == nil {
+            guard state.ending == nil else { return nil }
+            let screened = state.record.ingest(event, receivedAt: now)
+            if case .output(let line) = screened, line.stream == .stderr, line.thread == nil {
                 state.stderrTail.append(line.text)
                 if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
             }
-            if case .trace(let trace) = event, let crash = CrashReport(trace) { state.crash = crash }
-            return true
+            if case .trace(let trace) = screened, let crash = CrashReport(trace) { state.crash = crash }
+            return screened
         }
-        guard accepted else { return }
-        deliveryLock.withLock { _ in handler(event) }
+        guard let screened else { return }
+        deliveryLock.withLock { _ in handler(screened) }
     }
 
     private func follow(_ child: ChildProcess) {
@@ -227,7 +230,7 @@ public final class PageRun: @unchecked Sendable {
     private func checkForStall() {
         let stalled = state.withLock { state -> Bool in
             guard state.ending == nil, state.stall == nil, !state.stopRequested,
-                  let stall = state.detector.stall(at: monotonicNow()) else { return false }
+                  let stall = state.record.stall(at: monotonicNow(), stuckAfter: stuckAfter, silentLimit: silentLimit) else { return false }
             state.stall = stall
             return true
         }

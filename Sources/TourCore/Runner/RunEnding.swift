@@ -42,7 +42,7 @@ public enum RunEnding: Sendable, Equatable {
         case .silentTrap(let site): "crashed: \(site.headline) (SIGILL, no message)"
         case .stackOverflow(let number): "crashed: stack overflow (\(SignalNames.name(of: number)))"
         case .signal(let number): "crashed: killed by \(SignalNames.name(of: number))"
-        case .stuck(let stall): "stuck: no progress for \(String(format: "%.1f", stall.silentSeconds)) s" + (stall.culprits.isEmpty ? "" : " in " + stall.culprits.joined(separator: ", "))
+        case .stuck(let stall): "stuck: no progress for \(String(format: "%.1f", stall.silentSeconds)) s" + (stall.culprits.isEmpty ? "" : " in " + stall.culprits)
         case .stopped: "stopped on request"
         case .failedToStart(let reason): "could not start: \(reason)"
         }
@@ -82,13 +82,13 @@ public enum RunEnding: Sendable, Equatable {
         case .stuck(let stall):
             var text = "Nothing happened for \(String(format: "%.1f", stall.silentSeconds)) s (no output, no event, no span finished) while work was still open, so the tutorial stopped the page."
             if !stall.unfinishedOperations.isEmpty {
-                text += " Operations that started and never finished: \(stall.unfinishedOperations.joined(separator: ", "))."
+                text += " Operations that started and never finished: \(Stall.listed(stall.unfinishedOperations))."
             }
             if !stall.openSpans.isEmpty {
-                text += " Still waiting in: \(stall.openSpans.joined(separator: ", "))."
+                text += " Still waiting in: \(Stall.listed(stall.openSpans))."
             }
             if !stall.dependencyCycle.isEmpty {
-                text += " The dependencies form a cycle, so none of them can ever become ready: \(stall.dependencyCycle.joined(separator: " → "))."
+                text += " The dependencies form a cycle, so none of them can ever become ready: \(Stall.listed(stall.dependencyCycle, separator: " → "))."
             }
             return text
         case .stopped:
@@ -176,7 +176,7 @@ public struct CrashReport: Sendable, Equatable {
 
 /// What was open when a run stopped making progress.
 public struct Stall: Sendable, Equatable {
-    /// Spans that began and never ended, as "name (thread 1234)".
+    /// Spans that began and never ended, as "name (T3)", the lane of the thread they began on.
     public var openSpans: [String]
     /// Operations that reported `executing` and never `finished`.
     public var unfinishedOperations: [String]
@@ -191,10 +191,26 @@ public struct Stall: Sendable, Equatable {
         self.silentSeconds = silentSeconds
     }
 
-    /// The names worth putting in a one-line summary, most telling first.
-    var culprits: [String] {
-        if !dependencyCycle.isEmpty { return ["the cycle " + dependencyCycle.joined(separator: " → ")] }
-        return unfinishedOperations + openSpans
+    /// The names worth putting in a one-line summary, most telling first, in at most a few hundred characters.
+    var culprits: String {
+        if !dependencyCycle.isEmpty { return "the cycle " + Self.listed(dependencyCycle, separator: " → ") }
+        return Self.listed(unfinishedOperations + openSpans)
+    }
+
+    /// `names` joined by `separator` while they fit in about `budget` characters, then "… and 9,990 more": a stall
+    /// can hold ten thousand open spans, and a summary must stay a line.
+    static func listed(_ names: [String], separator: String = ", ", budget: Int = 200) -> String {
+        var text = ""
+        for (index, name) in names.enumerated() {
+            let piece = (index == 0 ? "" : separator) + name
+            // The last name may use the room the "and N more" would have taken.
+            let room = index == names.count - 1 ? budget + 24 : budget
+            guard text.count + piece.count <= room || index == 0 else {
+                return text + " … and \(RunRecord.Drops.grouped(names.count - index)) more"
+            }
+            text += index == 0 && piece.count > budget ? String(piece.prefix(budget - 1)) + "…" : piece
+        }
+        return text
     }
 }
 

@@ -95,13 +95,17 @@ struct OutputEntries {
         record.queues.map { TextWidth.of(Formatting.queueLabel($0, width: 20, glyphs: glyphs)) }.max() ?? 0
     }
 
-    /// Unreadable trace lines, and once the run is over, how it ended in words with what that means.
+    /// Unreadable trace lines, what went beyond the record's caps, and once the run is over, how it ended in words with what that means.
     private static func closingEntries(of record: RunRecord, glyphs: Glyphs) -> [OutputEntry] {
         var entries: [OutputEntry] = []
         if record.rejectedTraceLines > 0 {
             let reason = record.lastRejection.map { ", the last: \($0)" } ?? ""
             entries.append(OutputEntry(prefix: [], text: "\(record.rejectedTraceLines) trace lines could not be read and were skipped\(reason)",
                                        style: CellStyle(foreground: .warning)))
+        }
+        // What went beyond the record's caps, in the words plain mode uses ("12,004 results beyond the cap …").
+        for note in record.dropNotes(includingOutput: false) {
+            entries.append(OutputEntry(prefix: [], text: note, style: CellStyle(foreground: .warning)))
         }
         guard let ending = record.ending else { return entries }
         let status = RunStatus(record)

@@ -230,6 +230,28 @@ func traceReplay() -> Never {
     exit(0)
 }
 
+/// A hostile page's dependency chain, straight to fd 3: operation "chain 0" reports `executing`, then each
+/// "chain i" waits for "chain i+1", 200,000 deep (`CHAIN` to change it), and the last waits for the first; then silence.
+func dependencyChain() -> Never {
+    let length = Int(ProcessInfo.processInfo.environment["CHAIN"] ?? "") ?? 200_000
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let time = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    let header = #"{"e":"op","t":\#(time),"tid":\#(getpid()),"q":"com.apple.main-thread","#
+    var bytes = Array((header + #""op":"chain 0","oid":1,"state":"executing"}"#).utf8) + [10]
+    for index in 0..<length {
+        let next = (index + 1) % length
+        bytes += Array(#"{"e":"dep","t":\#(time),"tid":\#(getpid()),"q":"com.apple.main-thread","op":"chain \#(index)","oid":\#(index + 1),"on":"chain \#(next)","onid":\#(next + 1)}"#.utf8)
+        bytes.append(10)
+        if bytes.count >= 65_536 {
+            writeAll(3, bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+    writeAll(3, bytes)
+    blockForever()
+}
+
 /// Lines written to fd 3 behind LessonKit's back, each wrong in its own way, then a knob and a valid mark.
 ///
 /// They go out before LessonKit is first used: LessonKit may hold its lines in a buffer and write them from
@@ -322,6 +344,7 @@ case "long-line": longLine()
 case "ignore-term": ignoreTerm()
 case "pid-file": pidFile()
 case "echo-commands": echoCommands()
+case "dependency-chain": dependencyChain()
 default:
     FileHandle.standardError.write(Data("RunnerFixture: unknown FIXTURE '\(scenario)'\n".utf8))
     exit(64)

@@ -1,16 +1,42 @@
 import Testing
 @testable import TourCore
 
-/// The watchdog's rules on fabricated times: no process, no clock, no waiting.
-@Suite("Stall detector")
-struct StallDetectorTests {
+/// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.
+@Suite("Watchdog")
+struct WatchdogTests {
     /// An arbitrary monotonic start, far from zero so no subtraction can wrap.
     private static let start: UInt64 = 5_000_000_000_000
+    private static let pid: Int32 = 1
     private let stuckAfter = 2.0
     private let silentLimit = 10.0
 
     private func at(_ seconds: Double) -> UInt64 { Self.start + UInt64((seconds * 1e9).rounded()) }
-    private func detector() -> StallDetector { StallDetector(stuckAfter: stuckAfter, silentLimit: silentLimit, startTime: Self.start) }
+    private func detector() -> Watch { Watch(stuckAfter: stuckAfter, silentLimit: silentLimit, start: Self.start, pid: Self.pid) }
+
+    /// The runner's record as `PageRun` keeps it: each event ingested when it is received, stamped then.
+    struct Watch {
+        let stuckAfter: Double
+        let silentLimit: Double
+        var record = RunRecord(limits: .watchdog)
+
+        init(stuckAfter: Double, silentLimit: Double, start: UInt64, pid: Int32) {
+            self.stuckAfter = stuckAfter
+            self.silentLimit = silentLimit
+            record.apply(.started(pid: pid, time: start))
+        }
+
+        mutating func record(_ event: HostEvent, at time: UInt64) {
+            var event = event
+            if case .trace(var trace) = event {
+                trace.time = time
+                event = .trace(trace)
+            }
+            record.ingest(event, receivedAt: time)
+        }
+
+        func stall(at now: UInt64) -> Stall? { record.stall(at: now, stuckAfter: stuckAfter, silentLimit: silentLimit) }
+        func dependencyCycle() -> [String] { record.dependencyCycle() }
+    }
 
     private func trace(_ kind: String, thread: Int32 = 100, _ fields: [String: TraceValue]) -> HostEvent {
         .trace(TraceEvent(kind: kind, time: 0, thread: thread, queue: "q", fields: fields))
@@ -32,8 +58,8 @@ struct StallDetectorTests {
         watch.record(begin(1, "waiting forever", thread: 4242), at: at(0.5))
         #expect(watch.stall(at: at(0.5)) == nil)
         #expect(watch.stall(at: at(2.5) - 1) == nil)
-        #expect(watch.stall(at: at(2.5)) == Stall(openSpans: ["waiting forever (thread 4242)"], unfinishedOperations: [], silentSeconds: 2))
-        #expect(watch.stall(at: at(7.5)) == Stall(openSpans: ["waiting forever (thread 4242)"], unfinishedOperations: [], silentSeconds: 7))
+        #expect(watch.stall(at: at(2.5)) == Stall(openSpans: ["waiting forever (T1)"], unfinishedOperations: [], silentSeconds: 2))
+        #expect(watch.stall(at: at(7.5)) == Stall(openSpans: ["waiting forever (T1)"], unfinishedOperations: [], silentSeconds: 7))
     }
 
     @Test func aPageListeningForCommandsMayBeSilentButNotStuckWithWorkOpen() {
@@ -54,7 +80,7 @@ struct StallDetectorTests {
         #expect(watch.stall(at: at(5.9)) == nil)
         watch.record(trace("mark", ["name": .string("tick")]), at: at(5))
         #expect(watch.stall(at: at(6.9)) == nil)
-        #expect(watch.stall(at: at(7))?.openSpans == ["work (thread 100)"])
+        #expect(watch.stall(at: at(7))?.openSpans == ["work (T1)"])
     }
 
     @Test func anEventStampedInThePastDoesNotMoveTheClockBack() {
@@ -76,7 +102,7 @@ struct StallDetectorTests {
         watch.record(begin(1, "first"), at: at(0))
         watch.record(begin(2, "second"), at: at(0.1))
         watch.record(end(1, "first"), at: at(0.2))
-        #expect(watch.stall(at: at(2.2))?.openSpans == ["second (thread 100)"])
+        #expect(watch.stall(at: at(2.2))?.openSpans == ["second (T1)"])
         watch.record(end(2, "second"), at: at(0.3))
         #expect(watch.stall(at: at(2.3)) == nil)
         #expect(watch.stall(at: at(10.3) - 1) == nil)
@@ -89,7 +115,7 @@ struct StallDetectorTests {
         watch.record(begin(5, "closed", thread: 2), at: at(0))
         watch.record(end(5, "closed"), at: at(0))
         watch.record(begin(4, "last", thread: 3), at: at(0))
-        #expect(watch.stall(at: at(2))?.openSpans == ["outer (thread 1)", "inner (thread 2)", "last (thread 3)"])
+        #expect(watch.stall(at: at(2))?.openSpans == ["outer (main)", "inner (T1)", "last (T3)"])
     }
 
     @Test func aSpanIDBegunAgainAfterItEndedIsListedOnce() {
@@ -97,7 +123,7 @@ struct StallDetectorTests {
         watch.record(begin(1, "again"), at: at(0))
         watch.record(end(1, "again"), at: at(0))
         watch.record(begin(1, "again"), at: at(0))
-        #expect(watch.stall(at: at(2))?.openSpans == ["again (thread 100)"])
+        #expect(watch.stall(at: at(2))?.openSpans == ["again (T1)"])
     }
 
     @Test func anExecutingOperationIsNamedUntilItFinishes() {

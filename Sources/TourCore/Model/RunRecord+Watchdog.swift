@@ -1,0 +1,105 @@
+/// The watchdog's questions, asked of the record: is the run stalled, what is still open, is there a dependency
+/// cycle. Each walks what the record holds once, with no recursion, so a page cannot make it deep or slow:
+/// the record's caps bound what there is to walk.
+extension RunRecord {
+    /// The stall at `now`, if the run has been silent too long: `stuckAfter` seconds with a span or an operation
+    /// open or a dependency cycle, `silentLimit` seconds with nothing open (a silent endless loop). A page that
+    /// listens for the learner's commands may be silent as long as it likes with nothing open.
+    public func stall(at now: UInt64, stuckAfter: Double, silentLimit: Double) -> Stall? {
+        guard startTime != nil, now > lastActivity else { return nil }
+        let silent = Double(now - lastActivity) / 1e9
+        let silentLimit = acceptsScrollCommands ? .infinity : silentLimit
+        guard silent >= min(stuckAfter, silentLimit) else { return nil }
+        let spans = openSpanNames()
+        let operations = unfinishedOperationNames()
+        let cycle = dependencyCycle()
+        let somethingOpen = !spans.isEmpty || !operations.isEmpty || !cycle.isEmpty
+        guard silent >= (somethingOpen ? stuckAfter : silentLimit) else { return nil }
+        return Stall(openSpans: spans, unfinishedOperations: operations, dependencyCycle: cycle, silentSeconds: silent)
+    }
+
+    /// Spans that began and have not ended, in the order they began, as "name (T3)".
+    func openSpanNames() -> [String] {
+        openSpans.values.sorted { (openSpanOrder[$0.id] ?? 0) < (openSpanOrder[$1.id] ?? 0) }
+            .map { "\($0.name) (\(laneName(of: $0.thread)))" }
+    }
+
+    /// Operations that reported `executing` and not `finished`, by id.
+    func unfinishedOperationNames() -> [String] {
+        operations.filter { operation in
+            operation.changes.contains { $0.state == "executing" } && !operation.changes.contains { $0.state == "finished" }
+        }.sorted { $0.id < $1.id }.map(\.name)
+    }
+
+    /// A cycle among unfinished operations' dependencies, as names with the first repeated at the end; empty
+    /// when there is none. A depth-first search with its own stack, in time linear in the dependencies.
+    func dependencyCycle() -> [String] {
+        var edges: [Int: [Int]] = [:]
+        var names: [Int: String] = [:]
+        for dependency in dependencies {
+            edges[dependency.operation, default: []].append(dependency.dependsOn)
+            if !dependency.operationName.isEmpty { names[dependency.operation] = names[dependency.operation] ?? dependency.operationName }
+            if !dependency.dependencyName.isEmpty { names[dependency.dependsOn] = names[dependency.dependsOn] ?? dependency.dependencyName }
+        }
+        let finished = Set(operations.filter { $0.changes.contains { $0.state == "finished" } }.map(\.id))
+        enum Visit { case onPath, explored }
+        var visits: [Int: Visit] = [:]
+        for root in edges.keys.sorted() where visits[root] == nil && !finished.contains(root) {
+            // The path from `root`, each node with the index of the next edge to follow from it.
+            var path: [(node: Int, next: Int)] = [(root, 0)]
+            visits[root] = .onPath
+            while let (node, next) = path.last {
+                let outgoing = edges[node] ?? []
+                guard next < outgoing.count else {
+                    visits[node] = .explored
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let target = outgoing[next]
+                guard !finished.contains(target) else { continue }
+                switch visits[target] {
+                case .onPath?:
+                    let start = path.firstIndex { $0.node == target }!
+                    let cycle = path[start...].map(\.node) + [target]
+                    return cycle.map { operation(id: $0)?.name ?? names[$0] ?? "operation \($0)" }
+                case .explored?:
+                    continue
+                case nil:
+                    visits[target] = .onPath
+                    path.append((target, 0))
+                }
+            }
+        }
+        return []
+    }
+
+    /// An estimate of the bytes the record holds: its lists' elements and the text their strings keep on the
+    /// heap. Tests hold it under the ceiling docs/trace-format.md states; the process's resident size would
+    /// measure the test runner too.
+    var estimatedBytes: Int {
+        func text(_ string: String) -> Int {
+            let count = string.utf8.count
+            return count > 15 ? count + 32 : 0   // up to 15 bytes live inside the String itself
+        }
+        func list<Element>(_ elements: some Collection<Element>, _ heap: (Element) -> Int) -> Int {
+            elements.reduce(elements.count * MemoryLayout<Element>.stride) { $0 + heap($1) }
+        }
+        var total = list(output) { text($0.text) + text($0.queue ?? "") }
+        total += list(spans) { text($0.name) + text($0.queue) }
+        total += list(openSpans.values) { text($0.name) + text($0.queue) + 32 }
+        total += list(marks) { text($0.name) + text($0.queue) }
+        total += list(results) { text($0.file) + text($0.text) + text($0.kind) + 48 }
+        total += list(knobs) { knob in
+            text(knob.name) + text(knob.value) + text(knob.defaultValue) + text(knob.help) + list(knob.choices, text) + 48
+        }
+        total += list(operations) { operation in
+            text(operation.name) + list(operation.changes) { text($0.state) + text($0.queue) } + 48
+        }
+        total += list(dependencies) { text($0.operationName) + text($0.dependencyName) }
+        total += list(threads) { _ in 32 }
+        total += list(queues) { text($0) * 2 + 32 }
+        total += (liveView.frame?.pixels.count ?? 0) + liveView.rowPictureBytes
+        return total
+    }
+}
