@@ -70,8 +70,12 @@ struct EventLine: ~Copyable {
     }
 
     /// Makes room for `more` bytes, doubling as often as needed.
-    private mutating func reserve(_ more: Int) {
+    @inline(__always) private mutating func reserve(_ more: Int) {
         guard count + more > capacity else { return }
+        grow(toHold: more)
+    }
+
+    private mutating func grow(toHold more: Int) {
         var grown = capacity * 2
         while grown < count + more { grown *= 2 }
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -82,13 +86,13 @@ struct EventLine: ~Copyable {
         ownsStorage = true
     }
 
-    private mutating func append(_ byte: UInt8) {
+    @inline(__always) private mutating func append(_ byte: UInt8) {
         reserve(1)
         storage[count] = byte
         count += 1
     }
 
-    private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
         guard let source = run.baseAddress, !run.isEmpty else { return }
         reserve(run.count)
         (storage + count).initialize(from: source, count: run.count)
@@ -101,8 +105,8 @@ struct EventLine: ~Copyable {
         appendRaw("\":")
     }
 
-    private mutating func appendRaw(_ text: StaticString) {
-        text.withUTF8Buffer { append($0) }
+    @inline(__always) private mutating func appendRaw(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Text that needs no escaping: keys and numbers.
@@ -121,17 +125,18 @@ struct EventLine: ~Copyable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var rest = value
             var first = digits.count
+            let digitPairs = Self.digitPairs
             while rest >= 100 {
                 let pair = Int(rest % 100) * 2
                 rest /= 100
                 first -= 2
-                digits[first] = Self.digitPairs[pair]
-                digits[first + 1] = Self.digitPairs[pair + 1]
+                digits[first] = digitPairs[pair]
+                digits[first + 1] = digitPairs[pair + 1]
             }
             if rest >= 10 {
                 first -= 2
-                digits[first] = Self.digitPairs[Int(rest) * 2]
-                digits[first + 1] = Self.digitPairs[Int(rest) * 2 + 1]
+                digits[first] = digitPairs[Int(rest) * 2]
+                digits[first + 1] = digitPairs[Int(rest) * 2 + 1]
             } else {
                 first -= 1
                 digits[first] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
@@ -140,8 +145,15 @@ struct EventLine: ~Copyable {
         }
     }
 
-    /// "00", "01", … "99", back to back.
-    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// "00", "01", … "99", back to back: a constant in the binary, read with no lazy initialisation or bounds check.
+    private static var digitPairs: UnsafePointer<UInt8> {
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+        return pairs.utf8Start
+    }
 
     private mutating func appendQuoted(_ value: String) {
         Self.withUTF8(of: value) { appendQuoted($0) }
