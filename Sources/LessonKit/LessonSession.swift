@@ -10,6 +10,8 @@ final class LessonSession: Sendable {
     static let shared = LessonSession()
 
     let channel: TraceChannel
+    /// Whether readable commentary is printed: only when the page runs alone and not in control mode.
+    let narrates: Bool
     let settings: LaunchSettings
     let startTime: UInt64
     private let nextSpanID = Atomic<Int>(1)
@@ -17,7 +19,9 @@ final class LessonSession: Sendable {
     private init() {
         setvbuf(stdout, nil, _IOLBF, 0)
         startTime = monotonicNanoseconds()
-        channel = TraceChannel.fromEnvironment()
+        let controlMode = ProcessInfo.processInfo.environment[ControlMode.environmentVariable] == ControlMode.off
+        channel = controlMode ? TraceChannel.disconnected : TraceChannel.fromEnvironment()
+        narrates = !channel.isConnected && !controlMode
         do {
             settings = try LaunchSettings(arguments: Array(CommandLine.arguments.dropFirst()),
                                           environment: ProcessInfo.processInfo.environment)
@@ -53,19 +57,31 @@ final class LessonSession: Sendable {
     /// Does nothing when the page runs alone: callers print their own readable text then.
     func emit(_ kind: String, _ fields: (inout EventLine) -> Void = { _ in }) {
         guard channel.isConnected else { return }
-        var line = EventLine(kind: kind, time: monotonicNanoseconds(),
-                             thread: ThreadIdentity.current, queue: ThreadIdentity.currentQueueLabel)
-        fields(&line)
-        channel.send(line.finished())
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
+            var line = EventLine(kind: kind, time: monotonicNanoseconds(), thread: ThreadIdentity.current,
+                                 queue: ThreadIdentity.currentQueueCLabel, scratch: scratch)
+            fields(&line)
+            line.withFinishedBytes { channel.send($0) }
+        }
     }
 
     /// Prints a line of readable commentary when the page runs alone, prefixed so it stands apart from the page's own output.
-    func narrate(_ text: String) {
-        guard !channel.isConnected else { return }
+    /// `text` is built only then: while the host listens, the event says it all, and formatting it (a span's
+    /// duration through `String(format:)`) would cost more than the event.
+    func narrate(_ text: @autoclosure () -> String) {
+        guard narrates else { return }
         let seconds = Double(monotonicNanoseconds() - startTime) / 1e9
         let thread = ThreadIdentity.isMainThread ? "main" : "thread \(ThreadIdentity.current)"
-        Swift.print(String(format: "   %7.3fs  ", seconds) + "[\(thread)] " + text)
+        Swift.print(String(format: "   %7.3fs  ", seconds) + "[\(thread)] " + text())
     }
+}
+
+/// A page run with `TOUR_TRACE=off` sends no events and prints no commentary, whether or not a host listens:
+/// the control against which a benchmark measures what tracing costs the work a page times. The page's own
+/// output still goes to stdout. Read once, when LessonKit is first used.
+public enum ControlMode {
+    public static let environmentVariable = "TOUR_TRACE"
+    public static let off = "off"
 }
 
 /// The version of the line format written down in `docs/trace-format.md`.

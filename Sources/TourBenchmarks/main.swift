@@ -5,7 +5,9 @@ import TourCore
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
-/// `BENCH=trace`, `BENCH=ingestion` or `BENCH=startup` runs one of them (arguments belong to LessonKit's knobs).
+/// `BENCH=trace`, `parse`, `ingestion`, `overhead` or `startup` runs one of them, several with commas (arguments
+/// belong to LessonKit's knobs). `BENCH=callgrind` runs the loops that callgrind counts; `BENCH=workload` is the page
+/// that `overhead` runs.
 setvbuf(stdout, nil, _IOLBF, 0)
 
 func median(_ values: [Double]) -> Double {
@@ -18,8 +20,9 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
 }
 
-/// Trace cost at the call site: `mark` with fd 3 on a pipe that another thread drains, as a page sees it.
-func traceCallCost() {
+/// Gives this process a trace channel as a page has one: fd 3 is the write end of a pipe that another thread drains.
+/// Must run before LessonKit is first used, which is when it looks at fd 3.
+func connectTracePipeToDrain() {
     var fds: [Int32] = [0, 0]
     pipe(&fds)
     // The pipe's own descriptors may be 3 and 4: move both out of the way before fd 3 becomes the write end.
@@ -34,38 +37,158 @@ func traceCallCost() {
         while buffer.withUnsafeMutableBytes({ read(reader, $0.baseAddress, $0.count) }) > 0 {}
     }
     drain.start()
-    let batch = 100
-    var perEvent: [Double] = []
-    for _ in 0..<2_000 {
-        let start = monotonicNow()
-        for _ in 0..<batch { mark("benchmark") }
-        perEvent.append(Double(monotonicNow() - start) / Double(batch))
+}
+
+/// A typical `mark` line, as the floor copies it.
+let typicalMarkLine = Array(#"{"e":"mark","t":123456789012,"tid":4242,"q":"com.apple.root.default-qos","name":"benchmark"}"#.utf8) + [10]
+
+/// What any event must cost at least: a clock read, the cached thread id and a copy of a line into a buffer.
+struct EventFloor {
+    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+
+    @inline(never) func event() {
+        let time = monotonicNow()
+        let thread = ThreadIdentity.current
+        typicalMarkLine.withUnsafeBytes { line in
+            _ = memcpy(buffer, line.baseAddress!, line.count)
+        }
+        // Written into the copy, so the compiler cannot drop the clock read or the thread id.
+        buffer[0] ^= UInt8(truncatingIfNeeded: time ^ UInt64(UInt32(bitPattern: thread)))
     }
-    Swift.print(String(format: "trace call site: median %.0f ns per event, p90 %.0f ns (%d batches of %d marks)",
-                 median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch))
+}
+
+/// One `mark`, kept out of line so callgrind can count it by name and the timed loop cannot be folded.
+@inline(never) func markOnce() { mark("benchmark") }
+
+/// One span with an empty body: both of its events.
+@inline(never) func spanOnce() { trace("benchmark") {} }
+
+/// Trace cost at the call site, with fd 3 on a drained pipe as a page has it: `mark`, a span and the floor,
+/// interleaved batch by batch so a slow phase of the machine falls on all three alike.
+func traceCallCost() {
+    connectTracePipeToDrain()
+    let floor = EventFloor()
+    let batch = 100
+    var perEvent: (floor: [Double], mark: [Double], span: [Double]) = ([], [], [])
+    func timed(_ body: () -> Void) -> Double {
+        let start = monotonicNow()
+        for _ in 0..<batch { body() }
+        return Double(monotonicNow() - start) / Double(batch)
+    }
+    for round in 0..<2_100 {
+        let floorCost = timed(floor.event)
+        let markCost = timed(markOnce)
+        let spanCost = timed(spanOnce)
+        // The first rounds warm caches and the session up.
+        guard round >= 100 else { continue }
+        perEvent.floor.append(floorCost)
+        perEvent.mark.append(markCost)
+        perEvent.span.append(spanCost)
+    }
+    let floorMedian = median(perEvent.floor)
+    Swift.print(String(format: "trace call site (%d batches of %d): floor median %.0f ns; mark median %.0f ns, p90 %.0f ns (%.1f× the floor); span (both events) median %.0f ns, p90 %.0f ns (%.1f× the floor)",
+                       perEvent.mark.count, batch, floorMedian,
+                       median(perEvent.mark), percentile(perEvent.mark, 0.9), median(perEvent.mark) / floorMedian,
+                       median(perEvent.span), percentile(perEvent.span, 0.9), median(perEvent.span) / floorMedian))
+}
+
+/// The loop callgrind counts, under a name of its own for `--toggle-collect` (see docs/benchmarks.md): the
+/// instructions counted inside it, divided by `callgrindRepetitions`, are the cost of one event.
+let callgrindRepetitions = 10_000
+
+@inline(never) func callgrindCountedLoop(_ event: () -> Void) {
+    for _ in 0..<callgrindRepetitions { event() }
+}
+
+/// Runs the loop of the event `CALLGRIND_EVENT` names (`floor`, `mark` or `span`) after a warm-up, with fd 3
+/// on a drained pipe: one event per process, so callgrind sees one loop.
+func callgrindLoop() {
+    connectTracePipeToDrain()
+    let floor = EventFloor()
+    let events = ["floor": floor.event, "mark": markOnce, "span": spanOnce]
+    let name = ProcessInfo.processInfo.environment["CALLGRIND_EVENT"] ?? "mark"
+    guard let event = events[name] else { preconditionFailure("CALLGRIND_EVENT is floor, mark or span") }
+    for _ in 0..<100 { event() }
+    callgrindCountedLoop(event)
 }
 
 /// Host ingestion: a fixture replays prepared event lines as fast as a pipe takes them; the host parses and
-/// records every one. (The fixture prepares its lines before it writes; the rate counts from spawn to end.)
+/// records every one. (The fixture prepares its lines before it writes; the rate counts from the first event to
+/// the end.) Beside it, in turns, the floor: the same fixture's lines read from the same kind of pipe and only
+/// split at newlines.
 func hostIngestion(events: Int) {
-    var rates: [Double] = []
+    var rates: (host: [Double], split: [Double]) = ([], [])
     var lost = 0
     for _ in 0..<5 {
+        rates.split.append(splitOnlyRate(events: events))
         let firstArrival = FirstArrival()
         let recorder = RunRecorder(limits: { var limits = RunRecord.Limits(); limits.marks = events; return limits }()) { event, _ in
             if case .trace = event { firstArrival.note() }
         }
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "RunnerFixture"),
-                                           extraEnvironment: ["FIXTURE": "trace-replay", "EVENTS": String(events)]),
+                                           extraEnvironment: replayEnvironment(events: events)),
                                 handler: recorder.apply)
         run.waitUntilEnded()
         let seconds = Double(monotonicNow() - firstArrival.time) / 1e9
         let record = recorder.record
         lost += max(0, events - record.marks.count) + record.rejectedTraceLines
-        rates.append(Double(record.marks.count) / seconds)
+        rates.host.append(Double(record.marks.count) / seconds)
     }
-    Swift.print(String(format: "host ingestion: median %.0f events/s over 5 runs of %d events, from the first event to the end of the run; lost or rejected: %d",
-                 median(rates), events, lost))
+    Swift.print(String(format: "host ingestion: median %.0f events/s over 5 runs of %d events, from the first event to the end of the run; lost or rejected: %d; split-only reader: median %.0f lines/s; ratio %.3f",
+                       median(rates.host), events, lost, median(rates.split), median(rates.host) / median(rates.split)))
+}
+
+func replayEnvironment(events: Int) -> [String: String] {
+    ["FIXTURE": "trace-replay", "EVENTS": String(events)]
+}
+
+/// Lines a second when the host's work is only finding the newlines: the replay fixture's fd 3 on a pipe that this
+/// thread reads in 64 KiB reads, as the host's reader does, counting lines from the first byte to the end.
+func splitOnlyRate(events: Int) -> Double {
+    var fds: [Int32] = [0, 0]
+    pipe(&fds)
+    // Both ends away from fd 3, and closed in the child, which gets only its own fd 3.
+    let reader = fcntl(fds[0], F_DUPFD_CLOEXEC, 10)
+    let writer = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
+    close(fds[0])
+    close(fds[1])
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, writer, 3)
+    let executable = BuildProducts.executable(named: "RunnerFixture")
+    let environment = ProcessInfo.processInfo.environment.merging(replayEnvironment(events: events)) { $1 }
+    let cStrings: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+    let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, cStrings, cEnvironment)
+    posix_spawn_file_actions_destroy(&actions)
+    (cStrings + cEnvironment).forEach { free($0) }
+    close(writer)
+    precondition(spawned == 0, "could not start RunnerFixture: \(spawned)")
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var lines = 0
+    var firstByte: UInt64 = 0
+    buffer.withUnsafeMutableBytes { bytes in
+        while true {
+            let count = read(reader, bytes.baseAddress, bytes.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            if firstByte == 0 { firstByte = monotonicNow() }
+            var position = bytes.baseAddress!
+            var left = count
+            while left > 0, let newline = memchr(position, 10, left) {
+                lines += 1
+                left -= newline - position + 1
+                position = newline + 1
+            }
+        }
+    }
+    let seconds = Double(monotonicNow() - firstByte) / 1e9
+    close(reader)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    precondition(lines == events, "the split-only reader counted \(lines) of \(events) lines")
+    return Double(lines) / seconds
 }
 
 /// When the first event reached the host, so the page's own preparation is not counted against the host.
@@ -109,9 +232,64 @@ func startToFirstOutput(product: String) {
                  product, median(delays), percentile(delays, 0.9), delays.count))
 }
 
+/// What a busy page does, timed by the page itself: operations of `unit` seconds of computing on a queue as wide as
+/// the machine, each a span and a mark, as the pages trace their work. Run as a page (`BENCH=workload`).
+func workload() {
+    let environment = ProcessInfo.processInfo.environment
+    let unit = Double(environment["UNIT_MICROSECONDS"] ?? "") .map { $0 / 1e6 } ?? 0.001
+    let count = Int(environment["UNITS"] ?? "") ?? 400
+    let queue = OperationQueue()
+    let start = monotonicNow()
+    for number in 0..<count {
+        queue.addOperation {
+            trace("unit \(number)") { Simulated.compute(unit) }
+            mark("unit \(number) done")
+        }
+    }
+    queue.waitUntilAllOperationsAreFinished()
+    // LessonKit's print: an `out` event when traced, stdout in control mode; the host records either.
+    print("workload took \(monotonicNow() - start) ns")
+}
+
+/// What tracing changes in what a page measures: the workload as a page under the host, traced, and in control
+/// mode (`TOUR_TRACE=off`: no events, no narration), in turns; the ratio of their medians.
+func tracingOverhead() {
+    for unitMicroseconds in [1_000, 100] {
+        var took: (traced: [Double], control: [Double]) = ([], [])
+        for _ in 0..<7 {
+            for control in [true, false] {
+                var environment = ["BENCH": "workload", "UNIT_MICROSECONDS": String(unitMicroseconds),
+                                   "UNITS": String(400_000 / unitMicroseconds)]
+                if control { environment["TOUR_TRACE"] = "off" }
+                let recorder = RunRecorder()
+                let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "TourBenchmarks"),
+                                                   extraEnvironment: environment),
+                                        handler: recorder.apply)
+                run.waitUntilEnded()
+                let line = recorder.record.output.map(\.text).first { $0.hasPrefix("workload took ") }
+                guard let nanoseconds = line.flatMap({ Double($0.split(separator: " ")[2]) }) else {
+                    preconditionFailure("the workload did not report its time: \(recorder.record.output.map(\.text))")
+                }
+                if control { took.control.append(nanoseconds / 1e6) } else { took.traced.append(nanoseconds / 1e6) }
+            }
+        }
+        Swift.print(String(format: "tracing overhead, %d µs units (2 events and a mark each): traced median %.2f ms, control median %.2f ms, ratio %.4f (7 runs each)",
+                           unitMicroseconds, median(took.traced), median(took.control), median(took.traced) / median(took.control)))
+    }
+}
+
 let which = Set((ProcessInfo.processInfo.environment["BENCH"] ?? "").split(separator: ",").map(String.init))
+if which == ["workload"] {
+    workload()
+    exit(0)
+}
+if which == ["callgrind"] {
+    callgrindLoop()
+    exit(0)
+}
 // First, while fd 3 is still free in this process: the pipes of the runs below may take it otherwise.
 if which.isEmpty || which.contains("trace") { traceCallCost() }
 if which.isEmpty || which.contains("parse") { parseRate() }
 if which.isEmpty || which.contains("ingestion") { hostIngestion(events: 300_000) }
+if which.isEmpty || which.contains("overhead") { tracingOverhead() }
 if which.isEmpty || which.contains("startup") { startToFirstOutput(product: "Lesson01Operation") }

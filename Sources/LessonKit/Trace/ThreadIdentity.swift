@@ -28,7 +28,13 @@ public enum ThreadIdentity {
     ///
     /// Swift's `Dispatch` overlay hides `dispatch_queue_get_label`, so this reaches it through `CDispatch`.
     public static var currentQueueLabel: String {
-        String(cString: dispatch_queue_get_label(nil))
+        String(cString: currentQueueCLabel)
+    }
+
+    /// The same label as libdispatch keeps it, valid while the queue runs the caller: events copy it from here
+    /// without making a `String` (which costs an allocation for any label longer than 15 bytes).
+    static var currentQueueCLabel: UnsafePointer<CChar> {
+        dispatch_queue_get_label(nil)
     }
 
     /// True on the process's first thread, whose id equals the process id.

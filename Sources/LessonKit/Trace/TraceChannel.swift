@@ -36,10 +36,13 @@ final class TraceChannel: Sendable {
         return channel
     }
 
+    /// A channel that sends nothing, for a page in control mode (`ControlMode`).
+    static let disconnected = TraceChannel(fileDescriptor: nil)
+
     var isConnected: Bool { fileDescriptor != nil }
 
     /// Queues one complete line, newline included.
-    func send(_ line: [UInt8]) {
+    func send(_ line: UnsafeRawBufferPointer) {
         buffer?.append(line)
     }
 
@@ -76,32 +79,30 @@ final class LineBuffer: @unchecked Sendable {
         spare = .allocate(capacity: Self.capacity * 2)
     }
 
-    func append(_ line: [UInt8]) {
-        line.withUnsafeBytes { bytes in
-            if bytes.count > Self.capacity {
-                // Larger than a buffer's worth: written whole, after everything queued before it.
-                writeLock.withLock { _ in
-                    writeOutQueued()
-                    writeAll(bytes)
-                }
-                return
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.count > Self.capacity {
+            // Larger than a buffer's worth: written whole, after everything queued before it.
+            writeLock.withLock { _ in
+                writeOutQueued()
+                writeAll(bytes)
             }
-            while true {
-                let appended = lock.withLock { _ -> Bool in
-                    guard !broken else { return true }
-                    guard count + bytes.count <= Self.capacity * 2 else {
-                        waitingForSpace += 1
-                        return false
-                    }
-                    UnsafeMutableRawPointer(filling + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                    let before = count
-                    count += bytes.count
-                    if before == 0 || (before < Self.capacity && count >= Self.capacity) { wake.signal() }
-                    return true
+            return
+        }
+        while true {
+            let appended = lock.withLock { _ -> Bool in
+                guard !broken else { return true }
+                guard count + bytes.count <= Self.capacity * 2 else {
+                    waitingForSpace += 1
+                    return false
                 }
-                if appended { return }
-                spaceFreed.wait()
+                UnsafeMutableRawPointer(filling + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                let before = count
+                count += bytes.count
+                if before == 0 || (before < Self.capacity && count >= Self.capacity) { wake.signal() }
+                return true
             }
+            if appended { return }
+            spaceFreed.wait()
         }
     }
 
