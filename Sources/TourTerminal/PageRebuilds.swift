@@ -47,7 +47,7 @@ final class PageRebuilds: @unchecked Sendable {
 
     func build(_ order: BuildOrder) {
         let buildID = order.buildID
-        let build = builder.build(product: order.page.product, sources: order.page.sourceFiles) { [weak self] line in
+        let build = builder.build(product: order.page.product, sources: order.page.listSourceFiles()) { [weak self] line in
             self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
         }
         builds[buildID] = build
@@ -94,7 +94,7 @@ final class PageRebuilds: @unchecked Sendable {
     /// The program is missing, or older than one of the page's `.swift` files (edited while the tour was not watching).
     static func programIsStale(_ page: Page) -> Bool {
         guard let built = modified(BuildProducts.executable(named: page.product)) else { return true }
-        return page.sourceFiles.contains { (modified($0.path) ?? 0) > built }
+        return page.listSourceFiles().contains { (modified($0.path) ?? 0) > built }
     }
 
     private static func modified(_ path: String) -> Double? {

@@ -42,8 +42,9 @@ final class TourLoop: @unchecked Sendable {
     /// Draws the first frame and starts listening; returns at once.
     func start() {
         queue.async { [self] in
+            // The first page's source is read before the first frame, so it never draws empty.
+            perform(model.update(.launched))
             drawFrame()
-            rebuilds.watch(model.currentPage.page)
             let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
             input.setEventHandler { [unowned self] in readInput() }
             // SIGWINCH goes to the source instead of ncurses' own handler, which would only report it at the next key.
@@ -90,8 +91,6 @@ final class TourLoop: @unchecked Sendable {
 
     private func handle(_ event: TourEvent, drawNow: Bool) {
         perform(model.update(event))
-        // The page on screen is the one whose folder is watched, whichever key or click changed it.
-        rebuilds.watch(model.currentPage.page)
         if drawNow {
             drawFrame()
         } else {
@@ -143,6 +142,11 @@ final class TourLoop: @unchecked Sendable {
                 runs[runID]?.send(command)
             case .closeInput(let runID):
                 runs[runID]?.closeInput()
+            case .readSource(let page):
+                // A few small files, read on the queue: their texts are folded in before the next frame.
+                perform(model.update(.editLoop(.sourceRead(page: page, page.readSourceTexts()))))
+            case .watch(let page):
+                rebuilds.watch(page)
             }
         }
     }

@@ -1,18 +1,8 @@
-import Foundation
 import Testing
 @testable import TourCore
 
 @Suite("Plain report")
 struct PlainReportTests {
-    /// A one-page catalog in a fresh temporary folder, its page's `main.swift` holding `source`.
-    private func page(_ source: String) throws -> Page {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-plain-\(UUID().uuidString)")
-        let folder = root.appendingPathComponent("Lessons/01-Internals")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        return try #require(try PageCatalog.load(root: root).pages.first)
-    }
-
     /// A run that ended normally, with nothing else in it.
     private var endedRun: RunRecord {
         var record = RunRecord()
@@ -23,7 +13,7 @@ struct PlainReportTests {
 
     @Test("A run's summary prints each deep dive in full, marked as one with its line, before the ending")
     func deepDivesArePrintedInFull() throws {
-        let page = try page("""
+        let source = """
             /*:
              # Internals
 
@@ -39,8 +29,8 @@ struct PlainReportTests {
              */
             let a = 1
             //: - Deep Dive: Second one.
-            """)
-        let lines = PlainReport(style: .bare).summary(of: endedRun, page: page)
+            """
+        let lines = PlainReport(style: .bare).summary(of: endedRun, source: source)
         let first = try #require(lines.firstIndex(of: "Deep dive (main.swift:6)"))
         #expect(Array(lines[first...].prefix(9)) == [
             "Deep dive (main.swift:6)",
@@ -60,7 +50,7 @@ struct PlainReportTests {
 
     @Test("A page without deep dives prints none")
     func noDeepDives() throws {
-        let lines = PlainReport(style: .bare).summary(of: endedRun, page: try page("//: # Plain\nlet a = 1\n"))
+        let lines = PlainReport(style: .bare).summary(of: endedRun, source: "//: # Plain\nlet a = 1\n")
         #expect(!lines.contains { $0.contains("Deep dive") })
     }
 }

@@ -44,7 +44,7 @@ struct EditLoopUpdateTests {
             return
         }
         let (effects, build) = try Self.change(&model)
-        #expect(effects == [.stop(runID: first.runID), .build(build)])
+        #expect(effects == [.readSource(model.currentPage.page), .stop(runID: first.runID), .build(build)])
         #expect(build.page == model.currentPage.page)
         #expect(model.currentPage.status == .building)
 
@@ -79,7 +79,7 @@ struct EditLoopUpdateTests {
         var model = try FixturePages.model()
         let (_, first) = try Self.change(&model)
         let (effects, second) = try Self.change(&model)
-        #expect(effects == [.cancelBuild(buildID: first.buildID), .build(second)])
+        #expect(effects == [.readSource(model.currentPage.page), .cancelBuild(buildID: first.buildID), .build(second)])
         // The cancelled build's end arrives late and changes nothing.
         #expect(model.update(.editLoop(.buildFinished(buildID: first.buildID, Self.outcome(.cancelled)))).isEmpty)
         #expect(model.currentPage.status == .building)

@@ -35,8 +35,7 @@ struct LaneAndQueueTests {
         let exported = trace.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
         #expect(exported == names)
 
-        let page = model.currentPage.page
-        let summary = PlainReport(style: .bare).summary(of: record, page: page)
+        let summary = PlainReport(style: .bare).summary(of: record, source: FixturePages.queueSource)
         #expect(summary.contains { $0.hasPrefix("  main #\(RunScript.mainThread) ") })
         #expect(summary.contains { $0.hasPrefix("  T1 #\(RunScript.worker) ") })
         let printed = try #require(record.output.first { $0.thread == RunScript.worker })
@@ -140,7 +139,7 @@ struct LaneAndQueueTests {
     func plainTimelineKeysQueuesByLetter() throws {
         let model = try finishedRun(width: 120, height: 40)
         let record = try #require(model.currentPage.record)
-        let summary = PlainReport(style: .bare, timelineWidth: 50).summary(of: record, page: model.currentPage.page)
+        let summary = PlainReport(style: .bare, timelineWidth: 50).summary(of: record, source: FixturePages.queueSource)
         let main = try #require(record.queueNumber(of: RunScript.mainQueue))
         let workers = try #require(record.queueNumber(of: RunScript.workerQueue))
         #expect(summary.contains("    \(QueueLabel.key(main)) \(RunScript.mainQueue)"))

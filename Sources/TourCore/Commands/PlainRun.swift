@@ -15,7 +15,7 @@ public enum PlainRun {
         guard let page = catalog.page(named: options.page) else {
             throw TourCommand.UsageError(description: "there is no page '\(options.page)'; the pages are \(catalog.choices)")
         }
-        let declared = page.declaredKnobs
+        let declared = page.readSourceTexts().declaredKnobs
         for setting in options.knobs {
             guard let knob = declared.first(where: { $0.name == setting.name }) else {
                 let names = declared.map(\.name)
@@ -45,7 +45,7 @@ public enum PlainRun {
         )
         let ending = run.waitUntilEnded()
         let record = recorder.record
-        for line in report.summary(of: record, page: page) { emit(line) }
+        for line in report.summary(of: record, source: page.readSourceTexts().main) { emit(line) }
         if let file = options.traceFile {
             do {
                 try ChromeTrace.write(record, title: "\(page.number) \(page.title)", to: file)

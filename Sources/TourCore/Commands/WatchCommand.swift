@@ -3,8 +3,9 @@ import Foundation
 /// `tour watch <page>`: runs the page, then on every saved change rebuilds just its product and runs it again,
 /// or prints the compile errors on their source lines. Ends with Ctrl-C (the host's signal handling).
 ///
-/// Everything that changes state happens on one serial queue, so a change arriving mid-run or mid-build
-/// is handled in order: the old run is stopped (and waited for) and the old build cancelled before the new build.
+/// What happens on a change is the `RebuildCycle` the interface drives too: the old run is stopped and the old build
+/// cancelled, just this page is rebuilt, and the new run starts once the old one has ended. Everything that changes
+/// state happens on one serial queue, so a change arriving mid-run or mid-build is handled in order.
 public final class WatchCommand: @unchecked Sendable {
     private let options: TourCommand.RunOptions
     private let page: Page
@@ -16,10 +17,16 @@ public final class WatchCommand: @unchecked Sendable {
     private let watcher: SourceWatcher
 
     // Touched only on `queue`.
+    private var cycle = RebuildCycle()
+    private var nextBuildID = 1
+    /// The run in flight, until its end has been handled here.
     private var run: PageRun?
+    /// The run was told to stop for a newer version: its end says so instead of printing its summary.
+    private var runWasStopped = false
     private var build: PageBuild?
-    /// Bumped on every change, so the end of a build or run started for an older version is ignored.
-    private var generation = 0
+    /// Rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`); not for the
+    /// first build, which may follow edits made before watching began.
+    private var planBuilds = false
 
     private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
                  emit: @escaping @Sendable (String) -> Void) {
@@ -51,7 +58,7 @@ public final class WatchCommand: @unchecked Sendable {
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
         // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
-        queue.async { self.rebuild(planned: false) }
+        queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
         watcher.start { event in self.queue.async { self.handle(event) } }
     }
 
@@ -60,10 +67,10 @@ public final class WatchCommand: @unchecked Sendable {
         case .changed(let files):
             emit("")
             emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
-            stopCurrent()
-            rebuild(planned: true)
+            planBuilds = true
+            perform(cycle.changeSeen(buildID: takeBuildID(), runIsLive: run != nil))
         case .unavailable(let missing, let unreadable):
-            stopCurrent()
+            perform(cycle.sourceLost(runIsLive: run != nil))
             var problems: [String] = []
             if !missing.isEmpty { problems.append("\(missing.joined(separator: ", ")) deleted") }
             if !unreadable.isEmpty { problems.append("\(unreadable.joined(separator: ", ")) cannot be read") }
@@ -72,30 +79,41 @@ public final class WatchCommand: @unchecked Sendable {
         }
     }
 
-    /// Stops the run and the build of the previous version; waits for the run to end so its last lines come first.
-    private func stopCurrent() {
-        generation += 1
-        build?.cancel()
-        build = nil
-        if let run, run.ending == nil {
-            run.stop()
-            run.waitUntilEnded()
-            emit("(the old run was stopped)")
-        }
-        run = nil
+    private func takeBuildID() -> Int {
+        defer { nextBuildID += 1 }
+        return nextBuildID
     }
 
-    /// `planned`: rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`).
-    private func rebuild(planned: Bool) {
-        let generation = self.generation
-        let build = builder.build(product: page.product, sources: planned ? page.sourceFiles : nil)
+    /// Carries out what the cycle decided.
+    private func perform(_ actions: [RebuildCycle.Action]) {
+        for action in actions {
+            switch action {
+            case .stopRun:
+                runWasStopped = true
+                run?.stop()
+            case .cancelBuild:
+                build?.cancel()
+                build = nil
+            case .startBuild(let buildID):
+                startBuild(buildID)
+            case .startRun:
+                startRun()
+            }
+        }
+    }
+
+    private func startBuild(_ buildID: Int) {
+        let build = builder.build(product: page.product, sources: planBuilds ? page.listSourceFiles() : nil)
         self.build = build
         DispatchQueue.global().async {
             let outcome = build.wait()
             self.queue.async {
-                guard generation == self.generation else { return }
+                // Nil for a build cancelled since: a newer one is on its way.
+                guard let actions = self.cycle.buildFinished(id: buildID, succeeded: outcome.status == .succeeded,
+                                                             runIsLive: self.run != nil) else { return }
                 self.build = nil
                 self.finished(outcome)
+                self.perform(actions)
             }
         }
     }
@@ -106,7 +124,6 @@ public final class WatchCommand: @unchecked Sendable {
             for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
             // Shown because the build is most of the wait between a save and the new run.
             emit(String(format: "(built in %.2f s)", outcome.seconds))
-            startRun()
         case .failed:
             let diagnostics = outcome.diagnostics.diagnostics
             if diagnostics.isEmpty {
@@ -158,15 +175,24 @@ public final class WatchCommand: @unchecked Sendable {
             handler: recorder.apply
         )
         self.run = run
-        let generation = self.generation
+        runWasStopped = false
         DispatchQueue.global().async {
             run.waitUntilEnded()
-            self.queue.async {
-                // A run stopped for a newer version says so in `stopCurrent`; its summary would only be noise.
-                guard generation == self.generation else { return }
-                for line in self.report.summary(of: recorder.record, page: self.page) { self.emit(line) }
-                self.emit("Watching for changes (Ctrl-C ends).")
-            }
+            self.queue.async { self.ended(run, record: recorder.record) }
         }
+    }
+
+    /// A run ended: its summary, or a word that it was stopped for a newer version; then a rebuilt program
+    /// waiting for this end starts.
+    private func ended(_ ended: PageRun, record: RunRecord) {
+        guard ended === run else { return }
+        run = nil
+        if runWasStopped {
+            emit("(the old run was stopped)")
+        } else {
+            for line in report.summary(of: record, source: page.readSourceTexts().main) { emit(line) }
+            emit("Watching for changes (Ctrl-C ends).")
+        }
+        perform(cycle.runEnded())
     }
 }

@@ -15,15 +15,15 @@ public struct Page: Sendable, Equatable {
     /// `main.swift` of the page.
     public var source: URL
 
-    /// The knobs the page declares, read from its source and the helper files beside it (an enumeration of
-    /// choices may live in a helper), so settings can be checked before anything runs.
-    public var declaredKnobs: [KnobDeclaration] {
-        Self.sourceTexts(main: source).declaredKnobs
+    /// The page's Swift files as they are on disk now: its `main.swift` and the helper files beside it, by name.
+    /// A method, not a property: it lists the folder each time, so callers see it is file work.
+    public func listSourceFiles() -> [URL] {
+        Self.sourceFiles(main: source)
     }
 
-    /// The page's Swift files: its `main.swift` and the helper files beside it, by name.
-    public var sourceFiles: [URL] {
-        Self.sourceFiles(main: source)
+    /// Reads the page's `main.swift` and helper files now, for what is learnt from them: the document, the knobs, the live view.
+    public func readSourceTexts() -> SourceTexts {
+        Self.sourceTexts(main: source)
     }
 
     /// The Swift files in the folder of `main`, by name.
@@ -36,11 +36,16 @@ public struct Page: Sendable, Equatable {
     }
 
     /// The text of a page's `main.swift` and of its helper files, read once for what is learnt from all of them.
-    public struct SourceTexts: Sendable {
+    public struct SourceTexts: Sendable, Equatable {
         /// `main.swift`, empty when it cannot be read.
         public var main: String
         /// The helper files that could be read, by name.
         public var helpers: [String]
+
+        public init(main: String, helpers: [String] = []) {
+            self.main = main
+            self.helpers = helpers
+        }
 
         /// The knobs declared in `main.swift`, with choices a helper file may declare.
         public var declaredKnobs: [KnobDeclaration] {

@@ -44,14 +44,15 @@ public struct PlainReport: Sendable {
         }
     }
 
-    /// Everything printed once the run has ended.
-    public func summary(of record: RunRecord, page: Page) -> [String] {
+    /// Everything printed once the run has ended; `source` is the page's `main.swift` as the caller read it, for the
+    /// code beside each result and the deep dives (the report reads no files).
+    public func summary(of record: RunRecord, source: String) -> [String] {
         var lines: [String] = [""]
         lines += knobLines(record)
-        lines += resultLines(record, page: page)
+        lines += resultLines(record, source: source)
         lines += timelineLines(record)
         lines += losses(record)
-        lines += deepDiveLines(page)
+        lines += deepDiveLines(source)
         lines += endingLines(record)
         return lines
     }
@@ -73,9 +74,9 @@ public struct PlainReport: Sendable {
         return lines
     }
 
-    private func resultLines(_ record: RunRecord, page: Page) -> [String] {
+    private func resultLines(_ record: RunRecord, source: String) -> [String] {
         guard !record.results.isEmpty else { return [] }
-        let source = (try? String(contentsOf: page.source, encoding: .utf8))?.components(separatedBy: "\n") ?? []
+        let source = source.components(separatedBy: "\n")
         var lines = [style.bold("Results by line")]
         let sorted = record.results.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
         for result in sorted.prefix(Self.listedResults) {
@@ -177,10 +178,9 @@ public struct PlainReport: Sendable {
 
     /// The page's deep dives in full, each marked as one with the line it starts on: the interface shows them folded,
     /// and a screen reader or a log should get every word. One line a paragraph or item, so nothing breaks a sentence.
-    private func deepDiveLines(_ page: Page) -> [String] {
-        let text = (try? String(contentsOf: page.source, encoding: .utf8)) ?? ""
+    private func deepDiveLines(_ source: String) -> [String] {
         var lines: [String] = []
-        for deepDive in LiterateParser.parse(text).deepDives {
+        for deepDive in LiterateParser.parse(source).deepDives {
             lines.append(style.bold("Deep dive") + " (main.swift:\(deepDive.line))")
             for block in deepDive.body {
                 switch block {

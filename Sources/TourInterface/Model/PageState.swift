@@ -4,8 +4,9 @@ import TourCore
 /// chose for the next run, and where each of its panes is scrolled to.
 public struct PageState: Sendable {
     public let page: Page
-    /// Replaced, not emptied, when the file changes, so layouts cached for the old text are not reused.
-    var source: PageSource
+    /// The page's files as last read, parsed; nil until the first `.sourceRead`. Replaced, not changed, when the
+    /// files change, so layouts cached for the old text are not reused.
+    var text: PageText?
     /// The last run, or the one in flight.
     public var record: RunRecord?
     /// The run whose events feed `record`.
@@ -27,16 +28,16 @@ public struct PageState: Sendable {
 
     public init(page: Page) {
         self.page = page
-        source = PageSource(url: page.source)
     }
 
-    public var document: PageDocument { source.parsed.document }
+    /// The page's document; empty until its source has been read.
+    public var document: PageDocument { text?.document ?? PageDocument(blocks: []) }
 
     /// The knobs the source declares, for the knob panel before the page has run.
-    public var declaredKnobs: [KnobRow] { source.parsed.knobs }
+    public var declaredKnobs: [KnobRow] { text?.knobs ?? [] }
 
     /// The page draws in the live view, so the layout gives it a pane.
-    public var drawsLiveView: Bool { source.parsed.drawsLiveView }
+    public var drawsLiveView: Bool { text?.drawsLiveView ?? false }
 
     /// The live view takes the learner's scroll keys now: the page runs and said it reads scroll commands.
     public var takesScrollKeys: Bool { isRunning && record?.acceptsScrollCommands == true }

@@ -49,6 +49,8 @@ public struct TourModel: Sendable {
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
     var nextRunID = 1
+    /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.
+    let renderCaches = RenderCaches()
 
     /// The speeds `<` and `>` step through.
     public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8]
@@ -62,7 +64,8 @@ public struct TourModel: Sendable {
         self.pictureDepth = pictureDepth
     }
 
-    /// The model for `catalog`; each page's source is read when the page is first shown.
+    /// The model for `catalog`, with no file read: each page's source arrives as `.sourceRead`, asked for by the
+    /// `.readSource` effect that `.launched` and moving to the page return.
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
                             pictureDepth: PictureColorDepth) -> TourModel {
         TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs, pictureDepth: pictureDepth)

@@ -1,21 +1,19 @@
 import Foundation
 
 extension PageLayout {
-    /// The layout of `page`'s document at `width`, laid out once and reused while neither changes:
+    /// The layout of `page`'s document at `width`, laid out once and reused from `cache` while neither changes:
     /// every frame and every scroll key needs it, and laying out a long page each time costs milliseconds.
     /// The compiler's messages, which change without the text changing, are added to the cached layout each time.
-    static func cached(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
-        PageLayoutCache.shared.layout(for: page, width: width, glyphs: glyphs)
+    static func cached(for page: PageState, width: Int, glyphs: Glyphs, in cache: PageLayoutCache) -> PageLayout {
+        cache.layout(for: page, width: width, glyphs: glyphs)
             .annotated(with: page.diagnosticsOnPage, selected: page.build.selected, glyphs: glyphs)
     }
 }
 
-/// The last few page layouts, by page, width, glyphs and open deep dives.
-private final class PageLayoutCache: @unchecked Sendable {
-    static let shared = PageLayoutCache()
-
+/// The last few page layouts, by page text, width, glyphs and open deep dives; one per model (see `RenderCaches`).
+final class PageLayoutCache: @unchecked Sendable {
     private struct Entry {
-        var source: PageSource
+        var text: PageText
         var layout: PageLayout
         var glyphs: Glyphs
         var openDeepDives: Set<Int>
@@ -26,13 +24,17 @@ private final class PageLayoutCache: @unchecked Sendable {
     private let capacity = 8
 
     func layout(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
-        lock.withLock {
-            if let entry = entries.first(where: { $0.source === page.source && $0.layout.width == max(10, width) && $0.glyphs == glyphs
+        // A page not read yet has nothing to lay out, and nothing to cache it under.
+        guard let text = page.text else {
+            return PageLayout(document: page.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+        }
+        return lock.withLock {
+            if let entry = entries.first(where: { $0.text === text && $0.layout.width == max(10, width) && $0.glyphs == glyphs
                 && $0.openDeepDives == page.openDeepDives }) {
                 return entry.layout
             }
-            let layout = PageLayout(document: page.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
-            entries.insert(Entry(source: page.source, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives), at: 0)
+            let layout = PageLayout(document: text.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+            entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }

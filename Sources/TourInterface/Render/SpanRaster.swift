@@ -5,11 +5,9 @@ import TourCore
 ///
 /// A run keeps up to 50,000 spans and a flooding page adds thousands a frame; repainting all of them 30 times
 /// a second would take the interface queue away from the keys. Painting only what arrived since the last
-/// frame keeps a frame's cost to the new events and the cells on screen. The raster is rebuilt when the view
+/// frame keeps a frame's cost to the new events and the cells on screen. One per model, in its `RenderCaches`. The raster is rebuilt when the view
 /// changes (lanes, width, zoom, pan) or when the record is not the one it was painted from.
 final class SpanRaster: @unchecked Sendable {
-    static let shared = SpanRaster()
-
     private struct View: Equatable {
         var threads: [Int32]
         var width: Int

@@ -13,7 +13,8 @@ enum TimelineView {
         let reached = record.reachedTime(now: model.now)
         let geometry = TimelineGeometry(inner: inner, state: page.timeline, record: record, now: model.now, glyphs: model.glyphs)
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
-        drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, glyphs: model.glyphs, into: &buffer)
+        drawSpans(record, reached: reached, geometry: geometry, selected: page.timeline.selectedSpanID, glyphs: model.glyphs,
+                  raster: model.renderCaches.spans, into: &buffer)
         if let time = page.timeline.selectedMarkTime, record.threads.indices.contains(page.timeline.selectedLane),
            let mark = record.mark(at: time, on: record.threads[page.timeline.selectedLane].thread) {
             drawSelectedMark(mark, record: record, geometry: geometry, glyphs: model.glyphs, into: &buffer)
@@ -42,8 +43,8 @@ enum TimelineView {
     /// Completed spans and marks come from the raster, which paints each of them once; open spans and the
     /// selected span change from frame to frame, so they are drawn each time, between the bars and the marks.
     private static func drawSpans(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, selected: Int?,
-                                  glyphs: Glyphs, into buffer: inout CellBuffer) {
-        SpanRaster.shared.paintSpans(record, geometry: geometry, into: &buffer)
+                                  glyphs: Glyphs, raster: SpanRaster, into buffer: inout CellBuffer) {
+        raster.paintSpans(record, geometry: geometry, into: &buffer)
         let lanes = LaneRows(record, geometry: geometry)
         let columns = ColumnScale(record, geometry: geometry)
         // An open span is bold in its queue's colour: what that thread is running now.
@@ -54,7 +55,7 @@ enum TimelineView {
         if let selected, record.openSpans[selected] == nil, let shown = record.timelineSpan(id: selected, now: reached) {
             drawBar(shown.span, end: shown.end, color: .selectedSpan, bold: true, lanes: lanes, columns: columns, geometry: geometry, into: &buffer)
         }
-        SpanRaster.shared.paintMarks(record, geometry: geometry, glyph: glyphs.mark, into: &buffer)
+        raster.paintMarks(record, geometry: geometry, glyph: glyphs.mark, into: &buffer)
     }
 
     /// The selected mark, over the others, in the selection's colour.

@@ -8,21 +8,29 @@ extension TourModel {
         switch event {
         case .watchStarted(let page, let programIsStale):
             guard let index = index(of: page) else { return [] }
-            // Edited while another page was shown: the text on screen and the program may both be old.
-            if pages[index].source.hasChangedOnDisk { pages[index].source = PageSource(url: page.source) }
             if programIsStale && !pages[index].build.isBuilding { pages[index].build.needsBuild = true }
+            // Edited while another page was shown: read it again; the same text read again changes nothing. A page
+            // never read has its first read on the way already.
+            return pages[index].text == nil ? [] : [.readSource(page)]
+        case .sourceRead(let page, let texts):
+            guard let index = index(of: page) else { return [] }
+            let hash = PageText.hash(of: texts)
+            guard pages[index].text?.hash != hash else { return [] }
+            pages[index].text = PageText(texts, hash: hash)
+            // The new text may be shorter: keep the pane's position inside it.
+            if index == current { clampScrolling() }
             return []
         case .sourceChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
-            pages[index].source = PageSource(url: page.source)
-            // The new text may be shorter: keep the pane's position inside it.
-            if index == current { clampScrolling() }
             notice = "\(files.joined(separator: ", ")) changed: rebuilding \(page.product)\(glyphs.ellipsis)"
-            return stopRun(of: index) + build(index, thenRun: true)
+            let actions = pages[index].build.cycle.changeSeen(buildID: nextBuildID(), runIsLive: pages[index].isRunning)
+            startingBuild(index)
+            // The new text is shown while the program builds.
+            return [.readSource(page)] + effects(of: actions, page: index)
         case .sourceUnavailable(let page, let missing, let unreadable):
             guard let index = index(of: page) else { return [] }
-            let effects = stopRun(of: index) + cancelBuild(of: index)
-            pages[index].build.phase = .failed(.sourceUnavailable(missing: missing, unreadable: unreadable))
+            let effects = effects(of: pages[index].build.cycle.sourceLost(runIsLive: pages[index].isRunning), page: index)
+            pages[index].build.failure = .sourceUnavailable(missing: missing, unreadable: unreadable)
             pages[index].build.diagnostics = []
             pages[index].build.selectedDiagnostic = nil
             pages[index].build.needsBuild = true
@@ -31,7 +39,7 @@ extension TourModel {
         case .buildStarted(let buildID, let time):
             guard let index = building(buildID) else { return [] }
             now = max(now, time)
-            pages[index].build.phase = .building(id: buildID, since: time)
+            pages[index].build.buildStarted = time
             return []
         case .buildOutput(let buildID, let lines):
             guard let index = building(buildID) else { return [] }
@@ -41,7 +49,7 @@ extension TourModel {
             return []
         case .buildFinished(let buildID, let outcome):
             guard let index = building(buildID) else { return [] }
-            return finished(index, outcome)
+            return finished(index, buildID: buildID, outcome)
         case .editorFinished(let result):
             notice = Self.notice(for: result)
             return []
@@ -51,11 +59,16 @@ extension TourModel {
         }
     }
 
+    /// The current page's source is read if it never was, and its folder is watched: on launch and whenever the
+    /// page on screen changes, whichever key or click changed it.
+    func show(_ index: Int) -> [TourEffect] {
+        (pages[index].text == nil ? [.readSource(pages[index].page)] : []) + [.watch(pages[index].page)]
+    }
+
     /// `r` on a page whose program cannot be trusted: build it first and run it after, or wait for the build in flight.
     /// Nil when the program is fine to run as it is.
     mutating func buildBeforeRunning(_ index: Int) -> [TourEffect]? {
-        if pages[index].build.isBuilding {
-            pages[index].build.runAfterBuild = true
+        if pages[index].build.cycle.runWhenBuilt() {
             notice = "Page \(pages[index].page.number) is being built; it runs as soon as the build succeeds."
             return []
         }
@@ -67,21 +80,19 @@ extension TourModel {
         return stopEffects() + build(index, thenRun: true)
     }
 
-    /// The rebuilt page whose old run has just ended starts again; nil effects for any other page.
+    /// The rebuilt page whose old run has just ended starts again; no effects for any other page.
     mutating func rerunAfterEnd(of index: Int) -> [TourEffect] {
-        guard pages[index].build.runAfterBuild, pages[index].build.phase == .idle else { return [] }
-        pages[index].build.runAfterBuild = false
-        return run(page: index)
+        effects(of: pages[index].build.cycle.runEnded(), page: index)
     }
 
     /// Cancels every build in flight (`s` stops builds as it stops runs); their pages build again before they run.
     /// A rebuilt page waiting for its old run to end is not started either.
     mutating func cancelBuilds() -> [TourEffect] {
         var effects: [TourEffect] = []
-        for index in pages.indices { pages[index].build.runAfterBuild = false }
-        for index in pages.indices where pages[index].build.isBuilding {
-            effects += cancelBuild(of: index)
-            pages[index].build.phase = .idle
+        for index in pages.indices {
+            let wasBuilding = pages[index].build.isBuilding
+            effects += self.effects(of: pages[index].build.cycle.cancel(), page: index)
+            guard wasBuilding else { continue }
             pages[index].build.needsBuild = true
             notice = "The build of page \(pages[index].page.number) was cancelled; r builds and runs it."
         }
@@ -138,61 +149,89 @@ extension TourModel {
 
     /// Starts a build of page `index`, cancelling one in flight; `thenRun` reruns the page when it succeeds.
     mutating func build(_ index: Int, thenRun: Bool) -> [TourEffect] {
-        let effects = cancelBuild(of: index)
-        let buildID = editing.nextBuildID
-        editing.nextBuildID += 1
-        var build = pages[index].build
-        build.phase = .building(id: buildID, since: nil)
-        // Lines move with an edit: old messages would point at the wrong ones.
-        build.diagnostics = []
-        build.selectedDiagnostic = nil
-        build.output = []
-        build.runAfterBuild = thenRun
-        pages[index].build = build
-        return effects + [.build(BuildOrder(buildID: buildID, page: pages[index].page))]
+        let actions = pages[index].build.cycle.build(buildID: nextBuildID(), thenRun: thenRun)
+        startingBuild(index)
+        return effects(of: actions, page: index)
     }
 
-    private mutating func finished(_ index: Int, _ outcome: BuildOutcome) -> [TourEffect] {
+    private mutating func nextBuildID() -> Int {
+        defer { editing.nextBuildID += 1 }
+        return editing.nextBuildID
+    }
+
+    /// A new build forgets what the last one said: lines move with an edit, so old messages would point at the wrong ones.
+    private mutating func startingBuild(_ index: Int) {
+        pages[index].build.buildStarted = nil
+        pages[index].build.failure = nil
+        pages[index].build.diagnostics = []
+        pages[index].build.selectedDiagnostic = nil
+        pages[index].build.output = []
+    }
+
+    /// What the rebuild cycle of page `index` decided, as effects for the terminal layer.
+    private mutating func effects(of actions: [RebuildCycle.Action], page index: Int) -> [TourEffect] {
+        var effects: [TourEffect] = []
+        for action in actions {
+            switch action {
+            case .stopRun: effects += stopRun(of: index)
+            case .cancelBuild(let buildID): effects.append(.cancelBuild(buildID: buildID))
+            case .startBuild(let buildID): effects.append(.build(BuildOrder(buildID: buildID, page: pages[index].page)))
+            case .startRun: effects += rerun(index)
+            }
+        }
+        return effects
+    }
+
+    /// The rebuilt program starts, unless the learner has left its page: nothing starts behind their back.
+    private mutating func rerun(_ index: Int) -> [TourEffect] {
+        guard index == current else {
+            notice = "Page \(pages[index].page.number) is rebuilt; r runs it there."
+            return []
+        }
+        return run(page: index)
+    }
+
+    private mutating func finished(_ index: Int, buildID: Int, _ outcome: BuildOutcome) -> [TourEffect] {
+        let succeeded = outcome.status == .succeeded
+        guard let actions = pages[index].build.cycle.buildFinished(id: buildID, succeeded: succeeded,
+                                                                   runIsLive: pages[index].isRunning) else { return [] }
         var build = pages[index].build
-        let runAfterBuild = build.runAfterBuild
-        build.runAfterBuild = false
+        build.buildStarted = nil
         build.output = Array(outcome.output.suffix(PageBuildState.outputLimit))
         build.diagnostics = outcome.diagnostics.diagnostics
         build.selectedDiagnostic = nil
-        build.needsBuild = outcome.status != .succeeded
+        build.needsBuild = !succeeded
         let number = pages[index].page.number
         // "rebuilding…" is over: the page's state, a new run or a notice below says what happened.
         notice = nil
         switch outcome.status {
         case .succeeded:
-            build.phase = .idle
+            build.failure = nil
             pages[index].build = build
-            // A page the learner has left is not started behind their back.
-            guard runAfterBuild, index == current else {
-                if runAfterBuild { notice = "Page \(number) is rebuilt; r runs it there." }
-                return []
+            let rerunWaits = build.cycle.state == .awaitingRunEnd
+            guard actions.contains(.startRun) || rerunWaits else { return [] }
+            guard index == current else {
+                // The old run's end must not start the page the learner has left either.
+                _ = pages[index].build.cycle.cancel()
+                return rerun(index)
             }
-            // Most of the wait between a save and the new run, so worth seeing.
+            // Most of the wait between a save and the new run, so worth seeing. The old run was told to stop when the
+            // change came; a rerun that waits for its end means the two never overlap.
             notice = String(format: "Rebuilt in %.2f s.", outcome.seconds)
-            // The old run was told to stop when the change came; the new one waits for its end, so the two never overlap.
-            if pages[index].isRunning {
-                pages[index].build.runAfterBuild = true
-                return []
-            }
-            return run(page: index)
+            return effects(of: actions, page: index)
         case .failed:
-            build.phase = .failed(.doesNotCompile)
+            build.failure = .doesNotCompile
         case .timedOut:
-            build.phase = .failed(.timedOut(seconds: outcome.seconds))
+            build.failure = .timedOut(seconds: outcome.seconds)
             notice = "The build of page \(number) took longer than \(Int(outcome.seconds.rounded())) s and was stopped; r tries again."
         case .couldNotStart(let reason):
-            build.phase = .failed(.couldNotStart(reason))
+            build.failure = .couldNotStart(reason)
             notice = "Could not start the build of page \(number): \(reason)"
         case .cancelled:
-            build.phase = .idle
+            build.failure = nil
         }
         pages[index].build = build
-        guard case .failed(.doesNotCompile) = build.phase else { return [] }
+        guard build.failure == .doesNotCompile else { return [] }
         // The messages are the news: the compact layout shows them under the page, the page shows the first error.
         if focus == .page { compactTab = .output }
         if index == current, let firstError = build.diagnostics.firstIndex(where: { $0.severity == .error }) {
@@ -206,21 +245,13 @@ extension TourModel {
         return [.stop(runID: runID)]
     }
 
-    private func cancelBuild(of index: Int) -> [TourEffect] {
-        guard case .building(let buildID, _) = pages[index].build.phase else { return [] }
-        return [.cancelBuild(buildID: buildID)]
-    }
-
     private func index(of page: Page) -> Int? {
         pages.firstIndex { $0.page.folder == page.folder }
     }
 
     /// The page whose build in flight has this id; nil for a build cancelled since.
     private func building(_ buildID: Int) -> Int? {
-        pages.firstIndex { page in
-            if case .building(buildID, _) = page.build.phase { return true }
-            return false
-        }
+        pages.firstIndex { $0.build.cycle.buildInFlight == buildID }
     }
 
     static func sourceMissing(_ page: Page) -> String {

@@ -7,7 +7,15 @@ extension TourModel {
     /// events and inspect the result; it mutates in place because a run's record grows by tens of
     /// thousands of events a second and must not be copied for each.
     public mutating func update(_ event: TourEvent) -> [TourEffect] {
+        let shown = current
+        let effects = apply(event)
+        return current == shown ? effects : effects + show(current)
+    }
+
+    private mutating func apply(_ event: TourEvent) -> [TourEffect] {
         switch event {
+        case .launched:
+            return show(current)
         case .key(let key):
             notice = nil
             if let overlay { return handle(key, in: overlay) }
@@ -155,6 +163,8 @@ extension TourModel {
         if focus == .page && compactTab == .knobs { compactTab = .output }
         // A page that draws is watched in its live view, which then takes the scroll keys.
         if pages[index].drawsLiveView { focus(.live) }
+        // This run replaces any rerun that was waiting for the old one to end.
+        _ = pages[index].build.cycle.cancel()
         var page = pages[index]
         page.runID = runID
         page.record = RunRecord()

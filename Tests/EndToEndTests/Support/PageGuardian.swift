@@ -40,7 +40,7 @@ struct PageGuardian {
         if current != original {
             try? original.write(to: page.source, options: .atomic)
             // The program may have been built from an edit; other tests run it.
-            _ = PageBuilder(packageRoot: root).build(product: page.product, sources: page.sourceFiles).wait()
+            _ = PageBuilder(packageRoot: root).build(product: page.product, sources: page.listSourceFiles()).wait()
         }
         try? FileManager.default.removeItem(at: kept)
         if let keptAside { try? FileManager.default.moveItem(at: keptAside, to: kept) }

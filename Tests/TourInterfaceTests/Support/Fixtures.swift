@@ -93,8 +93,10 @@ enum FixturePages {
 
     static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode, withGallery: Bool = false,
                       withDeepDives: Bool = false) throws -> TourModel {
-        TourModel.load(try catalog(withGallery: withGallery, withDeepDives: withDeepDives), speed: 1, size: Size(width: width, height: height), glyphs: glyphs,
-                       pictureDepth: .colors256)
+        var model = TourModel.load(try catalog(withGallery: withGallery, withDeepDives: withDeepDives), speed: 1,
+                                   size: Size(width: width, height: height), glyphs: glyphs, pictureDepth: .colors256)
+        model.readEverySource()
+        return model
     }
 }
 
@@ -201,6 +203,12 @@ struct RunScript {
 }
 
 extension TourModel {
+    /// Reads every page's files and folds them in as the terminal layer's `.readSource` would, so a test can move
+    /// between pages without carrying out effects.
+    mutating func readEverySource() {
+        for page in pages.map(\.page) { _ = update(.editLoop(.sourceRead(page: page, page.readSourceTexts()))) }
+    }
+
     /// Starts a run of the current page and feeds it `script`, as the terminal layer would; returns the run's id.
     @discardableResult
     mutating func run(_ script: RunScript) -> Int? {

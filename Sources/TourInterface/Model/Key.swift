@@ -1,0 +1,9 @@
+/// A key the learner pressed, as the interface understands it.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case tab, backTab, enter, escape
+    /// Ctrl-L: draw the whole screen again.
+    case redraw
+}

@@ -1,0 +1,16 @@
+import TourCore
+
+/// A page run the interface asks the terminal layer to start.
+public struct RunOrder: Equatable, Sendable {
+    /// Tells this run's events apart from those of a run stopped a moment earlier.
+    public var runID: Int
+    public var page: Page
+    public var knobSettings: [KnobSetting]
+    public var speed: Double
+
+    /// `name=value` for `RunRequest.knobSettings`.
+    public struct KnobSetting: Equatable, Sendable {
+        public var name: String
+        public var value: String
+    }
+}

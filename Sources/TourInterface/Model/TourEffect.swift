@@ -1,0 +1,26 @@
+import TourCore
+
+/// What an update asks the outside world to do; the model itself never starts processes or touches the terminal.
+public enum TourEffect: Equatable, Sendable {
+    case start(RunOrder)
+    case stop(runID: Int)
+    /// Stop whatever runs, restore the terminal and exit.
+    case quit
+    /// Forget what is on the terminal and draw everything again.
+    case redrawAll
+    /// Hand the terminal to the learner's editor until it exits; the result comes back as `.editorFinished`.
+    case edit(EditOrder)
+    /// Rebuild one page's program off the interface's queue; output and outcome come back as `.editLoop` events.
+    case build(BuildOrder)
+    case cancelBuild(buildID: Int)
+    /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
+    case reset(Page)
+    /// Write `command` as a line to the page's standard input (a page that takes scroll commands).
+    case send(runID: Int, command: String)
+    /// Close the page's standard input: the learner let go of the list.
+    case closeInput(runID: Int)
+    /// Read the page's `main.swift` and helper files; their texts come back as `.editLoop(.sourceRead)`.
+    case readSource(Page)
+    /// Watch this page's folder instead of the one watched so far; `.editLoop(.watchStarted)` comes back, then changes.
+    case watch(Page)
+}
