@@ -231,11 +231,9 @@ public final class PageBuild: Sendable {
             state.pid = nil
             return state.stopReason
         }
-        var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = ProcessExit.reap(child.pid)
         LiveProcessGroups.shared.remove(child.pid)
         if let reason { return reason }
-        let exitedCleanly = (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
-        return exitedCleanly ? .succeeded : .failed
+        return exit.succeeded ? .succeeded : .failed
     }
 }

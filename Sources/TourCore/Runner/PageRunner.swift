@@ -198,8 +198,7 @@ public final class PageRun: @unchecked Sendable {
         watchdog.resume()
 
         let waiter = Thread { [self] in
-            var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            let exit = ProcessExit.reap(child.pid)
             // Whatever the page left behind in its group (a forked child holding the pipes open) goes with it.
             kill(-child.pid, SIGKILL)
             LiveProcessGroups.shared.remove(child.pid)
@@ -207,7 +206,7 @@ public final class PageRun: @unchecked Sendable {
             watchdog.cancel()
             let ending = state.withLock { state -> RunEnding in
                 if let stall = state.stall { return .stuck(stall) }
-                let classified = EndingClassifier.classify(waitStatus: status, stderrTail: state.stderrTail, crash: state.crash)
+                let classified = EndingClassifier.classify(exit, stderrTail: state.stderrTail, crash: state.crash)
                 if state.stopRequested && !classified.isNormalExit { return .stopped }
                 return classified
             }
