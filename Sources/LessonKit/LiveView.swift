@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// One row of a list in the live view: a picture, or a placeholder when `picture` is nil, with a caption.
 public struct LiveRow: Sendable, Equatable {

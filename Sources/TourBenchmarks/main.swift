@@ -2,6 +2,7 @@
 import Foundation
 import LessonKit
 import TourCore
+import PageProtocol
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
@@ -37,9 +38,9 @@ func traceCallCost() {
     let batch = 100
     var perEvent: [Double] = []
     for _ in 0..<2_000 {
-        let start = monotonicNow()
+        let start = monotonicNanoseconds()
         for _ in 0..<batch { mark("benchmark") }
-        perEvent.append(Double(monotonicNow() - start) / Double(batch))
+        perEvent.append(Double(monotonicNanoseconds() - start) / Double(batch))
     }
     Swift.print(String(format: "trace call site: median %.0f ns per event, p90 %.0f ns (%d batches of %d marks)",
                  median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch))
@@ -59,7 +60,7 @@ func hostIngestion(events: Int) {
                                            extraEnvironment: ["FIXTURE": "trace-replay", "EVENTS": String(events)]),
                                 handler: recorder.apply)
         run.waitUntilEnded()
-        let seconds = Double(monotonicNow() - firstArrival.time) / 1e9
+        let seconds = Double(monotonicNanoseconds() - firstArrival.time) / 1e9
         let record = recorder.record
         lost += max(0, events - record.marks.count) + record.rejectedTraceLines
         rates.append(Double(record.marks.count) / seconds)
@@ -74,7 +75,7 @@ final class FirstArrival: @unchecked Sendable {
 
     /// Called under the recorder's lock, one event at a time.
     func note() {
-        if time == 0 { time = monotonicNow() }
+        if time == 0 { time = monotonicNanoseconds() }
     }
 }
 
@@ -83,12 +84,12 @@ func parseRate() {
     let line = Array(#"{"e":"mark","t":123456789012,"tid":4242,"q":"com.apple.root.default-qos","name":"benchmark 42"}"#.utf8)
     var rates: [Double] = []
     for _ in 0..<5 {
-        let start = monotonicNow()
+        let start = monotonicNanoseconds()
         var parsed = 0
         for _ in 0..<200_000 {
             if case .success = TraceLineParser.parse(line) { parsed += 1 }
         }
-        rates.append(Double(parsed) / (Double(monotonicNow() - start) / 1e9))
+        rates.append(Double(parsed) / (Double(monotonicNanoseconds() - start) / 1e9))
     }
     Swift.print(String(format: "trace line parser: median %.0f lines/s (%.2f µs a line)", median(rates), 1e6 / median(rates)))
 }

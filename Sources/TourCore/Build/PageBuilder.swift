@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// How one rebuild of a page ended.
 public struct BuildOutcome: Sendable {
@@ -165,7 +166,7 @@ public final class PageBuild: Sendable {
 
     private func run(builder: PageBuilder, product: String, steps: [[String]]?,
                      onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
-        let started = monotonicNow()
+        let started = monotonicNanoseconds()
         let lines = Mutex<[BuildOutputLine]>([])
         let collect: @Sendable (BuildOutputLine) -> Void = { line in
             lines.withLock { $0.append(line) }
@@ -179,7 +180,7 @@ public final class PageBuild: Sendable {
             for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
             merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
             return BuildOutcome(status: status, diagnostics: merged, output: all.map(\.text),
-                                seconds: Double(monotonicNow() - started) / 1e9)
+                                seconds: Double(monotonicNanoseconds() - started) / 1e9)
         }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + builder.timeout)

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// What to run and how: the page's program, its knob settings and speed, and the watchdog's patience.
 public struct RunRequest: Sendable {
@@ -36,13 +37,6 @@ public struct RunRequest: Sendable {
     }
 }
 
-/// Nanoseconds on the monotonic clock the pages stamp their events with.
-public func monotonicNow() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
 /// A page running in its own process; every `HostEvent` goes, in order and one at a time, to the handler given at start.
 public final class PageRun: @unchecked Sendable {
     public let pid: Int32
@@ -71,13 +65,13 @@ public final class PageRun: @unchecked Sendable {
 
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
-        let startTime = monotonicNow()
+        let startTime = monotonicNanoseconds()
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["TOUR_HOST_PID"] = String(getpid())
-        environment["TOUR_SET"] = nil
-        environment["TOUR_SPEED"] = nil
-        environment["TOUR_STDIN_COMMANDS"] = request.sendsCommands ? "1" : nil
+        environment[PageEnvironment.hostPID] = String(getpid())
+        environment[PageEnvironment.knobSettings] = nil
+        environment[PageEnvironment.speed] = nil
+        environment[PageEnvironment.stdinCommands] = request.sendsCommands ? "1" : nil
         environment.merge(request.extraEnvironment) { $1 }
         do {
             let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments,
@@ -161,8 +155,8 @@ public final class PageRun: @unchecked Sendable {
     private func deliver(_ event: HostEvent) {
         let time: UInt64
         switch event {
-        case .trace(let trace): time = max(trace.time, monotonicNow())
-        default: time = monotonicNow()
+        case .trace(let trace): time = max(trace.time, monotonicNanoseconds())
+        default: time = monotonicNanoseconds()
         }
         let accepted = state.withLock { state -> Bool in
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
@@ -183,10 +177,10 @@ public final class PageRun: @unchecked Sendable {
         deliver(.started(pid: child.pid, time: startTime))
         let readers = [
             PipeLineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
             },
             PipeLineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
             },
             PipeLineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
                 deliver(Self.decodeTraceLine(bytes, truncatedFrom: truncated))
@@ -219,14 +213,14 @@ public final class PageRun: @unchecked Sendable {
     private func finish(_ ending: RunEnding) {
         closeInput()
         state.withLock { $0.ending = ending }
-        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNow())) }
+        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNanoseconds())) }
         ended.signal()
     }
 
     private func checkForStall() {
         let stalled = state.withLock { state -> Bool in
             guard state.ending == nil, state.stall == nil, !state.stopRequested,
-                  let stall = state.detector.stall(at: monotonicNow()) else { return false }
+                  let stall = state.detector.stall(at: monotonicNanoseconds()) else { return false }
             state.stall = stall
             return true
         }
@@ -241,7 +235,7 @@ public final class PageRun: @unchecked Sendable {
 
     private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?) -> HostEvent {
         if let length = truncatedFrom {
-            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNow())
+            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNanoseconds())
         }
         switch TraceLineParser.parse(bytes) {
         case .success(let event) where event.kind == "out":
@@ -250,7 +244,7 @@ public final class PageRun: @unchecked Sendable {
         case .success(let event):
             return .trace(event)
         case .failure(let failure):
-            return .rejectedTraceLine(reason: failure.description, time: monotonicNow())
+            return .rejectedTraceLine(reason: failure.description, time: monotonicNanoseconds())
         }
     }
 }
