@@ -14,7 +14,7 @@ struct EditorHandoff {
 
     func open(_ order: EditOrder) -> EditorResult {
         guard let editor else { return .notFound(editor: nil, origin: "") }
-        guard EditorChoice.find(editor.program, in: EditorChoice.searchPath(environment)) != nil else {
+        guard SearchPath(environment: environment).find(editor.program) != nil else {
             return .notFound(editor: editor.command, origin: editor.origin)
         }
         // Kept before the first change, so x can always undo it.

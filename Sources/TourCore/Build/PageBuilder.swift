@@ -42,7 +42,7 @@ public struct PageBuilder: Sendable {
     /// A build that takes longer than this is stopped and reported as hung.
     public var timeout: Double
     /// The directories searched for `swift`; the first one holding an executable `swift` wins.
-    public var searchPath: [String]
+    public var searchPath: SearchPath
 
     /// A builder for the package at `packageRoot` that writes into the build folder `productsDirectory` belongs to.
     ///
@@ -52,7 +52,7 @@ public struct PageBuilder: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.packageRoot = packageRoot
         self.timeout = timeout
-        self.searchPath = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        self.searchPath = SearchPath(environment: environment)
         let configuration = productsDirectory.lastPathComponent
         let scratch = productsDirectory.deletingLastPathComponent().deletingLastPathComponent()
         if ["debug", "release"].contains(configuration),
@@ -76,7 +76,7 @@ public struct PageBuilder: Sendable {
 
     /// The `swift` that `PATH` finds, as a shell would.
     public var swiftExecutable: String? {
-        searchPath.map { ($0.isEmpty ? "." : $0) + "/swift" }.first { access($0, X_OK) == 0 }
+        searchPath.find("swift")
     }
 
     /// Starts rebuilding `product` and returns at once; `onLine` gets each output line on a reader thread.
@@ -195,7 +195,7 @@ public final class PageBuild: Sendable {
             return outcome(.succeeded)
         }
         guard let swift = builder.swiftExecutable else {
-            return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath.joined(separator: ":"))); install the Swift toolchain"))
+            return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath)); install the Swift toolchain"))
         }
         return outcome(spawn(swift, builder.arguments(product: product), onLine: collect))
     }
