@@ -13,8 +13,8 @@ let pages = [
     "08-Barrier",
 ]
 
-/// The libraries on every event's path (a page writing it, the host reading it) are optimised even in a debug
-/// build: unoptimised, they cost several microseconds an event, enough to slow a page and bend its timings.
+/// The libraries on every event's path (a page writing it, the host reading it, the protocol they share) are optimised
+/// even in a debug build: unoptimised, they cost several microseconds an event, enough to slow a page and bend its timings.
 /// Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
@@ -34,16 +34,17 @@ let package = Package(
         .library(name: "LessonKit", targets: ["LessonKit"]),
     ] + pages.map { .executable(name: productName($0), targets: [productName($0)]) },
     targets: [
-        .target(name: "LessonKit", swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", swiftSettings: optimisedEvenInDebug),
+        .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
+        .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourCore", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TourInterface", dependencies: ["TourCore"]),
-        .target(name: "TourTerminal", dependencies: ["TourInterface", "CNcursesw"]),
+        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"]),
         .executableTarget(
             name: "tour",
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
         ),
-        .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore"]),
+        .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
         .target(name: "TourTestSupport", dependencies: ["TourCore"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit"]),

@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// What the host (or a learner at the shell) asked of this run: knob values and the speed factor.
 ///
 /// Arguments win over the environment: `--set name=value` (repeatable) and `--speed N`,
@@ -11,12 +13,12 @@ struct LaunchSettings: Sendable {
     }
 
     init(arguments: [String], environment: [String: String]) throws {
-        if let list = environment["TOUR_SET"], !list.isEmpty {
+        if let list = environment[PageEnvironment.knobSettings], !list.isEmpty {
             for assignment in list.split(separator: ",") {
                 try record(String(assignment))
             }
         }
-        if let speedText = environment["TOUR_SPEED"] {
+        if let speedText = environment[PageEnvironment.speed] {
             speed = try Self.parseSpeed(speedText)
         }
         var remaining = arguments[...]

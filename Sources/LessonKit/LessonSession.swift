@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// The state a running page shares with LessonKit: its channel, speed, knob settings and clocks.
 ///
@@ -32,7 +33,7 @@ final class LessonSession: Sendable {
             OrphanGuard.dieWithHost()
         }
         emit("hello") { line in
-            line.add("v", TraceFormat.version)
+            line.add("v", PageTransport.formatVersion)
             line.add("page", LessonSession.pageName)
             line.add("pid", Int(getpid()))
             line.add("speed", settings.speed)
@@ -84,11 +85,6 @@ public enum ControlMode {
     public static let off = "off"
 }
 
-/// The version of the line format written down in `docs/trace-format.md`.
-public enum TraceFormat {
-    public static let version = 1
-}
-
 /// The direct child of the host asks the kernel to kill it when the host dies, so no page outlives the tutorial.
 enum OrphanGuard {
     @_silgen_name("prctl") private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
@@ -97,7 +93,7 @@ enum OrphanGuard {
     static func dieWithHost() {
         _ = prctl(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
         // The host may have died before the request above took effect.
-        if let host = ProcessInfo.processInfo.environment["TOUR_HOST_PID"], let pid = Int32(host), getppid() != pid {
+        if let host = ProcessInfo.processInfo.environment[PageEnvironment.hostPID], let pid = Int32(host), getppid() != pid {
             exit(1)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// One row of a list in the live view: a picture, or a placeholder when `picture` is nil, with a caption.
 public struct LiveRow: Sendable, Equatable {
@@ -66,9 +67,6 @@ public enum LiveView {
     public static func flush() {
         pacer.flush()
     }
-
-    /// How many frames were replaced by a newer one before they could be sent.
-    public static var droppedFrames: Int { pacer.dropped }
 
     /// Shows `rows` as a list, top to bottom, replacing the list shown before; only what changed is sent: a `row`
     /// event for a row whose caption, thumbnail or number of full-size pictures changed, a `detail` event for each
@@ -184,7 +182,6 @@ final class FramePacer: Sendable {
         var lastSent: UInt64?
         var pending: Drawing?
         var scheduled = false
-        var dropped = 0
 
         mutating func sendPending() {
             guard let frame = pending else { return }
@@ -197,19 +194,15 @@ final class FramePacer: Sendable {
     private let state = Mutex(State())
     private let timer = DispatchQueue(label: "lessonkit.live-view")
 
-    var dropped: Int { state.withLock { $0.dropped } }
-
     func offer(_ frame: @escaping Drawing, now: UInt64) -> Bool {
         let (sent, delay) = state.withLock { state -> (Bool, UInt64?) in
             if let last = state.lastSent, now &- last < LiveView.frameInterval {
-                if state.pending != nil { state.dropped += 1 }
                 state.pending = frame
                 guard !state.scheduled else { return (false, nil) }
                 state.scheduled = true
                 return (false, LiveView.frameInterval - (now &- last))
             }
             // A frame sent now makes any held one stale.
-            if state.pending != nil { state.dropped += 1 }
             state.pending = frame
             state.sendPending()
             return (true, nil)

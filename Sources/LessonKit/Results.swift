@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// Times `body` and shows the result beside the line that called it, as a playground's results sidebar does.
 ///

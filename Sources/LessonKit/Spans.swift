@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// Runs `body` as a named span: the host draws it on the lane of the thread that ran it, from start to end.
 ///
 /// Returns whatever `body` returns, so it wraps existing code without changing it:
@@ -46,11 +48,7 @@ public func mark(_ name: String) {
     session.narrate("• \(name)")
 }
 
-/// Seconds as a learner reads them: "0.213 s", "4.1 ms", "250 µs".
+/// Seconds as a learner reads them: "0.213 s", "4.1 ms", "250 µs", as the tutorial writes them too.
 public func formatSeconds(_ seconds: Double) -> String {
-    switch abs(seconds) {
-    case 1...: return String(format: "%.3f s", seconds)
-    case 0.001...: return String(format: "%.1f ms", seconds * 1e3)
-    default: return String(format: "%.0f µs", seconds * 1e6)
-    }
+    DurationText.seconds(seconds)
 }

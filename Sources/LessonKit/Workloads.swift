@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import PageProtocol
 
 /// Simulated work whose length a speaker can shrink with the speed factor (`--speed 4` runs it four times faster).
 ///

@@ -2,6 +2,7 @@
 import Foundation
 import LessonKit
 import TourCore
+import PageProtocol
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
@@ -47,7 +48,7 @@ struct EventFloor {
     private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
 
     @inline(never) func event() {
-        let time = monotonicNow()
+        let time = monotonicNanoseconds()
         let thread = ThreadIdentity.current
         typicalMarkLine.withUnsafeBytes { line in
             _ = memcpy(buffer, line.baseAddress!, line.count)
@@ -71,9 +72,9 @@ func traceCallCost() {
     let batch = 100
     var perEvent: (floor: [Double], mark: [Double], span: [Double]) = ([], [], [])
     func timed(_ body: () -> Void) -> Double {
-        let start = monotonicNow()
+        let start = monotonicNanoseconds()
         for _ in 0..<batch { body() }
-        return Double(monotonicNow() - start) / Double(batch)
+        return Double(monotonicNanoseconds() - start) / Double(batch)
     }
     for round in 0..<2_100 {
         let floorCost = timed(floor.event)
@@ -129,7 +130,7 @@ func hostIngestion(events: Int) {
                                            extraEnvironment: replayEnvironment(events: events)),
                                 handler: recorder.apply)
         run.waitUntilEnded()
-        let seconds = Double(monotonicNow() - firstArrival.time) / 1e9
+        let seconds = Double(monotonicNanoseconds() - firstArrival.time) / 1e9
         let record = recorder.record
         lost += max(0, events - record.marks.count) + record.rejectedTraceLines
         rates.host.append(Double(record.marks.count) / seconds)
@@ -173,7 +174,7 @@ func splitOnlyRate(events: Int) -> Double {
             let count = read(reader, bytes.baseAddress, bytes.count)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            if firstByte == 0 { firstByte = monotonicNow() }
+            if firstByte == 0 { firstByte = monotonicNanoseconds() }
             var position = bytes.baseAddress!
             var left = count
             while left > 0, let newline = memchr(position, 10, left) {
@@ -183,7 +184,7 @@ func splitOnlyRate(events: Int) -> Double {
             }
         }
     }
-    let seconds = Double(monotonicNow() - firstByte) / 1e9
+    let seconds = Double(monotonicNanoseconds() - firstByte) / 1e9
     close(reader)
     var status: Int32 = 0
     waitpid(pid, &status, 0)
@@ -197,7 +198,7 @@ final class FirstArrival: @unchecked Sendable {
 
     /// Called under the recorder's lock, one event at a time.
     func note() {
-        if time == 0 { time = monotonicNow() }
+        if time == 0 { time = monotonicNanoseconds() }
     }
 }
 
@@ -206,12 +207,12 @@ func parseRate() {
     let line = Array(#"{"e":"mark","t":123456789012,"tid":4242,"q":"com.apple.root.default-qos","name":"benchmark 42"}"#.utf8)
     var rates: [Double] = []
     for _ in 0..<5 {
-        let start = monotonicNow()
+        let start = monotonicNanoseconds()
         var parsed = 0
         for _ in 0..<200_000 {
             if case .success = TraceLineParser.parse(line) { parsed += 1 }
         }
-        rates.append(Double(parsed) / (Double(monotonicNow() - start) / 1e9))
+        rates.append(Double(parsed) / (Double(monotonicNanoseconds() - start) / 1e9))
     }
     Swift.print(String(format: "trace line parser: median %.0f lines/s (%.2f µs a line)", median(rates), 1e6 / median(rates)))
 }
@@ -239,7 +240,7 @@ func workload() {
     let unit = Double(environment["UNIT_MICROSECONDS"] ?? "") .map { $0 / 1e6 } ?? 0.001
     let count = Int(environment["UNITS"] ?? "") ?? 400
     let queue = OperationQueue()
-    let start = monotonicNow()
+    let start = monotonicNanoseconds()
     for number in 0..<count {
         queue.addOperation {
             trace("unit \(number)") { Simulated.compute(unit) }
@@ -248,7 +249,7 @@ func workload() {
     }
     queue.waitUntilAllOperationsAreFinished()
     // LessonKit's print: an `out` event when traced, stdout in control mode; the host records either.
-    print("workload took \(monotonicNow() - start) ns")
+    print("workload took \(monotonicNanoseconds() - start) ns")
 }
 
 /// What tracing changes in what a page measures: the workload as a page under the host, traced, and in control

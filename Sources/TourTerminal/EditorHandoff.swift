@@ -14,7 +14,7 @@ struct EditorHandoff {
 
     func open(_ order: EditOrder) -> EditorResult {
         guard let editor else { return .notFound(editor: nil, origin: "") }
-        guard EditorChoice.find(editor.program, in: EditorChoice.searchPath(environment)) != nil else {
+        guard SearchPath(environment: environment).find(editor.program) != nil else {
             return .notFound(editor: editor.command, origin: editor.origin)
         }
         // Kept before the first change, so x can always undo it.
@@ -61,9 +61,6 @@ struct EditorHandoff {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return ProcessExit.reap(pid).shellStatus
     }
 }

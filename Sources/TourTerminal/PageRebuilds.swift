@@ -2,6 +2,7 @@
 import Foundation
 import TourCore
 import TourInterface
+import PageProtocol
 
 /// The edit loop's machinery behind the interface: watches the current page's folder, rebuilds page programs
 /// off the interface's queue, and resets pages. It decides nothing: every change, build line and outcome goes
@@ -51,7 +52,7 @@ final class PageRebuilds: @unchecked Sendable {
             self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
         }
         builds[buildID] = build
-        post(.buildStarted(buildID: buildID, time: monotonicNow()))
+        post(.buildStarted(buildID: buildID, time: monotonicNanoseconds()))
         DispatchQueue.global().async { [weak self] in
             let outcome = build.wait()
             guard let self else { return }

@@ -2,6 +2,7 @@
 import Foundation
 import TourCore
 import TourInterface
+import PageProtocol
 
 /// The event loop: one serial queue owns the model and the screen; stdin, SIGWINCH, a clock while a page
 /// runs, and the runners' events all arrive on it as dispatch sources or through the inbox, and
@@ -117,7 +118,7 @@ final class TourLoop: @unchecked Sendable {
                                          sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
-                _ = model.update(.tick(now: monotonicNow()))
+                _ = model.update(.tick(now: monotonicNanoseconds()))
                 startTicking()
             case .stop(let runID):
                 runs[runID]?.stop()
@@ -167,7 +168,7 @@ final class TourLoop: @unchecked Sendable {
         needsFrame = true
         guard !frameScheduled else { return }
         let due = lastFrame + Self.frameInterval
-        let now = monotonicNow()
+        let now = monotonicNanoseconds()
         if now >= due {
             drawFrame()
             return
@@ -181,7 +182,7 @@ final class TourLoop: @unchecked Sendable {
 
     private func drawFrame() {
         needsFrame = false
-        lastFrame = monotonicNow()
+        lastFrame = monotonicNanoseconds()
         screen.draw(TourRenderer.render(model))
         _ = model.update(.drawn)
     }
@@ -190,7 +191,7 @@ final class TourLoop: @unchecked Sendable {
         guard ticker == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + Self.tickInterval, repeating: Self.tickInterval, leeway: .milliseconds(10))
-        timer.setEventHandler { [unowned self] in handle(.tick(now: monotonicNow()), drawNow: false) }
+        timer.setEventHandler { [unowned self] in handle(.tick(now: monotonicNanoseconds()), drawNow: false) }
         timer.resume()
         ticker = timer
     }

@@ -219,7 +219,7 @@ private struct FakeToolchain {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tsan-wiring-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let realSwift = try #require(Self.find("swift"), "swift is not on PATH")
+        let realSwift = try #require(SearchPath().find("swift"), "swift is not on PATH")
         let page = BuildProducts.executable(named: "Lesson08Barrier")
         let mangled = "$s15Lesson08Barrier6PersonC10changeName05firstE004lastE0ySS_SStF"
         let instrumented = """
@@ -272,10 +272,5 @@ private struct FakeToolchain {
 
     func remove() {
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    private static func find(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -8,11 +8,11 @@ private func killed(by signal: Int32, coreDumped: Bool = false) -> Int32 { signa
 @Suite("Ending classifier")
 struct EndingClassifierTests {
     @Test func normalAndFailingExits() {
-        #expect(EndingClassifier.classify(waitStatus: exited(0), stderrTail: []) == .exited(code: 0))
-        #expect(EndingClassifier.classify(waitStatus: exited(3), stderrTail: []) == .exited(code: 3))
-        #expect(EndingClassifier.classify(waitStatus: exited(255), stderrTail: []) == .exited(code: 255))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: exited(0)), stderrTail: []) == .exited(code: 0))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: exited(3)), stderrTail: []) == .exited(code: 3))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: exited(255)), stderrTail: []) == .exited(code: 255))
         // The status decides: a page that prints a trap message and exits is still an exit.
-        #expect(EndingClassifier.classify(waitStatus: exited(1), stderrTail: ["main.swift:3: Fatal error: printed, not raised"]) == .exited(code: 1))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: exited(1)), stderrTail: ["main.swift:3: Fatal error: printed, not raised"]) == .exited(code: 1))
     }
 
     @Test func sigillWithAFatalErrorLineIsAFatalError() {
@@ -21,13 +21,13 @@ struct EndingClassifierTests {
             "Current stack trace:",
             "0    libswiftCore.so                    0x00007f20e175f130 swift_reportError + 33",
         ]
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: tail)
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: tail)
             == .fatalError(message: "Fatal error: boom", location: "RunnerFixture/main.swift:67"))
     }
 
     @Test func theOperationQueueMisuseKeepsItsLocation() {
         let tail = ["Foundation/Operation.swift:1196: Fatal error: operations finished, executing or already in a queue cannot be enqueued"]
-        let ending = EndingClassifier.classify(waitStatus: killed(by: SIGILL_, coreDumped: true), stderrTail: tail)
+        let ending = EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_, coreDumped: true)), stderrTail: tail)
         #expect(ending == .fatalError(message: "Fatal error: operations finished, executing or already in a queue cannot be enqueued",
                                       location: "Foundation/Operation.swift:1196"))
         #expect(ending.isCrash)
@@ -36,32 +36,32 @@ struct EndingClassifierTests {
     }
 
     @Test func aFatalErrorWithoutLocation() {
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["Fatal error: no place given"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["Fatal error: no place given"])
             == .fatalError(message: "Fatal error: no place given", location: nil))
     }
 
     @Test func preconditionAndAssertionFailuresWithLocation() {
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGTRAP_), stderrTail: ["Lesson03Async/main.swift:12: Precondition failed: count >= 0"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGTRAP_)), stderrTail: ["Lesson03Async/main.swift:12: Precondition failed: count >= 0"])
             == .fatalError(message: "Precondition failed: count >= 0", location: "Lesson03Async/main.swift:12"))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["a.swift:9: Assertion failed: x"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["a.swift:9: Assertion failed: x"])
             == .fatalError(message: "Assertion failed: x", location: "a.swift:9"))
     }
 
     @Test func trapsWithoutAMessageHaveNoColon() {
         // `fatalError()`, `precondition(false)` and `assert(false)` print the bare words, as a debug build shows.
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["fe/fe.swift:2: Fatal error"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["fe/fe.swift:2: Fatal error"])
             == .fatalError(message: "Fatal error", location: "fe/fe.swift:2"))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["fe/fe.swift:3: Precondition failed"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["fe/fe.swift:3: Precondition failed"])
             == .fatalError(message: "Precondition failed", location: "fe/fe.swift:3"))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["fe/fe.swift:4: Assertion failed"])
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["fe/fe.swift:4: Assertion failed"])
             == .fatalError(message: "Assertion failed", location: "fe/fe.swift:4"))
         // The words inside other text are not a trap.
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["no Fatal errors here"]) == .silentTrap(.unknown))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["no Fatal errors here"]) == .silentTrap(.unknown))
     }
 
     @Test func theLastTrapOnStderrWins() {
         let tail = ["a.swift:1: Fatal error: first", "b.swift:2: Precondition failed: second", "Current stack trace:"]
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: tail)
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: tail)
             == .fatalError(message: "Precondition failed: second", location: "b.swift:2"))
     }
 
@@ -69,50 +69,50 @@ struct EndingClassifierTests {
         func report(_ image: String, program: Bool = false) -> CrashReport {
             CrashReport(signal: SIGILL_, image: image, isProgram: program, isStackOverflow: false)
         }
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libdispatch.so")) == .dispatchTrap)
-        let overflow = EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("Lesson01Operation", program: true))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [], crash: report("libdispatch.so")) == .dispatchTrap)
+        let overflow = EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [], crash: report("Lesson01Operation", program: true))
         #expect(overflow == .silentTrap(.pageCode(image: "Lesson01Operation")))
         #expect(!overflow.headline.contains("libdispatch"))
         #expect(overflow.headline == "crashed: a check in the page's own code stopped it (SIGILL, no message)")
         #expect(overflow.explanation.contains("arithmetic overflow"))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libswiftCore.so")) == .silentTrap(.swiftRuntime))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [], crash: report("libFoundationEssentials.so")) == .silentTrap(.foundation))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGTRAP_), stderrTail: [],
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [], crash: report("libswiftCore.so")) == .silentTrap(.swiftRuntime))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [], crash: report("libFoundationEssentials.so")) == .silentTrap(.foundation))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGTRAP_)), stderrTail: [],
                                           crash: CrashReport(signal: SIGTRAP_, image: "libz.so.1", isProgram: false, isStackOverflow: false))
             == .silentTrap(.library("libz.so.1")))
         // A message on stderr still wins: it says more than the image.
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["a.swift:1: Fatal error: x"], crash: report("libswiftCore.so"))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["a.swift:1: Fatal error: x"], crash: report("libswiftCore.so"))
             == .fatalError(message: "Fatal error: x", location: "a.swift:1"))
         #expect(RunEnding.dispatchTrap.isCrash)
         #expect(overflow.isCrash)
     }
 
     @Test func withoutAReportASilentTrapBlamesNoOne() {
-        let ending = EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [])
+        let ending = EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [])
         #expect(ending == .silentTrap(.unknown))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: ["an unrelated line the page wrote"]) == .silentTrap(.unknown))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: ["an unrelated line the page wrote"]) == .silentTrap(.unknown))
         #expect(!ending.headline.contains("libdispatch"))
         // A report about another signal says nothing about this one.
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGILL_), stderrTail: [],
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGILL_)), stderrTail: [],
                                           crash: CrashReport(signal: SIGSEGV_, image: "libdispatch.so", isProgram: false, isStackOverflow: false))
             == .silentTrap(.unknown))
     }
 
     @Test func aStackOverflowIsNamed() {
         let overflow = CrashReport(signal: SIGSEGV_, image: "libswiftCore.so", isProgram: false, isStackOverflow: true)
-        let ending = EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_, coreDumped: true), stderrTail: [], crash: overflow)
+        let ending = EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGSEGV_, coreDumped: true)), stderrTail: [], crash: overflow)
         #expect(ending == .stackOverflow(signal: SIGSEGV_))
         #expect(ending.headline == "crashed: stack overflow (SIGSEGV)")
         #expect(ending.explanation.contains("calls itself"))
         #expect(ending.isCrash)
         let wild = CrashReport(signal: SIGSEGV_, image: "Lesson01Operation", isProgram: true, isStackOverflow: false)
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_), stderrTail: [], crash: wild) == .signal(SIGSEGV_))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGSEGV_)), stderrTail: [], crash: wild) == .signal(SIGSEGV_))
     }
 
     @Test func otherSignals() {
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_), stderrTail: []) == .signal(SIGSEGV_))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGSEGV_, coreDumped: true), stderrTail: ["noise"]) == .signal(SIGSEGV_))
-        #expect(EndingClassifier.classify(waitStatus: killed(by: SIGKILL_), stderrTail: []) == .signal(SIGKILL_))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGSEGV_)), stderrTail: []) == .signal(SIGSEGV_))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGSEGV_, coreDumped: true)), stderrTail: ["noise"]) == .signal(SIGSEGV_))
+        #expect(EndingClassifier.classify(ProcessExit(waitStatus: killed(by: SIGKILL_)), stderrTail: []) == .signal(SIGKILL_))
         #expect(RunEnding.signal(SIGSEGV_).headline == "crashed: killed by SIGSEGV")
         #expect(RunEnding.signal(SIGSEGV_).explanation.hasPrefix("The process was ended by SIGSEGV: a segmentation fault"))
         #expect(RunEnding.signal(40).headline == "crashed: killed by signal 40")

@@ -181,4 +181,31 @@ struct MarkupRenderingTests {
         #expect(highlighter.colors(of: "end */ x").prefix(6).allSatisfy { $0 == .comment })
         #expect(highlighter.colors(of: "@Sendable func").first == .keyword)
     }
+
+    @Test("Colouring reads code as the page parser does: raw strings, escaped names, interpolation, multi-line strings")
+    func colouringSharesTheParsersLexer() {
+        var highlighter = SwiftHighlighter()
+        func colors(_ line: String, at text: String) -> [PaletteColor?] {
+            let all = highlighter.colors(of: line)
+            let start = line.distance(from: line.startIndex, to: line.range(of: text)!.lowerBound)
+            return Array(all[start..<(start + text.count)])
+        }
+        // A raw string's inner quotes do not end it, and what follows it is code again.
+        let raw = ##"let s = #"a "quoted" b"# + count"##
+        #expect(colors(raw, at: ##"#"a "quoted" b"#"##).allSatisfy { $0 == .string })
+        #expect(colors(raw, at: "count").allSatisfy { $0 == nil })
+        // An escaped keyword is a name.
+        #expect(colors("let `default` = 1", at: "default").allSatisfy { $0 == nil })
+        #expect(colors("#if DEBUG", at: "#if").allSatisfy { $0 == .keyword })
+        // A number interpolated into a string is a number; the rest of the literal is string.
+        let interpolated = #"print("took \(42) ms")"#
+        #expect(colors(interpolated, at: "42").allSatisfy { $0 == .number })
+        #expect(colors(interpolated, at: " ms\"").allSatisfy { $0 == .string })
+        // A raw multi-line string ends only at its closing quotes with their `#`.
+        #expect(highlighter.colors(of: "let text = #\"\"\"").suffix(4).allSatisfy { $0 == .string })
+        #expect(highlighter.colors(of: "a \"\"\" inside").allSatisfy { $0 == .string })
+        let closing = highlighter.colors(of: "\"\"\"# + let")
+        #expect(closing.prefix(4).allSatisfy { $0 == .string })
+        #expect(closing.suffix(3).allSatisfy { $0 == .keyword })
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// The real photos shipped in `assets/photos`, which the image pages load, filter and pass between operations.
 ///
@@ -58,7 +59,7 @@ public enum Photos {
 
     /// The photos folder that `environment` points to; taking it as a parameter lets tests try both ways.
     static func folder(environment: [String: String]) -> URL {
-        if let assets = environment["TOUR_ASSETS"], !assets.isEmpty {
+        if let assets = environment[PageEnvironment.assets], !assets.isEmpty {
             return URL(fileURLWithPath: assets, isDirectory: true).appendingPathComponent("photos", isDirectory: true)
         }
         // …/Sources/LessonKit/Images/Photos.swift: four levels up is the package root.

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Synchronization
+import PageProtocol
 
 /// What the crash handler tells the host about a fatal signal, as one `crash` event: where the faulting instruction
 /// lies (which loaded image: libdispatch, the Swift runtime, Foundation, the page's own program) and whether the
@@ -105,10 +106,8 @@ enum CrashReport {
         let pc = instructionAddress(context)
         let faultAddress = info.map { UInt(bitPattern: $0.pointee._sifields._sigfault.si_addr) } ?? 0
         var writer = LineWriter(start: line, capacity: lineCapacity)
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
         writer.append(#"{"e":"crash","t":"#)
-        writer.append(UInt(now.tv_sec) * 1_000_000_000 + UInt(now.tv_nsec))
+        writer.append(UInt(monotonicNanoseconds()))
         writer.append(#","tid":"#)
         writer.append(UInt(crashingThreadID()))
         writer.append(#","q":"","signal":"#)

@@ -40,10 +40,3 @@ public enum ThreadIdentity {
     /// True on the process's first thread, whose id equals the process id.
     public static var isMainThread: Bool { current == getpid() }
 }
-
-/// Nanoseconds on the system-wide monotonic clock, the same clock the host reads.
-@inline(__always) func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

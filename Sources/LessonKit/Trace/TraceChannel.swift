@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// Where a page's events go: the host's trace pipe on fd 3, or nowhere when the page runs alone
 /// (its readable narration goes to stdout instead).
@@ -11,8 +12,6 @@ import Synchronization
 /// first line lands (at once when 64 KiB wait), at exit, and from a crash handler before the process dies,
 /// so nothing sent before a crash is lost.
 final class TraceChannel: Sendable {
-    /// The file descriptor the host hands to every page for its events.
-    static let hostDescriptor: Int32 = 3
     /// How long the flusher lets lines gather before it writes them: short enough to look live.
     static let gatherMicroseconds: UInt32 = 500
 
@@ -26,8 +25,8 @@ final class TraceChannel: Sendable {
 
     /// Opens the host's channel when fd 3 is open; a channel that sends nothing when the page runs on its own.
     static func fromEnvironment() -> TraceChannel {
-        let open = fcntl(hostDescriptor, F_GETFD) != -1
-        let channel = TraceChannel(fileDescriptor: open ? hostDescriptor : nil)
+        let open = fcntl(PageTransport.traceDescriptor, F_GETFD) != -1
+        let channel = TraceChannel(fileDescriptor: open ? PageTransport.traceDescriptor : nil)
         if let buffer = channel.buffer {
             buffer.startFlusher()
             CrashFlush.install(buffer)

@@ -1,4 +1,3 @@
-@preconcurrency import Glibc
 import Foundation
 
 /// The editor `e` opens: `$VISUAL`, else `$EDITOR`, else the first of a few common ones found on `PATH`.
@@ -23,8 +22,8 @@ public struct EditorChoice: Equatable, Sendable {
                 return EditorChoice(command: command, origin: "$\(variable)")
             }
         }
-        let searchPath = searchPath(environment)
-        return fallbacks.first { find($0, in: searchPath) != nil }.map { EditorChoice(command: $0, origin: "found on PATH") }
+        let searchPath = SearchPath(environment: environment)
+        return fallbacks.first { searchPath.find($0) != nil }.map { EditorChoice(command: $0, origin: "found on PATH") }
     }
 
     /// The program, without its arguments: "/usr/bin/vim" for "/usr/bin/vim -p".
@@ -35,16 +34,6 @@ public struct EditorChoice: Equatable, Sendable {
     /// The program's name without its folder: "vim" for "/usr/bin/vim -p".
     public var programName: String {
         (program as NSString).lastPathComponent
-    }
-
-    public static func searchPath(_ environment: [String: String]) -> [String] {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-    }
-
-    /// The executable `program` names, looked up on `searchPath` unless it has a slash, as a shell would.
-    public static func find(_ program: String, in searchPath: [String]) -> String? {
-        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
-        return searchPath.map { ($0.isEmpty ? "." : $0) + "/" + program }.first { access($0, X_OK) == 0 }
     }
 
     public init(command: String, origin: String) {

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// How one rebuild of a page ended.
 public struct BuildOutcome: Sendable {
@@ -41,7 +42,7 @@ public struct PageBuilder: Sendable {
     /// A build that takes longer than this is stopped and reported as hung.
     public var timeout: Double
     /// The directories searched for `swift`; the first one holding an executable `swift` wins.
-    public var searchPath: [String]
+    public var searchPath: SearchPath
 
     /// A builder for the package at `packageRoot` that writes into the build folder `productsDirectory` belongs to.
     ///
@@ -51,7 +52,7 @@ public struct PageBuilder: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.packageRoot = packageRoot
         self.timeout = timeout
-        self.searchPath = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        self.searchPath = SearchPath(environment: environment)
         let configuration = productsDirectory.lastPathComponent
         let scratch = productsDirectory.deletingLastPathComponent().deletingLastPathComponent()
         if ["debug", "release"].contains(configuration),
@@ -75,7 +76,7 @@ public struct PageBuilder: Sendable {
 
     /// The `swift` that `PATH` finds, as a shell would.
     public var swiftExecutable: String? {
-        searchPath.map { ($0.isEmpty ? "." : $0) + "/swift" }.first { access($0, X_OK) == 0 }
+        searchPath.find("swift")
     }
 
     /// Starts rebuilding `product` and returns at once; `onLine` gets each output line on a reader thread.
@@ -165,7 +166,7 @@ public final class PageBuild: Sendable {
 
     private func run(builder: PageBuilder, product: String, steps: [[String]]?,
                      onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
-        let started = monotonicNow()
+        let started = monotonicNanoseconds()
         let lines = Mutex<[BuildOutputLine]>([])
         let collect: @Sendable (BuildOutputLine) -> Void = { line in
             lines.withLock { $0.append(line) }
@@ -179,7 +180,7 @@ public final class PageBuild: Sendable {
             for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
             merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
             return BuildOutcome(status: status, diagnostics: merged, output: all.map(\.text),
-                                seconds: Double(monotonicNow() - started) / 1e9)
+                                seconds: Double(monotonicNanoseconds() - started) / 1e9)
         }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + builder.timeout)
@@ -194,7 +195,7 @@ public final class PageBuild: Sendable {
             return outcome(.succeeded)
         }
         guard let swift = builder.swiftExecutable else {
-            return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath.joined(separator: ":"))); install the Swift toolchain"))
+            return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath)); install the Swift toolchain"))
         }
         return outcome(spawn(swift, builder.arguments(product: product), onLine: collect))
     }
@@ -231,11 +232,9 @@ public final class PageBuild: Sendable {
             state.pid = nil
             return state.stopReason
         }
-        var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = ProcessExit.reap(child.pid)
         LiveProcessGroups.shared.remove(child.pid)
         if let reason { return reason }
-        let exitedCleanly = (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
-        return exitedCleanly ? .succeeded : .failed
+        return exit.succeeded ? .succeeded : .failed
     }
 }

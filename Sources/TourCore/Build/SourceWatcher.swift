@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// Notices when the `.swift` files of a page folder change, by polling their modification times and contents.
 ///
@@ -45,7 +46,7 @@ public final class SourceWatcher: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
 
     public init(folder: URL, quietPeriod: Double = 0.1,
-                now: @escaping @Sendable () -> Double = { Double(monotonicNow()) / 1e9 }) {
+                now: @escaping @Sendable () -> Double = { Double(monotonicNanoseconds()) / 1e9 }) {
         self.folder = folder
         self.quietPeriod = quietPeriod
         self.now = now

@@ -1,6 +1,8 @@
+import PageProtocol
+
 /// The version `tour --version` reports.
 public enum TourVersion {
     public static let current = "0.1.0"
     /// The trace channel format this host reads (`docs/trace-format.md`).
-    public static let traceFormat = 1
+    public static let traceFormat = PageTransport.formatVersion
 }

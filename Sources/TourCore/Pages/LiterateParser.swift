@@ -57,7 +57,7 @@ struct PageSource {
 
     private mutating func addCode(_ text: String, number: Int, lexer: inout SwiftLexer) {
         lines.append(.code(text, number: number))
-        codeTokens += lexer.tokens(in: text, number: number)
+        codeTokens += lexer.tokens(in: text, number: number).filter(\.kind.isCode)
     }
 
     /// Reads the `/*:` block opening at line `opening` and returns the index of the line after it.

@@ -1,6 +1,6 @@
-/// A token of Swift code, as far as the page parser needs to know it.
-struct SwiftToken: Equatable {
-    enum Kind: Equatable {
+/// A token of Swift code, as far as the page parser and the interface's colouring need to know it.
+public struct SwiftToken: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
         /// A name or keyword; backticks around an escaped name are removed.
         case identifier(String)
         case number(String)
@@ -9,27 +9,41 @@ struct SwiftToken: Equatable {
         /// A run of operator characters, such as `.`, `-`, `...` or `=`.
         case `operator`(String)
         case punctuation(Character)
+        /// A comment, or the part of a block comment on this line.
+        case comment
+        /// The part of a multi-line string on a line after the one where its `.string` token opened it.
+        case stringContinued
+
+        /// Whether the token is code a parser reads, not a comment or the rest of a string already given.
+        public var isCode: Bool {
+            self != .comment && self != .stringContinued
+        }
     }
 
-    var kind: Kind
-    var line: Int
+    public var kind: Kind
+    public var line: Int
+    /// Where the token is in its line, counted in characters; a string's columns include its quotes and `#`s.
+    public var columns: Range<Int>
 }
 
 /// Reads Swift code one line at a time, carrying block comments and multi-line strings from line to line.
 ///
 /// Knowing whether a line starts inside a comment or a string is what keeps `//:` in a commented-out
 /// region, or in a multi-line string, from being taken for prose. Swift's block comments nest, so this does too.
-struct SwiftLexer {
+public struct SwiftLexer: Sendable {
     fileprivate var commentDepth = 0
     /// The number of `#` around the multi-line string the previous line left open, if any.
     fileprivate var openMultilineStringHashes: Int?
 
     /// Whether the next line starts in code proper, outside any comment or string.
-    var isAtCodeLevel: Bool {
+    public var isAtCodeLevel: Bool {
         commentDepth == 0 && openMultilineStringHashes == nil
     }
 
-    mutating func tokens(in line: String, number: Int) -> [SwiftToken] {
+    public init() {}
+
+    /// The tokens of `line`, comments included, the state it leaves carried on to the next line.
+    public mutating func tokens(in line: String, number: Int) -> [SwiftToken] {
         var reader = LineReader(characters: Array(line), number: number, lexer: self)
         reader.readCode(from: 0, endingAtUnmatchedParenthesis: false)
         self = reader.lexer
@@ -60,30 +74,40 @@ private struct LineReader {
         var openParentheses = 0
         while index < characters.count {
             if lexer.commentDepth > 0 {
-                index = skipBlockComment(from: index)
+                let end = skipBlockComment(from: index)
+                append(.comment, index..<end)
+                index = end
                 continue
             }
             if let hashes = lexer.openMultilineStringHashes {
-                index = skipMultilineString(from: index, hashes: hashes)
+                let end = skipMultilineString(from: index, hashes: hashes)
+                append(.stringContinued, index..<end)
+                index = end
                 continue
             }
             let current = characters[index]
             if current == "/", let next = character(after: index), next == "/" || next == "*" {
-                if next == "/" { return characters.count }
+                if next == "/" {
+                    append(.comment, index..<characters.count)
+                    return characters.count
+                }
                 lexer.commentDepth = 1
-                index += 2
+                let end = skipBlockComment(from: index + 2)
+                append(.comment, index..<end)
+                index = end
             } else if current.isWhitespace {
                 index += 1
             } else if current == "\"" || current == "#" {
                 index = readStringOrHash(from: index)
             } else if current.isLetter || current == "_" || current == "$" {
                 let end = end(of: index) { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
-                append(.identifier(String(characters[index..<end])))
+                append(.identifier(String(characters[index..<end])), index..<end)
                 index = end
             } else if current == "`" {
                 let end = characters[(index + 1)...].firstIndex(of: "`") ?? characters.count
-                append(.identifier(String(characters[(index + 1)..<end])))
-                index = min(end + 1, characters.count)
+                let after = min(end + 1, characters.count)
+                append(.identifier(String(characters[(index + 1)..<end])), index..<after)
+                index = after
             } else if current.isNumber {
                 index = readNumber(from: index)
             } else if Self.operatorCharacters.contains(current) {
@@ -95,15 +119,15 @@ private struct LineReader {
                     if endingAtUnmatchedParenthesis && openParentheses == 0 { return index + 1 }
                     openParentheses -= 1
                 }
-                append(.punctuation(current))
+                append(.punctuation(current), index..<(index + 1))
                 index += 1
             }
         }
         return index
     }
 
-    private mutating func append(_ kind: SwiftToken.Kind) {
-        tokens.append(SwiftToken(kind: kind, line: number))
+    private mutating func append(_ kind: SwiftToken.Kind, _ columns: Range<Int>) {
+        tokens.append(SwiftToken(kind: kind, line: number, columns: columns))
     }
 
     private func character(after index: Int) -> Character? {
@@ -155,24 +179,25 @@ private struct LineReader {
         let quote = end(of: start) { $0 == "#" }
         let hashCount = quote - start
         guard quote < characters.count, characters[quote] == "\"" else {
-            append(.punctuation("#"))
+            append(.punctuation("#"), start..<(start + 1))
             return start + 1
         }
         if quote + 2 < characters.count && characters[quote + 1] == "\"" && characters[quote + 2] == "\"" {
-            append(.string(nil))
+            append(.string(nil), start..<(quote + 3))
             lexer.openMultilineStringHashes = hashCount
             return quote + 3
         }
-        return readStringBody(from: quote + 1, hashes: hashCount)
+        return readStringBody(of: start, from: quote + 1, hashes: hashCount)
     }
 
-    private mutating func readStringBody(from start: Int, hashes count: Int) -> Int {
+    /// Reads the literal that starts at `literalStart` (its first `#` or quote) from `start`, just after the quote.
+    private mutating func readStringBody(of literalStart: Int, from start: Int, hashes count: Int) -> Int {
         var value: String? = ""
         var index = start
         while index < characters.count {
             let current = characters[index]
             if current == "\"" && hashes(count, at: index + 1) {
-                append(.string(value))
+                append(.string(value), literalStart..<(index + 1 + count))
                 return index + 1 + count
             }
             let escaped = index + 1 + count
@@ -190,7 +215,7 @@ private struct LineReader {
             index += 1
         }
         // An unterminated string ends with its line, as in Swift.
-        append(.string(nil))
+        append(.string(nil), literalStart..<index)
         return index
     }
 
@@ -200,7 +225,7 @@ private struct LineReader {
         while index + 1 < characters.count && characters[index] == "." && characters[index + 1].isNumber {
             index = end(of: index + 1) { $0.isNumber || $0.isLetter || $0 == "_" }
         }
-        append(.number(String(characters[start..<index])))
+        append(.number(String(characters[start..<index])), start..<index)
         return index
     }
 
@@ -211,7 +236,7 @@ private struct LineReader {
             if startsComment { break }
             index += 1
         }
-        append(.operator(String(characters[start..<index])))
+        append(.operator(String(characters[start..<index])), start..<index)
         return index
     }
 }

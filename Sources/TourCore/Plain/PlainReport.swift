@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// The line-oriented face of a run, for pipes, CI, tests and screen readers: live lines as events arrive,
 /// then the results by line, a text timeline with one lane per thread, the page's deep dives, and how the run ended.
@@ -99,7 +100,7 @@ public struct PlainReport: Sendable {
         let end = record.endTime ?? record.spans.compactMap(\.end).max() ?? start
         let total = max(Double(end &- start) / 1e9, 0.001)
         let column = total / Double(timelineWidth)
-        var lines = [style.bold("Timeline") + String(format: "  0 to %.3f s, one column = %@", total, Self.duration(column))]
+        var lines = [style.bold("Timeline") + String(format: "  0 to %.3f s, one column = %@", total, DurationText.seconds(column))]
         // "T3 #4242": the lane's name, then the kernel thread id that `ps -L` and `top -H` show.
         let titles = record.threads.map { "\($0.name) #\($0.thread)" }
         let titleWidth = titles.map(\.count).max() ?? 4
@@ -135,7 +136,7 @@ public struct PlainReport: Sendable {
             lines.append("  Spans (start, duration, thread, queue):")
             for span in listed {
                 lines.append(String(format: "    %8.3fs  %@  %@  %@  [%@]", record.seconds(at: span.start),
-                                    (span.duration.map(Self.duration) ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0),
+                                    (span.duration.map { DurationText.seconds($0) } ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0),
                                     record.laneName(of: span.thread).padding(toLength: 5, withPad: " ", startingAt: 0), span.name,
                                     QueueLabel.shown(span.queue)))
             }
@@ -214,14 +215,6 @@ public struct PlainReport: Sendable {
     static let listedResults = 100
     static let listedLanes = 32
     static let listedQueues = 26
-
-    static func duration(_ seconds: Double) -> String {
-        switch seconds {
-        case 1...: String(format: "%.3f s", seconds)
-        case 0.001...: String(format: "%.1f ms", seconds * 1e3)
-        default: String(format: "%.0f µs", seconds * 1e6)
-        }
-    }
 
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

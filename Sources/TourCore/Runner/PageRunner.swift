@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// What to run and how: the page's program, its knob settings and speed, and the watchdog's patience.
 public struct RunRequest: Sendable {
@@ -36,13 +37,6 @@ public struct RunRequest: Sendable {
     }
 }
 
-/// Nanoseconds on the monotonic clock the pages stamp their events with.
-public func monotonicNow() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
 /// A page running in its own process; every `HostEvent` goes, in order and one at a time, to the handler given at start.
 public final class PageRun: @unchecked Sendable {
     public let pid: Int32
@@ -75,13 +69,13 @@ public final class PageRun: @unchecked Sendable {
 
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
-        let startTime = monotonicNow()
+        let startTime = monotonicNanoseconds()
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["TOUR_HOST_PID"] = String(getpid())
-        environment["TOUR_SET"] = nil
-        environment["TOUR_SPEED"] = nil
-        environment["TOUR_STDIN_COMMANDS"] = request.sendsCommands ? "1" : nil
+        environment[PageEnvironment.hostPID] = String(getpid())
+        environment[PageEnvironment.knobSettings] = nil
+        environment[PageEnvironment.speed] = nil
+        environment[PageEnvironment.stdinCommands] = request.sendsCommands ? "1" : nil
         environment.merge(request.extraEnvironment) { $1 }
         do {
             let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments,
@@ -166,7 +160,7 @@ public final class PageRun: @unchecked Sendable {
     /// Folds `event` into the runner's record, which turns a made-up timestamp into a rejected line, and hands
     /// the event as folded to the handler.
     private func deliver(_ event: HostEvent) {
-        let now = monotonicNow()
+        let now = monotonicNanoseconds()
         let screened = state.withLock { state -> HostEvent? in
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
             guard state.ending == nil else { return nil }
@@ -186,10 +180,10 @@ public final class PageRun: @unchecked Sendable {
         deliver(.started(pid: child.pid, time: startTime))
         let readers = [
             PipeLineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
             },
             PipeLineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNow())))
+                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
             },
             PipeLineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
                 deliver(Self.decodeTraceLine(bytes, truncatedFrom: truncated))
@@ -201,8 +195,7 @@ public final class PageRun: @unchecked Sendable {
         watchdog.resume()
 
         let waiter = Thread { [self] in
-            var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            let exit = ProcessExit.reap(child.pid)
             // Whatever the page left behind in its group (a forked child holding the pipes open) goes with it.
             kill(-child.pid, SIGKILL)
             LiveProcessGroups.shared.remove(child.pid)
@@ -210,7 +203,7 @@ public final class PageRun: @unchecked Sendable {
             watchdog.cancel()
             let ending = state.withLock { state -> RunEnding in
                 if let stall = state.stall { return .stuck(stall) }
-                let classified = EndingClassifier.classify(waitStatus: status, stderrTail: state.stderrTail, crash: state.crash)
+                let classified = EndingClassifier.classify(exit, stderrTail: state.stderrTail, crash: state.crash)
                 if state.stopRequested && !classified.isNormalExit { return .stopped }
                 return classified
             }
@@ -223,14 +216,14 @@ public final class PageRun: @unchecked Sendable {
     private func finish(_ ending: RunEnding) {
         closeInput()
         state.withLock { $0.ending = ending }
-        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNow())) }
+        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNanoseconds())) }
         ended.signal()
     }
 
     private func checkForStall() {
         let stalled = state.withLock { state -> Bool in
             guard state.ending == nil, state.stall == nil, !state.stopRequested,
-                  let stall = state.record.stall(at: monotonicNow(), stuckAfter: stuckAfter, silentLimit: silentLimit) else { return false }
+                  let stall = state.record.stall(at: monotonicNanoseconds(), stuckAfter: stuckAfter, silentLimit: silentLimit) else { return false }
             state.stall = stall
             return true
         }
@@ -245,7 +238,7 @@ public final class PageRun: @unchecked Sendable {
 
     private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?) -> HostEvent {
         if let length = truncatedFrom {
-            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNow())
+            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNanoseconds())
         }
         switch TraceLineParser.parse(bytes) {
         case .success(let event) where event.kind == "out":
@@ -254,7 +247,7 @@ public final class PageRun: @unchecked Sendable {
         case .success(let event):
             return .trace(event)
         case .failure(let failure):
-            return .rejectedTraceLine(reason: failure.description, time: monotonicNow())
+            return .rejectedTraceLine(reason: failure.description, time: monotonicNanoseconds())
         }
     }
 }

@@ -240,14 +240,15 @@ enum SignalNames {
     }
 }
 
-/// Decides how a run ended from its wait status, the tail of its stderr and the page's crash report.
+/// Decides how a run ended from how its process ended, the tail of its stderr and the page's crash report.
 public enum EndingClassifier {
-    /// `status` is the raw `waitpid` status; `stderrTail` the last lines the page wrote to stderr; `crash` the report
-    /// LessonKit's crash handler sent, if it sent one.
-    public static func classify(waitStatus status: Int32, stderrTail: [String], crash: CrashReport? = nil) -> RunEnding {
-        let signal = status & 0x7f
-        if signal == 0 {
-            return .exited(code: (status >> 8) & 0xff)
+    /// `stderrTail` is the last lines the page wrote to stderr; `crash` the report LessonKit's crash handler sent,
+    /// if it sent one.
+    public static func classify(_ exit: ProcessExit, stderrTail: [String], crash: CrashReport? = nil) -> RunEnding {
+        let signal: Int32
+        switch exit {
+        case .exited(let code): return .exited(code: code)
+        case .killed(let killer): signal = killer
         }
         if let trap = runtimeTrap(in: stderrTail) {
             return trap

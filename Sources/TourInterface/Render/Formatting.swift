@@ -1,15 +1,12 @@
 import Foundation
 import TourCore
+import PageProtocol
 
 /// Times and names as a learner reads them.
 enum Formatting {
     /// "1.234 s", "48.2 ms", "250 µs": the same units the pages use for their results.
     static func duration(_ seconds: Double, glyphs: Glyphs) -> String {
-        switch abs(seconds) {
-        case 1...: String(format: "%.3f s", seconds)
-        case 0.001...: String(format: "%.1f ms", seconds * 1e3)
-        default: String(format: "%.0f \(glyphs.micro)s", seconds * 1e6)
-        }
+        DurationText.seconds(seconds, micro: glyphs.micro)
     }
 
     /// "12.3 s" for the status line's running clock.

@@ -1,8 +1,10 @@
+import TourCore
+
 /// Colours Swift code line by line: keywords, strings, comments and numbers, which is what a reader needs
-/// to find their way in a page; block comments and multi-line strings carry over from line to line.
+/// to find their way in a page. The tokens are the page parser's own (`SwiftLexer`), so raw strings (`#"…"#`),
+/// nested block comments and multi-line strings carried from line to line are read the same way in both.
 struct SwiftHighlighter {
-    private var commentDepth = 0
-    private var inMultilineString = false
+    private var lexer = SwiftLexer()
 
     static let keywords: Set<String> = [
         "actor", "any", "as", "associatedtype", "async", "await", "break", "case", "catch", "class", "continue",
@@ -16,74 +18,31 @@ struct SwiftHighlighter {
     /// The colour of each character of `line`, in order.
     mutating func colors(of line: String) -> [PaletteColor?] {
         let characters = Array(line)
+        let tokens = lexer.tokens(in: line, number: 0)
         var colors = [PaletteColor?](repeating: nil, count: characters.count)
-        var index = 0
-
-        func paint(_ range: Range<Int>, _ color: PaletteColor) {
-            for position in range { colors[position] = color }
+        func paint(_ columns: Range<Int>, _ color: PaletteColor) {
+            for position in columns.clamped(to: 0..<characters.count) { colors[position] = color }
         }
-        func startsWith(_ text: String, at position: Int) -> Bool {
-            let pattern = Array(text)
-            return position + pattern.count <= characters.count && Array(characters[position..<(position + pattern.count)]) == pattern
+        // Strings first: a keyword or number interpolated into one is then painted over it.
+        for token in tokens {
+            switch token.kind {
+            case .string, .stringContinued: paint(token.columns, .string)
+            default: break
+            }
         }
-
-        while index < characters.count {
-            if commentDepth > 0 {
-                let start = index
-                while index < characters.count && commentDepth > 0 {
-                    if startsWith("/*", at: index) { commentDepth += 1; index += 2 }
-                    else if startsWith("*/", at: index) { commentDepth -= 1; index += 2 }
-                    else { index += 1 }
-                }
-                paint(start..<min(index, characters.count), .comment)
-                continue
-            }
-            if inMultilineString {
-                let start = index
-                while index < characters.count && !startsWith("\"\"\"", at: index) { index += 1 }
-                if index < characters.count { index += 3; inMultilineString = false }
-                paint(start..<index, .string)
-                continue
-            }
-            let character = characters[index]
-            if startsWith("//", at: index) {
-                paint(index..<characters.count, .comment)
-                break
-            } else if startsWith("/*", at: index) {
-                commentDepth = 1
-                paint(index..<(index + 2), .comment)
-                index += 2
-            } else if startsWith("\"\"\"", at: index) {
-                inMultilineString = true
-                paint(index..<(index + 3), .string)
-                index += 3
-            } else if character == "\"" {
-                let start = index
-                index += 1
-                while index < characters.count && characters[index] != "\"" {
-                    index += characters[index] == "\\" ? 2 : 1
-                }
-                index = min(index + 1, characters.count)
-                paint(start..<index, .string)
-            } else if character.isNumber {
-                let start = index
-                while index < characters.count && (characters[index].isNumber || characters[index] == "_" || characters[index] == "."
-                                                   && index + 1 < characters.count && characters[index + 1].isNumber) {
-                    index += 1
-                }
-                paint(start..<index, .number)
-            } else if character.isLetter || character == "_" || character == "@" || character == "#" {
-                let start = index
-                index += 1
-                while index < characters.count && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_") {
-                    index += 1
-                }
-                let word = String(characters[start..<index])
-                if Self.keywords.contains(word) || word.count > 1 && (word.hasPrefix("@") || word.hasPrefix("#")) {
-                    paint(start..<index, .keyword)
-                }
-            } else {
-                index += 1
+        for (position, token) in tokens.enumerated() {
+            switch token.kind {
+            case .comment: paint(token.columns, .comment)
+            case .number: paint(token.columns, .number)
+            case .identifier:
+                // The written text, so that an escaped name such as `default` is not taken for the keyword.
+                if Self.keywords.contains(String(characters[token.columns])) { paint(token.columns, .keyword) }
+            case .punctuation("@"), .punctuation("#"):
+                // `@Sendable`, `#if`: the sign and the name right after it.
+                guard position + 1 < tokens.count, case .identifier = tokens[position + 1].kind,
+                      tokens[position + 1].columns.lowerBound == token.columns.upperBound else { break }
+                paint(token.columns.lowerBound..<tokens[position + 1].columns.upperBound, .keyword)
+            default: break
             }
         }
         return colors

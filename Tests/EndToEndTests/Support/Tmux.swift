@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import TourCore
 
 /// A tmux server of the test's own (its own socket, so parallel tests and a learner's tmux never meet),
 /// with helpers to type, read the screen and wait for it to show something.
@@ -59,11 +60,10 @@ final class Tmux {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw Failure(description: "could not start tmux: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exit = ProcessExit.reap(pid)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        guard exit.succeeded else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(exit)): \(text)")
         }
         return text
     }
