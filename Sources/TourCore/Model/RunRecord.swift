@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// Everything known about one run of a page, built up from its host events: output, thread lanes, spans,
 /// marks, results by source line, knobs, operations and how it ended.
 ///
@@ -100,49 +102,45 @@ public struct RunRecord: Sendable {
         }
     }
 
-    private mutating func apply(_ event: TraceEvent) {
+    private mutating func apply(_ event: PageEvent) {
         noteThread(event.thread)
         switch event.kind {
-        case "hello":
-            page = event.string("page")
-            speed = event.number("speed")
-            traceVersion = event.integer("v")
-        case "begin":
-            guard let id = event.integer("id"), openSpans.count < limits.openSpans else {
+        case .hello(let version, let page, _, let speed):
+            self.page = page
+            self.speed = speed
+            traceVersion = version
+        case .begin(let id, let name):
+            guard openSpans.count < limits.openSpans else {
                 droppedSpans += 1
                 return
             }
-            openSpans[id] = Span(id: id, name: event.string("name") ?? "span \(id)", thread: event.thread,
-                                 queue: event.queue, start: event.time, end: nil)
+            openSpans[id] = Span(id: id, name: name, thread: event.thread, queue: event.queue, start: event.time, end: nil)
             noteQueue(event.queue)
-        case "end":
-            guard let id = event.integer("id"), var span = openSpans.removeValue(forKey: id) else { return }
+        case .end(let id, _):
+            guard var span = openSpans.removeValue(forKey: id) else { return }
             span.end = event.time
             append(span)
-        case "mark":
-            marks.append(Mark(name: event.string("name") ?? "", thread: event.thread, queue: event.queue, time: event.time))
+        case .mark(let name):
+            marks.append(Mark(name: name, thread: event.thread, queue: event.queue, time: event.time))
             noteQueue(event.queue)
             droppedMarks += Self.trim(&marks, to: limits.marks)
-        case "result":
-            recordResult(event)
-        case "knob":
-            recordKnob(event)
-        case "op":
-            recordOperationState(event)
-        case "dep":
-            if let from = event.integer("oid"), let to = event.integer("onid") {
-                dependencies.append(Dependency(operation: from, operationName: event.string("op") ?? "",
-                                               dependsOn: to, dependencyName: event.string("on") ?? "", time: event.time))
-            }
-        case "frame", "rows", "row", "detail":
+        case .result(let file, let line, let kind, let text, let seconds):
+            recordResult(file: file, line: line, kind: kind, text: text, seconds: seconds, time: event.time)
+        case .knob(let knob):
+            recordKnob(knob)
+        case .op(let name, let oid, let state):
+            recordOperationState(name: name, oid: oid, state: state, event: event)
+        case .dep(let operation, let oid, let dependency, let onid):
+            dependencies.append(Dependency(operation: oid, operationName: operation,
+                                           dependsOn: onid, dependencyName: dependency, time: event.time))
+        case .frame, .rows, .row, .detail:
             liveView.apply(event)
-        case "input":
-            if event.string("commands") == "scroll" { acceptsScrollCommands = true }
-        case "expect":
-            if let ending = event.string("ending") {
-                expectation = Expectation(ending: ending, reason: event.string("why") ?? "")
-            }
-        default:
+        case .input(.scroll):
+            acceptsScrollCommands = true
+        case .expect(let ending, let why):
+            expectation = Expectation(ending: ending, reason: why)
+        case .out, .crash, .unknown:
+            // `out` reaches the record as an output line, `crash` through the run's ending.
             break
         }
     }
@@ -180,43 +178,37 @@ public struct RunRecord: Sendable {
         queues.append(label)
     }
 
-    private mutating func recordResult(_ event: TraceEvent) {
-        guard let line = event.integer("line") else { return }
-        let file = event.string("file") ?? "main.swift"
+    private mutating func recordResult(file: String, line: Int, kind: ResultKind, text: String, seconds: Double?, time: UInt64) {
         let key = "\(file):\(line)"
-        let text = event.string("text") ?? ""
         if let index = resultIndex[key] {
             results[index].text = text
-            results[index].seconds = event.number("seconds")
+            results[index].seconds = seconds
             results[index].count += 1
-            results[index].time = event.time
+            results[index].time = time
         } else {
             resultIndex[key] = results.count
-            results.append(LineResult(file: file, line: line, kind: event.string("kind") ?? "peek", text: text,
-                                      seconds: event.number("seconds"), count: 1, time: event.time))
+            results.append(LineResult(file: file, line: line, kind: kind, text: text, seconds: seconds, count: 1, time: time))
         }
     }
 
-    private mutating func recordKnob(_ event: TraceEvent) {
-        guard let name = event.string("name") else { return }
-        let knob = KnobValue(name: name, type: event.string("type") ?? "int", value: event.string("value") ?? "",
-                             defaultValue: event.string("default") ?? "", minimum: event.integer("min"), maximum: event.integer("max"),
-                             choices: event.string("choices")?.split(separator: ",").map(String.init) ?? [], help: event.string("help") ?? "")
-        if let index = knobs.firstIndex(where: { $0.name == name }) {
+    private mutating func recordKnob(_ announced: KnobAnnouncement) {
+        let knob = KnobValue(name: announced.name, type: announced.type, value: announced.value,
+                             defaultValue: announced.defaultValue, minimum: announced.minimum, maximum: announced.maximum,
+                             choices: announced.choices, help: announced.help)
+        if let index = knobs.firstIndex(where: { $0.name == knob.name }) {
             knobs[index] = knob
         } else {
             knobs.append(knob)
         }
     }
 
-    private mutating func recordOperationState(_ event: TraceEvent) {
-        guard let oid = event.integer("oid"), let state = event.string("state") else { return }
+    private mutating func recordOperationState(name: String, oid: Int, state: OperationState, event: PageEvent) {
         let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread, queue: event.queue)
         if let index = operationIndex[oid] {
             operations[index].changes.append(change)
         } else {
             operationIndex[oid] = operations.count
-            operations.append(OperationRecord(id: oid, name: event.string("op") ?? "operation \(oid)", changes: [change]))
+            operations.append(OperationRecord(id: oid, name: name, changes: [change]))
         }
     }
 
@@ -230,9 +222,9 @@ public struct RunRecord: Sendable {
     public var endedAsExpected: Bool {
         guard let ending else { return false }
         switch expectation?.ending {
-        case "crash": return ending.isCrash
-        case "stuck": if case .stuck = ending { return true } else { return false }
-        default: return ending.isNormalExit
+        case .crash: return ending.isCrash
+        case .stuck: if case .stuck = ending { return true } else { return false }
+        case nil: return ending.isNormalExit
         }
     }
 
@@ -288,7 +280,7 @@ public struct Mark: Sendable, Equatable {
 public struct LineResult: Sendable, Equatable {
     public var file: String
     public var line: Int
-    public var kind: String
+    public var kind: ResultKind
     public var text: String
     public var seconds: Double?
     public var count: Int
@@ -298,7 +290,7 @@ public struct LineResult: Sendable, Equatable {
 /// A knob as the page announced it, with the value this run used.
 public struct KnobValue: Sendable, Equatable {
     public var name: String
-    public var type: String
+    public var type: KnobType
     public var value: String
     public var defaultValue: String
     public var minimum: Int?
@@ -310,7 +302,7 @@ public struct KnobValue: Sendable, Equatable {
 /// The states one operation went through, in order.
 public struct OperationRecord: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
-        public var state: String
+        public var state: OperationState
         public var time: UInt64
         public var thread: Int32
         public var queue: String
@@ -320,7 +312,7 @@ public struct OperationRecord: Sendable, Equatable {
     public var name: String
     public var changes: [Change]
 
-    public func firstTime(of state: String) -> UInt64? {
+    public func firstTime(of state: OperationState) -> UInt64? {
         changes.first { $0.state == state }?.time
     }
 }
@@ -336,7 +328,7 @@ public struct Dependency: Sendable, Equatable {
 
 /// The ending a page announced before it happened.
 public struct Expectation: Sendable, Equatable {
-    public var ending: String
+    public var ending: Ending
     public var reason: String
 }
 

@@ -29,31 +29,26 @@ public struct StallDetector: Sendable {
         lastActivity = max(lastActivity, time)
         guard case .trace(let trace) = event else { return }
         switch trace.kind {
-        case "begin":
-            if let id = trace.integer("id") {
-                openSpans[id] = (spansBegun, "\(trace.string("name") ?? "span \(id)") (thread \(trace.thread))")
-                spansBegun += 1
-            }
-        case "end":
-            if let id = trace.integer("id") { openSpans[id] = nil }
-        case "op":
-            guard let oid = trace.integer("oid"), let state = trace.string("state") else { return }
-            let name = trace.string("op") ?? "operation \(oid)"
+        case .begin(let id, let name):
+            openSpans[id] = (spansBegun, "\(name) (thread \(trace.thread))")
+            spansBegun += 1
+        case .end(let id, _):
+            openSpans[id] = nil
+        case .op(let name, let oid, let state):
             operationNames[oid] = name
             switch state {
-            case "executing": executing[oid] = name
-            case "finished": executing[oid] = nil; finished.insert(oid)
-            default: break
+            case .executing: executing[oid] = name
+            case .finished: executing[oid] = nil; finished.insert(oid)
+            case .ready, .cancelled: break
             }
-        case "input":
+        case .input:
             // A page that waits for the learner's commands is not stuck when it goes quiet: it is listening.
             silentLimit = .infinity
-        case "dep":
-            guard let oid = trace.integer("oid"), let onid = trace.integer("onid") else { return }
-            operationNames[oid] = operationNames[oid] ?? trace.string("op")
-            operationNames[onid] = operationNames[onid] ?? trace.string("on")
+        case .dep(let operation, let oid, let dependency, let onid):
+            operationNames[oid] = operationNames[oid] ?? operation
+            operationNames[onid] = operationNames[onid] ?? dependency
             dependencies[oid, default: []].append(onid)
-        default:
+        case .hello, .mark, .out, .result, .knob, .expect, .crash, .frame, .rows, .row, .detail, .unknown:
             break
         }
     }

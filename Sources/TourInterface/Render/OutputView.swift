@@ -109,7 +109,7 @@ struct OutputEntries {
         entries.append(OutputEntry(prefix: [], text: "", style: .plain))
         entries.append(OutputEntry(prefix: [], text: "\(status.glyph(glyphs)) \(ending.headline) after \(Formatting.duration(seconds, glyphs: glyphs))",
                                    style: CellStyle(foreground: status.color, bold: true)))
-        if let expectation = record.expectation, record.endedAsExpected, expectation.ending != "normal" {
+        if let expectation = record.expectation, record.endedAsExpected {
             entries.append(OutputEntry(prefix: [], text: "As the page announced: \(expectation.reason).", style: CellStyle(foreground: .success)))
         }
         if !ending.isNormalExit {
