@@ -45,16 +45,17 @@ let package = Package(
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore"], path: "Tests/TourTestSupport"),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
-        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit"]),
-        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "TourTestSupport", "RunnerFixture"],
+        .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol"]),
+        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol"]),
+        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "TourTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tour", "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
-            dependencies: ["TourCore", "TourTestSupport"] + pages.map { .target(name: productName($0)) }
+            dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + pages.map { .target(name: productName($0)) }
         ),
     ] + pageTargets
 )

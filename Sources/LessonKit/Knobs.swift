@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PageProtocol
 
 /// An integer experiment the learner can change from outside, for example
 /// `let width = knob("maxConcurrentOperationCount", default: 2, in: 1...8)`.
@@ -10,10 +11,8 @@ public func knob(_ name: String, default defaultValue: Int, in range: ClosedRang
         }
         return number
     } ?? defaultValue
-    KnobRegistry.announce(name, type: "int", value: String(value), defaultValue: String(defaultValue), help: help) { line in
-        line.add("min", range.lowerBound)
-        line.add("max", range.upperBound)
-    }
+    KnobRegistry.announce(KnobAnnouncement(name: name, type: .int, value: String(value), defaultValue: String(defaultValue),
+                                           minimum: range.lowerBound, maximum: range.upperBound, help: help))
     return value
 }
 
@@ -26,7 +25,7 @@ public func knob(_ name: String, default defaultValue: Bool, _ help: String = ""
         default: return "knob \(name) is true or false, not '\(text)'"
         }
     } ?? defaultValue
-    KnobRegistry.announce(name, type: "bool", value: String(value), defaultValue: String(defaultValue), help: help) { _ in }
+    KnobRegistry.announce(KnobAnnouncement(name: name, type: .bool, value: String(value), defaultValue: String(defaultValue), help: help))
     return value
 }
 
@@ -40,9 +39,8 @@ where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
         }
         return choice
     } ?? defaultValue
-    KnobRegistry.announce(name, type: "choice", value: value.rawValue, defaultValue: defaultValue.rawValue, help: help) { line in
-        line.add("choices", names.joined(separator: ","))
-    }
+    KnobRegistry.announce(KnobAnnouncement(name: name, type: .choice, value: value.rawValue, defaultValue: defaultValue.rawValue,
+                                           choices: names, help: help))
     return value
 }
 
@@ -64,18 +62,10 @@ enum KnobRegistry {
         }
     }
 
-    static func announce(_ name: String, type: String, value: String, defaultValue: String, help: String,
-                         extra: (inout EventLine) -> Void) {
+    static func announce(_ knob: KnobAnnouncement) {
         let session = LessonSession.shared
-        session.emit("knob") { line in
-            line.add("name", name)
-            line.add("type", type)
-            line.add("value", value)
-            line.add("default", defaultValue)
-            extra(&line)
-            if !help.isEmpty { line.add("help", help) }
-        }
-        session.narrate("knob \(name) = \(value)\(value == defaultValue ? "" : " (default \(defaultValue))")")
+        session.emit(.knob(knob))
+        session.narrate("knob \(knob.name) = \(knob.value)\(knob.value == knob.defaultValue ? "" : " (default \(knob.defaultValue))")")
     }
 
     private static func reportUnusedSettings() {

@@ -32,12 +32,7 @@ final class LessonSession: Sendable {
         if channel.isConnected {
             OrphanGuard.dieWithHost()
         }
-        emit("hello") { line in
-            line.add("v", PageTransport.formatVersion)
-            line.add("page", LessonSession.pageName)
-            line.add("pid", Int(getpid()))
-            line.add("speed", settings.speed)
-        }
+        emit(.hello(version: PageTransport.formatVersion, page: LessonSession.pageName, pid: getpid(), speed: settings.speed))
     }
 
     /// The page's module name, as its executable is called.
@@ -56,14 +51,10 @@ final class LessonSession: Sendable {
 
     /// Sends one event of `kind`, stamped with time, thread and queue, to the host.
     /// Does nothing when the page runs alone: callers print their own readable text then.
-    func emit(_ kind: String, _ fields: (inout EventLine) -> Void = { _ in }) {
+    func emit(_ kind: @autoclosure () -> EventKind) {
         guard channel.isConnected else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
-            var line = EventLine(kind: kind, time: monotonicNanoseconds(), thread: ThreadIdentity.current,
-                                 queue: ThreadIdentity.currentQueueCLabel, scratch: scratch)
-            fields(&line)
-            line.withFinishedBytes { channel.send($0) }
-        }
+        kind().withEncodedLine(time: monotonicNanoseconds(), thread: ThreadIdentity.current,
+                               queue: ThreadIdentity.currentQueueCLabel) { channel.send($0) }
     }
 
     /// Prints a line of readable commentary when the page runs alone, prefixed so it stands apart from the page's own output.

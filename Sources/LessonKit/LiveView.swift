@@ -77,25 +77,17 @@ public enum LiveView {
         guard session.channel.isConnected else { return }
         lastRows.withLock { last in
             // Under the lock, so two threads' lists cannot interleave their row events.
-            session.emit("rows") { $0.add("count", rows.count) }
+            session.emit(.rows(count: rows.count))
             for (index, row) in rows.enumerated() {
                 let previous = index < last.count ? last[index] : nil
                 let partsKept = previous?.fullSize.count == row.fullSize.count
                 if previous?.caption != row.caption || previous?.picture != row.picture || !partsKept {
-                    session.emit("row") { line in
-                        line.add("index", index)
-                        line.add("caption", row.caption)
-                        if !row.fullSize.isEmpty { line.add("parts", row.fullSize.count) }
-                        if let picture = row.picture { addPixels(of: fitted(picture), to: &line) }
-                    }
+                    session.emit(.row(index: index, caption: row.caption, picture: row.picture.map { encoded(fitted($0)) },
+                                      parts: row.fullSize.isEmpty ? nil : row.fullSize.count))
                 }
                 for (part, picture) in row.fullSize.enumerated() where !partsKept || previous?.fullSize[part] != picture {
-                    session.emit("detail") { line in
-                        line.add("index", index)
-                        line.add("part", part)
-                        line.add("caption", picture.caption)
-                        addPixels(of: fitted(picture.image), to: &line)
-                    }
+                    session.emit(.detail(index: index, part: part, caption: picture.caption,
+                                         picture: encoded(fitted(picture.image))))
                 }
             }
             last = rows
@@ -110,19 +102,17 @@ public enum LiveView {
     public static func acceptScrollCommands() {
         let session = LessonSession.shared
         guard session.channel.isConnected else { return }
-        session.emit("input") { $0.add("commands", "scroll") }
+        session.emit(.input(commands: .scroll))
     }
 
     /// Draws one frame and sends it now.
     fileprivate static func send(_ draw: () -> RGBImage) {
         let frame = fitted(draw())
-        LessonSession.shared.emit("frame") { addPixels(of: frame, to: &$0) }
+        LessonSession.shared.emit(.frame(encoded(frame)))
     }
 
-    private static func addPixels(of image: RGBImage, to line: inout EventLine) {
-        line.add("w", image.width)
-        line.add("h", image.height)
-        line.add("px", Base64.encode(image.pixels))
+    private static func encoded(_ image: RGBImage) -> PagePicture {
+        PagePicture(width: image.width, height: image.height, base64: Base64.encode(image.pixels))
     }
 
     /// `image` scaled down to fit within the largest size, or itself when it already fits.

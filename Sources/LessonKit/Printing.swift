@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// The page's `print`: the same as Swift's when the page runs alone, but when the host listens,
 /// each printed line goes over the trace channel with the time and the thread that printed it.
 ///
@@ -10,6 +12,6 @@ public func print(_ items: Any..., separator: String = " ", terminator: String =
         return
     }
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-        session.emit("out") { event in event.add("text", String(line)) }
+        session.emit(.out(text: String(line)))
     }
 }

@@ -9,14 +9,14 @@ public func duration(file: String = #fileID, line: Int = #line, _ body: () throw
     let start = monotonicNanoseconds()
     try body()
     let seconds = Double(monotonicNanoseconds() - start) / 1e9
-    report(file: file, line: line, kind: "duration", text: formatSeconds(seconds), seconds: seconds)
+    report(file: file, line: line, kind: .duration, text: formatSeconds(seconds), seconds: seconds)
     return seconds
 }
 
 /// Shows `value` beside the line that called it and hands it back unchanged.
 @discardableResult
 public func peek<T>(_ value: T, file: String = #fileID, line: Int = #line) -> T {
-    report(file: file, line: line, kind: "peek", text: describe(value), seconds: nil)
+    report(file: file, line: line, kind: .peek, text: describe(value), seconds: nil)
     return value
 }
 
@@ -44,14 +44,9 @@ extension Optional: OptionalDescribing {
     }
 }
 
-private func report(file: String, line: Int, kind: String, text: String, seconds: Double?) {
+private func report(file: String, line: Int, kind: ResultKind, text: String, seconds: Double?) {
     let session = LessonSession.shared
-    session.emit("result") { event in
-        event.add("file", String(file.split(separator: "/").last ?? Substring(file)))
-        event.add("line", line)
-        event.add("kind", kind)
-        event.add("text", text)
-        if let seconds { event.add("seconds", seconds) }
-    }
+    session.emit(.result(file: String(file.split(separator: "/").last ?? Substring(file)), line: line, kind: kind,
+                         text: text, seconds: seconds))
     session.narrate("line \(line): \(text)")
 }

@@ -23,18 +23,12 @@ struct OpenSpan: Sendable {
         id = session.makeSpanID()
         self.name = name
         start = monotonicNanoseconds()
-        session.emit("begin") { [id] line in
-            line.add("id", id)
-            line.add("name", name)
-        }
+        session.emit(.begin(id: id, name: name))
     }
 
     func end() {
         let session = LessonSession.shared
-        session.emit("end") { line in
-            line.add("id", id)
-            line.add("name", name)
-        }
+        session.emit(.end(id: id, name: name))
         session.narrate("\(name) took \(formatSeconds(Double(monotonicNanoseconds() - start) / 1e9))")
     }
 }
@@ -42,9 +36,7 @@ struct OpenSpan: Sendable {
 /// Records an instant on the current thread's lane, such as "cancel requested".
 public func mark(_ name: String) {
     let session = LessonSession.shared
-    session.emit("mark") { line in
-        line.add("name", name)
-    }
+    session.emit(.mark(name: name))
     session.narrate("• \(name)")
 }
 

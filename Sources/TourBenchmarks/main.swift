@@ -204,7 +204,8 @@ final class FirstArrival: @unchecked Sendable {
 
 /// The parser alone, on a typical mark line: the host's cost per event before any bookkeeping.
 func parseRate() {
-    let line = Array(#"{"e":"mark","t":123456789012,"tid":4242,"q":"com.apple.root.default-qos","name":"benchmark 42"}"#.utf8)
+    let mark = PageEvent(time: 123_456_789_012, thread: 4242, queue: "com.apple.root.default-qos", kind: .mark(name: "benchmark 42"))
+    let line = Array(mark.encoded().dropLast())
     var rates: [Double] = []
     for _ in 0..<5 {
         let start = monotonicNanoseconds()

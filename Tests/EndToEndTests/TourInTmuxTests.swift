@@ -64,7 +64,7 @@ struct TourInTmuxTests {
 
     /// Scrolls the page until a code line and its result show on one row.
     private func findResultBesideItsLine(tmux: Tmux, results: [LineResult], sourceLines: [String]) throws {
-        let wanted = results.filter { $0.kind == "peek" && sourceLines.indices.contains($0.line - 1) }.map { result in
+        let wanted = results.filter { $0.kind == .peek && sourceLines.indices.contains($0.line - 1) }.map { result in
             (code: String(sourceLines[result.line - 1].trimmingCharacters(in: .whitespaces).prefix(16)), result: String(result.text.prefix(6)))
         }
         try #require(!wanted.isEmpty, "page 1 reported no peek results")

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import Glibc
 @testable import LessonKit
+@testable import PageProtocol
 
 /// The page side's encoder writes exactly the bytes the host's parser and `docs/trace-format.md` expect.
 @Suite("Event line encoding")

@@ -24,7 +24,7 @@ struct AsyncPageTests {
 
     @Test func returningFromMainIsNotFinishing() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "too-early load coffee" })
-        let finished = try #require(operation.firstTime(of: "finished"))
+        let finished = try #require(operation.firstTime(of: .finished))
         let download = try #require(Self.run.spans(named: "network load coffee").first)
         #expect(finished < download.start, "the queue called it finished before the download had even begun")
         #expect(Self.run.results.contains { $0.text == "no image yet" })
@@ -41,21 +41,21 @@ struct AsyncPageTests {
             let byHand = try #require(run.operations.first { $0.name == "too-early load coffee, started by hand" })
             let downloads = run.spans(named: "network load coffee")
             try #require(downloads.count == 2)
-            #expect(try #require(queued.firstTime(of: "finished")) < downloads[0].start, "the queue calls it finished first")
+            #expect(try #require(queued.firstTime(of: .finished)) < downloads[0].start, "the queue calls it finished first")
             let startCall = try #require(run.spans(named: "start() called directly").first)
             #expect(try #require(startCall.end) < downloads[1].start, "a direct start() returns before the download begins")
-            #expect(try #require(byHand.firstTime(of: "finished")) < downloads[1].start)
+            #expect(try #require(byHand.firstTime(of: .finished)) < downloads[1].start)
             #expect(run.results.contains { $0.text == "no image yet" })
             #expect(run.results.contains { $0.text == "finished, no image yet" })
-            behaviours.append(queued.changes.map(\.state) + ["/"] + byHand.changes.map(\.state))
+            behaviours.append(queued.changes.map(\.state.rawValue) + ["/"] + byHand.changes.map(\.state.rawValue))
         }
         #expect(behaviours[0] == behaviours[1], "the same state changes whatever isAsynchronous says")
     }
 
     @Test func anAsynchronousOperationFinishesWhenItsCallbackSaysSo() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "load astronaut" })
-        #expect(operation.changes.map(\.state) == ["executing", "finished"])
-        let finished = try #require(operation.firstTime(of: "finished"))
+        #expect(operation.changes.map(\.state) == [.executing, .finished])
+        let finished = try #require(operation.firstTime(of: .finished))
         let download = try #require(Self.run.spans(named: "network load astronaut").first?.end)
         #expect(download <= finished, "finish() is called from the download's callback")
         // The page's second wait for a queue is the one for this operation.
@@ -73,16 +73,16 @@ struct AsyncPageTests {
     @Test func cancellationReachesTheDownload() throws {
         let run = Self.run
         let operation = try #require(run.operations.first { $0.name == "fetch hubble" })
-        #expect(operation.changes.map(\.state) == ["executing", "cancelled", "finished"])
+        #expect(operation.changes.map(\.state) == [.executing, .cancelled, .finished])
         let download = try #require(run.spans(named: "network load hubble").first)
         let downloadEnd = try #require(download.end)
-        let rocketFetched = try #require(run.operations.first { $0.name == "fetch rocket" }?.firstTime(of: "finished"))
+        let rocketFetched = try #require(run.operations.first { $0.name == "fetch rocket" }?.firstTime(of: .finished))
         #expect(rocketFetched <= downloadEnd, "the page cancels once the other fetch is in, and the download ran until then")
         let fullWait = 4 / Self.speed
         #expect(try #require(download.duration) < fullWait / 2, "the download stopped long before its \(fullWait) s wait was up")
         let cancelledMark = try #require(run.marks.first { $0.name == "hubble download cancelled" })
         #expect(cancelledMark.thread == download.thread && cancelledMark.time >= downloadEnd)
-        #expect(try #require(operation.firstTime(of: "finished")) >= downloadEnd, "its stopped download finished it")
+        #expect(try #require(operation.firstTime(of: .finished)) >= downloadEnd, "its stopped download finished it")
         #expect(run.outputText.filter { $0.contains("hubble") && $0.contains("fetch") } == ["fetching hubble failed: cancelled"])
         // The page prints how long the download lasted; that is the span the trace measured.
         let stopped = try #require(run.outputText.first { $0.hasPrefix("The hubble download stopped after ") })
@@ -134,10 +134,10 @@ struct AsyncPageTests {
     }
 
     @Test func theUntilFormWaitsForItsCondition() throws {
-        let finished = try #require(Self.run.operations.first { $0.name == "load retina" }?.firstTime(of: "finished"))
+        let finished = try #require(Self.run.operations.first { $0.name == "load retina" }?.firstTime(of: .finished))
         let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns until").first)
         #expect(wait.start < finished && finished <= (wait.end ?? 0))
-        #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "true" })
+        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "true" })
     }
 
     @Test func aTimeoutGivesUpWhileTheWorkCarriesOn() throws {
@@ -153,7 +153,7 @@ struct AsyncPageTests {
         let stall = try #require(run.stall, "expected the run to be stuck, got \(String(describing: run.ending))")
         #expect(stall.unfinishedOperations == ["forgetful load hubble"])
         #expect(stall.openSpans.contains { $0.hasPrefix("waitUntilAllOperationsAreFinished") })
-        #expect(run.expectation?.ending == "stuck")
+        #expect(run.expectation?.ending == .stuck)
         #expect(run.endedAsExpected)
         #expect(run.ending?.explanation.contains("forgetful load hubble") == true)
     }

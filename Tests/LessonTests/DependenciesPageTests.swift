@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import PageProtocol
 import TourTestSupport
 
 /// Page 4 proves what it teaches from its own trace: each test reads the events of a real run.
@@ -23,11 +24,11 @@ struct DependenciesPageTests {
 
     @Test func eachLinkOfTheChainStartsOnlyAfterTheOneBeforeFinishedItsWork() throws {
         for photo in ["coffee", "rocket"] {
-            let loaded = try Self.time(of: "finished", for: "load \(photo)")
-            let filterStart = try Self.time(of: "executing", for: "tilt-shift \(photo)")
+            let loaded = try Self.time(of: .finished, for: "load \(photo)")
+            let filterStart = try Self.time(of: .executing, for: "tilt-shift \(photo)")
             #expect(loaded < filterStart, "the filter waited for the download of \(photo)")
             let filtered = try #require(Self.run.spans(named: "filtering for tilt-shift \(photo)").first?.end)
-            #expect(filtered < (try Self.time(of: "executing", for: "show \(photo)")))
+            #expect(filtered < (try Self.time(of: .executing, for: "show \(photo)")))
         }
     }
 
@@ -46,7 +47,7 @@ struct DependenciesPageTests {
             // Never shorter than the wait; a loaded machine may wake the thread late.
             #expect(duration >= 0.125 * 0.98 && duration < 0.125 + 0.15, "\(download.name) lasted \(duration) s")
         }
-        let chain = try #require(Self.run.results.first { $0.kind == "duration" }?.seconds)
+        let chain = try #require(Self.run.results.first { $0.kind == .duration }?.seconds)
         #expect(chain >= 0.125 * 0.98, "the first chain waited for its download")
     }
 
@@ -64,7 +65,7 @@ struct DependenciesPageTests {
     @Test func aDependencyCrossesQueues() throws {
         let filter = try #require(Self.run.spans(named: "tilt-shift rocket").first)
         #expect(filter.queue == "filters")
-        #expect(try Self.time(of: "finished", for: "load rocket") < filter.start)
+        #expect(try Self.time(of: .finished, for: "load rocket") < filter.start)
     }
 
     /// `addOperations(_:waitUntilFinished: true)` returns once the operations it added have finished, and those wait
@@ -73,9 +74,9 @@ struct DependenciesPageTests {
         let wait = try #require(Self.run.spans(named: "addOperations waitUntilFinished").first)
         #expect(wait.thread == Self.run.pid)
         let waitEnd = try #require(wait.end)
-        #expect(wait.start < (try Self.time(of: "finished", for: "load rocket")), "it was waiting while the download ran")
+        #expect(wait.start < (try Self.time(of: .finished, for: "load rocket")), "it was waiting while the download ran")
         for name in ["tilt-shift rocket", "show rocket"] {
-            let finished = try Self.time(of: "finished", for: name)
+            let finished = try Self.time(of: .finished, for: name)
             #expect(wait.start < finished && finished <= waitEnd, "it returned only after \(name) finished")
         }
     }
@@ -86,11 +87,11 @@ struct DependenciesPageTests {
     }
 
     @Test func aGraphFansOutAndBackIn() throws {
-        let loaded = try Self.time(of: "finished", for: "load chelsea")
+        let loaded = try Self.time(of: .finished, for: "load chelsea")
         for filter in ["tilt-shift chelsea", "blur chelsea"] {
-            #expect(loaded < (try Self.time(of: "executing", for: filter)), "\(filter) waited for the shared download")
+            #expect(loaded < (try Self.time(of: .executing, for: filter)), "\(filter) waited for the shared download")
         }
-        let compareStart = try Self.time(of: "executing", for: "compare chelsea")
+        let compareStart = try Self.time(of: .executing, for: "compare chelsea")
         for filter in ["tilt-shift chelsea", "blur chelsea"] {
             let workEnd = try #require(Self.run.spans(named: "filtering for \(filter)").first?.end)
             #expect(workEnd < compareStart, "the comparison waited for \(filter)")
@@ -127,7 +128,7 @@ struct DependenciesPageTests {
         for run in [Self.run, Self.turned] {
             for name in ["tilt-shift retina", "show retina"] {
                 let states = try #require(run.operations.first { $0.name == name }).changes.map(\.state)
-                #expect(states.contains("executing"), "\(name) ran although its dependency was cancelled")
+                #expect(states.contains(.executing), "\(name) ran although its dependency was cancelled")
             }
             #expect(!run.spans.contains { $0.name == "filtering for tilt-shift retina" })
         }
@@ -136,7 +137,7 @@ struct DependenciesPageTests {
     @Test func checkingDependenciesPassesTheCancellationDownTheChain() throws {
         for name in ["tilt-shift retina", "show retina"] {
             let states = try #require(Self.run.operations.first { $0.name == name }).changes.map(\.state)
-            #expect(states.contains("cancelled"))
+            #expect(states.contains(.cancelled))
         }
         #expect(Self.run.outputText.contains("tilt-shift retina: skipped, load retina was cancelled"))
         #expect(Self.run.outputText.contains("show retina: skipped, tilt-shift retina was cancelled"))
@@ -145,7 +146,7 @@ struct DependenciesPageTests {
     @Test func withoutTheCheckTheChainRunsOnNothing() throws {
         for name in ["tilt-shift retina", "show retina"] {
             let states = try #require(Self.turned.operations.first { $0.name == name }).changes.map(\.state)
-            #expect(!states.contains("cancelled"))
+            #expect(!states.contains(.cancelled))
         }
         #expect(Self.turned.outputText.contains("tilt-shift retina: no image to filter"))
         #expect(Self.turned.outputText.contains("show retina: nothing to show"))
@@ -154,8 +155,8 @@ struct DependenciesPageTests {
     @Test func typedLinksHandTheirOutputOn() throws {
         #expect(Self.run.outputText.contains("expand https://short.example/ops: https://articles.example/asynchronous-operations"))
         #expect(Self.run.outputText.contains("fetch title: Asynchronous programming with operations"))
-        let expanded = try Self.time(of: "finished", for: "expand https://short.example/ops")
-        #expect(expanded < (try Self.time(of: "executing", for: "fetch title")))
+        let expanded = try Self.time(of: .finished, for: "expand https://short.example/ops")
+        #expect(expanded < (try Self.time(of: .executing, for: "fetch title")))
     }
 
     @Test func aFailedLinkLeavesTheNextWithoutInput() {
@@ -169,9 +170,9 @@ struct DependenciesPageTests {
         #expect(Set(stall.dependencyCycle) == ["compress", "upload"])
         #expect(stall.dependencyCycle.first == stall.dependencyCycle.last, "the cycle closes on itself")
         for name in ["compress", "upload"] {
-            #expect(!(run.operations.first { $0.name == name }?.changes.contains { $0.state == "executing" } ?? false))
+            #expect(!(run.operations.first { $0.name == name }?.changes.contains { $0.state == .executing } ?? false))
         }
-        #expect(run.expectation?.ending == "stuck")
+        #expect(run.expectation?.ending == .stuck)
         #expect(run.endedAsExpected)
         #expect(run.ending?.explanation.contains("cycle") == true)
     }
@@ -189,7 +190,7 @@ struct DependenciesPageTests {
     }
 
     /// When the operation called `name` first reported `state`.
-    static func time(of state: String, for name: String) throws -> UInt64 {
+    static func time(of state: OperationState, for name: String) throws -> UInt64 {
         try #require(run.operations.first { $0.name == name }?.firstTime(of: state), "\(name) never reported \(state)")
     }
 }

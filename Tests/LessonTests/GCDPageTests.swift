@@ -24,7 +24,7 @@ struct GCDPageTests {
     @Test func blocksKnowTheLabelOfTheirQueue() {
         #expect(Self.run.outputText.contains("Inside a block on the worker, the current queue is tour.gcd.worker"))
         #expect(Self.run.outputText.contains("Inside an operation, the current queue is tour.gcd.operations"))
-        #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "com.apple.main-thread" })
+        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "com.apple.main-thread" })
     }
 
     @Test func asyncReturnedBeforeItsBlockBegan() throws {
@@ -114,7 +114,7 @@ struct GCDPageTests {
         #expect(served.queue == "com.apple.main-thread")
         // The main thread was busy for 0.2 s (at speed 1) after sending the block; nothing ran it meanwhile.
         #expect(Self.run.seconds(at: served.time) - Self.run.seconds(at: sent.time) >= 0.2 / Self.speed)
-        #expect(Self.run.results.contains { $0.kind == "peek" && $0.text == "false" })
+        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "false" })
     }
 
     @Test func dispatchMainTurnsTheMainQueueIntoOneServedByAPoolThread() throws {
@@ -222,7 +222,7 @@ struct GCDPageTests {
     @Test func syncOntoTheCurrentQueueIsTrappedByLibdispatch() {
         let run = recordRun(product: "Lesson06GCD", knobs: [("syncOntoCurrentQueue", "true")], speed: Self.speed)
         #expect(run.ending == .dispatchTrap)
-        #expect(run.expectation?.ending == "crash")
+        #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)
         #expect(run.ending?.explanation.contains("deadlock") == true)
         #expect(run.outputText.contains("The outer block owns the worker queue and now calls worker.sync…"))

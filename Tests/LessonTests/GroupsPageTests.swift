@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TourCore
 import TourTestSupport
+import PageProtocol
 
 /// Page 7 proves what it teaches about dispatch groups from its own trace.
 @Suite("Page 7: Groups")
@@ -77,7 +78,7 @@ struct GroupsPageTests {
     }
 
     @Test func waitTimesOutFirstThenSucceeds() throws {
-        let waits = Self.run.results.filter { $0.kind == "peek" }.sorted { $0.line < $1.line }
+        let waits = Self.run.results.filter { $0.kind == .peek }.sorted { $0.line < $1.line }
         #expect(waits.map(\.text) == ["timedOut", "success"])
         // The successful wait came back only once the last animation had left the group.
         let lastLeave = try #require(Self.run.marks.filter { $0.name.hasPrefix("leave: ") }.map(\.time).max())
@@ -100,9 +101,9 @@ struct GroupsPageTests {
     }
 
     /// A run with every trace event it sent, for the live view's frames, which the record itself ignores.
-    static func runWithEvents(speed: Double) -> (record: RunRecord, events: [TraceEvent]) {
+    static func runWithEvents(speed: Double) -> (record: RunRecord, events: [PageEvent]) {
         let recorder = RunRecorder()
-        let events = Mutex<[TraceEvent]>([])
+        let events = Mutex<[PageEvent]>([])
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson07Groups"), speed: speed)) { event in
             recorder.apply(event)
             if case .trace(let trace) = event { events.withLock { $0.append(trace) } }
@@ -118,7 +119,7 @@ struct GroupsPageTests {
         let (record, events) = Self.animated
         #expect(record.ending == .exited(code: 0))
         #expect(record.rejectedTraceLines == 0, "every frame fits on a line")
-        let frames = events.filter { $0.kind == "frame" }
+        let frames = events.filter(\.isFrame)
         var state = LiveViewState()
         frames.forEach { state.apply($0) }
         #expect(state.rejectedPictures == 0)
@@ -135,9 +136,9 @@ struct GroupsPageTests {
     @Test func notifyComesAfterTheLastFrameWhichShowsTheFinalScene() throws {
         let (record, events) = Self.animated
         let notify = try #require(record.marks.first { $0.name == "notify" })
-        let lastFrame = try #require(events.last { $0.kind == "frame" })
+        let lastFrame = try #require(events.last { $0.isFrame })
         #expect(lastFrame.time <= notify.time, "a frame was drawn after the group notified")
-        let frame = try LiveFrame.decode(lastFrame).get()
+        let frame = try LiveFrame.decode(try #require(lastFrame.framePicture)).get()
         // The background ends blue, and the box sits at (150, 150) of 200 points: pixel (72, 72) of 96.
         #expect(frame.pixel(x: 0, y: 0) == (25, 51, 204))
         #expect(frame.pixel(x: 72, y: 72) == (250, 220, 60))
@@ -198,9 +199,18 @@ struct GroupsPageTests {
     @Test func anUnbalancedLeaveIsTrappedByLibdispatch() {
         let run = recordRun(product: "Lesson07Groups", knobs: [("unbalancedLeave", "true")], speed: Self.speed)
         #expect(run.ending == .dispatchTrap)
-        #expect(run.expectation?.ending == "crash")
+        #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)
         #expect(run.ending?.explanation.contains("leave()") == true)
         #expect(!run.outputText.contains { $0.hasPrefix("Done:") })
     }
+}
+
+private extension PageEvent {
+    /// The picture of a `frame` event; nil for any other kind.
+    var framePicture: PagePicture? {
+        if case .frame(let picture) = kind { picture } else { nil }
+    }
+
+    var isFrame: Bool { framePicture != nil }
 }

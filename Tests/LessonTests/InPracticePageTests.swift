@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TourCore
 import TourTestSupport
+import PageProtocol
 
 /// Page 5 proves its rules from its own trace: the marks every row change makes, the queue's suspend and resume
 /// marks, the operations' reported states and the spans of the work itself.
@@ -26,20 +27,29 @@ struct InPracticePageTests {
 
     @Test func theLiveViewShowsPlaceholdersThenPhotosThenTheFilteredRowsInView() throws {
         let recorder = RunRecorder()
-        let events = Mutex<[TraceEvent]>([])
+        let events = Mutex<[PageEvent]>([])
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product), speed: 10)) { event in
             recorder.apply(event)
-            if case .trace(let trace) = event, trace.kind == "rows" || trace.kind == "row" { events.withLock { $0.append(trace) } }
+            switch event {
+            case .trace(let trace):
+                switch trace.kind {
+                case .rows, .row: events.withLock { $0.append(trace) }
+                default: break
+                }
+            default: break
+            }
         }
         run.waitUntilEnded()
         let record = recorder.record
         #expect(record.ending == .exited(code: 0))
         #expect(record.rejectedTraceLines == 0)
-        let rowEvents = events.withLock { $0 }.filter { $0.kind == "row" }
+        let rows = events.withLock { $0 }.compactMap { event -> (caption: String, picture: PagePicture?)? in
+            if case .row(_, let caption, let picture, _) = event.kind { (caption, picture) } else { nil }
+        }
         // Each state is drawn: a row without a picture while it waits, then with its photo, then filtered.
-        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("placeholder") == true && $0.fields["px"] == nil })
-        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("loaded") == true && $0.fields["px"] != nil })
-        #expect(rowEvents.contains { $0.string("caption")?.hasSuffix("filtered") == true && $0.fields["px"] != nil })
+        #expect(rows.contains { $0.caption.hasSuffix("placeholder") && $0.picture == nil })
+        #expect(rows.contains { $0.caption.hasSuffix("loaded") && $0.picture != nil })
+        #expect(rows.contains { $0.caption.hasSuffix("filtered") && $0.picture != nil })
         var state = LiveViewState()
         events.withLock { $0 }.forEach { state.apply($0) }
         #expect(state.rejectedPictures == 0)
@@ -108,9 +118,9 @@ struct InPracticePageTests {
         let suspensions = try Self.suspensions(in: Self.run)
         var waited = 0
         for operation in Self.run.operations {
-            guard let ready = operation.firstTime(of: "ready"),
+            guard let ready = operation.firstTime(of: .ready),
                   let gesture = suspensions.first(where: { $0.start < ready && ready < $0.end }) else { continue }
-            if let executing = operation.firstTime(of: "executing") {
+            if let executing = operation.firstTime(of: .executing) {
                 #expect(executing > gesture.end, "\(operation.name) became ready while suspended and started before the resume")
             }
             waited += 1
@@ -124,8 +134,8 @@ struct InPracticePageTests {
 
     @Test func aCancelledOperationNeverStartsExecuting() {
         for operation in Self.run.operations {
-            guard let cancelled = operation.firstTime(of: "cancelled") else { continue }
-            #expect(!operation.changes.contains { $0.state == "executing" && $0.time > cancelled },
+            guard let cancelled = operation.firstTime(of: .cancelled) else { continue }
+            #expect(!operation.changes.contains { $0.state == .executing && $0.time > cancelled },
                     "\(operation.name) executed after it was cancelled")
         }
     }
@@ -361,9 +371,9 @@ struct InPracticePageTests {
     /// operation may begin inside a suspension only if it was ready before the suspension began.
     static func expectNothingStartsWhileSuspended(in run: RunRecord, suspensions: [(start: UInt64, end: UInt64)]) {
         for operation in run.operations {
-            guard let executing = operation.firstTime(of: "executing"),
+            guard let executing = operation.firstTime(of: .executing),
                   let gesture = suspensions.first(where: { $0.start < executing && executing < $0.end }) else { continue }
-            let ready = operation.firstTime(of: "ready")
+            let ready = operation.firstTime(of: .ready)
             #expect(ready.map { $0 < gesture.start } == true,
                     "\(operation.name) started during a suspension without having been ready before it")
         }

@@ -44,7 +44,7 @@ struct OperationPageTests {
 
     @Test func completionBlockRunsAfterTheOperationFinished() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        let finished = try #require(operation.firstTime(of: "finished"))
+        let finished = try #require(operation.firstTime(of: .finished))
         let completion = try #require(Self.run.marks.first { $0.name == "completion block" })
         #expect(completion.time >= finished)
         #expect(completion.thread != Self.run.pid, "Foundation runs completion blocks on a worker thread")
@@ -52,7 +52,7 @@ struct OperationPageTests {
 
     @Test func operationReportsEveryStateInOrder() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        #expect(operation.changes.map(\.state) == ["ready", "executing", "finished"])
+        #expect(operation.changes.map(\.state) == [.ready, .executing, .finished])
     }
 
     /// The state lines come from Foundation's own `start()`: `executing` as it calls `main()`, `finished` as it returns,
@@ -60,8 +60,8 @@ struct OperationPageTests {
     @Test func stateLinesAreFoundationsOwnChanges() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
         let body = try #require(Self.run.spans(named: "tilt-shift body").first)
-        let executing = try #require(operation.firstTime(of: "executing"))
-        let finished = try #require(operation.firstTime(of: "finished"))
+        let executing = try #require(operation.firstTime(of: .executing))
+        let finished = try #require(operation.firstTime(of: .finished))
         #expect(executing <= body.start)
         let bodyEnd = try #require(body.end)
         #expect(bodyEnd <= finished)
@@ -74,7 +74,7 @@ struct OperationPageTests {
     @Test func operationCancelledBeforeStartNeverRunsItsBody() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "cancelled before start" })
         // Foundation's cancel() re-reads isReady; its start() then goes from the cancelled flag straight to finished.
-        #expect(operation.changes.map(\.state) == ["ready", "cancelled", "finished"])
+        #expect(operation.changes.map(\.state) == [.ready, .cancelled, .finished])
         let bodies = Self.run.spans(named: "tilt-shift body")
         #expect(bodies.count == 1, "only the operation that was not cancelled ran its body")
         #expect(Self.run.spans(named: "cancelled before start").isEmpty, "no executing line, so no span named after it")
@@ -87,15 +87,15 @@ struct OperationPageTests {
         #expect(dependency.dependencyName == "dependency never started")
         #expect(!Self.run.operations.contains { $0.name == "dependency never started" }, "the dependency never ran")
         let operation = try #require(Self.run.operations.first { $0.name == "cancelled before start" })
-        let ready = try #require(operation.firstTime(of: "ready"))
+        let ready = try #require(operation.firstTime(of: .ready))
         #expect(dependency.time < ready, "isReady answered false while the dependency held it, true after cancel()")
         #expect(Self.run.ending == .exited(code: 0))
     }
 
     @Test func operationCancelledWhileRunningStopsAtItsNextCheck() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "cancelled while running" })
-        let cancelled = try #require(operation.firstTime(of: "cancelled"))
-        let executing = try #require(operation.firstTime(of: "executing"))
+        let cancelled = try #require(operation.firstTime(of: .cancelled))
+        let executing = try #require(operation.firstTime(of: .executing))
         #expect(executing <= cancelled)
         // Band 1 holds until the page has cancelled, so the cancel always lands during it, however loaded the machine.
         let bands = Self.run.spans.filter { $0.name.hasPrefix("band ") }
@@ -103,16 +103,16 @@ struct OperationPageTests {
         let bandEnd = try #require(bands.first?.end)
         #expect(cancelled < bandEnd, "band 1 went on working after the cancel")
         #expect(Self.run.outputText.contains("Saw the cancellation before band 2 of 8: the rest never runs"))
-        #expect(Self.run.results.contains { $0.kind == "peek" && $0.line > 0 && $0.text == "1" }, "bandsDone is 1")
+        #expect(Self.run.results.contains { $0.kind == .peek && $0.line > 0 && $0.text == "1" }, "bandsDone is 1")
     }
 
     @Test func waitUntilFinishedReturnsOnceTheOperationHasFinished() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "cancelled while running" })
-        let finished = try #require(operation.firstTime(of: "finished"))
-        let executing = try #require(operation.firstTime(of: "executing"))
+        let finished = try #require(operation.firstTime(of: .finished))
+        let executing = try #require(operation.firstTime(of: .executing))
         let wait = try #require(Self.run.spans(named: "waitUntilFinished").first)
         #expect(wait.thread == Self.run.pid)
-        #expect(operation.changes.first { $0.state == "executing" }?.thread != Self.run.pid, "the queue ran it on a worker")
+        #expect(operation.changes.first { $0.state == .executing }?.thread != Self.run.pid, "the queue ran it on a worker")
         let waitEnd = try #require(wait.end)
         #expect(executing <= finished && wait.start <= finished && finished <= waitEnd)
     }
@@ -120,7 +120,7 @@ struct OperationPageTests {
     /// Foundation's `start()` returns at once on a finished operation: the trace shows nothing between the call and the mark.
     @Test func finishedOperationDoesNotRunAgainOnStart() throws {
         let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        #expect(operation.changes.map(\.state) == ["ready", "executing", "finished"])
+        #expect(operation.changes.map(\.state) == [.ready, .executing, .finished])
         let returned = try #require(Self.run.marks.first { $0.name == "second start() returned" })
         #expect(operation.changes.allSatisfy { $0.time < returned.time })
         #expect(Self.run.spans(named: "filter coffee").count == 1)
@@ -133,7 +133,7 @@ struct OperationPageTests {
         let (message, location) = try #require(Self.fatalError(in: ending), "expected Foundation's fatal error, got \(ending)")
         #expect(message.hasSuffix("receiver is not yet ready to execute"))
         #expect(location?.hasPrefix("Foundation/Operation.swift:") == true, "raised in Foundation's start(), at \(String(describing: location))")
-        #expect(run.expectation?.ending == "crash")
+        #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)
         #expect(ending.explanation.contains("dependenc"))
         #expect(!run.operations.contains { $0.name == "started before ready" }, "Foundation read isReady, got false, and no state ever changed")
@@ -142,7 +142,7 @@ struct OperationPageTests {
 
     @Test func resultsAppearBesideTheirLines() {
         let kinds = Set(Self.run.results.map(\.kind))
-        #expect(kinds == ["duration", "peek"])
+        #expect(kinds == [.duration, .peek])
         #expect(Self.run.results.allSatisfy { $0.file == "main.swift" && $0.line > 0 })
     }
 
@@ -182,7 +182,7 @@ struct OperationPageTests {
         let run = recordRun(product: "Lesson01Operation", knobs: [("reAddFinishedOperation", "true")], speed: 10)
         let (message, _) = try #require(run.ending.flatMap(Self.fatalError), "expected a fatal error, got \(String(describing: run.ending))")
         #expect(message.contains("cannot be enqueued"))
-        #expect(run.expectation?.ending == "crash")
+        #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)
         #expect(run.ending?.explanation.contains("runs once") == true)
     }

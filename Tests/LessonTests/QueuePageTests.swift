@@ -173,7 +173,7 @@ struct QueuePageTests {
         // The other two are picked as slots free up: each only after that many jobs have ended their work.
         let bodyEnds = Self.run.spans.filter { $0.name.hasSuffix(" at work") }.compactMap(\.end)
         for (name, slotsFreed) in [("utility", 1), ("background", 2)] {
-            let start = try #require(Self.run.operations.first { $0.name == name }?.firstTime(of: "executing"))
+            let start = try #require(Self.run.operations.first { $0.name == name }?.firstTime(of: .executing))
             #expect(bodyEnds.filter { $0 < start }.count >= slotsFreed)
         }
         #expect(Self.startOrder(of: classes, in: Self.turned) == classes, "on a serial queue they start in the order added")
@@ -192,14 +192,14 @@ struct QueuePageTests {
         let suspended = try #require(run.marks.first { $0.name == "queue suspended" }?.time)
         let resumed = try #require(run.marks.first { $0.name == "queue resumed" }?.time)
         let starts = try (1...4).map { number in
-            try #require(run.operations.first { $0.name == "download \(number)" }?.firstTime(of: "executing"))
+            try #require(run.operations.first { $0.name == "download \(number)" }?.firstTime(of: .executing))
         }
         #expect(starts[0] < suspended, "the page suspends the queue once the first download runs")
         // A download handed to a thread just before the suspension may still begin; the queue's width is 1.
         #expect(starts.filter { $0 > suspended && $0 < resumed }.count <= 1)
         #expect(starts[2] > resumed && starts[3] > resumed)
         for number in 1...4 {
-            #expect(run.operations.first { $0.name == "download \(number)" }?.changes.last?.state == "finished")
+            #expect(run.operations.first { $0.name == "download \(number)" }?.changes.last?.state == .finished)
         }
     }
 
@@ -207,14 +207,14 @@ struct QueuePageTests {
         let run = Self.run
         let cancelled = try #require(run.marks.first { $0.name == "cancelAllOperations" }?.time)
         let firstUpload = try #require(run.operations.first { $0.name == "upload 1" })
-        #expect(try #require(firstUpload.firstTime(of: "executing")) < cancelled)
+        #expect(try #require(firstUpload.firstTime(of: .executing)) < cancelled)
         #expect(run.spans.filter { $0.name.hasPrefix("upload 1 part ") }.count == 3, "the running upload ran its body to the end")
         let bodyEnd = try #require(run.spans(named: "upload 1 part 3").first?.end)
         for number in 2...5 {
             let upload = try #require(run.operations.first { $0.name == "upload \(number)" })
             let states = upload.changes.map(\.state)
-            #expect(states.contains("cancelled") && states.contains("finished"))
-            #expect(!states.contains("executing"), "upload \(number) never ran its main()")
+            #expect(states.contains(.cancelled) && states.contains(.finished))
+            #expect(!states.contains(.executing), "upload \(number) never ran its main()")
             #expect(!run.spans.contains { $0.name.hasPrefix("upload \(number) part") })
             let completion = try #require(run.marks.first { $0.name == "completion block of upload \(number)" })
             #expect(completion.time > bodyEnd, "the cancelled uploads waited for the running one's slot")
@@ -239,7 +239,7 @@ struct QueuePageTests {
     /// The text `duration` showed beside the first batch's wait, which the page also prints.
     static func batchTime(in run: RunRecord) -> String {
         let filtersEnd = firstBatchFilters(in: run).compactMap(\.end).max() ?? 0
-        return run.results.filter { $0.kind == "duration" && $0.time >= filtersEnd }.first?.text ?? "?"
+        return run.results.filter { $0.kind == .duration && $0.time >= filtersEnd }.first?.text ?? "?"
     }
 
     /// The widths the page measures on `cores` cores: 1, 2 and twice the cores.
@@ -306,7 +306,7 @@ struct QueuePageTests {
 
     /// The names among `names`, ordered by when each operation began executing.
     static func startOrder(of names: [String], in run: RunRecord) -> [String] {
-        names.compactMap { name in run.operations.first { $0.name == name }.flatMap { op in op.firstTime(of: "executing").map { (name, $0) } } }
+        names.compactMap { name in run.operations.first { $0.name == name }.flatMap { op in op.firstTime(of: .executing).map { (name, $0) } } }
             .sorted { $0.1 < $1.1 }
             .map(\.0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 import Testing
 @testable import TourCore
 
@@ -38,9 +39,9 @@ struct AdversarialStreamTests {
         }
 
         /// An event stamped `now`, or `stamp` when the page lies about its time.
-        mutating func send(_ kind: String, thread: Int32 = AdversarialStreamTests.pid, stamp: UInt64? = nil, _ fields: [String: TraceValue]) {
+        mutating func send(_ kind: EventKind, thread: Int32 = AdversarialStreamTests.pid, stamp: UInt64? = nil) {
             now += 1_000
-            record.ingest(.trace(TraceEvent(kind: kind, time: stamp ?? now, thread: thread, queue: "q", fields: fields)), receivedAt: now)
+            record.ingest(.trace(PageEvent(time: stamp ?? now, thread: thread, queue: "q", kind: kind)), receivedAt: now)
         }
 
         func stall(after seconds: Double) -> Stall? {
@@ -62,9 +63,7 @@ struct AdversarialStreamTests {
         #expect(record.dropNotes().allSatisfy { $0.count <= 200 }, sourceLocation: sourceLocation)
         var ended = record
         ended.apply(.ended(ending, time: feed.now + 1))
-        let page = Page(number: 1, folder: "01-Hostile", title: "Hostile", summary: "", product: "Hostile",
-                        source: URL(fileURLWithPath: "/nonexistent/main.swift"))
-        let summary = PlainReport(style: PlainStyle(colour: false, unicode: true)).summary(of: ended, page: page)
+        let summary = PlainReport(style: PlainStyle(colour: false, unicode: true)).summary(of: ended, source: "")
         #expect(summary.count <= 400, "\(summary.count) summary lines", sourceLocation: sourceLocation)
         #expect(summary.allSatisfy { $0.count <= 1_300 }, "\(summary.map(\.count).max() ?? 0) characters on a line", sourceLocation: sourceLocation)
         #expect(summary.contains { $0.hasPrefix("Ended: stuck") }, sourceLocation: sourceLocation)
@@ -77,8 +76,7 @@ struct AdversarialStreamTests {
         var ids = Array(1...length)
         ids.shuffle(using: &feed.random)
         for index in 0..<length - 1 {
-            feed.send("dep", ["op": .string("op \(ids[index])"), "oid": .integer(ids[index]),
-                              "on": .string("op \(ids[index + 1])"), "onid": .integer(ids[index + 1])])
+            feed.send(.dep(operation: "op \(ids[index])", oid: ids[index], dependency: "op \(ids[index + 1])", onid: ids[index + 1]))
         }
         #expect(feed.record.dependencies.count == feed.record.limits.dependencies)
         #expect(feed.record.drops.dependencies == length - 1 - feed.record.limits.dependencies)
@@ -95,7 +93,7 @@ struct AdversarialStreamTests {
         let length = 1_000_000
         for index in 0..<length {
             let next = (index + 1) % length
-            feed.send("dep", ["op": .string("op \(index)"), "oid": .integer(index), "on": .string("op \(next)"), "onid": .integer(next)])
+            feed.send(.dep(operation: "op \(index)", oid: index, dependency: "op \(next)", onid: next))
         }
         let cycle = feed.record.dependencyCycle()
         #expect(cycle.count == length + 1)
@@ -113,10 +111,9 @@ struct AdversarialStreamTests {
         let count = 1_000_000
         for index in 0..<count {
             let thread = Int32(10_000 + index)
-            feed.send("result", thread: thread, ["file": .string("main.swift"), "line": .integer(index), "kind": .string("peek"),
-                                                 "text": .string(String(repeating: "r", count: Int(feed.random.next() % 400)))])
-            feed.send("op", thread: thread, ["op": .string("operation \(index)"), "oid": .integer(index),
-                                             "state": .string(index % 2 == 0 ? "executing" : "ready")])
+            feed.send(.result(file: "main.swift", line: index, kind: .peek,
+                              text: String(repeating: "r", count: Int(feed.random.next() % 400)), seconds: nil), thread: thread)
+            feed.send(.op(operation: "operation \(index)", oid: index, state: index % 2 == 0 ? .executing : .ready), thread: thread)
         }
         let record = feed.record
         #expect(record.results.count == record.limits.results)
@@ -133,10 +130,10 @@ struct AdversarialStreamTests {
     /// never caught up), and the interface showed "running 8999997960 s"; one stamped before the start ran backwards.
     @Test func farFutureAndEarlyTimestampsThenSilence() throws {
         var feed = Feed()
-        feed.send("begin", ["id": .integer(1), "name": .string("waiting")])
-        feed.send("mark", stamp: feed.now + 9_000_000_000_000_000_000, ["name": .string("from the future")])
-        feed.send("mark", stamp: Self.start - 1, ["name": .string("before the start")])
-        feed.send("end", stamp: UInt64.max, ["id": .integer(1), "name": .string("waiting")])
+        feed.send(.begin(id: 1, name: "waiting"))
+        feed.send(.mark(name: "from the future"), stamp: feed.now + 9_000_000_000_000_000_000)
+        feed.send(.mark(name: "before the start"), stamp: Self.start - 1)
+        feed.send(.end(id: 1, name: "waiting"), stamp: UInt64.max)
         feed.now += 1_000
         feed.record.ingest(.output(OutputLine(stream: .stdout, text: "printed in the future", time: UInt64.max, thread: Self.pid, queue: "q")),
                            receivedAt: feed.now)
@@ -153,10 +150,10 @@ struct AdversarialStreamTests {
     @Test func tenThousandSpansLeftOpen() throws {
         var feed = Feed()
         for id in 1...10_000 {
-            feed.send("begin", thread: Self.pid + Int32(id % 7), ["id": .integer(id), "name": .string("span \(id) " + String(repeating: "n", count: 20))])
+            feed.send(.begin(id: id, name: "span \(id) " + String(repeating: "n", count: 20)), thread: Self.pid + Int32(id % 7))
         }
         // Beyond the cap a begin is refused and counted, never let in to push out what the run is stuck in.
-        feed.send("begin", ["id": .integer(10_001), "name": .string("one too many")])
+        feed.send(.begin(id: 10_001, name: "one too many"))
         #expect(feed.record.openSpans.count == 10_000)
         #expect(feed.record.drops.spans == 1)
         try expectSurvived(feed, leavesWorkOpen: true)
@@ -169,12 +166,12 @@ struct AdversarialStreamTests {
         var feed = Feed()
         for _ in 0..<100_000 {
             let id = Int(feed.random.next() % 1_000)
-            feed.send("end", ["id": .integer(id), "name": .string("never began")])
+            feed.send(.end(id: id, name: "never began"))
         }
-        feed.send("begin", ["id": .integer(5), "name": .string("real")])
-        feed.send("end", ["id": .integer(5), "name": .string("real")])
-        feed.send("end", ["id": .integer(5), "name": .string("real")])
-        feed.send("begin", ["id": .integer(6), "name": .string("still open")])
+        feed.send(.begin(id: 5, name: "real"))
+        feed.send(.end(id: 5, name: "real"))
+        feed.send(.end(id: 5, name: "real"))
+        feed.send(.begin(id: 6, name: "still open"))
         #expect(feed.record.spans.map(\.name) == ["real"])
         #expect(feed.record.openSpans.values.map(\.name) == ["still open"])
         try expectSurvived(feed, leavesWorkOpen: true)
@@ -185,14 +182,15 @@ struct AdversarialStreamTests {
         let long = String(repeating: "🧵", count: 16_000)
         // Marks, and spans that end, each with a name of 64 KB and a queue label of its own: the record at its fullest.
         for index in 0..<120_000 {
-            for kind in index % 3 == 0 ? ["mark"] : ["begin", "end"] {
+            let kinds: [EventKind] = index % 3 == 0 ? [.mark(name: long)] : [.begin(id: index, name: long), .end(id: index, name: long)]
+            let queue = "queue \(index) " + long.prefix(40)
+            for kind in kinds {
                 feed.now += 1_000
-                feed.record.ingest(.trace(TraceEvent(kind: kind, time: feed.now, thread: Self.pid + Int32(index % 3_000),
-                                                     queue: "queue \(index) " + long.prefix(40), fields: ["id": .integer(index), "name": .string(long)])),
-                                   receivedAt: feed.now)
+                let event = PageEvent(time: feed.now, thread: Self.pid + Int32(index % 3_000), queue: queue, kind: kind)
+                feed.record.ingest(.trace(event), receivedAt: feed.now)
             }
         }
-        feed.send("begin", ["id": .integer(-1), "name": .string("still open")])
+        feed.send(.begin(id: -1, name: "still open"))
         let record = feed.record
         #expect(record.queues.count == record.limits.queues)
         #expect(record.marks.allSatisfy { $0.name.utf8.count <= record.limits.nameBytes && $0.name.hasSuffix("…") })
@@ -205,7 +203,7 @@ struct AdversarialStreamTests {
         limits.results = 10_000
         var feed = Feed(limits: limits)
         for line in 0..<22_004 {
-            feed.send("result", ["file": .string("main.swift"), "line": .integer(line), "text": .string("x")])
+            feed.send(.result(file: "main.swift", line: line, kind: .peek, text: "x", seconds: nil))
         }
         #expect(feed.record.dropNotes() == ["12,004 results beyond the cap of 10,000 source lines were dropped"])
     }

@@ -1,4 +1,5 @@
 import Testing
+import PageProtocol
 @testable import TourCore
 
 /// Raw `waitpid` statuses as the kernel encodes them: the exit code in bits 8–15, a signal in bits 0–6, 0x80 for a core dump.
@@ -132,31 +133,31 @@ struct EndingClassifierTests {
 struct EndedAsExpectedTests {
     private let stall = Stall(openSpans: ["wait (main)"], unfinishedOperations: [], silentSeconds: 3)
 
-    private func record(expecting ending: String?, endedWith result: RunEnding?) -> RunRecord {
+    private func record(expecting ending: Ending?, endedWith result: RunEnding?) -> RunRecord {
         var record = RunRecord()
         record.apply(.started(pid: 10, time: 1))
         if let ending {
-            record.apply(.trace(TraceEvent(kind: "expect", time: 2, thread: 10, queue: "", fields: ["ending": .string(ending), "why": .string("on purpose")])))
+            record.apply(.trace(PageEvent(time: 2, thread: 10, queue: "", kind: .expect(ending: ending, why: "on purpose"))))
         }
         if let result { record.apply(.ended(result, time: 3)) }
         return record
     }
 
     @Test func anExpectedCrash() {
-        #expect(record(expecting: "crash", endedWith: .fatalError(message: "Fatal error: x", location: nil)).endedAsExpected)
-        #expect(record(expecting: "crash", endedWith: .dispatchTrap).endedAsExpected)
-        #expect(record(expecting: "crash", endedWith: .signal(11)).endedAsExpected)
-        #expect(!record(expecting: "crash", endedWith: .exited(code: 0)).endedAsExpected)
-        #expect(!record(expecting: "crash", endedWith: .stuck(stall)).endedAsExpected)
-        #expect(!record(expecting: "crash", endedWith: .stopped).endedAsExpected)
-        #expect(record(expecting: "crash", endedWith: .dispatchTrap).expectation == Expectation(ending: "crash", reason: "on purpose"))
+        #expect(record(expecting: .crash, endedWith: .fatalError(message: "Fatal error: x", location: nil)).endedAsExpected)
+        #expect(record(expecting: .crash, endedWith: .dispatchTrap).endedAsExpected)
+        #expect(record(expecting: .crash, endedWith: .signal(11)).endedAsExpected)
+        #expect(!record(expecting: .crash, endedWith: .exited(code: 0)).endedAsExpected)
+        #expect(!record(expecting: .crash, endedWith: .stuck(stall)).endedAsExpected)
+        #expect(!record(expecting: .crash, endedWith: .stopped).endedAsExpected)
+        #expect(record(expecting: .crash, endedWith: .dispatchTrap).expectation == Expectation(ending: .crash, reason: "on purpose"))
     }
 
     @Test func anExpectedHang() {
-        #expect(record(expecting: "stuck", endedWith: .stuck(stall)).endedAsExpected)
-        #expect(!record(expecting: "stuck", endedWith: .exited(code: 0)).endedAsExpected)
-        #expect(!record(expecting: "stuck", endedWith: .dispatchTrap).endedAsExpected)
-        #expect(!record(expecting: "stuck", endedWith: .stopped).endedAsExpected)
+        #expect(record(expecting: .stuck, endedWith: .stuck(stall)).endedAsExpected)
+        #expect(!record(expecting: .stuck, endedWith: .exited(code: 0)).endedAsExpected)
+        #expect(!record(expecting: .stuck, endedWith: .dispatchTrap).endedAsExpected)
+        #expect(!record(expecting: .stuck, endedWith: .stopped).endedAsExpected)
     }
 
     @Test func noExpectationMeansANormalExit() {
@@ -168,7 +169,7 @@ struct EndedAsExpectedTests {
 
     @Test func aRunThatHasNotEndedHasNotEndedAsExpected() {
         #expect(!record(expecting: nil, endedWith: nil).endedAsExpected)
-        #expect(!record(expecting: "stuck", endedWith: nil).endedAsExpected)
+        #expect(!record(expecting: .stuck, endedWith: nil).endedAsExpected)
     }
 }
 

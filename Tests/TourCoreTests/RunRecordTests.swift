@@ -1,13 +1,13 @@
 import Testing
+import PageProtocol
 @testable import TourCore
 
 @Suite("Run record")
 struct RunRecordTests {
     private let pid: Int32 = 500
 
-    private func event(_ kind: String, time: UInt64 = 10, thread: Int32 = 500, queue: String = "com.apple.main-thread",
-                       _ fields: [String: TraceValue] = [:]) -> HostEvent {
-        .trace(TraceEvent(kind: kind, time: time, thread: thread, queue: queue, fields: fields))
+    private func event(_ kind: EventKind, time: UInt64 = 10, thread: Int32 = 500, queue: String = "com.apple.main-thread") -> HostEvent {
+        .trace(PageEvent(time: time, thread: thread, queue: queue, kind: kind))
     }
 
     private func started(_ limits: RunRecord.Limits = RunRecord.Limits()) -> RunRecord {
@@ -43,7 +43,7 @@ struct RunRecordTests {
         var limits = RunRecord.Limits()
         limits.marks = 20
         var record = started(limits)
-        for index in 0..<23 { record.apply(event("mark", time: UInt64(index), ["name": .string("m\(index)")])) }
+        for index in 0..<23 { record.apply(event(.mark(name: "m\(index)"), time: UInt64(index))) }
         #expect(record.marks.map(\.name) == (3..<23).map { "m\($0)" })
         #expect(record.droppedMarks == 3)
     }
@@ -53,8 +53,8 @@ struct RunRecordTests {
         limits.spans = 10
         var record = started(limits)
         for id in 1...12 {
-            record.apply(event("begin", time: UInt64(id * 10), ["id": .integer(id), "name": .string("s\(id)")]))
-            record.apply(event("end", time: UInt64(id * 10 + 5), ["id": .integer(id), "name": .string("s\(id)")]))
+            record.apply(event(.begin(id: id, name: "s\(id)"), time: UInt64(id * 10)))
+            record.apply(event(.end(id: id, name: "s\(id)"), time: UInt64(id * 10 + 5)))
         }
         #expect(record.spans.map(\.id) == Array(3...12))
         #expect(record.droppedSpans == 2)
@@ -65,19 +65,19 @@ struct RunRecordTests {
         var limits = RunRecord.Limits()
         limits.openSpans = 2
         var record = started(limits)
-        for id in 1...3 { record.apply(event("begin", ["id": .integer(id), "name": .string("s\(id)")])) }
+        for id in 1...3 { record.apply(event(.begin(id: id, name: "s\(id)"))) }
         #expect(record.openSpans.keys.sorted() == [1, 2])
         #expect(record.droppedSpans == 1)
-        record.apply(event("end", time: 20, ["id": .integer(3), "name": .string("s3")]))
+        record.apply(event(.end(id: 3, name: "s3"), time: 20))
         #expect(record.spans == [])
-        record.apply(event("end", time: 20, ["id": .integer(1), "name": .string("s1")]))
+        record.apply(event(.end(id: 1, name: "s1"), time: 20))
         #expect(record.spans.map(\.id) == [1])
     }
 
     @Test func spansStillOpenAtTheEndAreKeptWithoutAnEnd() {
         var record = started()
-        record.apply(event("begin", time: 30, ["id": .integer(2), "name": .string("waiting forever")]))
-        record.apply(event("begin", time: 20, ["id": .integer(1), "name": .string("outer")]))
+        record.apply(event(.begin(id: 2, name: "waiting forever"), time: 30))
+        record.apply(event(.begin(id: 1, name: "outer"), time: 20))
         record.apply(.ended(.stopped, time: 99))
         #expect(record.spans.map(\.name) == ["outer", "waiting forever"])
         #expect(record.spans.allSatisfy { $0.end == nil && $0.duration == nil })
@@ -88,32 +88,27 @@ struct RunRecordTests {
 
     @Test func resultsPerLineKeepTheLatestTextAndCount() {
         var record = started()
-        let first: [String: TraceValue] = ["file": .string("main.swift"), "line": .integer(12), "kind": .string("duration"), "text": .string("1.0 ms"), "seconds": .number(0.001)]
-        record.apply(event("result", time: 11, first))
-        var second = first
-        second["text"] = .string("2.0 ms")
-        second["seconds"] = .number(0.002)
-        record.apply(event("result", time: 12, second))
-        record.apply(event("result", time: 13, ["file": .string("main.swift"), "line": .integer(14), "kind": .string("peek"), "text": .string("42")]))
-        record.apply(event("result", time: 14, ["file": .string("Other.swift"), "line": .integer(12), "kind": .string("peek"), "text": .string("x")]))
+        record.apply(event(.result(file: "main.swift", line: 12, kind: .duration, text: "1.0 ms", seconds: 0.001), time: 11))
+        record.apply(event(.result(file: "main.swift", line: 12, kind: .duration, text: "2.0 ms", seconds: 0.002), time: 12))
+        record.apply(event(.result(file: "main.swift", line: 14, kind: .peek, text: "42", seconds: nil), time: 13))
+        record.apply(event(.result(file: "Other.swift", line: 12, kind: .peek, text: "x", seconds: nil), time: 14))
         #expect(record.results == [
-            LineResult(file: "main.swift", line: 12, kind: "duration", text: "2.0 ms", seconds: 0.002, count: 2, time: 12),
-            LineResult(file: "main.swift", line: 14, kind: "peek", text: "42", seconds: nil, count: 1, time: 13),
-            LineResult(file: "Other.swift", line: 12, kind: "peek", text: "x", seconds: nil, count: 1, time: 14),
+            LineResult(file: "main.swift", line: 12, kind: .duration, text: "2.0 ms", seconds: 0.002, count: 2, time: 12),
+            LineResult(file: "main.swift", line: 14, kind: .peek, text: "42", seconds: nil, count: 1, time: 13),
+            LineResult(file: "Other.swift", line: 12, kind: .peek, text: "x", seconds: nil, count: 1, time: 14),
         ])
     }
 
     @Test func knobsReplaceByName() {
         var record = started()
-        record.apply(event("knob", ["name": .string("width"), "type": .string("int"), "value": .string("2"), "default": .string("2"),
-                                    "min": .integer(1), "max": .integer(8), "help": .string("how wide")]))
-        record.apply(event("knob", ["name": .string("style"), "type": .string("choice"), "value": .string("serial"),
-                                    "default": .string("serial"), "choices": .string("serial,concurrent")]))
-        record.apply(event("knob", ["name": .string("width"), "type": .string("int"), "value": .string("4"), "default": .string("2"),
-                                    "min": .integer(1), "max": .integer(8)]))
+        record.apply(event(.knob(KnobAnnouncement(name: "width", type: .int, value: "2", defaultValue: "2", minimum: 1, maximum: 8,
+                                                  help: "how wide"))))
+        record.apply(event(.knob(KnobAnnouncement(name: "style", type: .choice, value: "serial", defaultValue: "serial",
+                                                  choices: ["serial", "concurrent"]))))
+        record.apply(event(.knob(KnobAnnouncement(name: "width", type: .int, value: "4", defaultValue: "2", minimum: 1, maximum: 8))))
         #expect(record.knobs == [
-            KnobValue(name: "width", type: "int", value: "4", defaultValue: "2", minimum: 1, maximum: 8, choices: [], help: ""),
-            KnobValue(name: "style", type: "choice", value: "serial", defaultValue: "serial", minimum: nil, maximum: nil,
+            KnobValue(name: "width", type: .int, value: "4", defaultValue: "2", minimum: 1, maximum: 8, choices: [], help: ""),
+            KnobValue(name: "style", type: .choice, value: "serial", defaultValue: "serial", minimum: nil, maximum: nil,
                       choices: ["serial", "concurrent"], help: ""),
         ])
     }
@@ -122,9 +117,9 @@ struct RunRecordTests {
         var record = started()
         // The process's first thread is known from the start, before any queue.
         #expect(record.threads == [ThreadLane(thread: pid, number: 0, isMain: true)])
-        record.apply(event("mark", thread: 503, queue: "com.apple.root.default-qos"))
-        record.apply(event("mark", thread: pid, queue: "com.apple.main-thread"))
-        record.apply(event("mark", thread: 501, queue: "fixture.operations"))
+        record.apply(event(.mark(name: "x"), thread: 503, queue: "com.apple.root.default-qos"))
+        record.apply(event(.mark(name: "x"), thread: pid, queue: "com.apple.main-thread"))
+        record.apply(event(.mark(name: "x"), thread: 501, queue: "fixture.operations"))
         record.apply(.output(OutputLine(stream: .stdout, text: "printed", time: 3, thread: 502, queue: "fixture.serial")))
         #expect(record.threads == [
             ThreadLane(thread: pid, number: 0, isMain: true),
@@ -142,11 +137,11 @@ struct RunRecordTests {
     @Test func aWorkerThreadThatServesTwoQueuesIsOneLaneWhoseSpansCarryBothLabels() throws {
         var record = started()
         let worker: Int32 = 501
-        record.apply(event("begin", time: 20, thread: worker, queue: "photos", ["id": .integer(1), "name": .string("filter")]))
-        record.apply(event("end", time: 30, thread: worker, queue: "photos", ["id": .integer(1), "name": .string("filter")]))
-        record.apply(event("begin", time: 40, thread: worker, queue: "com.apple.root.default-qos", ["id": .integer(2), "name": .string("job")]))
-        record.apply(event("mark", time: 45, thread: worker, queue: "com.apple.root.default-qos", ["name": .string("halfway")]))
-        record.apply(event("end", time: 50, thread: worker, queue: "com.apple.root.default-qos", ["id": .integer(2), "name": .string("job")]))
+        record.apply(event(.begin(id: 1, name: "filter"), time: 20, thread: worker, queue: "photos"))
+        record.apply(event(.end(id: 1, name: "filter"), time: 30, thread: worker, queue: "photos"))
+        record.apply(event(.begin(id: 2, name: "job"), time: 40, thread: worker, queue: "com.apple.root.default-qos"))
+        record.apply(event(.mark(name: "halfway"), time: 45, thread: worker, queue: "com.apple.root.default-qos"))
+        record.apply(event(.end(id: 2, name: "job"), time: 50, thread: worker, queue: "com.apple.root.default-qos"))
         record.apply(.output(OutputLine(stream: .stdout, text: "notified", time: 60, thread: worker, queue: "com.apple.main-thread")))
 
         let lanes = record.threads.filter { !$0.isMain }
@@ -163,31 +158,32 @@ struct RunRecordTests {
 
     @Test func workOnNoQueueIsListedAsNoQueue() {
         var record = started()
-        record.apply(event("mark", thread: 600, queue: ""))
+        record.apply(event(.mark(name: "x"), thread: 600, queue: ""))
         #expect(record.laneName(of: 600) == "T1")
         #expect(record.queues == [""])
         #expect(QueueLabel.shown("") == "no queue")
         #expect(QueueLabel.shown("photos") == "photos")
         // Events that are neither spans, marks nor printed lines name no queue of their own in the legend.
-        record.apply(event("knob", thread: pid, queue: "com.apple.main-thread", ["name": .string("width")]))
+        record.apply(event(.knob(KnobAnnouncement(name: "width", type: .bool, value: "true", defaultValue: "true")), thread: pid,
+                           queue: "com.apple.main-thread"))
         #expect(record.queues == [""])
     }
 
     @Test func operationsDependenciesHelloAndRejections() {
         var record = started()
-        record.apply(event("hello", ["v": .integer(1), "page": .string("RunnerFixture"), "pid": .integer(500), "speed": .number(2)]))
-        record.apply(event("op", time: 20, thread: 501, ["op": .string("download"), "oid": .integer(1), "state": .string("executing")]))
-        record.apply(event("op", time: 30, thread: 501, ["op": .string("download"), "oid": .integer(1), "state": .string("finished")]))
-        record.apply(event("dep", time: 15, ["op": .string("parse"), "oid": .integer(2), "on": .string("download"), "onid": .integer(1)]))
+        record.apply(event(.hello(version: 1, page: "RunnerFixture", pid: 500, speed: 2)))
+        record.apply(event(.op(operation: "download", oid: 1, state: .executing), time: 20, thread: 501))
+        record.apply(event(.op(operation: "download", oid: 1, state: .finished), time: 30, thread: 501))
+        record.apply(event(.dep(operation: "parse", oid: 2, dependency: "download", onid: 1), time: 15))
         record.apply(.rejectedTraceLine(reason: "first reason", time: 40))
         record.apply(.rejectedTraceLine(reason: "second reason", time: 41))
         #expect(record.page == "RunnerFixture")
         #expect(record.speed == 2)
         #expect(record.operations == [OperationRecord(id: 1, name: "download", changes: [
-            .init(state: "executing", time: 20, thread: 501, queue: "com.apple.main-thread"),
-            .init(state: "finished", time: 30, thread: 501, queue: "com.apple.main-thread"),
+            .init(state: .executing, time: 20, thread: 501, queue: "com.apple.main-thread"),
+            .init(state: .finished, time: 30, thread: 501, queue: "com.apple.main-thread"),
         ])])
-        #expect(record.operations[0].firstTime(of: "finished") == 30)
+        #expect(record.operations[0].firstTime(of: .finished) == 30)
         #expect(record.dependencies == [Dependency(operation: 2, operationName: "parse", dependsOn: 1, dependencyName: "download", time: 15)])
         #expect(record.rejectedTraceLines == 2)
         #expect(record.lastRejection == "second reason")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import TourCore
 import TourTestSupport
+import PageProtocol
 
 /// The real runner on `RunnerFixture` (Tests/Fixtures/RunnerFixture/main.swift), a program that misbehaves on demand;
 /// the environment variable FIXTURE picks the misbehaviour. Every test waits for the run's real end, the watchdog's
@@ -43,7 +44,7 @@ struct RunnerTests {
         let result = try #require(record.results.first)
         #expect(record.results.count == 1)
         #expect(result.file == "main.swift")
-        #expect(result.kind == "peek")
+        #expect(result.kind == .peek)
         #expect(result.text == String(result.line))
         #expect(result.count == 1)
         #expect(record.rejectedTraceLines == 0)
@@ -109,14 +110,14 @@ struct RunnerTests {
         for index in 0..<200 {
             let first = try #require(record.operations.first { $0.name == "first \(index)" })
             let second = try #require(record.operations.first { $0.name == "second \(index)" })
-            let finished = try #require(first.firstTime(of: "finished"))
-            let ready = try #require(second.firstTime(of: "ready"))
-            let executing = try #require(second.firstTime(of: "executing"))
+            let finished = try #require(first.firstTime(of: .finished))
+            let ready = try #require(second.firstTime(of: .ready))
+            let executing = try #require(second.firstTime(of: .executing))
             #expect(ready >= finished, "second \(index) was released after first \(index) finished")
             #expect(executing >= finished)
             let completion = try #require(record.marks.first { $0.name == "completion of first \(index)" })
             #expect(completion.time >= finished)
-            #expect(first.changes.map(\.state) == ["ready", "executing", "finished"], "each of Foundation's changes once, in order")
+            #expect(first.changes.map(\.state) == [.ready, .executing, .finished], "each of Foundation's changes once, in order")
             let span = try #require(record.spans(named: "first \(index)").first)
             #expect(span.thread == first.changes[1].thread, "the span begins on the lane that reported executing")
             let spanEnd = try #require(span.end)
@@ -162,7 +163,7 @@ struct RunnerTests {
         #expect(stall.openSpans == ["wait for all operations (main)"])
         #expect(record.ending?.headline.hasSuffix("in never-finishes, wait for all operations (main)") == true)
         #expect(record.operations.map(\.name) == ["never-finishes"])
-        #expect(record.operations.first?.changes.map(\.state) == ["executing"])
+        #expect(record.operations.first?.changes.map(\.state) == [.executing])
     }
 
     @Test func silentForeverEndsStuckThroughTheSilentLimit() {
@@ -273,9 +274,7 @@ struct RunnerTests {
         let ending = try #require(record.ending)
         #expect(ending.headline == "stuck: no progress for \(String(format: "%.1f", stall.silentSeconds)) s in chain 0")
         #expect(ending.explanation.contains("Operations that started and never finished: chain 0."))
-        let page = Page(number: 9, folder: "99-Fixture", title: "Dependency chain", summary: "", product: Self.product,
-                        source: URL(fileURLWithPath: "/nonexistent/main.swift"))
-        let summary = PlainReport(style: PlainStyle(colour: false, unicode: true)).summary(of: record, page: page)
+        let summary = PlainReport(style: PlainStyle(colour: false, unicode: true)).summary(of: record, source: "")
         #expect(summary.contains("note: 180,000 dependencies beyond the cap of 20,000 were dropped"))
         #expect(summary.contains { $0.hasPrefix("Ended: stuck: no progress for") })
         #expect(summary.allSatisfy { $0.count <= 600 }, "\(summary.map(\.count).max() ?? 0) characters on one line")
@@ -306,7 +305,7 @@ struct RunnerTests {
 
     @Test func stopEndsAStuckPageAsStopped() throws {
         let log = EventLog(signalWhen: { event in
-            if case .trace(let trace) = event { return trace.kind == "begin" && trace.string("name") == "waiting forever" }
+            if case .trace(let trace) = event, case .begin(_, "waiting forever") = trace.kind { return true }
             return false
         })
         let run = PageRun.start(
@@ -364,7 +363,7 @@ struct RunnerTests {
 
     static func isMark(_ name: String) -> @Sendable (HostEvent) -> Bool {
         { event in
-            if case .trace(let trace) = event { return trace.kind == "mark" && trace.string("name") == name }
+            if case .trace(let trace) = event { return trace.kind == .mark(name: name) }
             return false
         }
     }
@@ -447,8 +446,8 @@ private final class FloodCheck: @unchecked Sendable {
             switch event {
             case .rejectedTraceLine(let reason, _):
                 state.rejected.append(reason)
-            case .trace(let trace) where trace.kind == "mark":
-                check(trace)
+            case .trace(let trace):
+                if case .mark(let name) = trace.kind { check(name, thread: trace.thread) }
             default:
                 break
             }
@@ -459,9 +458,8 @@ private final class FloodCheck: @unchecked Sendable {
         if state.problems.count < 10 { state.problems.append(text) }
     }
 
-    private func check(_ trace: TraceEvent) {
+    private func check(_ name: String, thread: Int32) {
         state.marks += 1
-        guard let name = trace.string("name") else { return problem("a mark without a name") }
         let parts = name.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "tf", let worker = Int(parts[1]), let index = Int(parts[2]), let length = Int(parts[3]),
               state.perWorker.indices.contains(worker) else {
@@ -477,9 +475,9 @@ private final class FloodCheck: @unchecked Sendable {
             problem("worker \(worker) event \(index): payload of \(payload.utf8.count) bytes, expected \(length) × \(letter)")
         }
         if length > 4_096 { state.longMarks += 1 }
-        if let known = state.threadOfWorker[worker], known != trace.thread {
-            problem("worker \(worker) moved from thread \(known) to \(trace.thread)")
+        if let known = state.threadOfWorker[worker], known != thread {
+            problem("worker \(worker) moved from thread \(known) to \(thread)")
         }
-        state.threadOfWorker[worker] = trace.thread
+        state.threadOfWorker[worker] = thread
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import PageProtocol
 @testable import TourCore
 
 /// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.
@@ -38,18 +39,18 @@ struct WatchdogTests {
         func dependencyCycle() -> [String] { record.dependencyCycle() }
     }
 
-    private func trace(_ kind: String, thread: Int32 = 100, _ fields: [String: TraceValue]) -> HostEvent {
-        .trace(TraceEvent(kind: kind, time: 0, thread: thread, queue: "q", fields: fields))
+    private func trace(_ kind: EventKind, thread: Int32 = 100) -> HostEvent {
+        .trace(PageEvent(time: 0, thread: thread, queue: "q", kind: kind))
     }
     private func begin(_ id: Int, _ name: String, thread: Int32 = 100) -> HostEvent {
-        trace("begin", thread: thread, ["id": .integer(id), "name": .string(name)])
+        trace(.begin(id: id, name: name), thread: thread)
     }
-    private func end(_ id: Int, _ name: String) -> HostEvent { trace("end", ["id": .integer(id), "name": .string(name)]) }
-    private func op(_ oid: Int, _ name: String, _ state: String) -> HostEvent {
-        trace("op", ["op": .string(name), "oid": .integer(oid), "state": .string(state)])
+    private func end(_ id: Int, _ name: String) -> HostEvent { trace(.end(id: id, name: name)) }
+    private func op(_ oid: Int, _ name: String, _ state: OperationState) -> HostEvent {
+        trace(.op(operation: name, oid: oid, state: state))
     }
     private func dep(_ oid: Int, _ name: String, on onid: Int, _ onName: String) -> HostEvent {
-        trace("dep", ["op": .string(name), "oid": .integer(oid), "on": .string(onName), "onid": .integer(onid)])
+        trace(.dep(operation: name, oid: oid, dependency: onName, onid: onid))
     }
     private func output(_ text: String) -> HostEvent { .output(OutputLine(stream: .stdout, text: text, time: 0)) }
 
@@ -64,7 +65,7 @@ struct WatchdogTests {
 
     @Test func aPageListeningForCommandsMayBeSilentButNotStuckWithWorkOpen() {
         var watch = detector()
-        watch.record(trace("input", ["commands": .string("scroll")]), at: at(0))
+        watch.record(trace(.input(commands: .scroll)), at: at(0))
         #expect(watch.stall(at: at(1_000)) == nil, "waiting for the learner is not a silent endless loop")
         watch.record(begin(1, "drag"), at: at(1_000))
         #expect(watch.stall(at: at(1_000 + stuckAfter)) != nil, "an open span still counts as stuck")
@@ -78,7 +79,7 @@ struct WatchdogTests {
         #expect(watch.stall(at: at(3.5))?.silentSeconds == 2)
         watch.record(.rejectedTraceLine(reason: "bad", time: 0), at: at(4))
         #expect(watch.stall(at: at(5.9)) == nil)
-        watch.record(trace("mark", ["name": .string("tick")]), at: at(5))
+        watch.record(trace(.mark(name: "tick")), at: at(5))
         #expect(watch.stall(at: at(6.9)) == nil)
         #expect(watch.stall(at: at(7))?.openSpans == ["work (T1)"])
     }
@@ -128,15 +129,15 @@ struct WatchdogTests {
 
     @Test func anExecutingOperationIsNamedUntilItFinishes() {
         var watch = detector()
-        watch.record(op(7, "download", "ready"), at: at(0))
+        watch.record(op(7, "download", .ready), at: at(0))
         #expect(watch.stall(at: at(2)) == nil)
-        watch.record(op(7, "download", "executing"), at: at(1))
-        watch.record(op(3, "resize", "executing"), at: at(1))
+        watch.record(op(7, "download", .executing), at: at(1))
+        watch.record(op(3, "resize", .executing), at: at(1))
         #expect(watch.stall(at: at(3) - 1) == nil)
         #expect(watch.stall(at: at(3)) == Stall(openSpans: [], unfinishedOperations: ["resize", "download"], silentSeconds: 2))
-        watch.record(op(3, "resize", "finished"), at: at(4))
+        watch.record(op(3, "resize", .finished), at: at(4))
         #expect(watch.stall(at: at(6))?.unfinishedOperations == ["download"])
-        watch.record(op(7, "download", "finished"), at: at(4))
+        watch.record(op(7, "download", .finished), at: at(4))
         #expect(watch.stall(at: at(6)) == nil)
     }
 
@@ -172,7 +173,7 @@ struct WatchdogTests {
         var watch = detector()
         watch.record(dep(1, "a", on: 2, "b"), at: at(0))
         watch.record(dep(2, "b", on: 1, "a"), at: at(0))
-        watch.record(op(2, "b", "finished"), at: at(0))
+        watch.record(op(2, "b", .finished), at: at(0))
         #expect(watch.dependencyCycle() == [])
     }
 

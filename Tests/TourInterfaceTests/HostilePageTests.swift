@@ -1,3 +1,4 @@
+import PageProtocol
 import Testing
 import TourCore
 @testable import TourInterface
@@ -19,8 +20,8 @@ struct HostilePageTests {
             delivered.append(record.ingest(event, receivedAt: now))
         }
 
-        mutating func trace(_ kind: String, stamp: UInt64? = nil, _ fields: [String: TraceValue]) {
-            deliver(.trace(TraceEvent(kind: kind, time: stamp ?? now + 1_000, thread: RunScript.mainThread, queue: "q", fields: fields)))
+        mutating func trace(_ kind: EventKind, stamp: UInt64? = nil) {
+            deliver(.trace(PageEvent(time: stamp ?? now + 1_000, thread: RunScript.mainThread, queue: "q", kind: kind)))
         }
     }
 
@@ -28,12 +29,11 @@ struct HostilePageTests {
     func dependencyChainAndAFarFutureStamp() throws {
         var model = try FixturePages.model(width: 120, height: 40)
         var runner = Runner()
-        runner.trace("op", ["op": .string("chain 0"), "oid": .integer(0), "state": .string("executing")])
+        runner.trace(.op(operation: "chain 0", oid: 0, state: .executing))
         for index in 0..<200_000 {
-            runner.trace("dep", ["op": .string("chain \(index)"), "oid": .integer(index),
-                                 "on": .string("chain \(index + 1)"), "onid": .integer(index + 1)])
+            runner.trace(.dep(operation: "chain \(index)", oid: index, dependency: "chain \(index + 1)", onid: index + 1))
         }
-        runner.trace("mark", stamp: runner.now + 9_000_000_000_000_000_000, ["name": .string("from the future")])
+        runner.trace(.mark(name: "from the future"), stamp: runner.now + 9_000_000_000_000_000_000)
         let effects = model.update(.key(.character("r")))
         guard case .start(let order)? = effects.last else {
             Issue.record("r started no run: \(effects)")

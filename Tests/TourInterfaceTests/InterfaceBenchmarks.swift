@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import PageProtocol
 @testable import TourInterface
 
 /// The interface's share of the budgets in issue 3, without a terminal: how long the model takes to fold
@@ -26,12 +27,10 @@ struct InterfaceBenchmarks {
             let thread = Int32(10 + index % 8)
             switch index % 10 {
             case 0: return .output(OutputLine(stream: .stdout, text: "line \(index)", time: time, thread: thread, queue: "q"))
-            case 1: return .trace(TraceEvent(kind: "result", time: time, thread: thread, queue: "q",
-                                             fields: ["line": .integer(15), "text": .string("\(index)"), "file": .string("main.swift")]))
-            case 2...5: return .trace(TraceEvent(kind: "begin", time: time, thread: thread, queue: "q",
-                                                 fields: ["id": .integer(index), "name": .string("work \(index)")]))
-            default: return .trace(TraceEvent(kind: "end", time: time, thread: thread, queue: "q",
-                                               fields: ["id": .integer(index - 4), "name": .string("work")]))
+            case 1: return .trace(PageEvent(time: time, thread: thread, queue: "q",
+                                            kind: .result(file: "main.swift", line: 15, kind: .peek, text: "\(index)", seconds: nil)))
+            case 2...5: return .trace(PageEvent(time: time, thread: thread, queue: "q", kind: .begin(id: index, name: "work \(index)")))
+            default: return .trace(PageEvent(time: time, thread: thread, queue: "q", kind: .end(id: index - 4, name: "work")))
             }
         }
     }

@@ -1,10 +1,9 @@
 import Foundation
 import Synchronization
+import PageProtocol
 
-/// The states an operation passes through, as the timeline and the page's own output name them.
-public enum OperationState: String, Sendable {
-    case ready, executing, finished, cancelled
-}
+/// The states an operation passes through: the one type the host reads them as too.
+public typealias OperationState = PageProtocol.OperationState
 
 /// Reports that `operation` has reached `state`: a line on stdout when the page runs alone, an `op` event for the host.
 ///
@@ -13,22 +12,14 @@ public enum OperationState: String, Sendable {
 public func reportState(_ operation: Operation, _ state: OperationState) {
     let session = LessonSession.shared
     let name = displayName(of: operation)
-    session.emit("op") { line in
-        line.add("op", name)
-        line.add("oid", objectNumber(operation))
-        line.add("state", state.rawValue)
-    }
+    session.emit(.op(operation: name, oid: objectNumber(operation), state: state))
     session.narrate("\(name) is \(state.rawValue)")
 }
 
 /// Records that `operation` waits for `dependency`, so the timeline and the trace export can draw the arrow.
 public func reportDependency(_ operation: Operation, on dependency: Operation) {
-    LessonSession.shared.emit("dep") { line in
-        line.add("op", displayName(of: operation))
-        line.add("oid", objectNumber(operation))
-        line.add("on", displayName(of: dependency))
-        line.add("onid", objectNumber(dependency))
-    }
+    LessonSession.shared.emit(.dep(operation: displayName(of: operation), oid: objectNumber(operation),
+                                   dependency: displayName(of: dependency), onid: objectNumber(dependency)))
 }
 
 /// The operation's `name` if it has one, otherwise its class.

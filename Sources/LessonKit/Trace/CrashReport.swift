@@ -106,7 +106,7 @@ enum CrashReport {
         let pc = instructionAddress(context)
         let faultAddress = info.map { UInt(bitPattern: $0.pointee._sifields._sigfault.si_addr) } ?? 0
         var writer = LineWriter(start: line, capacity: lineCapacity)
-        writer.append(#"{"e":"crash","t":"#)
+        writer.append(EventKind.crashLineStart)
         writer.append(UInt(monotonicNanoseconds()))
         writer.append(#","tid":"#)
         writer.append(UInt(crashingThreadID()))

@@ -29,7 +29,7 @@ public enum ChromeTrace {
         }
         for operation in record.operations {
             for change in operation.changes {
-                events.append(["ph": "i", "s": "t", "name": "\(operation.name): \(change.state)", "cat": "operation",
+                events.append(["ph": "i", "s": "t", "name": "\(operation.name): \(change.state.rawValue)", "cat": "operation",
                                "pid": pid, "tid": Int(change.thread), "ts": microseconds(change.time), "args": ["queue": change.queue]])
             }
         }
@@ -40,8 +40,8 @@ public enum ChromeTrace {
         }
         let byID = Dictionary(record.operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, dependency) in record.dependencies.enumerated() {
-            guard let before = byID[dependency.dependsOn]?.changes.last(where: { $0.state == "finished" }),
-                  let after = byID[dependency.operation]?.changes.first(where: { $0.state == "executing" }) else { continue }
+            guard let before = byID[dependency.dependsOn]?.changes.last(where: { $0.state == .finished }),
+                  let after = byID[dependency.operation]?.changes.first(where: { $0.state == .executing }) else { continue }
             let common: [String: Any] = ["name": "\(dependency.dependencyName) → \(dependency.operationName)",
                                          "cat": "dependency", "pid": pid, "id": index + 1]
             events.append(common.merging(["ph": "s", "tid": Int(before.thread), "ts": microseconds(before.time)]) { $1 })

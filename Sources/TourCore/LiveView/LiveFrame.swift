@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// A picture a page drew into the live view: 8-bit RGB pixels, row by row from the top left.
 public struct LiveFrame: Sendable, Equatable {
     public let width: Int
@@ -17,14 +19,14 @@ public struct LiveFrame: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// Decodes the picture in `event`'s `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
-    public static func decode(_ event: TraceEvent) -> Result<LiveFrame, LiveFrameError> {
-        let width = event.integer("w"), height = event.integer("h")
+    /// Decodes a picture as a page sent it in an event's `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
+    public static func decode(_ sent: PagePicture) -> Result<LiveFrame, LiveFrameError> {
+        let width = sent.width, height = sent.height
         guard let width, let height, (1...LiveFrame.largestSide).contains(width),
               (1...LiveFrame.largestSide).contains(height) else {
             return .failure(.badSize(width: width, height: height))
         }
-        guard let text = event.string("px") else { return .failure(.missingPixels) }
+        guard let text = sent.base64 else { return .failure(.missingPixels) }
         guard let pixels = Base64Decoder.decode(text) else { return .failure(.corruptPixels) }
         let expected = width * height * 3
         guard pixels.count == expected, let frame = LiveFrame(width: width, height: height, pixels: pixels) else {

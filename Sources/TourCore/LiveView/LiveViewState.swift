@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// What a run's live view shows: the latest frame and the latest list, kept beside the run's `RunRecord`.
 ///
 /// Only the latest of each is kept, so however fast a page sends, memory stays bounded and the screen draws
@@ -41,10 +43,10 @@ public struct LiveViewState: Sendable, Equatable {
     /// True once the page has drawn anything: the interface shows the pane from then on.
     public var isActive: Bool { frame != nil || !rows.isEmpty }
 
-    public mutating func apply(_ event: TraceEvent) {
+    public mutating func apply(_ event: PageEvent) {
         switch event.kind {
-        case "frame":
-            switch LiveFrame.decode(event) {
+        case .frame(let sent):
+            switch LiveFrame.decode(sent) {
             case .success(let decoded):
                 framesReceived += 1
                 if !frameDrawn { framesDropped += 1 }
@@ -54,22 +56,22 @@ public struct LiveViewState: Sendable, Equatable {
             case .failure(let error):
                 reject(error)
             }
-        case "rows":
-            guard let count = event.integer("count"), (0...Self.largestRowCount).contains(count) else { return }
+        case .rows(let count):
+            guard (0...Self.largestRowCount).contains(count) else { return }
             if count < rows.count {
                 rows.removeLast(rows.count - count)
             } else {
                 rows += Array(repeating: Row(caption: ""), count: count - rows.count)
             }
             version += 1
-        case "row":
-            guard let index = event.integer("index"), rows.indices.contains(index) else { return }
-            let parts = min(max(event.integer("parts") ?? 0, 0), Self.largestPartCount)
+        case .row(let index, let caption, let sent, let announcedParts):
+            guard rows.indices.contains(index) else { return }
+            let parts = min(max(announcedParts ?? 0, 0), Self.largestPartCount)
             // The same number of parts as before means the row kept its full-size pictures; only new ones follow.
             let kept = rows[index].fullSize.count == parts ? rows[index].fullSize : Array(repeating: Row(caption: ""), count: parts)
-            var row = Row(caption: event.string("caption") ?? "", fullSize: kept)
-            if event.fields["px"] != nil {
-                switch LiveFrame.decode(event) {
+            var row = Row(caption: caption, fullSize: kept)
+            if let sent {
+                switch LiveFrame.decode(sent) {
                 case .success(let picture):
                     guard fitsBudget(picture, replacing: rows[index].picture) else { return }
                     row.picture = picture
@@ -81,18 +83,17 @@ public struct LiveViewState: Sendable, Equatable {
             }
             rows[index] = row
             version += 1
-        case "detail":
-            guard let index = event.integer("index"), rows.indices.contains(index),
-                  let part = event.integer("part"), rows[index].fullSize.indices.contains(part) else { return }
-            switch LiveFrame.decode(event) {
+        case .detail(let index, let part, let caption, let sent):
+            guard rows.indices.contains(index), rows[index].fullSize.indices.contains(part) else { return }
+            switch LiveFrame.decode(sent) {
             case .success(let picture):
                 guard fitsBudget(picture, replacing: rows[index].fullSize[part].picture) else { return }
-                rows[index].fullSize[part] = Row(caption: event.string("caption") ?? "", picture: picture)
+                rows[index].fullSize[part] = Row(caption: caption, picture: picture)
                 version += 1
             case .failure(let error):
                 reject(error)
             }
-        default:
+        case .hello, .begin, .end, .mark, .out, .result, .knob, .op, .dep, .expect, .crash, .input, .unknown:
             return
         }
     }

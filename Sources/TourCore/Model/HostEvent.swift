@@ -1,9 +1,11 @@
+import PageProtocol
+
 /// Everything the host learns about a running page, in the order it learned it.
 public enum HostEvent: Sendable, Equatable {
     /// The page's process started; `time` is on the monotonic clock.
     case started(pid: Int32, time: UInt64)
     /// An event from the page's trace channel.
-    case trace(TraceEvent)
+    case trace(PageEvent)
     /// A line the page wrote to stdout or stderr, or printed through LessonKit.
     case output(OutputLine)
     /// A trace line the host could not use, with the reason; it is counted and skipped.

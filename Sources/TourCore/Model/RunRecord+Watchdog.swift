@@ -27,7 +27,7 @@ extension RunRecord {
     /// Operations that reported `executing` and not `finished`, by id.
     func unfinishedOperationNames() -> [String] {
         operations.filter { operation in
-            operation.changes.contains { $0.state == "executing" } && !operation.changes.contains { $0.state == "finished" }
+            operation.changes.contains { $0.state == .executing } && !operation.changes.contains { $0.state == .finished }
         }.sorted { $0.id < $1.id }.map(\.name)
     }
 
@@ -41,7 +41,7 @@ extension RunRecord {
             if !dependency.operationName.isEmpty { names[dependency.operation] = names[dependency.operation] ?? dependency.operationName }
             if !dependency.dependencyName.isEmpty { names[dependency.dependsOn] = names[dependency.dependsOn] ?? dependency.dependencyName }
         }
-        let finished = Set(operations.filter { $0.changes.contains { $0.state == "finished" } }.map(\.id))
+        let finished = Set(operations.filter { $0.changes.contains { $0.state == .finished } }.map(\.id))
         enum Visit { case onPath, explored }
         var visits: [Int: Visit] = [:]
         for root in edges.keys.sorted() where visits[root] == nil && !finished.contains(root) {
@@ -89,12 +89,12 @@ extension RunRecord {
         total += list(spans) { text($0.name) + text($0.queue) }
         total += list(openSpans.values) { text($0.name) + text($0.queue) + 32 }
         total += list(marks) { text($0.name) + text($0.queue) }
-        total += list(results) { text($0.file) + text($0.text) + text($0.kind) + 48 }
+        total += list(results) { text($0.file) + text($0.text) + 56 }
         total += list(knobs) { knob in
             text(knob.name) + text(knob.value) + text(knob.defaultValue) + text(knob.help) + list(knob.choices, text) + 48
         }
         total += list(operations) { operation in
-            text(operation.name) + list(operation.changes) { text($0.state) + text($0.queue) } + 48
+            text(operation.name) + list(operation.changes) { text($0.queue) + 8 } + 48
         }
         total += list(dependencies) { text($0.operationName) + text($0.dependencyName) }
         total += list(threads) { _ in 32 }

@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// Everything known about one run of a page, built up from its host events: output, thread lanes, spans,
 /// marks, results by source line, knobs, operations and how it ended. It is the one fold of a run's events:
 /// the watchdog asks it whether the run has stalled (`stall(at:stuckAfter:silentLimit:)`), plain mode and the
@@ -215,53 +217,50 @@ public struct RunRecord: Sendable {
         }
     }
 
-    private mutating func apply(_ event: TraceEvent) {
+    private mutating func apply(_ event: PageEvent) {
         noteThread(event.thread)
         switch event.kind {
-        case "hello":
-            page = event.string("page").map(bounded)
-            speed = event.number("speed")
-            traceVersion = event.integer("v")
-        case "begin":
-            guard let id = event.integer("id") else { return }
+        case .hello(let version, let page, _, let speed):
+            self.page = bounded(page)
+            self.speed = speed
+            traceVersion = version
+        case .begin(let id, let name):
             guard openSpans[id] == nil, openSpans.count < limits.openSpans else {
                 drops.spans += 1
                 return
             }
-            openSpans[id] = Span(id: id, name: event.string("name").map(bounded) ?? "span \(id)", thread: event.thread,
+            openSpans[id] = Span(id: id, name: bounded(name), thread: event.thread,
                                  queue: noteQueue(event.queue), start: event.time, end: nil)
             openSpanOrder[id] = spansBegun
             spansBegun += 1
-        case "end":
+        case .end(let id, _):
             // An end without its begin (or a second end) has nothing to close.
-            guard let id = event.integer("id"), var span = openSpans.removeValue(forKey: id) else { return }
+            guard var span = openSpans.removeValue(forKey: id) else { return }
             openSpanOrder[id] = nil
             span.end = event.time
             append(span)
-        case "mark":
+        case .mark(let name):
             guard limits.marks > 0 else { drops.marks += 1; return }
-            marks.append(Mark(name: bounded(event.string("name") ?? ""), thread: event.thread, queue: noteQueue(event.queue), time: event.time))
+            marks.append(Mark(name: bounded(name), thread: event.thread, queue: noteQueue(event.queue), time: event.time))
             drops.marks += Self.trim(&marks, to: limits.marks)
-        case "result":
-            recordResult(event)
-        case "knob":
-            recordKnob(event)
-        case "op":
-            recordOperationState(event)
-        case "dep":
-            guard let from = event.integer("oid"), let to = event.integer("onid") else { return }
+        case .result(let file, let line, let kind, let text, let seconds):
+            recordResult(file: file, line: line, kind: kind, text: text, seconds: seconds, time: event.time)
+        case .knob(let knob):
+            recordKnob(knob)
+        case .op(let name, let oid, let state):
+            recordOperationState(name: name, oid: oid, state: state, event: event)
+        case .dep(let operation, let oid, let dependency, let onid):
             guard dependencies.count < limits.dependencies else { drops.dependencies += 1; return }
-            dependencies.append(Dependency(operation: from, operationName: bounded(event.string("op") ?? ""),
-                                           dependsOn: to, dependencyName: bounded(event.string("on") ?? ""), time: event.time))
-        case "frame", "rows", "row", "detail":
+            dependencies.append(Dependency(operation: oid, operationName: bounded(operation),
+                                           dependsOn: onid, dependencyName: bounded(dependency), time: event.time))
+        case .frame, .rows, .row, .detail:
             if limits.keepsLiveView { liveView.apply(event) }
-        case "input":
-            if event.string("commands") == "scroll" { acceptsScrollCommands = true }
-        case "expect":
-            if let ending = event.string("ending") {
-                expectation = Expectation(ending: bounded(ending), reason: bounded(event.string("why") ?? ""))
-            }
-        default:
+        case .input(.scroll):
+            acceptsScrollCommands = true
+        case .expect(let ending, let why):
+            expectation = Expectation(ending: ending, reason: bounded(why))
+        case .out, .crash, .unknown:
+            // `out` reaches the record as an output line, `crash` through the run's ending.
             break
         }
     }
@@ -343,30 +342,27 @@ public struct RunRecord: Sendable {
         return kept
     }
 
-    private mutating func recordResult(_ event: TraceEvent) {
-        guard let line = event.integer("line") else { return }
-        let key = ResultKey(file: bounded(event.string("file") ?? "main.swift"), line: line)
-        let text = bounded(event.string("text") ?? "")
+    private mutating func recordResult(file: String, line: Int, kind: ResultKind, text: String, seconds: Double?, time: UInt64) {
+        let key = ResultKey(file: bounded(file), line: line)
+        let text = bounded(text)
         if let index = resultIndex[key] {
             results[index].text = text
-            results[index].seconds = event.number("seconds")
+            results[index].seconds = seconds
             results[index].count += 1
-            results[index].time = event.time
+            results[index].time = time
         } else if results.count < limits.results {
             resultIndex[key] = results.count
-            results.append(LineResult(file: key.file, line: line, kind: bounded(event.string("kind") ?? "peek"), text: text,
-                                      seconds: event.number("seconds"), count: 1, time: event.time))
+            results.append(LineResult(file: key.file, line: line, kind: kind, text: text, seconds: seconds, count: 1, time: time))
         } else {
             drops.results += 1
         }
     }
 
-    private mutating func recordKnob(_ event: TraceEvent) {
-        guard let name = event.string("name").map(bounded) else { return }
-        let choices = event.string("choices")?.split(separator: ",").prefix(limits.knobs).map { bounded(String($0)) } ?? []
-        let knob = KnobValue(name: name, type: bounded(event.string("type") ?? "int"), value: bounded(event.string("value") ?? ""),
-                             defaultValue: bounded(event.string("default") ?? ""), minimum: event.integer("min"), maximum: event.integer("max"),
-                             choices: choices, help: bounded(event.string("help") ?? ""))
+    private mutating func recordKnob(_ announced: KnobAnnouncement) {
+        let name = bounded(announced.name)
+        let knob = KnobValue(name: name, type: announced.type, value: bounded(announced.value),
+                             defaultValue: bounded(announced.defaultValue), minimum: announced.minimum, maximum: announced.maximum,
+                             choices: announced.choices.prefix(limits.knobs).map(bounded), help: bounded(announced.help))
         if let index = knobIndex[name] {
             knobs[index] = knob
         } else if knobs.count < limits.knobs {
@@ -377,9 +373,8 @@ public struct RunRecord: Sendable {
         }
     }
 
-    private mutating func recordOperationState(_ event: TraceEvent) {
-        guard let oid = event.integer("oid"), let state = event.string("state") else { return }
-        let change = OperationRecord.Change(state: bounded(state), time: event.time, thread: event.thread, queue: noteQueue(event.queue))
+    private mutating func recordOperationState(name: String, oid: Int, state: OperationState, event: PageEvent) {
+        let change = OperationRecord.Change(state: state, time: event.time, thread: event.thread, queue: noteQueue(event.queue))
         if let index = operationIndex[oid] {
             // Past the cap the latest change takes the last place, so an operation's current state is always known.
             if operations[index].changes.count < limits.changesPerOperation {
@@ -390,7 +385,7 @@ public struct RunRecord: Sendable {
             }
         } else if operations.count < limits.operations {
             operationIndex[oid] = operations.count
-            operations.append(OperationRecord(id: oid, name: event.string("op").map(bounded) ?? "operation \(oid)", changes: [change]))
+            operations.append(OperationRecord(id: oid, name: bounded(name), changes: [change]))
         } else {
             drops.operations += 1
         }
@@ -410,9 +405,9 @@ public struct RunRecord: Sendable {
     public var endedAsExpected: Bool {
         guard let ending else { return false }
         switch expectation?.ending {
-        case "crash": return ending.isCrash
-        case "stuck": if case .stuck = ending { return true } else { return false }
-        default: return ending.isNormalExit
+        case .crash: return ending.isCrash
+        case .stuck: if case .stuck = ending { return true } else { return false }
+        case nil: return ending.isNormalExit
         }
     }
 
@@ -497,7 +492,7 @@ public struct Mark: Sendable, Equatable {
 public struct LineResult: Sendable, Equatable {
     public var file: String
     public var line: Int
-    public var kind: String
+    public var kind: ResultKind
     public var text: String
     public var seconds: Double?
     public var count: Int
@@ -507,7 +502,7 @@ public struct LineResult: Sendable, Equatable {
 /// A knob as the page announced it, with the value this run used.
 public struct KnobValue: Sendable, Equatable {
     public var name: String
-    public var type: String
+    public var type: KnobType
     public var value: String
     public var defaultValue: String
     public var minimum: Int?
@@ -519,7 +514,7 @@ public struct KnobValue: Sendable, Equatable {
 /// The states one operation went through, in order.
 public struct OperationRecord: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
-        public var state: String
+        public var state: OperationState
         public var time: UInt64
         public var thread: Int32
         public var queue: String
@@ -529,7 +524,7 @@ public struct OperationRecord: Sendable, Equatable {
     public var name: String
     public var changes: [Change]
 
-    public func firstTime(of state: String) -> UInt64? {
+    public func firstTime(of state: OperationState) -> UInt64? {
         changes.first { $0.state == state }?.time
     }
 }
@@ -545,7 +540,7 @@ public struct Dependency: Sendable, Equatable {
 
 /// The ending a page announced before it happened.
 public struct Expectation: Sendable, Equatable {
-    public var ending: String
+    public var ending: Ending
     public var reason: String
 }
 

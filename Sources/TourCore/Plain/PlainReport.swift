@@ -38,8 +38,9 @@ public struct PlainReport: Sendable {
             }
             let text = "\(time)  \(source) \(line.text)"
             return line.stream == .stderr ? style.red(text) : text
-        case .trace(let trace) where trace.kind == "expect":
-            return style.dim("          (the page expects to end with a \(trace.string("ending") ?? "?"): \(trace.string("why") ?? ""))")
+        case .trace(let trace):
+            guard case .expect(let ending, let why) = trace.kind else { return nil }
+            return style.dim("          (the page expects to end with a \(ending.rawValue): \(why))")
         default:
             return nil
         }
@@ -64,9 +65,9 @@ public struct PlainReport: Sendable {
         for knob in record.knobs {
             let range: String
             switch knob.type {
-            case "int": range = "\(knob.minimum ?? 0)…\(knob.maximum ?? 0)"
-            case "bool": range = "true/false"
-            default: range = knob.choices.joined(separator: "/")
+            case .int: range = "\(knob.minimum ?? 0)…\(knob.maximum ?? 0)"
+            case .bool: range = "true/false"
+            case .choice: range = knob.choices.joined(separator: "/")
             }
             let changed = knob.value == knob.defaultValue ? "" : " (default \(knob.defaultValue))"
             lines.append("  \(knob.name) = \(knob.value)\(changed)   [\(range)]   --set \(knob.name)=…")

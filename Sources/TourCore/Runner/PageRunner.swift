@@ -241,10 +241,10 @@ public final class PageRun: @unchecked Sendable {
             return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNanoseconds())
         }
         switch TraceLineParser.parse(bytes) {
-        case .success(let event) where event.kind == "out":
-            return .output(OutputLine(stream: .stdout, text: event.string("text") ?? "", time: event.time,
-                                      thread: event.thread, queue: event.queue))
         case .success(let event):
+            if case .out(let text) = event.kind {
+                return .output(OutputLine(stream: .stdout, text: text, time: event.time, thread: event.thread, queue: event.queue))
+            }
             return .trace(event)
         case .failure(let failure):
             return .rejectedTraceLine(reason: failure.description, time: monotonicNanoseconds())

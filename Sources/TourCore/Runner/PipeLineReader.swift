@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import PageProtocol
 
 /// Reads one pipe to its end on a thread of its own and hands over complete lines.
 ///

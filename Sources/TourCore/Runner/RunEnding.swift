@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// How a run of a page ended, in terms a learner can act on.
 public enum RunEnding: Sendable, Equatable {
@@ -167,10 +168,9 @@ public struct CrashReport: Sendable, Equatable {
     }
 
     /// The report a `crash` event carries, or nil for any other event.
-    public init?(_ event: TraceEvent) {
-        guard event.kind == "crash", let signal = event.integer("signal") else { return nil }
-        self.init(signal: Int32(truncatingIfNeeded: signal), image: event.string("image") ?? "",
-                  isProgram: event.bool("program") ?? false, isStackOverflow: event.bool("stackOverflow") ?? false)
+    public init?(_ event: PageEvent) {
+        guard case .crash(let signal, let image, let inProgram, _, _, let stackOverflow) = event.kind else { return nil }
+        self.init(signal: signal, image: image, isProgram: inProgram, isStackOverflow: stackOverflow)
     }
 }
 

@@ -29,9 +29,9 @@ public struct KnobRow: Equatable, Sendable {
     public init(_ knob: KnobValue) {
         let kind: Kind
         switch knob.type {
-        case "bool": kind = .boolean
-        case "choice": kind = .choice(knob.choices)
-        default: kind = .integer((knob.minimum ?? Int.min)...(knob.maximum ?? Int.max))
+        case .bool: kind = .boolean
+        case .choice: kind = .choice(knob.choices)
+        case .int: kind = .integer((knob.minimum ?? Int.min)...(knob.maximum ?? Int.max))
         }
         self.init(name: knob.name, kind: kind, defaultValue: knob.defaultValue, value: knob.value, help: knob.help)
     }

@@ -1,20 +1,25 @@
 import Foundation
 import Testing
+import PageProtocol
 @testable import TourCore
 
 @Suite("Live view: frame decoding and state")
 struct LiveViewStateTests {
-    static func event(_ kind: String, _ fields: [String: TraceValue]) -> TraceEvent {
-        TraceEvent(kind: kind, time: 1, thread: 1, queue: "", fields: fields)
+    static func event(_ kind: EventKind) -> PageEvent {
+        PageEvent(time: 1, thread: 1, queue: "", kind: kind)
     }
 
-    static func frameEvent(width: Int, height: Int, pixels: [UInt8]) -> TraceEvent {
-        event("frame", ["w": .integer(width), "h": .integer(height), "px": .string(Data(pixels).base64EncodedString())])
+    static func picture(width: Int, height: Int, pixels: [UInt8]) -> PagePicture {
+        PagePicture(width: width, height: height, base64: Data(pixels).base64EncodedString())
+    }
+
+    static func frameEvent(width: Int, height: Int, pixels: [UInt8]) -> PageEvent {
+        event(.frame(picture(width: width, height: height, pixels: pixels)))
     }
 
     @Test func aGoodFrameDecodesToItsPixels() throws {
         let pixels: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]
-        let frame = try LiveFrame.decode(Self.frameEvent(width: 2, height: 2, pixels: pixels)).get()
+        let frame = try LiveFrame.decode(Self.picture(width: 2, height: 2, pixels: pixels)).get()
         #expect(frame.width == 2 && frame.height == 2 && frame.pixels == pixels)
         #expect(frame.pixel(x: 1, y: 0) == (0, 255, 0))
     }
@@ -38,15 +43,15 @@ struct LiveViewStateTests {
         var state = LiveViewState()
         let good: [UInt8] = [1, 2, 3]
         state.apply(Self.frameEvent(width: 1, height: 1, pixels: good))
-        let bad: [TraceEvent] = [
-            Self.frameEvent(width: 2, height: 1, pixels: good),                       // wrong size for its pixels
-            Self.event("frame", ["w": .integer(1), "h": .integer(1), "px": .string("AQ*D")]),  // corrupt
-            Self.event("frame", ["w": .integer(1), "h": .integer(1)]),                // no pixels
-            Self.event("frame", ["w": .integer(0), "h": .integer(1), "px": .string("")]),
-            Self.event("frame", ["w": .integer(100_000), "h": .integer(100_000), "px": .string("AAAA")]),
-            Self.event("frame", ["w": .string("1"), "h": .integer(1), "px": .string("AQID")]),
+        let bad: [PagePicture] = [
+            Self.picture(width: 2, height: 1, pixels: good),                          // wrong size for its pixels
+            PagePicture(width: 1, height: 1, base64: "AQ*D"),                         // corrupt
+            PagePicture(width: 1, height: 1, base64: nil),                            // no pixels
+            PagePicture(width: 0, height: 1, base64: ""),
+            PagePicture(width: 100_000, height: 100_000, base64: "AAAA"),
+            PagePicture(width: nil, height: 1, base64: "AQID"),                       // `w` missing or not an integer
         ]
-        for event in bad { state.apply(event) }
+        for picture in bad { state.apply(Self.event(.frame(picture))) }
         #expect(state.rejectedPictures == bad.count)
         #expect(state.framesReceived == 1)
         #expect(state.frame?.pixels == good)
@@ -75,63 +80,56 @@ struct LiveViewStateTests {
     @Test func rowsHoldPlaceholdersAndPicturesAndFollowTheCount() throws {
         var state = LiveViewState()
         #expect(!state.isActive)
-        state.apply(Self.event("rows", ["count": .integer(2)]))
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
-        var picture = Self.frameEvent(width: 1, height: 1, pixels: [4, 5, 6]).fields
-        picture["index"] = .integer(1)
-        picture["caption"] = .string("1 rocket: filtered")
-        state.apply(Self.event("row", picture))
+        state.apply(Self.event(.rows(count: 2)))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: placeholder", picture: nil, parts: nil)))
+        state.apply(Self.event(.row(index: 1, caption: "1 rocket: filtered", picture: Self.picture(width: 1, height: 1, pixels: [4, 5, 6]),
+                                    parts: nil)))
         #expect(state.isActive)
         #expect(state.rows.map(\.caption) == ["0 coffee: placeholder", "1 rocket: filtered"])
         #expect(state.rows[0].picture == nil)
         #expect(state.rows[1].picture?.pixels == [4, 5, 6])
 
         // A row whose picture is corrupt keeps what it showed; a row out of range is ignored.
-        picture["px"] = .string("!!!!")
-        picture["caption"] = .string("1 rocket: garbled")
-        state.apply(Self.event("row", picture))
-        state.apply(Self.event("row", ["index": .integer(5), "caption": .string("nowhere")]))
+        state.apply(Self.event(.row(index: 1, caption: "1 rocket: garbled", picture: PagePicture(width: 1, height: 1, base64: "!!!!"),
+                                    parts: nil)))
+        state.apply(Self.event(.row(index: 5, caption: "nowhere", picture: nil, parts: nil)))
         #expect(state.rows[1].caption == "1 rocket: filtered")
         #expect(state.rejectedPictures == 1)
 
-        state.apply(Self.event("rows", ["count": .integer(1)]))
+        state.apply(Self.event(.rows(count: 1)))
         #expect(state.rows.count == 1)
-        state.apply(Self.event("rows", ["count": .integer(-1)]))
+        state.apply(Self.event(.rows(count: -1)))
         #expect(state.rows.count == 1)
     }
 
     @Test func theVersionChangesOnlyWithWhatIsShown() {
         var state = LiveViewState()
-        state.apply(Self.event("mark", ["name": .string("x")]))
+        state.apply(Self.event(.mark(name: "x")))
         #expect(state.version == 0)
         state.apply(Self.frameEvent(width: 1, height: 1, pixels: [1, 1, 1]))
         let afterFrame = state.version
-        state.apply(Self.event("frame", ["w": .integer(1)]))
+        state.apply(Self.event(.frame(PagePicture(width: 1, height: nil, base64: nil))))
         #expect(state.version == afterFrame)
         #expect(afterFrame > 0)
     }
 
     /// A `detail` event: the full-size picture `part` of row `index`, one pixel of `color`.
-    static func detailEvent(index: Int, part: Int, caption: String, color: [UInt8]) -> TraceEvent {
-        var fields = frameEvent(width: 1, height: 1, pixels: color).fields
-        fields["index"] = .integer(index)
-        fields["part"] = .integer(part)
-        fields["caption"] = .string(caption)
-        return event("detail", fields)
+    static func detailEvent(index: Int, part: Int, caption: String, color: [UInt8]) -> PageEvent {
+        event(.detail(index: index, part: part, caption: caption, picture: picture(width: 1, height: 1, pixels: color)))
     }
 
     @Test func aRowKeepsItsFullSizePicturesWhileItsNumberOfPartsStaysTheSame() throws {
         var state = LiveViewState()
-        state.apply(Self.event("rows", ["count": .integer(1)]))
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: loaded"), "parts": .integer(1)]))
+        state.apply(Self.event(.rows(count: 1)))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: loaded", picture: nil, parts: 1)))
         state.apply(Self.detailEvent(index: 0, part: 0, caption: "before", color: [1, 2, 3]))
         #expect(state.rows[0].fullSize.map(\.caption) == ["before"])
         #expect(state.rows[0].fullSize[0].picture?.pixels == [1, 2, 3])
 
         // A new caption with as many parts keeps them; a new number of parts empties them until their details come.
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: filtering"), "parts": .integer(1)]))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: filtering", picture: nil, parts: 1)))
         #expect(state.rows[0].fullSize[0].picture?.pixels == [1, 2, 3])
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: filtered"), "parts": .integer(2)]))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: filtered", picture: nil, parts: 2)))
         #expect(state.rows[0].fullSize.count == 2 && state.rows[0].fullSize.allSatisfy { $0.picture == nil })
         state.apply(Self.detailEvent(index: 0, part: 1, caption: "after", color: [9, 9, 9]))
         #expect(state.rows[0].fullSize[1].picture?.pixels == [9, 9, 9])
@@ -140,17 +138,15 @@ struct LiveViewStateTests {
         let version = state.version
         state.apply(Self.detailEvent(index: 0, part: 2, caption: "third", color: [0, 0, 0]))
         state.apply(Self.detailEvent(index: 3, part: 0, caption: "elsewhere", color: [0, 0, 0]))
-        var corrupt = Self.detailEvent(index: 0, part: 1, caption: "garbled", color: [0, 0, 0]).fields
-        corrupt["px"] = .string("!!!!")
-        state.apply(Self.event("detail", corrupt))
+        state.apply(Self.event(.detail(index: 0, part: 1, caption: "garbled", picture: PagePicture(width: 1, height: 1, base64: "!!!!"))))
         #expect(state.version == version)
         #expect(state.rejectedPictures == 1)
         #expect(state.rows[0].fullSize[1].caption == "after")
 
         // A placeholder row has none; an absurd number of parts is cut to the most kept.
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: away")]))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: away", picture: nil, parts: nil)))
         #expect(state.rows[0].fullSize.isEmpty)
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: many"), "parts": .integer(1_000_000)]))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: many", picture: nil, parts: 1_000_000)))
         #expect(state.rows[0].fullSize.count == LiveViewState.largestPartCount)
     }
 }

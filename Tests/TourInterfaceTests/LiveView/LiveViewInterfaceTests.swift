@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import PageProtocol
 @testable import TourInterface
 
 /// The live view inside the interface: where its pane goes, what it draws, and which keys reach the running page.
@@ -123,10 +124,8 @@ struct LiveViewInterfaceTests {
         var model = try galleryModel()
         let runID = try running(&model, takesKeys: false)
         func frame(_ color: [UInt8], at milliseconds: Double) -> TourEvent {
-            let pixels = Data(Array([color, color].joined()))
-            return .host(runID: runID, .trace(TraceEvent(kind: "frame", time: RunScript.time(milliseconds), thread: RunScript.worker,
-                                                         queue: "", fields: ["w": .integer(2), "h": .integer(1),
-                                                                             "px": .string(pixels.base64EncodedString())])))
+            return .host(runID: runID, .trace(PageEvent(time: RunScript.time(milliseconds), thread: RunScript.worker, queue: "",
+                                                        kind: .frame(RunScript.picture(color, width: 2, height: 1)))))
         }
         _ = model.update(frame(Self.red, at: 30))
         _ = model.update(frame(Self.blue, at: 31))

@@ -2,15 +2,16 @@ import Foundation
 import Testing
 import TourCore
 import TourInterface
+import PageProtocol
 
 @Suite("Live view: the pane")
 struct LiveViewPaneTests {
-    static func event(_ kind: String, _ fields: [String: TraceValue]) -> TraceEvent {
-        TraceEvent(kind: kind, time: 1, thread: 1, queue: "", fields: fields)
+    static func event(_ kind: EventKind) -> PageEvent {
+        PageEvent(time: 1, thread: 1, queue: "", kind: kind)
     }
 
-    static func picture(_ width: Int, _ height: Int, _ rgb: [UInt8]) -> [String: TraceValue] {
-        ["w": .integer(width), "h": .integer(height), "px": .string(Data(Array((0..<width * height).map { _ in rgb }.joined())).base64EncodedString())]
+    static func picture(_ width: Int, _ height: Int, _ rgb: [UInt8]) -> PagePicture {
+        PagePicture(width: width, height: height, base64: Data(Array((0..<width * height).map { _ in rgb }.joined())).base64EncodedString())
     }
 
     static func lines(_ picture: CellPicture) -> [String] {
@@ -19,7 +20,7 @@ struct LiveViewPaneTests {
 
     @Test func aFrameIsCentredInThePane() {
         var tall = LiveViewState()
-        tall.apply(Self.event("frame", Self.picture(1, 2, [255, 0, 0])))
+        tall.apply(Self.event(.frame(Self.picture(1, 2, [255, 0, 0]))))
         // 1×2 pixels in 6×2 cells (4 pixel rows): twice as large, 2×4 pixels, so 2×2 cells in the middle.
         let narrow = LivePaneRenderer.render(tall, width: 6, height: 2, depth: .colors256)
         #expect(Self.lines(narrow) == ["  ▀▀  ", "  ▀▀  "])
@@ -27,7 +28,7 @@ struct LiveViewPaneTests {
         #expect(narrow[1, 0] == Cell.picture(" "))
 
         var wide = LiveViewState()
-        wide.apply(Self.event("frame", Self.picture(2, 1, [0, 0, 255])))
+        wide.apply(Self.event(.frame(Self.picture(2, 1, [0, 0, 255]))))
         // 2×1 pixels in 6×4 cells: three times as large, 6×3 pixels, so 6×2 cells with the last lower half empty.
         let pane = LivePaneRenderer.render(wide, width: 6, height: 4, depth: .colors256)
         #expect(pane.width == 6 && pane.height == 4)
@@ -37,12 +38,9 @@ struct LiveViewPaneTests {
 
     @Test func rowsShowThumbnailsOrPlaceholdersWithCaptions() {
         var state = LiveViewState()
-        state.apply(Self.event("rows", ["count": .integer(2)]))
-        state.apply(Self.event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
-        var filtered = Self.picture(4, 3, [0, 0, 255])
-        filtered["index"] = .integer(1)
-        filtered["caption"] = .string("1 rocket: filtered")
-        state.apply(Self.event("row", filtered))
+        state.apply(Self.event(.rows(count: 2)))
+        state.apply(Self.event(.row(index: 0, caption: "0 coffee: placeholder", picture: nil, parts: nil)))
+        state.apply(Self.event(.row(index: 1, caption: "1 rocket: filtered", picture: Self.picture(4, 3, [0, 0, 255]), parts: nil)))
         let pane = LivePaneRenderer.render(state, width: 20, height: 4, depth: .colors256)
         // Rows of 2 lines: thumbnails 5 columns wide (2 × 8/3), room for 5×4 pixels; a 4×3 picture fits as 5×3
         // (aspect kept), so 2 lines whose last lower halves are empty. Captions are cut to the 14 columns left.
@@ -60,19 +58,11 @@ struct LiveViewPaneTests {
     /// A list of two rows; the second offers a red "before" and a blue "after" of 4×3 pixels at full size.
     static func listWithFullSizePictures(parts: Int = 2) -> LiveViewState {
         var state = LiveViewState()
-        state.apply(event("rows", ["count": .integer(2)]))
-        state.apply(event("row", ["index": .integer(0), "caption": .string("0 coffee: placeholder")]))
-        var row = picture(1, 1, [9, 9, 9])
-        row["index"] = .integer(1)
-        row["caption"] = .string("1 rocket: filtered")
-        row["parts"] = .integer(parts)
-        state.apply(event("row", row))
+        state.apply(event(.rows(count: 2)))
+        state.apply(event(.row(index: 0, caption: "0 coffee: placeholder", picture: nil, parts: nil)))
+        state.apply(event(.row(index: 1, caption: "1 rocket: filtered", picture: picture(1, 1, [9, 9, 9]), parts: parts)))
         for (part, (caption, color)) in [("before", [UInt8(255), 0, 0]), ("after", [0, 0, 255])].prefix(parts).enumerated() {
-            var detail = picture(4, 3, color)
-            detail["index"] = .integer(1)
-            detail["part"] = .integer(part)
-            detail["caption"] = .string(caption)
-            state.apply(event("detail", detail))
+            state.apply(event(.detail(index: 1, part: part, caption: caption, picture: picture(4, 3, color))))
         }
         return state
     }
@@ -123,9 +113,9 @@ struct LiveViewPaneTests {
 
     @Test func aPaneTooSmallForEveryRowShowsThoseThatFit() {
         var state = LiveViewState()
-        state.apply(Self.event("rows", ["count": .integer(5)]))
+        state.apply(Self.event(.rows(count: 5)))
         for index in 0..<5 {
-            state.apply(Self.event("row", ["index": .integer(index), "caption": .string("row \(index)")]))
+            state.apply(Self.event(.row(index: index, caption: "row \(index)", picture: nil, parts: nil)))
         }
         let pane = LivePaneRenderer.render(state, width: 12, height: 3, depth: .monochrome)
         #expect(Self.lines(pane) == ["░░ row 0    ", "░░ row 1    ", "░░ row 2    "])

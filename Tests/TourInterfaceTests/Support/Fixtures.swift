@@ -1,5 +1,6 @@
 import Foundation
 import TourCore
+import PageProtocol
 @testable import TourInterface
 
 /// Pages written for the tests, so snapshots do not change whenever a real page is edited.
@@ -114,28 +115,32 @@ struct RunScript {
         start + UInt64(milliseconds * 1_000_000)
     }
 
-    private mutating func trace(_ kind: String, at milliseconds: Double, thread: Int32, queue: String = "", _ fields: [String: TraceValue]) {
-        events.append(.trace(TraceEvent(kind: kind, time: Self.time(milliseconds), thread: thread, queue: queue, fields: fields)))
+    private mutating func trace(_ kind: EventKind, at milliseconds: Double, thread: Int32, queue: String = "") {
+        events.append(.trace(PageEvent(time: Self.time(milliseconds), thread: thread, queue: queue, kind: kind)))
+    }
+
+    /// A `width`×`height` picture of one colour, as a page sends it.
+    static func picture(_ color: [UInt8], width: Int, height: Int) -> PagePicture {
+        let pixels = Array((0..<(width * height)).map { _ in color }.joined())
+        return PagePicture(width: width, height: height, base64: Data(pixels).base64EncodedString())
     }
 
     mutating func span(_ id: Int, _ name: String, from: Double, to: Double?, thread: Int32, queue: String = "") {
-        trace("begin", at: from, thread: thread, queue: queue, ["id": .integer(id), "name": .string(name)])
-        if let to { trace("end", at: to, thread: thread, queue: queue, ["id": .integer(id), "name": .string(name)]) }
+        trace(.begin(id: id, name: name), at: from, thread: thread, queue: queue)
+        if let to { trace(.end(id: id, name: name), at: to, thread: thread, queue: queue) }
     }
 
     mutating func mark(_ name: String, at milliseconds: Double, thread: Int32, queue: String = "") {
-        trace("mark", at: milliseconds, thread: thread, queue: queue, ["name": .string(name)])
+        trace(.mark(name: name), at: milliseconds, thread: thread, queue: queue)
     }
 
-    mutating func result(line: Int, _ text: String, at milliseconds: Double, kind: String = "peek") {
-        trace("result", at: milliseconds, thread: Self.mainThread,
-              ["file": .string("main.swift"), "line": .integer(line), "kind": .string(kind), "text": .string(text)])
+    mutating func result(line: Int, _ text: String, at milliseconds: Double, kind: ResultKind = .peek) {
+        trace(.result(file: "main.swift", line: line, kind: kind, text: text, seconds: nil), at: milliseconds, thread: Self.mainThread)
     }
 
     mutating func knob(_ name: String, value: String, defaultValue: String, min: Int, max: Int, help: String) {
-        trace("knob", at: 0, thread: Self.mainThread, ["name": .string(name), "type": .string("int"), "value": .string(value),
-                                                        "default": .string(defaultValue), "min": .integer(min), "max": .integer(max),
-                                                        "help": .string(help)])
+        trace(.knob(KnobAnnouncement(name: name, type: .int, value: value, defaultValue: defaultValue, minimum: min, maximum: max,
+                                     help: help)), at: 0, thread: Self.mainThread)
     }
 
     /// A line printed through LessonKit, which names the thread and the queue it ran on.
@@ -149,33 +154,24 @@ struct RunScript {
 
     /// A list of rows in the live view, each a `width`×`height` picture of one colour, or a placeholder where nil.
     mutating func rows(_ rows: [(caption: String, color: [UInt8]?)], width: Int = 4, height: Int = 2, at milliseconds: Double) {
-        trace("rows", at: milliseconds, thread: Self.worker, ["count": .integer(rows.count)])
+        trace(.rows(count: rows.count), at: milliseconds, thread: Self.worker)
         for (index, row) in rows.enumerated() {
-            var fields: [String: TraceValue] = ["index": .integer(index), "caption": .string(row.caption)]
-            if let color = row.color {
-                let pixels = Array((0..<(width * height)).map { _ in color }.joined())
-                fields["w"] = .integer(width)
-                fields["h"] = .integer(height)
-                fields["px"] = .string(Data(pixels).base64EncodedString())
-            }
-            trace("row", at: milliseconds, thread: Self.worker, fields)
+            let picture = row.color.map { Self.picture($0, width: width, height: height) }
+            trace(.row(index: index, caption: row.caption, picture: picture, parts: nil), at: milliseconds, thread: Self.worker)
         }
     }
 
     /// Part `part` of row `row`'s full-size pictures, `parts` in all: a `row` event announcing them, then the `detail`.
     mutating func detail(row: Int, part: Int, of parts: Int, caption: String, color: [UInt8], width: Int = 4, height: Int = 3,
                          at milliseconds: Double) {
-        trace("row", at: milliseconds, thread: Self.worker, ["index": .integer(row), "caption": .string("\(row) at full size"),
-                                                              "parts": .integer(parts)])
-        let pixels = Array((0..<(width * height)).map { _ in color }.joined())
-        trace("detail", at: milliseconds, thread: Self.worker, ["index": .integer(row), "part": .integer(part), "caption": .string(caption),
-                                                                 "w": .integer(width), "h": .integer(height),
-                                                                 "px": .string(Data(pixels).base64EncodedString())])
+        trace(.row(index: row, caption: "\(row) at full size", picture: nil, parts: parts), at: milliseconds, thread: Self.worker)
+        trace(.detail(index: row, part: part, caption: caption, picture: Self.picture(color, width: width, height: height)),
+              at: milliseconds, thread: Self.worker)
     }
 
     /// The page says it reads scroll commands.
     mutating func acceptScrollCommands(at milliseconds: Double) {
-        trace("input", at: milliseconds, thread: Self.mainThread, ["commands": .string("scroll")])
+        trace(.input(commands: .scroll), at: milliseconds, thread: Self.mainThread)
     }
 
     mutating func end(_ ending: RunEnding, at milliseconds: Double) {
@@ -193,7 +189,7 @@ struct RunScript {
         script.mark("halfway", at: 200, thread: worker, queue: workerQueue)
         // The worker then serves the main queue, as a pool thread does once the main thread calls dispatchMain().
         script.span(3, "notify", from: 320, to: 380, thread: worker, queue: mainQueue)
-        script.result(line: 15, "398.0 ms", at: 400, kind: "duration")
+        script.result(line: 15, "398.0 ms", at: 400, kind: .duration)
         for (time, value) in [(410.0, "1"), (420, "2")] { script.result(line: 18, value, at: time) }
         script.print("done on a worker", at: 450, thread: worker, queue: workerQueue)
         script.stderr("warning: slow", at: 460)

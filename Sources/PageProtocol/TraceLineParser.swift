@@ -1,4 +1,4 @@
-/// Decodes one line of the trace channel into a `TraceEvent`, or says precisely why it cannot.
+/// Decodes one line of the trace channel into a `PageEvent`, or says precisely why it cannot.
 ///
 /// Lines are flat JSON objects (`docs/trace-format.md`). A dedicated parser reads them about ten times
 /// faster than `JSONSerialization`, which matters at hundreds of thousands of events a second.
@@ -10,7 +10,10 @@ public enum TraceLineParser {
         case oversized(bytes: Int)
         case notUTF8
         case malformed(String, offset: Int)
+        /// A field the line's kind requires is missing or of the wrong type.
         case missingField(String)
+        /// A field that holds one of a fixed set of words holds another.
+        case unknownValue(field: String, value: String)
 
         public var description: String {
             switch self {
@@ -18,20 +21,21 @@ public enum TraceLineParser {
             case .notUTF8: "an event line that is not valid UTF-8"
             case .malformed(let what, let offset): "an event line that is not a flat JSON object (\(what) at byte \(offset))"
             case .missingField(let name): "an event line without its \"\(name)\" field"
+            case .unknownValue(let field, let value): "an event line whose \"\(field)\" is \"\(value)\", which the format does not know"
             }
         }
     }
 
-    public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<TraceEvent, Failure> {
+    public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<PageEvent, Failure> {
         Array(line).withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
     /// The runner's path: a concrete type, so no generic dispatch per line.
-    public static func parse(_ line: ArraySlice<UInt8>) -> Result<TraceEvent, Failure> {
+    public static func parse(_ line: ArraySlice<UInt8>) -> Result<PageEvent, Failure> {
         line.withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<TraceEvent, Failure> {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<PageEvent, Failure> {
         guard buffer.count <= maximumLineBytes else { return .failure(.oversized(bytes: buffer.count)) }
         var scanner = Scanner(bytes: buffer)
         do {
@@ -42,7 +46,8 @@ public enum TraceLineParser {
                 return .failure(.missingField("tid"))
             }
             guard case .string(let queue)? = object.queue else { return .failure(.missingField("q")) }
-            return .success(TraceEvent(kind: kind, time: UInt64(time), thread: thread32, queue: queue, fields: object.fields))
+            let fields = Fields(values: object.fields)
+            return .success(PageEvent(time: UInt64(time), thread: thread32, queue: queue, kind: try fields.kind(named: kind)))
         } catch {
             return .failure(error)
         }
@@ -59,6 +64,123 @@ public enum TraceLineParser {
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure.notUTF8 }
         return text
+    }
+
+    /// A field's value: the trace format only has flat objects of strings, numbers and booleans.
+    enum TraceValue: Equatable {
+        case string(String)
+        case integer(Int)
+        case number(Double)
+        case bool(Bool)
+    }
+
+    /// An event's own fields, read by name and type; a required field that is missing or of the wrong type
+    /// is a `missingField` failure.
+    private struct Fields {
+        let values: [String: TraceValue]
+
+        /// The event kind named `name`, with its fields as `docs/trace-format.md` lists them.
+        func kind(named name: String) throws(Failure) -> EventKind {
+            switch name {
+            case "hello":
+                guard let pid = Int32(exactly: try integer("pid")) else { throw Failure.missingField("pid") }
+                return .hello(version: try integer("v"), page: try string("page"), pid: pid, speed: try number("speed"))
+            case "begin": return .begin(id: try integer("id"), name: try string("name"))
+            case "end": return .end(id: try integer("id"), name: try string("name"))
+            case "mark": return .mark(name: try string("name"))
+            case "out": return .out(text: try string("text"))
+            case "result":
+                return .result(file: try string("file"), line: try integer("line"), kind: try word("kind"),
+                               text: try string("text"), seconds: optionalNumber("seconds"))
+            case "knob":
+                return .knob(KnobAnnouncement(
+                    name: try string("name"), type: try word("type"), value: try string("value"),
+                    defaultValue: try string("default"), minimum: optionalInteger("min"), maximum: optionalInteger("max"),
+                    choices: optionalString("choices")?.split(separator: ",").map(String.init) ?? [],
+                    help: optionalString("help") ?? ""))
+            case "op": return .op(operation: try string("op"), oid: try integer("oid"), state: try word("state"))
+            case "dep":
+                return .dep(operation: try string("op"), oid: try integer("oid"), dependency: try string("on"),
+                            onid: try integer("onid"))
+            case "expect": return .expect(ending: try word("ending"), why: try string("why"))
+            case "crash":
+                guard let signal = Int32(exactly: try integer("signal")) else { throw Failure.missingField("signal") }
+                return .crash(signal: signal, image: try string("image"), inProgram: try bool("program"),
+                              pc: try address("pc"), address: try address("addr"), stackOverflow: try bool("stackOverflow"))
+            case "frame": return .frame(picture())
+            case "rows": return .rows(count: try integer("count"))
+            case "row":
+                return .row(index: try integer("index"), caption: try string("caption"),
+                            picture: values["px"] == nil ? nil : picture(), parts: optionalInteger("parts"))
+            case "detail":
+                return .detail(index: try integer("index"), part: try integer("part"), caption: try string("caption"),
+                               picture: picture())
+            case "input": return .input(commands: try word("commands"))
+            default: return .unknown(name)
+            }
+        }
+
+        private func string(_ key: String) throws(Failure) -> String {
+            guard let value = optionalString(key) else { throw Failure.missingField(key) }
+            return value
+        }
+
+        private func integer(_ key: String) throws(Failure) -> Int {
+            guard let value = optionalInteger(key) else { throw Failure.missingField(key) }
+            return value
+        }
+
+        private func number(_ key: String) throws(Failure) -> Double {
+            guard let value = optionalNumber(key) else { throw Failure.missingField(key) }
+            return value
+        }
+
+        private func bool(_ key: String) throws(Failure) -> Bool {
+            guard case .bool(let value)? = values[key] else { throw Failure.missingField(key) }
+            return value
+        }
+
+        /// One of the words a field may hold (a state, a type, an ending).
+        private func word<Word: RawRepresentable<String>>(_ key: String) throws(Failure) -> Word {
+            let text = try string(key)
+            guard let word = Word(rawValue: text) else { throw Failure.unknownValue(field: key, value: text) }
+            return word
+        }
+
+        /// An address, unsigned: past `Int.max` it arrives as a number, not an integer.
+        private func address(_ key: String) throws(Failure) -> UInt64 {
+            switch values[key] {
+            case .integer(let value): return UInt64(bitPattern: Int64(value))
+            case .number(let value) where value >= 0: return value < 0x1p64 ? UInt64(value) : .max
+            default: throw Failure.missingField(key)
+            }
+        }
+
+        private func picture() -> PagePicture {
+            PagePicture(width: optionalInteger("w"), height: optionalInteger("h"), base64: optionalString("px"))
+        }
+
+        private func optionalString(_ key: String) -> String? {
+            if case .string(let value)? = values[key] { return value }
+            return nil
+        }
+
+        /// An integer, or a number with no fraction small enough to be one exactly.
+        private func optionalInteger(_ key: String) -> Int? {
+            switch values[key] {
+            case .integer(let value): return value
+            case .number(let value) where value == value.rounded() && abs(value) < 9e15: return Int(value)
+            default: return nil
+            }
+        }
+
+        private func optionalNumber(_ key: String) -> Double? {
+            switch values[key] {
+            case .number(let value): return value
+            case .integer(let value): return Double(value)
+            default: return nil
+            }
+        }
     }
 
     /// A line's object: the four fields every event has, kept apart so they never pass through a dictionary,

@@ -1,0 +1,120 @@
+extension PageEvent {
+    /// The event as one line of the trace channel, newline included, fields in the order
+    /// `docs/trace-format.md` gives.
+    public func encoded() -> [UInt8] {
+        queue.withCString { label in
+            kind.withEncodedLine(time: time, thread: thread, queue: label) { Array($0) }
+        }
+    }
+}
+
+extension EventKind {
+    /// Encodes an event of this kind straight from what a page has at hand, `queue` as libdispatch's C label,
+    /// and hands `body` the line: the page's path, which builds no `PageEvent` and, for a typical event,
+    /// allocates nothing (the line is built on the stack).
+    @inline(__always)
+    public func withEncodedLine<Result>(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+                                        _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
+            var line = EventLine(kind: wireName, time: time, thread: thread, queue: queue, scratch: scratch)
+            addFields(to: &line)
+            return line.withFinishedBytes(body)
+        }
+    }
+
+    /// Writes this kind's own fields after the line's header.
+    private func addFields(to line: inout EventLine) {
+        switch self {
+        case .hello(let version, let page, let pid, let speed):
+            line.add("v", version)
+            line.add("page", page)
+            line.add("pid", Int(pid))
+            line.add("speed", speed)
+        case .begin(let id, let name), .end(let id, let name):
+            line.add("id", id)
+            line.add("name", name)
+        case .mark(let name):
+            line.add("name", name)
+        case .out(let text):
+            line.add("text", text)
+        case .result(let file, let number, let kind, let text, let seconds):
+            line.add("file", file)
+            line.add("line", number)
+            line.add("kind", kind.rawValue)
+            line.add("text", text)
+            if let seconds { line.add("seconds", seconds) }
+        case .knob(let knob):
+            line.add("name", knob.name)
+            line.add("type", knob.type.rawValue)
+            line.add("value", knob.value)
+            line.add("default", knob.defaultValue)
+            if let minimum = knob.minimum { line.add("min", minimum) }
+            if let maximum = knob.maximum { line.add("max", maximum) }
+            if !knob.choices.isEmpty { line.add("choices", knob.choices.joined(separator: ",")) }
+            if !knob.help.isEmpty { line.add("help", knob.help) }
+        case .op(let operation, let oid, let state):
+            line.add("op", operation)
+            line.add("oid", oid)
+            line.add("state", state.rawValue)
+        case .dep(let operation, let oid, let dependency, let onid):
+            line.add("op", operation)
+            line.add("oid", oid)
+            line.add("on", dependency)
+            line.add("onid", onid)
+        case .expect(let ending, let why):
+            line.add("ending", ending.rawValue)
+            line.add("why", why)
+        case .crash(let signal, let image, let inProgram, let pc, let address, let stackOverflow):
+            // The page's crash handler writes this line itself (`crashLineStart`); this is for tests and tools.
+            line.add("signal", Int(signal))
+            line.add("image", image)
+            line.add("program", inProgram)
+            line.add("pc", address: pc)
+            line.add("addr", address: address)
+            line.add("stackOverflow", stackOverflow)
+        case .frame(let picture):
+            line.add(picture)
+        case .rows(let count):
+            line.add("count", count)
+        case .row(let index, let caption, let picture, let parts):
+            line.add("index", index)
+            line.add("caption", caption)
+            if let parts { line.add("parts", parts) }
+            if let picture { line.add(picture) }
+        case .detail(let index, let part, let caption, let picture):
+            line.add("index", index)
+            line.add("part", part)
+            line.add("caption", caption)
+            line.add(picture)
+        case .input(let commands):
+            line.add("commands", commands.rawValue)
+        case .unknown:
+            break
+        }
+    }
+}
+
+extension EventKind {
+    /// How a `crash` line starts. LessonKit's crash handler writes the line byte by byte into memory set aside
+    /// beforehand, since a signal handler may not allocate; this keeps its kind in the one place kinds are named.
+    public static let crashLineStart: StaticString = #"{"e":"crash","t":"#
+}
+
+extension EventLine {
+    /// A picture's fields, each left out when the picture has none.
+    fileprivate mutating func add(_ picture: PagePicture) {
+        if let width = picture.width { add("w", width) }
+        if let height = picture.height { add("h", height) }
+        if let base64 = picture.base64 { add("px", base64) }
+    }
+
+    /// An address as the crash handler writes it: unsigned, all 64 bits.
+    fileprivate mutating func add(_ key: String, address: UInt64) {
+        // Above `Int.max` the reader takes it for a number, not an integer; it reads both.
+        if let value = Int(exactly: address) {
+            add(key, value)
+        } else {
+            add(key, Double(address))
+        }
+    }
+}
