@@ -136,7 +136,9 @@ struct TraceLineRoundTripTests {
         "",
     ])
     func escapesAndUnicodeSurvive(_ text: String) throws {
-        let event = PageEvent(time: time, thread: thread, queue: "queue “\(text)”", kind: .out(text: text))
+        // A queue label is libdispatch's C string, so it cannot hold a NUL; the text can.
+        let label = text.replacingOccurrences(of: "\u{0}", with: "")
+        let event = PageEvent(time: time, thread: thread, queue: "queue “\(label)”", kind: .out(text: text))
         let decoded = try roundTrip(event)
         #expect(decoded == event)
         guard case .out(let back) = decoded.kind else { throw RoundTripFailure.wrongKind }
