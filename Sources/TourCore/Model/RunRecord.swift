@@ -360,7 +360,7 @@ public struct RunRecord: Sendable {
 
     private mutating func recordKnob(_ announced: KnobAnnouncement) {
         let name = bounded(announced.name)
-        let knob = KnobValue(name: name, type: announced.type, value: bounded(announced.value),
+        let knob = KnobAnnouncement(name: name, type: announced.type, value: bounded(announced.value),
                              defaultValue: bounded(announced.defaultValue), minimum: announced.minimum, maximum: announced.maximum,
                              choices: announced.choices.prefix(limits.knobs).map(bounded), help: bounded(announced.help))
         if let index = knobIndex[name] {
@@ -499,17 +499,8 @@ public struct LineResult: Sendable, Equatable {
     public var time: UInt64
 }
 
-/// A knob as the page announced it, with the value this run used.
-public struct KnobValue: Sendable, Equatable {
-    public var name: String
-    public var type: KnobType
-    public var value: String
-    public var defaultValue: String
-    public var minimum: Int?
-    public var maximum: Int?
-    public var choices: [String]
-    public var help: String
-}
+/// A knob as the page announced it, with the value this run used: the record keeps the announcement itself.
+public typealias KnobValue = KnobAnnouncement
 
 /// The states one operation went through, in order.
 public struct OperationRecord: Sendable, Equatable {
