@@ -215,8 +215,12 @@ func traceReplay() -> Never {
     let total = Int(ProcessInfo.processInfo.environment["EVENTS"] ?? "") ?? 100_000
     var bytes: [UInt8] = []
     bytes.reserveCapacity(total * 110)
+    // Stamped from now on, a nanosecond apart: the host rejects a stamp from before the run began.
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let base = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     for index in 0..<total {
-        bytes += Array(#"{"e":"mark","t":\#(1_000_000 + index),"tid":4242,"q":"com.apple.root.default-qos","name":"replayed \#(index)"}"#.utf8)
+        bytes += Array(#"{"e":"mark","t":\#(base + UInt64(index)),"tid":4242,"q":"com.apple.root.default-qos","name":"replayed \#(index)"}"#.utf8)
         bytes.append(10)
     }
     bytes.withUnsafeBytes { buffer in
