@@ -2,9 +2,11 @@ extension PageEvent {
     /// The event as one line of the trace channel, newline included, fields in the order
     /// `docs/trace-format.md` gives.
     public func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
         queue.withCString { label in
-            kind.withEncodedLine(time: time, thread: thread, queue: label) { Array($0) }
+            kind.withEncodedLine(time: time, thread: thread, queue: label) { bytes = Array($0) }
         }
+        return bytes
     }
 }
 
@@ -12,13 +14,13 @@ extension EventKind {
     /// Encodes an event of this kind straight from what a page has at hand, `queue` as libdispatch's C label,
     /// and hands `body` the line: the page's path, which builds no `PageEvent` and, for a typical event,
     /// allocates nothing (the line is built on the stack).
-    @inline(__always)
-    public func withEncodedLine<Result>(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
-                                        _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    /// Not generic, so the page's call needs no specialisation across the module boundary.
+    public func withEncodedLine(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+                                _ body: (UnsafeRawBufferPointer) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
             var line = EventLine(kind: wireName, time: time, thread: thread, queue: queue, scratch: scratch)
             addFields(to: &line)
-            return line.withFinishedBytes(body)
+            line.withFinishedBytes(body)
         }
     }
 
