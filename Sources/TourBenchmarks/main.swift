@@ -21,16 +21,22 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
 }
 
+/// A pipe whose two ends are numbered 10 or above, so neither is fd 3; `closedOnExec` keeps both out of a child.
+func pipeAboveTraceDescriptor(closedOnExec: Bool) -> (reader: Int32, writer: Int32) {
+    var fds: [Int32] = [0, 0]
+    pipe(&fds)
+    let command = closedOnExec ? F_DUPFD_CLOEXEC : F_DUPFD
+    let ends = (reader: fcntl(fds[0], command, 10), writer: fcntl(fds[1], command, 10))
+    close(fds[0])
+    close(fds[1])
+    return ends
+}
+
 /// Gives this process a trace channel as a page has one: fd 3 is the write end of a pipe that another thread drains.
 /// Must run before LessonKit is first used, which is when it looks at fd 3.
 func connectTracePipeToDrain() {
-    var fds: [Int32] = [0, 0]
-    pipe(&fds)
-    // The pipe's own descriptors may be 3 and 4: move both out of the way before fd 3 becomes the write end.
-    let reader = fcntl(fds[0], F_DUPFD, 10)
-    let writer = fcntl(fds[1], F_DUPFD, 10)
-    close(fds[0])
-    close(fds[1])
+    // The pipe's own descriptors may be 3 and 4: both move out of the way before fd 3 becomes the write end.
+    let (reader, writer) = pipeAboveTraceDescriptor(closedOnExec: false)
     dup2(writer, 3)
     close(writer)
     let drain = Thread {
@@ -146,13 +152,8 @@ func replayEnvironment(events: Int) -> [String: String] {
 /// Lines a second when the host's work is only finding the newlines: the replay fixture's fd 3 on a pipe that this
 /// thread reads in 64 KiB reads, as the host's reader does, counting lines from the first byte to the end.
 func splitOnlyRate(events: Int) -> Double {
-    var fds: [Int32] = [0, 0]
-    pipe(&fds)
     // Both ends away from fd 3, and closed in the child, which gets only its own fd 3.
-    let reader = fcntl(fds[0], F_DUPFD_CLOEXEC, 10)
-    let writer = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
-    close(fds[0])
-    close(fds[1])
+    let (reader, writer) = pipeAboveTraceDescriptor(closedOnExec: true)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_adddup2(&actions, writer, 3)
