@@ -120,7 +120,7 @@ cancelledEarly.start()
 peek(cancelledEarly.outputImage == nil)
 
 /*:
- Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. It runs on a queue (the next page's subject), so it is on a worker thread; the page waits on its `started` semaphore, then cancels it. Band 1 holds until the page signals `cancelSent`, so the cancel lands while band 1 works, however loaded the machine.
+ Cancelled **while** it runs, nothing stops the work by force: `main()` goes on until it next looks at `isCancelled`. This operation blurs the photo in eight bands, with a simulated delay per band, and checks the flag between bands. It runs on a queue (the next page's subject), so it is on a worker thread; the page waits on its `started` semaphore, which band 1 signals once it has begun, then cancels it. Band 1 holds until the page signals `cancelSent`, so the cancel lands while band 1 works, however loaded the machine.
 
  `waitUntilFinished()` then blocks the calling thread until this one operation is finished; its span on the `main` lane ends just after the operation's own span, on the worker's lane, ends at `finished`. `bandsDone` is written on the worker and read on the main thread, safely for the same reason as above: it is read only after `waitUntilFinished()` has returned, and Foundation's lock orders the write before the read.
  */
@@ -131,13 +131,14 @@ final class BandedFilterOperation: ObservedOperation, @unchecked Sendable {
     private(set) var bandsDone = 0
 
     override func main() {
-        started.signal()
         for band in 1...bands {
             guard !isCancelled else {
                 print("Saw the cancellation before band \(band) of \(bands): the rest never runs")
                 return
             }
             trace("band \(band)") {
+                // Signalled inside band 1, past its check: a cancel sent at once still lands while band 1 works.
+                if band == 1 { started.signal() }
                 Simulated.wait(0.1)
                 _ = boxBlur(photo, radius: band)
                 if band == 1 { cancelSent.wait() }
