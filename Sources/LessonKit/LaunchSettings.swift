@@ -3,55 +3,46 @@ import PageProtocol
 /// What the host (or a learner at the shell) asked of this run: knob values and the speed factor.
 ///
 /// Arguments win over the environment: `--set name=value` (repeatable) and `--speed N`,
-/// or `TOUR_SET="name=value,name=value"` and `TOUR_SPEED=N`.
+/// or `TOUR_SET="name=value,name=value"` and `TOUR_SPEED=N`. Each is parsed as the host parses it (`KnobSetting`,
+/// `SpeedFactor`); a later setting of a knob replaces an earlier one.
 struct LaunchSettings: Sendable {
+    /// The text asked for each knob, by name; `KnobSpec.value(from:)` checks it when the page declares the knob.
     var knobValues: [String: String] = [:]
     var speed: Double = 1
 
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    init(arguments: [String], environment: [String: String]) throws {
-        if let list = environment[PageEnvironment.knobSettings], !list.isEmpty {
-            for assignment in list.split(separator: ",") {
-                try record(String(assignment))
-            }
+    init(arguments: [String], environment: [String: String]) throws(LaunchProblem) {
+        if let list = environment[PageEnvironment.knobSettings] {
+            record(try Self.fromEnvironment(PageEnvironment.knobSettings) { () throws(LaunchProblem) in try KnobSetting.list(parsing: list) })
         }
         if let speedText = environment[PageEnvironment.speed] {
-            speed = try Self.parseSpeed(speedText)
+            speed = try Self.fromEnvironment(PageEnvironment.speed) { () throws(LaunchProblem) in try SpeedFactor.parse(speedText) }
         }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "--set":
-                guard let assignment = remaining.popFirst() else {
-                    throw Problem(description: "--set needs a value like --set name=value")
-                }
-                try record(assignment)
+                record([try KnobSetting(parsing: remaining.popFirst())])
             case "--speed":
-                guard let value = remaining.popFirst() else {
-                    throw Problem(description: "--speed needs a number, for example --speed 4")
-                }
-                speed = try Self.parseSpeed(value)
+                speed = try SpeedFactor.parse(remaining.popFirst())
             default:
-                throw Problem(description: "unknown argument '\(argument)'; a page takes --set name=value and --speed N")
+                throw LaunchProblem("unknown argument \(LaunchProblem.echo(argument)); a page takes --set name=value and --speed N")
             }
         }
     }
 
-    private mutating func record(_ assignment: String) throws {
-        let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty else {
-            throw Problem(description: "'\(assignment)' is not a knob setting; write name=value, for example maxConcurrentOperationCount=1")
+    private mutating func record(_ settings: [KnobSetting]) {
+        for setting in settings {
+            knobValues[setting.name] = setting.value
         }
-        knobValues[String(parts[0])] = String(parts[1])
     }
 
-    static func parseSpeed(_ text: String) throws -> Double {
-        guard let value = Double(text), value.isFinite, value >= 0.1, value <= 100 else {
-            throw Problem(description: "speed '\(text)' is not a number from 0.1 to 100 (1 is real time, 4 runs simulated waits four times faster)")
+    /// What `parse` returns, with a problem said to come from the environment variable `name`, which the learner may
+    /// not know is set.
+    private static func fromEnvironment<Value>(_ name: String, _ parse: () throws(LaunchProblem) -> Value) throws(LaunchProblem) -> Value {
+        do {
+            return try parse()
+        } catch {
+            throw LaunchProblem("in \(name): \(error.description)")
         }
-        return value
     }
 }

@@ -6,7 +6,7 @@ import PageProtocol
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
-/// `BENCH=trace`, `parse`, `ingestion`, `overhead` or `startup` runs one of them, several with commas (arguments
+/// `BENCH=trace`, `parse`, `ingestion`, `overhead`, `startup` or `liveframes` runs one of them, several with commas (arguments
 /// belong to LessonKit's knobs). `BENCH=callgrind` runs the loops that callgrind counts; `BENCH=workload` is the page
 /// that `overhead` runs.
 setvbuf(stdout, nil, _IOLBF, 0)
@@ -281,6 +281,44 @@ func tracingOverhead() {
     }
 }
 
+/// The interface queue's cost of a live view frame, LessonKit's largest (160×96, 61,440 bytes of base64): decoded on
+/// arrival as before issue 11 (every frame read at once, which decodes it), against kept encoded and decoded only
+/// when drawn, with the screen drawing one frame in `framesPerDraw`. `BENCH=liveframes`.
+func liveFrameCost(framesPerDraw: Int = 4) {
+    let width = 160, height = 96
+    let pictures = (0..<8).map { seed in
+        let pixels = (0..<width * height * 3).map { UInt8(truncatingIfNeeded: ($0 &+ seed &* 7_919) &* 2_654_435_761 >> 11) }
+        return PagePicture(width: width, height: height, base64: Data(pixels).base64EncodedString())
+    }
+    let events = pictures.map { PageEvent(time: 1, thread: 1, queue: "", kind: .frame($0)) }
+    let frames = 2_000
+    /// Nanoseconds a frame, over `frames` frames, reading the frame (which decodes it) after every `readEvery`-th.
+    func run(readEvery: Int) -> Double {
+        var state = LiveViewState()
+        var checksum = 0
+        let start = monotonicNanoseconds()
+        for index in 0..<frames {
+            state.apply(events[index % events.count])
+            if index % readEvery == readEvery - 1 {
+                checksum &+= Int(state.frame?.pixels[index % 1_000] ?? 0)
+                state.markDrawn()
+            }
+        }
+        let took = Double(monotonicNanoseconds() - start) / Double(frames)
+        precondition(checksum != 0 || state.framesDecoded > 0, "the frames were read")
+        return took
+    }
+    var eager: [Double] = [], lazy: [Double] = [], arrivalOnly: [Double] = []
+    for _ in 0..<7 {
+        eager.append(run(readEvery: 1))
+        lazy.append(run(readEvery: framesPerDraw))
+        arrivalOnly.append(run(readEvery: frames + 1))
+    }
+    Swift.print(String(format: "live frames (160×96): decoded on arrival median %.1f µs a frame; decoded when drawn, 1 in %d drawn, %.1f µs a frame (%.1f× less); arrival alone %.2f µs a frame (%.0f× less)",
+                       median(eager) / 1e3, framesPerDraw, median(lazy) / 1e3, median(eager) / median(lazy),
+                       median(arrivalOnly) / 1e3, median(eager) / median(arrivalOnly)))
+}
+
 let which = Set((ProcessInfo.processInfo.environment["BENCH"] ?? "").split(separator: ",").map(String.init))
 if which == ["workload"] {
     workload()
@@ -296,3 +334,4 @@ if which.isEmpty || which.contains("parse") { parseRate() }
 if which.isEmpty || which.contains("ingestion") { hostIngestion(events: 300_000) }
 if which.isEmpty || which.contains("overhead") { tracingOverhead() }
 if which.isEmpty || which.contains("startup") { startToFirstOutput(product: "Lesson01Operation") }
+if which.isEmpty || which.contains("liveframes") { liveFrameCost() }

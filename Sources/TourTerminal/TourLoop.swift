@@ -114,7 +114,7 @@ final class TourLoop: @unchecked Sendable {
             case .start(let order):
                 // Every page gets a pipe for input, so none can read the keys meant for the interface from the terminal.
                 let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
-                                         knobSettings: order.knobSettings.map { ($0.name, $0.value) }, speed: order.speed,
+                                         knobSettings: order.knobSettings, speed: order.speed,
                                          sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }

@@ -74,10 +74,11 @@ struct PlainModeTests {
 
     @Test(arguments: [
         (["run", "nosuch"], "there is no page 'nosuch'; the pages are 1 operation, 2 queue"),
-        (["run", "1", "--set", "bogus=1"], "no knob named 'bogus'; the knobs of operation are"),
+        (["run", "1", "--set", "bogus=1"], "no knob named 'bogus'; the knobs of page 1 (operation) are"),
         (["run", "1", "--set", "executionBlocks=99"], "knob executionBlocks takes a whole number from 1 to 6, not '99'"),
         (["run", "1", "--set", "photo=unicorn"], "knob photo is one of coffee, chelsea, astronaut, rocket, not 'unicorn'"),
-        (["run", "1", "--set", "executionBlocks"], "'executionBlocks' is not a knob setting; write --set name=value"),
+        (["run", "1", "--set", "executionBlocks"], "'executionBlocks' is not a knob setting: it has no '='; write --set name=value"),
+        (["run", "1", "--set", "executionBlocks="], "knob executionBlocks takes a whole number from 1 to 6, but 'executionBlocks=' gives it no value; write for example --set executionBlocks=3"),
         (["run", "1", "--speed", "0"], "--speed needs a number from 0.1 to 100"),
         (["run"], "run needs a page"),
         (["frobnicate"], "unknown command 'frobnicate'"),

@@ -1,4 +1,5 @@
 import Testing
+import PageProtocol
 import TourCore
 @testable import TourInterface
 
@@ -136,7 +137,7 @@ struct KeyUpdateTests {
         #expect(model.currentPage.chosenKnobValues["serial"] == "false")
 
         guard case .start(let order)? = model.update(.key(.character("r"))).first else { return }
-        #expect(order.knobSettings == [RunOrder.KnobSetting(name: "width", value: "4")])
+        #expect(order.knobSettings == [KnobSetting(name: "width", value: "4")])
     }
 
     @Test("Changing a knob during a run keeps the run and says r applies it")

@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 import TourCore
 
 /// Runs a program of this build as the tutorial would, and returns the finished record of the run.
@@ -17,7 +18,7 @@ public func recordRun(
     PageProgramTurns.shared.running(product) {
         let recorder = RunRecorder(limits: limits)
         let run = PageRun.start(
-            RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
+            RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
                        stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment),
             handler: recorder.apply
         )

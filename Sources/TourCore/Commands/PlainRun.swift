@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
 public enum PlainRun {
@@ -17,13 +18,13 @@ public enum PlainRun {
         }
         let declared = page.readSourceTexts().declaredKnobs
         for setting in options.knobs {
-            guard let knob = declared.first(where: { $0.name == setting.name }) else {
-                let names = declared.map(\.name)
-                let choices = names.isEmpty ? "page \(page.number) (\(page.slug)) has no knobs" : "the knobs of \(page.slug) are \(names.joined(separator: ", "))"
-                throw TourCommand.UsageError(description: "no knob named '\(setting.name)'; \(choices)")
-            }
-            if let problem = knob.problem(with: setting.value) {
-                throw TourCommand.UsageError(description: problem)
+            do throws(LaunchProblem) {
+                guard let knob = declared.first(where: { $0.name == setting.name }) else {
+                    throw KnobSpec.unknownKnob(setting.name, among: declared.map(\.name), of: "page \(page.number) (\(page.slug))")
+                }
+                _ = try knob.spec.value(from: setting.value)
+            } catch {
+                throw TourCommand.UsageError(description: error.description)
             }
         }
         return page
@@ -33,13 +34,12 @@ public enum PlainRun {
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
                                style: PlainStyle, emit: @escaping @Sendable (String) -> Void) -> Status {
         let report = PlainReport(style: style)
-        let knobs = options.knobs.map { (name: $0.name, value: $0.value) }
-        for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: knobs) { emit(line) }
+        for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs) { emit(line) }
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
         let run = PageRun.start(
-            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: knobs,
+            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
                        speed: options.speed, stuckAfter: options.stuckAfter),
             handler: recorder.apply
         )

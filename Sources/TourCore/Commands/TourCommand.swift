@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
     case interactive(speed: Double)
@@ -22,12 +24,6 @@ public enum TourCommand: Equatable, Sendable {
         public init(page: String) {
             self.page = page
         }
-    }
-
-    /// `name=value` from `--set`.
-    public struct KnobSetting: Equatable, Sendable {
-        public var name: String
-        public var value: String
     }
 
     /// A mistake on the command line, with the message that says what would be right.
@@ -70,7 +66,7 @@ public enum TourCommand: Equatable, Sendable {
             guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got '\(remaining.joined(separator: " "))'") }
             return .list
         case "--speed":
-            return .interactive(speed: try speed(remaining.popFirst()))
+            return .interactive(speed: try usage(SpeedFactor.parse(remaining.popFirst())))
         case "run":
             return .run(try runOptions(&remaining, command: "run"))
         case "watch":
@@ -104,12 +100,9 @@ public enum TourCommand: Equatable, Sendable {
             case "--plain":
                 options.plain = true
             case "--set":
-                guard let assignment = remaining.popFirst() else {
-                    throw UsageError(description: "--set needs name=value, for example --set maxConcurrentOperationCount=1")
-                }
-                options.knobs.append(try knob(assignment))
+                options.knobs.append(try usage(KnobSetting(parsing: remaining.popFirst())))
             case "--speed":
-                options.speed = try speed(remaining.popFirst())
+                options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
             case "--trace":
                 guard let file = remaining.popFirst(), !file.hasPrefix("--") else {
                     throw UsageError(description: "--trace needs a file name, for example --trace run.json")
@@ -134,41 +127,12 @@ public enum TourCommand: Equatable, Sendable {
         return options
     }
 
-    private static func knob(_ assignment: String) throws -> KnobSetting {
-        let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw UsageError(description: "'\(assignment)' is not a knob setting; write --set name=value, for example --set maxConcurrentOperationCount=1")
+    /// What `parse` returns, with a problem of the page's settings (`--set`, `--speed`) turned into a usage mistake.
+    private static func usage<Value>(_ parse: @autoclosure () throws(LaunchProblem) -> Value) throws(UsageError) -> Value {
+        do {
+            return try parse()
+        } catch {
+            throw UsageError(description: error.description)
         }
-        return KnobSetting(name: String(parts[0]), value: String(parts[1]))
-    }
-
-    private static func speed(_ text: String?) throws -> Double {
-        guard let text, let value = Double(text), value.isFinite, value >= 0.1, value <= 100 else {
-            throw UsageError(description: "--speed needs a number from 0.1 to 100, for example --speed 4, but got '\(text ?? "nothing")'")
-        }
-        return value
-    }
-}
-
-extension KnobDeclaration {
-    /// Checks `value` against the declaration; returns what is wrong, or nil when the page will accept it.
-    public func problem(with value: String) -> String? {
-        switch kind {
-        case .integer(_, let range):
-            guard let number = Int(value), range.contains(number) else {
-                return "knob \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
-            }
-        case .boolean:
-            guard ["true", "false", "yes", "no", "on", "off", "1", "0"].contains(value.lowercased()) else {
-                return "knob \(name) is true or false, not '\(value)'"
-            }
-        case .choice(_, let choices?):
-            guard choices.contains(value) else {
-                return "knob \(name) is one of \(choices.joined(separator: ", ")), not '\(value)'"
-            }
-        case .choice(_, nil):
-            break
-        }
-        return nil
     }
 }

@@ -56,7 +56,7 @@ public final class WatchCommand: @unchecked Sendable {
         }
         emit("Watching \(watcher.folder.path) (*.swift). Save a change to rebuild and rerun; `tour reset \(page.slug)` undoes your edits; Ctrl-C ends.")
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
-                                  knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
+                                  knobs: options.knobs) { emit(line) }
         // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
         queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
         watcher.start { event in self.queue.async { self.handle(event) } }
@@ -165,12 +165,11 @@ public final class WatchCommand: @unchecked Sendable {
     }
 
     private func startRun() {
-        let knobs = options.knobs.map { (name: $0.name, value: $0.value) }
         let recorder = RunRecorder { [report, emit] event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
         let run = PageRun.start(
-            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: knobs,
+            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
                        speed: options.speed, stuckAfter: options.stuckAfter),
             handler: recorder.apply
         )

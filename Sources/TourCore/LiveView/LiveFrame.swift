@@ -21,24 +21,43 @@ public struct LiveFrame: Sendable, Equatable {
 
     /// Decodes a picture as a page sent it in an event's `w`, `h` and `px` fields (`docs/trace-format.md`, Live view).
     public static func decode(_ sent: PagePicture) -> Result<LiveFrame, LiveFrameError> {
-        let width = sent.width, height = sent.height
-        guard let width, let height, (1...LiveFrame.largestSide).contains(width),
-              (1...LiveFrame.largestSide).contains(height) else {
-            return .failure(.badSize(width: width, height: height))
-        }
-        guard let text = sent.base64 else { return .failure(.missingPixels) }
-        guard let pixels = Base64Decoder.decode(text) else { return .failure(.corruptPixels) }
-        let expected = width * height * 3
-        guard pixels.count == expected, let frame = LiveFrame(width: width, height: height, pixels: pixels) else {
-            return .failure(.wrongPixelCount(expected: expected, found: pixels.count))
-        }
-        return .success(frame)
+        EncodedLiveFrame.check(sent).flatMap { $0.decoded() }
     }
 
     /// The red, green and blue of the pixel at (`x`, `y`).
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let index = (y * width + x) * 3
         return (pixels[index], pixels[index + 1], pixels[index + 2])
+    }
+}
+
+/// A picture as a page sent it, past every check that needs no decoding: its size is in range and its base64 is as
+/// long as that size needs. Only a byte outside the alphabet or misplaced padding can still make `decoded()` fail.
+public struct EncodedLiveFrame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// The pixels in standard base64, `4 * width * height` bytes of it (3 bytes a pixel need no padding).
+    public let base64: String
+
+    /// The picture if its size and the length of its base64 fit each other, else why not; reads only the text's length.
+    public static func check(_ sent: PagePicture) -> Result<EncodedLiveFrame, LiveFrameError> {
+        guard let width = sent.width, let height = sent.height, (1...LiveFrame.largestSide).contains(width),
+              (1...LiveFrame.largestSide).contains(height) else {
+            return .failure(.badSize(width: sent.width, height: sent.height))
+        }
+        guard let text = sent.base64 else { return .failure(.missingPixels) }
+        guard let length = Base64Decoder.decodedLength(of: text) else { return .failure(.corruptPixels) }
+        let expected = width * height * 3
+        guard length == expected else { return .failure(.wrongPixelCount(expected: expected, found: length)) }
+        return .success(EncodedLiveFrame(width: width, height: height, base64: text))
+    }
+
+    /// Decodes the pixels: the one costly step, about 46 KB of output for LessonKit's largest frame.
+    public func decoded() -> Result<LiveFrame, LiveFrameError> {
+        guard let pixels = Base64Decoder.decode(base64), let frame = LiveFrame(width: width, height: height, pixels: pixels) else {
+            return .failure(.corruptPixels)
+        }
+        return .success(frame)
     }
 }
 
@@ -78,6 +97,15 @@ enum Base64Decoder {
         table[Int(UInt8(ascii: "="))] = 64
         return table
     }()
+
+    /// How many bytes `text` decodes to if it is valid, from its length and trailing `=` alone; nil when no valid
+    /// base64 has its length.
+    static func decodedLength(of text: String) -> Int? {
+        let bytes = text.utf8
+        guard bytes.count % 4 == 0 else { return nil }
+        let padding = bytes.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return bytes.count / 4 * 3 - padding
+    }
 
     static func decode(_ text: String) -> [UInt8]? {
         var text = text

@@ -99,7 +99,7 @@ extension RunRecord {
         total += list(dependencies) { text($0.operationName) + text($0.dependencyName) }
         total += list(threads) { _ in 32 }
         total += list(queues) { text($0) * 2 + 32 }
-        total += (liveView.frame?.pixels.count ?? 0) + liveView.rowPictureBytes
+        total += liveView.frameBytes + liveView.rowPictureBytes
         return total
     }
 }

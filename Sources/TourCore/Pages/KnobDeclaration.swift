@@ -1,24 +1,19 @@
+import PageProtocol
+
 /// A `knob(...)` call found in a page's code, so the host can list knobs and check `--set` before a run.
 public struct KnobDeclaration: Sendable, Equatable {
-    public var name: String
-    public var kind: KnobKind
+    /// The knob as declared: the spec whose `value(from:)` checks a setting, as the page will.
+    public var spec: KnobSpec
     /// The line of `main.swift` where the call starts.
     public var line: Int
 
     public init(name: String, kind: KnobKind, line: Int) {
-        self.name = name
-        self.kind = kind
+        self.spec = KnobSpec(name: name, kind: kind)
         self.line = line
     }
-}
 
-/// What values a knob takes, mirroring LessonKit's three `knob` functions.
-public enum KnobKind: Sendable, Equatable {
-    case integer(default: Int, range: ClosedRange<Int>)
-    case boolean(default: Bool)
-    /// A choice from a `String` enumeration; values are raw values. `choices` is nil when the
-    /// enumeration is not declared in the same file, so the host cannot know them before the run.
-    case choice(default: String, choices: [String]?)
+    public var name: String { spec.name }
+    public var kind: KnobKind { spec.kind }
 }
 
 extension LiterateParser {

@@ -14,10 +14,10 @@ public struct PlainReport: Sendable {
     }
 
     /// The header printed before the page starts.
-    public func header(page: Page, of count: Int, speed: Double, knobs: [(name: String, value: String)]) -> [String] {
+    public func header(page: Page, of count: Int, speed: Double, knobs: [KnobSetting]) -> [String] {
         var lines = [style.bold("ConcurrencyTour · page \(page.number) of \(count): \(page.title)") + (speed == 1 ? "" : "  (speed \(Self.number(speed))×)")]
         if !knobs.isEmpty {
-            lines.append("knobs set: " + knobs.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
+            lines.append("knobs set: " + knobs.map(\.assignment).joined(separator: ", "))
         }
         lines.append("")
         return lines

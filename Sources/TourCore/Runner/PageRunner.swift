@@ -6,7 +6,7 @@ import PageProtocol
 /// What to run and how: the page's program, its knob settings and speed, and the watchdog's patience.
 public struct RunRequest: Sendable {
     public var executable: String
-    public var knobSettings: [(name: String, value: String)]
+    public var knobSettings: [KnobSetting]
     public var speed: Double
     public var stuckAfter: Double
     public var silentLimit: Double
@@ -18,7 +18,7 @@ public struct RunRequest: Sendable {
     /// it also keeps the page from reading the terminal the interface reads its keys from.
     public var sendsCommands: Bool
 
-    public init(executable: String, knobSettings: [(name: String, value: String)] = [], speed: Double = 1,
+    public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
                 extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false) {
         self.sendsCommands = sendsCommands
@@ -33,7 +33,7 @@ public struct RunRequest: Sendable {
     }
 
     var arguments: [String] {
-        knobSettings.flatMap { ["--set", "\($0.name)=\($0.value)"] } + (speed == 1 ? [] : ["--speed", "\(speed)"]) + extraArguments
+        knobSettings.flatMap { ["--set", $0.assignment] } + (speed == 1 ? [] : ["--speed", "\(speed)"]) + extraArguments
     }
 }
 

@@ -1,3 +1,4 @@
+import PageProtocol
 import TourCore
 
 /// One knob as the knob panel shows it: what the page declared, the value the last run used, and its range.
@@ -56,7 +57,7 @@ public struct KnobRow: Equatable, Sendable {
             let number = Int(current) ?? Int(defaultValue) ?? range.lowerBound
             return String(min(range.upperBound, max(range.lowerBound, number + step)))
         case .boolean:
-            return ["true", "yes", "on", "1"].contains(current.lowercased()) ? "false" : "true"
+            return KnobKind.booleanValue(of: current) == true ? "false" : "true"
         case .choice(let choices):
             guard !choices.isEmpty else { return current }
             let index = choices.firstIndex(of: current) ?? 0

@@ -1,3 +1,4 @@
+import PageProtocol
 import TourCore
 
 /// Everything the interface keeps about one page: its document, its last run, the knob values the learner
@@ -61,10 +62,10 @@ public struct PageState: Sendable {
     }
 
     /// The settings for the next run: every chosen value that differs from the knob's default.
-    public var knobSettings: [RunOrder.KnobSetting] {
+    public var knobSettings: [KnobSetting] {
         knobs.compactMap { knob in
             guard let chosen = chosenKnobValues[knob.name], chosen != knob.defaultValue else { return nil }
-            return RunOrder.KnobSetting(name: knob.name, value: chosen)
+            return KnobSetting(name: knob.name, value: chosen)
         }
     }
 }

@@ -1,3 +1,4 @@
+import PageProtocol
 import TourCore
 
 /// A page run the interface asks the terminal layer to start.
@@ -7,10 +8,4 @@ public struct RunOrder: Equatable, Sendable {
     public var page: Page
     public var knobSettings: [KnobSetting]
     public var speed: Double
-
-    /// `name=value` for `RunRequest.knobSettings`.
-    public struct KnobSetting: Equatable, Sendable {
-        public var name: String
-        public var value: String
-    }
 }

@@ -46,7 +46,7 @@ extension TourModel {
         } else if currentPage.record?.liveView.rows.isEmpty == false {
             pages[current].liveFullSizeRow = 0
         } else {
-            notice = currentPage.record?.liveView.frame != nil
+            notice = currentPage.record?.liveView.hasFrame == true
                 ? "This page's picture already fills the live view; z zooms the pane."
                 : "No list to look at yet: r runs the page, then f shows a row at full size."
         }

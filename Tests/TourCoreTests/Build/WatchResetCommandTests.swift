@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+import PageProtocol
 
 /// `tour watch` and `tour reset` on the command line: parsing, and reset against a temporary package root.
 @Suite("Watch and reset commands")
@@ -8,7 +9,7 @@ struct WatchResetCommandTests {
     @Test func watchTakesThePageAndTheRunOptions() throws {
         var expected = TourCommand.RunOptions(page: "operation")
         expected.plain = true
-        expected.knobs = [TourCommand.KnobSetting(name: "photo", value: "rocket")]
+        expected.knobs = [KnobSetting(name: "photo", value: "rocket")]
         #expect(try TourCommand.parse(["watch", "operation", "--plain", "--set", "photo=rocket"]) == .watch(expected))
         #expect(throws: TourCommand.UsageError(description: "watch needs a page, for example: tour watch operation (see tour list)")) {
             try TourCommand.parse(["watch"])

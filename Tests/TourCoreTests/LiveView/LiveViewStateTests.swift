@@ -43,22 +43,71 @@ struct LiveViewStateTests {
         var state = LiveViewState()
         let good: [UInt8] = [1, 2, 3]
         state.apply(Self.frameEvent(width: 1, height: 1, pixels: good))
+        #expect(state.frame?.pixels == good)
+        state.markDrawn()
         let bad: [PagePicture] = [
             Self.picture(width: 2, height: 1, pixels: good),                          // wrong size for its pixels
-            PagePicture(width: 1, height: 1, base64: "AQ*D"),                         // corrupt
+            PagePicture(width: 1, height: 1, base64: "AQ*D"),                         // corrupt, found only when decoded
             PagePicture(width: 1, height: 1, base64: nil),                            // no pixels
             PagePicture(width: 0, height: 1, base64: ""),
             PagePicture(width: 100_000, height: 100_000, base64: "AAAA"),
             PagePicture(width: nil, height: 1, base64: "AQID"),                       // `w` missing or not an integer
         ]
         for picture in bad { state.apply(Self.event(.frame(picture))) }
-        #expect(state.rejectedPictures == bad.count)
-        #expect(state.framesReceived == 1)
-        #expect(state.frame?.pixels == good)
+        // Five are refused on arrival; the corrupt one is as long as a good one, so it waits to be drawn.
+        #expect(state.rejectedPictures == bad.count - 1)
         #expect(state.lastRejection == .badSize(width: nil, height: 1))
+        #expect(state.framesReceived == 2)
+        // Drawn, it turns out corrupt: the screen keeps the last good frame, and the next draw counts it.
+        #expect(state.frame?.pixels == good)
+        state.markDrawn()
+        #expect(state.rejectedPictures == bad.count)
+        #expect(state.lastRejection == .corruptPixels)
+        #expect(state.frame?.pixels == good)
+        state.markDrawn()
+        #expect(state.rejectedPictures == bad.count, "a corrupt frame is counted once")
         let errors = bad.compactMap { if case .failure(let error) = LiveFrame.decode($0) { error } else { nil } }
         #expect(errors == [.wrongPixelCount(expected: 6, found: 3), .corruptPixels, .missingPixels,
                            .badSize(width: 0, height: 1), .badSize(width: 100_000, height: 100_000), .badSize(width: nil, height: 1)])
+    }
+
+    @Test func aFrameReplacedBeforeAnythingDrewItIsNeverDecoded() async throws {
+        var state = LiveViewState()
+        for value in 0..<1_000 {
+            state.apply(Self.frameEvent(width: 2, height: 1, pixels: [UInt8(value & 255), 0, 0, 9, 9, 9]))
+        }
+        #expect(state.hasFrame && state.isActive)
+        let before = state
+        state.markDrawn()
+        #expect(state.framesDecoded == 0, "nothing read the frame, so nothing was decoded")
+        #expect(state.frameBytes == 8, "only the base64 of the newest frame is held")
+        #expect(before.framesDecoded == 0)
+
+        // The screen draws: only the newest frame is decoded, once, however often and from whichever copy it is read.
+        let drawn = before
+        #expect(drawn.frame?.pixels == [UInt8(999 & 255), 0, 0, 9, 9, 9])
+        #expect(state.frame == drawn.frame)
+        state.markDrawn()
+        state.markDrawn()
+        #expect(state.framesDecoded == 1)
+        #expect(state.frameBytes == 8 + 6, "the base64 and its pixels, which are also the last good frame")
+
+        state.apply(Self.frameEvent(width: 2, height: 1, pixels: [1, 1, 1, 2, 2, 2]))
+        state.apply(Self.frameEvent(width: 2, height: 1, pixels: [3, 3, 3, 4, 4, 4]))
+        state.markDrawn()
+        #expect(state.framesDecoded == 1, "two more frames arrived and neither was drawn")
+        #expect(state.framesReceived == 1_002 && state.framesDropped == 1_000)
+    }
+
+    @Test func theLazyFrameIsTheFrameAnEagerDecodeGives() async throws {
+        let pixels = (0..<160 * 96 * 3).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        let sent = Self.picture(width: 160, height: 96, pixels: pixels)
+        var state = LiveViewState()
+        state.apply(Self.event(.frame(sent)))
+        let eager = try LiveFrame.decode(sent).get()
+        let lazy = try #require(state.frame)
+        #expect(lazy == eager)
+        #expect(lazy.pixels == pixels)
     }
 
     @Test func framesFasterThanTheScreenAreDroppedNotQueued() {

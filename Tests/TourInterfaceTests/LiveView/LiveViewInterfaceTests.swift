@@ -136,6 +136,48 @@ struct LiveViewInterfaceTests {
         #expect(model.currentPage.record?.liveView.framesReceived == 3)
     }
 
+    @Test("A frame is decoded when the screen draws it, once; frames replaced before a draw never are; the drawn cells are the eagerly decoded frame's")
+    func decodingOnlyWhenDrawn() async throws {
+        var model = try galleryModel()
+        let started = model.run(RunScript())
+        let runID = try #require(started)
+        let box = try #require(model.layout.panes[.live])
+        let width = 40, height = 24
+        func picture(_ seed: Int) -> PagePicture {
+            let pixels = (0..<width * height * 3).map { UInt8(truncatingIfNeeded: ($0 &+ seed) &* 2_654_435_761 >> 9) }
+            return PagePicture(width: width, height: height, base64: Data(pixels).base64EncodedString())
+        }
+        func send(_ picture: PagePicture, at milliseconds: Double) {
+            _ = model.update(.host(runID: runID, .trace(PageEvent(time: RunScript.time(milliseconds), thread: RunScript.worker, queue: "",
+                                                                   kind: .frame(picture)))))
+        }
+        for index in 0..<10 { send(picture(index), at: 30 + Double(index)) }
+        #expect(model.currentPage.record?.liveView.framesDecoded == 0)
+        let screen = TourRenderer.render(model)
+        _ = model.update(.drawn)
+        #expect(model.currentPage.record?.liveView.framesDecoded == 1, "only the frame drawn was decoded")
+        _ = TourRenderer.render(model)
+        _ = model.update(.drawn)
+        #expect(model.currentPage.record?.liveView.framesDecoded == 1, "a frame drawn again is not decoded again")
+
+        // The pane holds the newest frame, decoded as the state did before it decoded lazily: on its own, at once.
+        let frame = try LiveFrame.decode(picture(9)).get()
+        let inner = box.inside
+        let cells = HalfBlockRenderer.render(frame, width: inner.width, height: inner.height, depth: model.pictureDepth)
+        #expect(cells.width > 0 && cells.height > 0)
+        let left = (inner.width - cells.width) / 2, top = (inner.height - cells.height) / 2
+        for y in 0..<inner.height {
+            for x in 0..<inner.width {
+                let inPicture = (left..<left + cells.width).contains(x) && (top..<top + cells.height).contains(y)
+                let expected = inPicture ? cells[x - left, y - top] : Cell.picture(" ")
+                guard screen[inner.x + x, inner.y + y] == expected else {
+                    Issue.record("cell (\(x), \(y)) of the pane is \(screen[inner.x + x, inner.y + y]), not \(expected)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("f in the live view shows a row at full size, ↑ ↓ pick the row, f or Esc go back; after the run too")
     func fullSize() throws {
         var model = try galleryModel()
