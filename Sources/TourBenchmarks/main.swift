@@ -282,8 +282,10 @@ func tracingOverhead() {
 }
 
 /// The interface queue's cost of a live view frame, LessonKit's largest (160×96, 61,440 bytes of base64): decoded on
-/// arrival as before issue 11 (every frame read at once, which decodes it), against kept encoded and decoded only
-/// when drawn, with the screen drawing one frame in `framesPerDraw`. `BENCH=liveframes`.
+/// arrival as before issue 11 (every frame read at once, which decodes it, as `apply` used to), against kept encoded
+/// and decoded only when drawn, with the screen drawing one frame in `framesPerDraw`. `BENCH=liveframes`; with
+/// `LIVEFRAMES_CALLGRIND=eager`, `drawn` or `arrival`, one pass of 1,000 frames of that kind inside
+/// `liveFramesCountedLoop`, for callgrind to count.
 func liveFrameCost(framesPerDraw: Int = 4) {
     let width = 160, height = 96
     let pictures = (0..<8).map { seed in
@@ -291,32 +293,44 @@ func liveFrameCost(framesPerDraw: Int = 4) {
         return PagePicture(width: width, height: height, base64: Data(pixels).base64EncodedString())
     }
     let events = pictures.map { PageEvent(time: 1, thread: 1, queue: "", kind: .frame($0)) }
-    let frames = 2_000
     /// Nanoseconds a frame, over `frames` frames, reading the frame (which decodes it) after every `readEvery`-th.
-    func run(readEvery: Int) -> Double {
+    func run(frames: Int, readEvery: Int) -> Double {
         var state = LiveViewState()
         var checksum = 0
         let start = monotonicNanoseconds()
-        for index in 0..<frames {
-            state.apply(events[index % events.count])
-            if index % readEvery == readEvery - 1 {
-                checksum &+= Int(state.frame?.pixels[index % 1_000] ?? 0)
-                state.markDrawn()
+        liveFramesCountedLoop {
+            for index in 0..<frames {
+                state.apply(events[index % events.count])
+                if index % readEvery == readEvery - 1 {
+                    checksum &+= Int(state.frame?.pixels[index % 1_000] ?? 0)
+                    state.markDrawn()
+                }
             }
         }
         let took = Double(monotonicNanoseconds() - start) / Double(frames)
-        precondition(checksum != 0 || state.framesDecoded > 0, "the frames were read")
+        precondition(state.framesDecoded == frames / readEvery && checksum >= 0, "exactly the frames drawn were decoded")
         return took
+    }
+    let readEvery = ["eager": 1, "drawn": framesPerDraw, "arrival": Int.max]
+    if let mode = ProcessInfo.processInfo.environment["LIVEFRAMES_CALLGRIND"] {
+        guard let every = readEvery[mode] else { preconditionFailure("LIVEFRAMES_CALLGRIND is eager, drawn or arrival") }
+        _ = run(frames: 1_000, readEvery: every)
+        return
     }
     var eager: [Double] = [], lazy: [Double] = [], arrivalOnly: [Double] = []
     for _ in 0..<7 {
-        eager.append(run(readEvery: 1))
-        lazy.append(run(readEvery: framesPerDraw))
-        arrivalOnly.append(run(readEvery: frames + 1))
+        eager.append(run(frames: 2_000, readEvery: 1))
+        lazy.append(run(frames: 2_000, readEvery: framesPerDraw))
+        arrivalOnly.append(run(frames: 2_000, readEvery: Int.max))
     }
     Swift.print(String(format: "live frames (160×96): decoded on arrival median %.1f µs a frame; decoded when drawn, 1 in %d drawn, %.1f µs a frame (%.1f× less); arrival alone %.2f µs a frame (%.0f× less)",
                        median(eager) / 1e3, framesPerDraw, median(lazy) / 1e3, median(eager) / median(lazy),
                        median(arrivalOnly) / 1e3, median(eager) / median(arrivalOnly)))
+}
+
+/// The only function callgrind counts in `LIVEFRAMES_CALLGRIND` runs.
+@inline(never) func liveFramesCountedLoop(_ body: () -> Void) {
+    body()
 }
 
 let which = Set((ProcessInfo.processInfo.environment["BENCH"] ?? "").split(separator: ",").map(String.init))

@@ -33,7 +33,8 @@ struct LiveViewStateTests {
     @Test(arguments: [
         ("AAA", "not a multiple of four"), ("AA=A", "padding in the middle"), ("A===", "too much padding"),
         ("AA==AAAA", "padding before the end"), ("AA\nA", "a newline"), ("AAA*", "a byte outside the alphabet"),
-        ("ÄÄÄÄ", "non-ASCII"),
+        ("ÄÄÄÄ", "non-ASCII"), ("A*==", "a bad byte before two padding"), ("AA*=", "a bad byte before one padding"),
+        ("AAAA=AAA", "padding in the middle of the last four"),
     ])
     func corruptBase64IsRefused(text: String, why: String) {
         #expect(Base64Decoder.decode(text) == nil, "\(why)")
