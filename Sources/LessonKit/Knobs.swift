@@ -41,7 +41,7 @@ enum KnobRegistry {
         _ = exitCheck
         declared.withLock { _ = $0.insert(spec.name) }
         var value = spec.defaultValue
-        if let text = session.settings.knobValues[spec.name] {
+        if let text = session.settings.value(ofKnob: spec.name) {
             do {
                 value = try spec.value(from: text)
             } catch {
@@ -56,7 +56,7 @@ enum KnobRegistry {
 
     private static func reportUnusedSettings() {
         let names = declared.withLock { $0 }.sorted()
-        for unknown in LessonSession.shared.settings.knobValues.keys.sorted() where !names.contains(unknown) {
+        for unknown in Set(LessonSession.shared.settings.knobSettings.map(\.name)).sorted() where !names.contains(unknown) {
             let problem = KnobSpec.unknownKnob(unknown, among: names, of: "this page")
             FileHandle.standardError.write(Data("\(LessonSession.pageName): \(problem)\n".utf8))
         }

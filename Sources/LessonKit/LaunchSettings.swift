@@ -6,13 +6,14 @@ import PageProtocol
 /// or `TOUR_SET="name=value,name=value"` and `TOUR_SPEED=N`. Each is parsed as the host parses it (`KnobSetting`,
 /// `SpeedFactor`); a later setting of a knob replaces an earlier one.
 struct LaunchSettings: Sendable {
-    /// The text asked for each knob, by name; `KnobSpec.value(from:)` checks it when the page declares the knob.
-    var knobValues: [String: String] = [:]
+    /// The knob settings in the order given, the environment's first; `KnobSpec.value(from:)` checks one when the page
+    /// declares its knob.
+    var knobSettings: [KnobSetting] = []
     var speed: Double = 1
 
     init(arguments: [String], environment: [String: String]) throws(LaunchProblem) {
         if let list = environment[PageEnvironment.knobSettings] {
-            record(try Self.fromEnvironment(PageEnvironment.knobSettings) { () throws(LaunchProblem) in try KnobSetting.list(parsing: list) })
+            knobSettings += try Self.fromEnvironment(PageEnvironment.knobSettings) { () throws(LaunchProblem) in try KnobSetting.list(parsing: list) }
         }
         if let speedText = environment[PageEnvironment.speed] {
             speed = try Self.fromEnvironment(PageEnvironment.speed) { () throws(LaunchProblem) in try SpeedFactor.parse(speedText) }
@@ -21,7 +22,7 @@ struct LaunchSettings: Sendable {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--set":
-                record([try KnobSetting(parsing: remaining.popFirst())])
+                knobSettings.append(try KnobSetting(parsing: remaining.popFirst()))
             case "--speed":
                 speed = try SpeedFactor.parse(remaining.popFirst())
             default:
@@ -30,10 +31,9 @@ struct LaunchSettings: Sendable {
         }
     }
 
-    private mutating func record(_ settings: [KnobSetting]) {
-        for setting in settings {
-            knobValues[setting.name] = setting.value
-        }
+    /// The value asked for the knob `name`: the last setting of it wins.
+    func value(ofKnob name: String) -> String? {
+        knobSettings.last { $0.name == name }?.value
     }
 
     /// What `parse` returns, with a problem said to come from the environment variable `name`, which the learner may
