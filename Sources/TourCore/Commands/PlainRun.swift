@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
 public enum PlainRun {
@@ -13,14 +14,14 @@ public enum PlainRun {
     /// Checks the request against the catalog and the page's declared knobs before anything runs.
     public static func validate(_ options: TourCommand.RunOptions, catalog: PageCatalog) throws -> Page {
         guard let page = catalog.page(named: options.page) else {
-            throw TourCommand.UsageError(description: "there is no page '\(options.page)'; the pages are \(catalog.choices)")
+            throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
         }
         let declared = page.readSourceTexts().declaredKnobs
         for setting in options.knobs {
             guard let knob = declared.first(where: { $0.name == setting.name }) else {
                 let names = declared.map(\.name)
                 let choices = names.isEmpty ? "page \(page.number) (\(page.slug)) has no knobs" : "the knobs of \(page.slug) are \(names.joined(separator: ", "))"
-                throw TourCommand.UsageError(description: "no knob named '\(setting.name)'; \(choices)")
+                throw TourCommand.UsageError(description: "no knob named \(EchoedInput.quoted(setting.name)); \(choices)")
             }
             if let problem = knob.problem(with: setting.value) {
                 throw TourCommand.UsageError(description: problem)
@@ -29,9 +30,10 @@ public enum PlainRun {
         return page
     }
 
-    /// Runs the page, writing every line through `emit`, and returns the exit status.
+    /// Runs the page, writing every line through `emit` as the style allows it to be printed, and returns the exit status.
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
-                               style: PlainStyle, emit: @escaping @Sendable (String) -> Void) -> Status {
+                               style: PlainStyle, emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+        let emit: @Sendable (String) -> Void = { printLine(style.printable($0)) }
         let report = PlainReport(style: style)
         let knobs = options.knobs.map { (name: $0.name, value: $0.value) }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: knobs) { emit(line) }

@@ -1,3 +1,5 @@
+import PageProtocol
+
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
     case interactive(speed: Double)
@@ -67,7 +69,7 @@ public enum TourCommand: Equatable, Sendable {
         case "-h", "--help", "help": return .help
         case "--version", "version": return .version
         case "list":
-            guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got '\(remaining.joined(separator: " "))'") }
+            guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
         case "--speed":
             return .interactive(speed: try speed(remaining.popFirst()))
@@ -78,7 +80,7 @@ public enum TourCommand: Equatable, Sendable {
         case "reset":
             return try reset(&remaining)
         default:
-            throw UsageError(description: "unknown command '\(first)'; the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
@@ -92,7 +94,7 @@ public enum TourCommand: Equatable, Sendable {
         case 0:
             throw UsageError(description: "reset needs a page, for example: tour reset operation, or tour reset --all for every page")
         default:
-            throw UsageError(description: "reset takes one page or --all, but got '\(arguments.joined(separator: " "))'")
+            throw UsageError(description: "reset takes one page or --all, but got \(EchoedInput.quoted(arguments.joined(separator: " ")))")
         }
     }
 
@@ -121,10 +123,10 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.stuckAfter = seconds
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option '\(argument)' for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
             default:
                 guard page == nil else {
-                    throw UsageError(description: "\(command) takes one page, but got '\(page!)' and '\(argument)'")
+                    throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")
                 }
                 page = argument
             }
@@ -137,14 +139,14 @@ public enum TourCommand: Equatable, Sendable {
     private static func knob(_ assignment: String) throws -> KnobSetting {
         let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw UsageError(description: "'\(assignment)' is not a knob setting; write --set name=value, for example --set maxConcurrentOperationCount=1")
+            throw UsageError(description: "\(EchoedInput.quoted(assignment)) is not a knob setting; write --set name=value, for example --set maxConcurrentOperationCount=1")
         }
         return KnobSetting(name: String(parts[0]), value: String(parts[1]))
     }
 
     private static func speed(_ text: String?) throws -> Double {
         guard let text, let value = Double(text), value.isFinite, value >= 0.1, value <= 100 else {
-            throw UsageError(description: "--speed needs a number from 0.1 to 100, for example --speed 4, but got '\(text ?? "nothing")'")
+            throw UsageError(description: "--speed needs a number from 0.1 to 100, for example --speed 4, but got \(text.map(EchoedInput.quoted) ?? "nothing")")
         }
         return value
     }
@@ -156,15 +158,15 @@ extension KnobDeclaration {
         switch kind {
         case .integer(_, let range):
             guard let number = Int(value), range.contains(number) else {
-                return "knob \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
+                return "knob \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \(EchoedInput.quoted(value))"
             }
         case .boolean:
             guard ["true", "false", "yes", "no", "on", "off", "1", "0"].contains(value.lowercased()) else {
-                return "knob \(name) is true or false, not '\(value)'"
+                return "knob \(name) is true or false, not \(EchoedInput.quoted(value))"
             }
         case .choice(_, let choices?):
             guard choices.contains(value) else {
-                return "knob \(name) is one of \(choices.joined(separator: ", ")), not '\(value)'"
+                return "knob \(name) is one of \(choices.joined(separator: ", ")), not \(EchoedInput.quoted(value))"
             }
         case .choice(_, nil):
             break
