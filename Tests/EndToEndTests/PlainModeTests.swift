@@ -63,7 +63,7 @@ struct PlainModeTests {
         #expect(text.contains("Ended: ended normally - as the page said it would"))
         #expect(lanes.allSatisfy { lane in lane.split(separator: "|").dropFirst().joined().allSatisfy(\.isASCII) },
                 "--plain draws the timeline in ASCII")
-        #expect(text.unicodeScalars.allSatisfy(\.isASCII), "--plain prints ASCII only: the header's dot, the ending's dash, the page's ×")
+        #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "--plain prints ASCII only: the header's dot, the ending's dash, the page's ×")
     }
 
     @Test func theCrashKnobEndsExplainedAndAsExpected() throws {

@@ -151,8 +151,8 @@ func runToEnd(_ executable: String, _ arguments: [String], environment: [String:
     defer { try? FileManager.default.removeItem(at: folder) }
     let outputFile = folder.appendingPathComponent("out")
     let errorFile = folder.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-    FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -27,7 +27,7 @@ struct TerminalTextTests {
         #expect(TerminalText.ascii("e\u{301}") == "e", "a combining accent is dropped")
         #expect(TerminalText.ascii("漢字!") == "??!")
         #expect(TerminalText.ascii("plain") == "plain")
-        #expect(TerminalText.ascii("┌─┐ █▓ ▲").unicodeScalars.allSatisfy(\.isASCII))
+        #expect(TerminalText.ascii("┌─┐ █▓ ▲") == "+-+ ## ^")
     }
 
     @Test("A duration in microseconds reads in ASCII as us")
