@@ -57,7 +57,7 @@ struct TerminalFaultTests {
         try await Self.waitForProcesses(carrying: marker, markerValue, toBe: "only the shell") { $0 == [shellPID] }
     }
 
-    @Test("A terminal that cannot address the cursor (TERM=dumb, or a terminfo entry without cup) gets a message and status 2",
+    @Test("A terminal that cannot address the cursor (TERM=dumb, or a terminfo entry without cup) gets the message and status 2 an unknown TERM gets",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
     func terminalWithoutCursorAddressingIsRefused() async throws {
         let package = try await StandInPackage.make(pages: ["01-Ticker": StandInPackage.ticker])
@@ -70,7 +70,11 @@ struct TerminalFaultTests {
         let compiled = try await runToEnd("/usr/bin/tic", ["-o", terminfo.path, source.path], environment: [:])
         try #require(compiled.status == 0, "tic failed: \(compiled.errors)")
 
-        for (name, terminal) in [("dumb", "TERM=dumb"), ("nocup", "TERMINFO=\(terminfo.path) TERM=nocup")] {
+        // An unknown type is refused the same way, which the two without cursor addressing now follow.
+        let cases = [("dumb", "TERM=dumb", "cannot move the cursor"),
+                     ("nocup", "TERMINFO=\(terminfo.path) TERM=nocup", "cannot move the cursor"),
+                     ("tour-no-such-terminal", "TERM=tour-no-such-terminal", "is unknown to ncurses")]
+        for (name, terminal, problem) in cases {
             let shell = try await package.script(named: "\(name).sh", """
                 \(terminal) \(package.tour)
                 echo \(Self.exitMarker) status=$?
@@ -82,7 +86,7 @@ struct TerminalFaultTests {
             let screen = try tmux.waitFor("tour refusing TERM \(name)", timeout: 20) { $0.contains(Self.exitMarker) }
             let joined = screen.replacingOccurrences(of: "\n", with: "")
             #expect(screen.contains("\(Self.exitMarker) status=2"), "\(name): \(screen)")
-            #expect(joined.contains("the terminal type '\(name)' cannot move the cursor"), "\(name): \(screen)")
+            #expect(joined.contains("the terminal type '\(name)' \(problem)"), "\(name): \(screen)")
             #expect(joined.contains("tour run 1 --plain"), "\(name): the message says what to use instead")
         }
     }
