@@ -26,7 +26,7 @@ struct LaunchSettings: Sendable {
             case "--speed":
                 speed = try SpeedFactor.parse(remaining.popFirst())
             default:
-                throw LaunchProblem("unknown argument \(LaunchProblem.echo(argument)); a page takes --set name=value and --speed N")
+                throw LaunchProblem("unknown argument \(EchoedInput.quoted(argument)); a page takes --set name=value and --speed N")
             }
         }
     }

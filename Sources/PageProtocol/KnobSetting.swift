@@ -21,10 +21,10 @@ public struct KnobSetting: Sendable, Hashable {
             throw LaunchProblem("--set needs name=value, for example \(Self.example)")
         }
         guard let equals = assignment.firstIndex(of: "=") else {
-            throw LaunchProblem("\(LaunchProblem.echo(assignment)) is not a knob setting: it has no '='; write --set name=value, for example \(Self.example)")
+            throw LaunchProblem("\(EchoedInput.quoted(assignment)) is not a knob setting: it has no '='; write --set name=value, for example \(Self.example)")
         }
         guard equals != assignment.startIndex else {
-            throw LaunchProblem("\(LaunchProblem.echo(assignment)) is not a knob setting: no knob name before '='; write --set name=value, for example \(Self.example)")
+            throw LaunchProblem("\(EchoedInput.quoted(assignment)) is not a knob setting: no knob name before '='; write --set name=value, for example \(Self.example)")
         }
         self.init(name: String(assignment[..<equals]), value: String(assignment[assignment.index(after: equals)...]))
     }

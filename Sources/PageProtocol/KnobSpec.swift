@@ -63,13 +63,13 @@ public struct KnobSpec: Sendable, Equatable {
         guard !text.isEmpty else {
             return LaunchProblem("knob \(name) \(takes), but '\(name)=' gives it no value; write for example --set \(name)=\(defaultValue.text)")
         }
-        return LaunchProblem("knob \(name) \(takes), not \(LaunchProblem.echo(text))")
+        return LaunchProblem("knob \(name) \(takes), not \(EchoedInput.quoted(text))")
     }
 
     /// The message for a setting of a knob that `knobs` (a page's knobs, named `page` in the message) does not have.
     public static func unknownKnob(_ name: String, among knobs: [String], of page: String) -> LaunchProblem {
         let known = knobs.isEmpty ? "\(page) has no knobs" : "the knobs of \(page) are \(knobs.joined(separator: ", "))"
-        return LaunchProblem("no knob named \(LaunchProblem.echo(name)); \(known)")
+        return LaunchProblem("no knob named \(EchoedInput.quoted(name)); \(known)")
     }
 }
 

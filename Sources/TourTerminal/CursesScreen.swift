@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import CNcursesw
 import TourInterface
+import PageProtocol
 
 /// The terminal through ncurses: opens it, draws cell buffers by changing only the cells that differ
 /// from the last frame, reads keys and mouse actions, and gives the terminal back as it found it.
@@ -25,14 +26,26 @@ final class CursesScreen {
         var background: Int16
     }
 
-    /// Opens the terminal named by TERM on stdin and stdout. `newterm`, unlike `initscr`, returns
-    /// instead of exiting when the terminal is unknown, so the caller can say what to do instead.
+    /// Opens the terminal named by TERM on stdin and stdout, if it can draw the interface: its terminfo entry must
+    /// know how to move the cursor (`cup`), which `dumb` and other line-only types cannot. The entry is checked
+    /// before `newterm`, which would otherwise start drawing; `newterm`, unlike `initscr`, returns instead of
+    /// exiting when the terminal is unknown, so the caller can say what to do instead.
     init(environment: [String: String]) throws {
         guard let terminal = environment["TERM"], !terminal.isEmpty else {
             throw OpenError(description: "TERM is not set, so the terminal's capabilities are unknown")
         }
+        let named = EchoedInput.quoted(terminal)
+        let setTerm = "set TERM to your terminal's type, for example TERM=xterm-256color"
+        switch sw_terminal_addresses_cursor(terminal) {
+        case -1:
+            throw OpenError(description: "the terminal type \(named) is unknown to ncurses (\(setTerm))")
+        case 0:
+            throw OpenError(description: "the terminal type \(named) cannot move the cursor (its terminfo entry has no cup), so the screen cannot be drawn (\(setTerm))")
+        default:
+            break
+        }
         guard newterm(nil, sw_stdout(), sw_stdin()) != nil else {
-            throw OpenError(description: "the terminal type '\(terminal)' is unknown to ncurses")
+            throw OpenError(description: "the terminal type \(named) is unknown to ncurses (\(setTerm))")
         }
         TerminalRestore.cursesIsActive.store(true, ordering: .sequentiallyConsistent)
         cbreak()

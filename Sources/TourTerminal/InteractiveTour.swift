@@ -16,6 +16,9 @@ public enum InteractiveTour {
             return refuse("there are no pages under \(catalog.root.path)/Lessons")
         }
         let environment = ProcessInfo.processInfo.environment
+        // Until `stopAllOnExit` below makes Ctrl-\ end the tutorial, it does nothing: left to the Swift runtime, its
+        // backtracer would print over the first frame.
+        signal(SIGQUIT, SIG_IGN)
         let screen: CursesScreen
         do {
             screen = try CursesScreen(environment: environment)

@@ -54,15 +54,16 @@ struct PlainModeTests {
         let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10"])
         #expect(outcome.status == 0)
         let text = outcome.output
-        #expect(text.contains("main  [com.apple.main-thread]  Loaded coffee: 400×300 pixels"), "output lines carry the thread and the queue that printed them")
+        #expect(text.contains("main  [com.apple.main-thread]  Loaded coffee: 400x300 pixels"), "output lines carry the thread and the queue that printed them, in ASCII")
         #expect(text.contains("Results by line"))
         #expect(text.contains("main.swift:"))
         #expect(text.contains("Timeline"))
         let lanes = text.split(separator: "\n").filter { $0.contains(" |") && $0.hasSuffix("|") }
         #expect(lanes.count >= 2, "one lane per thread that did something: \(lanes)")
-        #expect(text.contains("Ended: ended normally — as the page said it would"))
+        #expect(text.contains("Ended: ended normally - as the page said it would"))
         #expect(lanes.allSatisfy { lane in lane.split(separator: "|").dropFirst().joined().allSatisfy(\.isASCII) },
                 "--plain draws the timeline in ASCII")
+        #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "--plain prints ASCII only: the header's dot, the ending's dash, the page's ×")
     }
 
     @Test func theCrashKnobEndsExplainedAndAsExpected() throws {

@@ -107,11 +107,8 @@ struct KnobSpecTests {
     @Test func aLongOrControlFilledValueIsEchoedCutAndEscaped() async throws {
         let long = String(repeating: "9", count: 500)
         let message = try #require(refusal(Self.blocks, long))
-        #expect(message == "knob executionBlocks takes a whole number from 1 to 6, not '\(String(repeating: "9", count: 79))…'")
-        #expect(LaunchProblem.echo(String(repeating: "x", count: 80)) == "'\(String(repeating: "x", count: 80))'")
-        #expect(LaunchProblem.echo(String(repeating: "x", count: 81)) == "'\(String(repeating: "x", count: 79))…'")
+        #expect(message == "knob executionBlocks takes a whole number from 1 to 6, not '\(String(repeating: "9", count: 80))...' (500 characters)")
         #expect(refusal(Self.crash, "\u{1B}[2Jyes\n") == #"knob reAddFinishedOperation is true or false, not '\u{1B}[2Jyes\n'"#)
-        #expect(LaunchProblem.echo("tab\there") == #"'tab\there'"#)
     }
 
     @Test func theDefaultAndTheValueAreWrittenAsTheWireAndTheCommandLineWriteThem() async throws {

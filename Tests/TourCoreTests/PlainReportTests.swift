@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import TourCore
 
 @Suite("Plain report")
@@ -52,5 +53,52 @@ struct PlainReportTests {
     func noDeepDives() throws {
         let lines = PlainReport(style: .bare).summary(of: endedRun, source: "//: # Plain\nlet a = 1\n")
         #expect(!lines.contains { $0.contains("Deep dive") })
+    }
+}
+
+@Suite("Plain report: a page's text on the terminal")
+struct PlainReportPageTextTests {
+    static let hostile = "\u{1B}[2J\u{1B}[H\u{1B}]0;pwned\u{07}café — 漢字 \u{9B}31m250 µs\tend"
+
+    private func record(printing text: String) -> (RunRecord, OutputLine) {
+        var record = RunRecord()
+        record.apply(.started(pid: 1, time: 1_000))
+        let line = OutputLine(stream: .stdout, text: text, time: 1_500)
+        record.apply(.output(line))
+        record.apply(.ended(.exited(code: 0), time: 2_000))
+        return (record, line)
+    }
+
+    @Test("In colour the report keeps its own SGR codes, and none of the page's escapes")
+    func colourKeepsOnlyItsOwnCodes() throws {
+        let (record, line) = record(printing: Self.hostile)
+        let report = PlainReport(style: PlainStyle(colour: true, unicode: true))
+        let live = try #require(report.liveLine(for: .output(line), in: record))
+        #expect(!live.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
+        #expect(live.contains("café — 漢字 31m250 µs"), "Unicode text stays when the locale shows it")
+        #expect(!live.contains("\t") && live.hasSuffix(" end"), "the tab became spaces")
+        let lines = report.summary(of: record, source: "//: # Hostile\n") + [live]
+        for text in lines {
+            // Every escape left is the report's own: ESC [ digits m.
+            let withoutOwnCodes = text.replacing(/\x1B\[[0-9;]*m/, with: "")
+            #expect(!withoutOwnCodes.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text.debugDescription)")
+        }
+    }
+
+    @Test("Bare, every printed line is ASCII with no control character, the report's own words included")
+    func bareIsASCII() throws {
+        let (record, line) = record(printing: Self.hostile)
+        let style = PlainStyle.bare
+        let report = PlainReport(style: style)
+        let page = Page(number: 1, folder: "01-Hostile", title: "Hostile — page", summary: "", product: "Lesson01Hostile",
+                        source: URL(fileURLWithPath: "/nonexistent/main.swift"))
+        let live = try #require(report.liveLine(for: .output(line), in: record))
+        let lines = (report.header(page: page, of: 8, speed: 2.5, knobs: []) + [live] + report.summary(of: record, source: "//: # Hostile\n"))
+            .map(style.printable)
+        #expect(lines.contains { $0.contains("cafe - ?? 31m250 us") && $0.hasSuffix(" end") })
+        #expect(lines.contains { $0.contains("page 1 of 8: Hostile - page  (speed 2.5x)") })
+        for text in lines {
+            #expect(text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }, "\(text.debugDescription)")
+        }
     }
 }

@@ -14,7 +14,7 @@ public enum PlainRun {
     /// Checks the request against the catalog and the page's declared knobs before anything runs.
     public static func validate(_ options: TourCommand.RunOptions, catalog: PageCatalog) throws -> Page {
         guard let page = catalog.page(named: options.page) else {
-            throw TourCommand.UsageError(description: "there is no page '\(options.page)'; the pages are \(catalog.choices)")
+            throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
         }
         let declared = page.readSourceTexts().declaredKnobs
         for setting in options.knobs {
@@ -30,9 +30,10 @@ public enum PlainRun {
         return page
     }
 
-    /// Runs the page, writing every line through `emit`, and returns the exit status.
+    /// Runs the page, writing every line through `emit` as the style allows it to be printed, and returns the exit status.
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
-                               style: PlainStyle, emit: @escaping @Sendable (String) -> Void) -> Status {
+                               style: PlainStyle, emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+        let emit: @Sendable (String) -> Void = { printLine(style.printable($0)) }
         let report = PlainReport(style: style)
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs) { emit(line) }
         let recorder = RunRecorder { event, record in

@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// `tour reset <page>` and `tour reset --all`: put pages back to the text kept before their first edit.
 public enum ResetCommand {
@@ -7,7 +8,7 @@ public enum ResetCommand {
         let pages: [Page]
         if let query {
             guard let page = catalog.page(named: query) else {
-                return (["there is no page '\(query)'; the pages are \(catalog.choices)"], .usage)
+                return (["there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)"], .usage)
             }
             pages = [page]
         } else {

@@ -63,7 +63,7 @@ public enum TourCommand: Equatable, Sendable {
         case "-h", "--help", "help": return .help
         case "--version", "version": return .version
         case "list":
-            guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got '\(remaining.joined(separator: " "))'") }
+            guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
         case "--speed":
             return .interactive(speed: try usage(SpeedFactor.parse(remaining.popFirst())))
@@ -74,7 +74,7 @@ public enum TourCommand: Equatable, Sendable {
         case "reset":
             return try reset(&remaining)
         default:
-            throw UsageError(description: "unknown command '\(first)'; the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
@@ -88,7 +88,7 @@ public enum TourCommand: Equatable, Sendable {
         case 0:
             throw UsageError(description: "reset needs a page, for example: tour reset operation, or tour reset --all for every page")
         default:
-            throw UsageError(description: "reset takes one page or --all, but got '\(arguments.joined(separator: " "))'")
+            throw UsageError(description: "reset takes one page or --all, but got \(EchoedInput.quoted(arguments.joined(separator: " ")))")
         }
     }
 
@@ -114,10 +114,10 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.stuckAfter = seconds
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option '\(argument)' for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
             default:
                 guard page == nil else {
-                    throw UsageError(description: "\(command) takes one page, but got '\(page!)' and '\(argument)'")
+                    throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")
                 }
                 page = argument
             }

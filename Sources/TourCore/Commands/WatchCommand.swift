@@ -34,7 +34,7 @@ public final class WatchCommand: @unchecked Sendable {
         self.page = page
         self.catalog = catalog
         self.report = PlainReport(style: style)
-        self.emit = emit
+        self.emit = { emit(style.printable($0)) }
         self.builder = PageBuilder(packageRoot: catalog.root)
         self.watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
     }

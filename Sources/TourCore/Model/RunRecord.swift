@@ -66,13 +66,7 @@ public struct RunRecord: Sendable {
 
         /// `value` with its thousands grouped, "12,004", as the notes about drops write counts.
         public static func grouped(_ value: Int) -> String {
-            let digits = String(value.magnitude)
-            var text = ""
-            for (index, digit) in digits.enumerated() {
-                if index > 0, (digits.count - index) % 3 == 0 { text += "," }
-                text.append(digit)
-            }
-            return (value < 0 ? "-" : "") + text
+            CountText.grouped(value)
         }
     }
 

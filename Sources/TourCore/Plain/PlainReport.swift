@@ -3,6 +3,10 @@ import PageProtocol
 
 /// The line-oriented face of a run, for pipes, CI, tests and screen readers: live lines as events arrive,
 /// then the results by line, a text timeline with one lane per thread, the page's deep dives, and how the run ended.
+///
+/// Everything the page said (its output, names, results and reasons) goes through `TerminalText.sanitized` on its way
+/// into a line, so no escape sequence of the page's reaches the terminal even when the report itself is in colour;
+/// `PlainStyle.printable` finishes each line where it is printed.
 public struct PlainReport: Sendable {
     public var style: PlainStyle
     /// Columns of the text timeline, not counting lane titles.
@@ -15,9 +19,9 @@ public struct PlainReport: Sendable {
 
     /// The header printed before the page starts.
     public func header(page: Page, of count: Int, speed: Double, knobs: [KnobSetting]) -> [String] {
-        var lines = [style.bold("ConcurrencyTour · page \(page.number) of \(count): \(page.title)") + (speed == 1 ? "" : "  (speed \(Self.number(speed))×)")]
+        var lines = [style.bold(TerminalText.sanitized("ConcurrencyTour · page \(page.number) of \(count): \(page.title)")) + (speed == 1 ? "" : "  (speed \(Self.number(speed))×)")]
         if !knobs.isEmpty {
-            lines.append("knobs set: " + knobs.map(\.assignment).joined(separator: ", "))
+            lines.append(TerminalText.sanitized("knobs set: " + knobs.map(\.assignment).joined(separator: ", ")))
         }
         lines.append("")
         return lines
@@ -36,11 +40,11 @@ public struct PlainReport: Sendable {
                 source = record.laneName(of: thread).padding(toLength: 4, withPad: " ", startingAt: 0) + "  [\(QueueLabel.shown(line.queue ?? ""))] "
             case (.stdout, nil): source = "stdout  "
             }
-            let text = "\(time)  \(source) \(line.text)"
+            let text = TerminalText.sanitized("\(time)  \(source) \(line.text)")
             return line.stream == .stderr ? style.red(text) : text
         case .trace(let trace):
             guard case .expect(let ending, let why) = trace.kind else { return nil }
-            return style.dim("          (the page expects to end with a \(ending.rawValue): \(why))")
+            return style.dim(TerminalText.sanitized("          (the page expects to end with a \(ending.rawValue): \(why))"))
         default:
             return nil
         }
@@ -70,7 +74,7 @@ public struct PlainReport: Sendable {
             case .choice: range = knob.choices.joined(separator: "/")
             }
             let changed = knob.value == knob.defaultValue ? "" : " (default \(knob.defaultValue))"
-            lines.append("  \(knob.name) = \(knob.value)\(changed)   [\(range)]   --set \(knob.name)=…")
+            lines.append(TerminalText.sanitized("  \(knob.name) = \(knob.value)\(changed)   [\(range)]   --set \(knob.name)=…"))
         }
         lines.append("")
         return lines
@@ -89,7 +93,7 @@ public struct PlainReport: Sendable {
                 if code.count > 48 { code = String(code.prefix(47)) + "…" }
             }
             let location = "\(result.file):\(result.line)".padding(toLength: 16, withPad: " ", startingAt: 0)
-            lines.append("  \(location) \(code.padding(toLength: 48, withPad: " ", startingAt: 0))  → \(result.text)\(count)")
+            lines.append(TerminalText.sanitized("  \(location) \(code.padding(toLength: 48, withPad: " ", startingAt: 0))  → \(result.text)\(count)"))
         }
         if sorted.count > Self.listedResults { lines.append("  … and \(RunRecord.Drops.grouped(sorted.count - Self.listedResults)) more") }
         lines.append("")
@@ -103,7 +107,7 @@ public struct PlainReport: Sendable {
         let column = total / Double(timelineWidth)
         var lines = [style.bold("Timeline") + String(format: "  0 to %.3f s, one column = %@", total, DurationText.seconds(column))]
         // "T3 #4242": the lane's name, then the kernel thread id that `ps -L` and `top -H` show.
-        let titles = record.threads.map { "\($0.name) #\($0.thread)" }
+        let titles = record.threads.map { TerminalText.sanitized("\($0.name) #\($0.thread)") }
         let titleWidth = titles.map(\.count).max() ?? 4
         // One pass over spans and marks, not one per lane: a run may have a thousand lanes and 50,000 spans.
         let spansByThread = Dictionary(grouping: record.spans, by: \.thread)
@@ -136,10 +140,10 @@ public struct PlainReport: Sendable {
         if !listed.isEmpty {
             lines.append("  Spans (start, duration, thread, queue):")
             for span in listed {
-                lines.append(String(format: "    %8.3fs  %@  %@  %@  [%@]", record.seconds(at: span.start),
+                lines.append(TerminalText.sanitized(String(format: "    %8.3fs  %@  %@  %@  [%@]", record.seconds(at: span.start),
                                     (span.duration.map { DurationText.seconds($0) } ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0),
                                     record.laneName(of: span.thread).padding(toLength: 5, withPad: " ", startingAt: 0), span.name,
-                                    QueueLabel.shown(span.queue)))
+                                    QueueLabel.shown(span.queue))))
             }
             if record.spans.count > listed.count { lines.append("    … and \(record.spans.count - listed.count) more") }
         }
@@ -157,7 +161,7 @@ public struct PlainReport: Sendable {
         guard !record.queues.isEmpty else { return [] }
         let listed = record.queues.prefix(Self.listedQueues)
         return ["  Queues seen (a span's letter in its lane is the queue it ran on):"]
-            + listed.map { "    \(queueKey($0, in: record)) \(QueueLabel.shown($0))" }
+            + listed.map { TerminalText.sanitized("    \(queueKey($0, in: record)) \(QueueLabel.shown($0))") }
             + (record.queues.count > listed.count ? ["    … and \(RunRecord.Drops.grouped(record.queues.count - listed.count)) more"] : [])
     }
 
@@ -175,7 +179,7 @@ public struct PlainReport: Sendable {
         if record.rejectedTraceLines > 0 {
             notes.append("\(record.rejectedTraceLines) trace lines skipped; the last was \(record.lastRejection ?? "unreadable")")
         }
-        return notes.isEmpty ? [] : notes.map { style.dim("note: " + $0) } + [""]
+        return notes.isEmpty ? [] : notes.map { style.dim(TerminalText.sanitized("note: " + $0)) } + [""]
     }
 
     /// The page's deep dives in full, each marked as one with the line it starts on: the interface shows them folded,
@@ -187,9 +191,9 @@ public struct PlainReport: Sendable {
             for block in deepDive.body {
                 switch block {
                 case .paragraph(let spans, _):
-                    lines.append("  " + spans.plainText)
+                    lines.append("  " + TerminalText.sanitized(spans.plainText))
                 case .listItem(let ordered, let number, let depth, let spans, _):
-                    lines.append("  " + String(repeating: "  ", count: depth) + (ordered ? "\(number ?? 1). " : "- ") + spans.plainText)
+                    lines.append("  " + String(repeating: "  ", count: depth) + (ordered ? "\(number ?? 1). " : "- ") + TerminalText.sanitized(spans.plainText))
                 default:
                     break
                 }
@@ -203,10 +207,10 @@ public struct PlainReport: Sendable {
         guard let ending = record.ending else { return [] }
         var lines: [String] = []
         let verdict = record.endedAsExpected ? style.green("as the page said it would") : style.red("not as the page expected")
-        lines.append(style.bold("Ended: ") + ending.headline + " — " + verdict)
-        lines.append("  " + ending.explanation)
+        lines.append(style.bold("Ended: ") + TerminalText.sanitized(ending.headline) + " — " + verdict)
+        lines.append(TerminalText.sanitized("  " + ending.explanation))
         if let expectation = record.expectation {
-            lines.append("  The page said: \(expectation.reason)")
+            lines.append(TerminalText.sanitized("  The page said: \(expectation.reason)"))
         }
         return lines
     }

@@ -52,7 +52,7 @@ struct ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+        for signal in [SIGPIPE] + LiveProcessGroups.endingSignals { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
@@ -106,11 +106,16 @@ public final class LiveProcessGroups: Sendable {
         for group in all { kill(-group, SIGKILL) }
     }
 
-    /// Makes sure no page outlives the host: on a normal exit, and on SIGINT, SIGTERM and SIGHUP,
+    /// The signals that end the host cleanly: Ctrl-C, Ctrl-\, a polite kill, a closed terminal. SIGQUIT is among them
+    /// because a learner presses Ctrl-\ to get out; left to the Swift runtime, its backtracer would print over the
+    /// interface and wait 30 s for a key while the host stood still.
+    public static let endingSignals = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+
+    /// Makes sure no page outlives the host: on a normal exit, and on each of `endingSignals`,
     /// which then end the host with the conventional status 128 + signal. `beforeExit` restores whatever the host changed (the terminal).
     public static func stopAllOnExit(beforeExit: @escaping @Sendable () -> Void = {}) {
         atexit { LiveProcessGroups.shared.killAll() }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        for signalNumber in endingSignals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {

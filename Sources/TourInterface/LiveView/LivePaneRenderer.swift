@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// Lays out a whole live view pane as cells: the frame centred, the list with a thumbnail and caption per row, or
 /// one row of the list at the pane's full size.
@@ -110,7 +111,7 @@ public enum LivePaneRenderer {
         /// followed by an empty continuation cell, as `CellBuffer.write` does.
         mutating func write(_ text: String, x: Int, y: Int, width limit: Int? = nil) {
             var column = x
-            for character in TextWidth.truncated(TextWidth.sanitized(text), to: min(limit ?? width, width - x)) {
+            for character in TextWidth.truncated(TerminalText.sanitized(text), to: min(limit ?? width, width - x)) {
                 let columns = TextWidth.of(character)
                 guard columns > 0 else { continue }
                 self[column, y] = Cell(character)

@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// How the edit loop shows on screen: compiler messages under their lines in the page pane, the build and its
 /// messages in the output pane, the build's state in the status line, and the question before a reset.
@@ -88,7 +89,7 @@ extension PageLayout {
         let style = CellStyle(foreground: DiagnosticsView.color(of: diagnostic.severity), bold: isSelected || diagnostic.severity == .error)
         let marker = isSelected ? glyphs.pointer : glyphs.bottomLeft
         let place = showingLine ? "line \(diagnostic.line): " : ""
-        let text = Array("\(marker) \(place)\(diagnostic.severity.rawValue): \(TextWidth.sanitized(diagnostic.message))")
+        let text = Array("\(marker) \(place)\(diagnostic.severity.rawValue): \(TerminalText.sanitized(diagnostic.message))")
         let indent = showingLine ? 0 : gutterWidth + max(0, min(diagnostic.column - 1, codeWidth / 2))
         let room = max(8, width - indent)
         var rows: [PageRow] = []
@@ -113,7 +114,7 @@ enum BuildOutputEntries {
         var entries: [OutputEntry] = []
         if !build.output.isEmpty {
             entries.append(OutputEntry(prefix: [], text: "Build output:", style: CellStyle(foreground: .heading, bold: true)))
-            entries += build.output.map { OutputEntry(prefix: [.blank, .blank], text: TextWidth.sanitized($0), style: muted) }
+            entries += build.output.map { OutputEntry(prefix: [.blank, .blank], text: TerminalText.sanitized($0), style: muted) }
             entries.append(OutputEntry(prefix: [], text: "", style: .plain))
         }
         switch build.phase {
@@ -154,7 +155,7 @@ enum BuildOutputEntries {
     private static func entry(for diagnostic: Diagnostic, isSelected: Bool, indent: Int, glyphs: Glyphs) -> OutputEntry {
         let marker = Cell(isSelected ? glyphs.pointer : " ", CellStyle(foreground: .accent, bold: true))
         let prefix = Array(repeating: Cell.blank, count: indent) + [marker, .blank]
-        return OutputEntry(prefix: prefix, text: TextWidth.sanitized(diagnostic.shortDescription),
+        return OutputEntry(prefix: prefix, text: TerminalText.sanitized(diagnostic.shortDescription),
                            style: CellStyle(foreground: DiagnosticsView.color(of: diagnostic.severity), bold: isSelected))
     }
 }

@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// One character of prose on its way to the screen, with its style and the link it belongs to.
 struct StyledCharacter {
@@ -21,7 +22,7 @@ enum InlineWrapper {
     static func characters(of spans: [InlineSpan], base: CellStyle) -> [StyledCharacter] {
         var result: [StyledCharacter] = []
         func append(_ text: String, _ style: CellStyle, breaks: Bool = true, link: String? = nil) {
-            for character in TextWidth.sanitized(text) {
+            for character in TerminalText.sanitized(text) {
                 result.append(StyledCharacter(character: character, style: style, breaksLine: breaks || character != " ", link: link))
             }
         }

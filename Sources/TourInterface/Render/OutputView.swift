@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// One entry of the output pane before wrapping: a line the page wrote, or a line the tutorial adds about the run.
 struct OutputEntry {
@@ -87,7 +88,7 @@ struct OutputEntries {
         } else {
             prefix.append(.blank)
         }
-        return OutputEntry(prefix: prefix, text: TextWidth.sanitized(line.text), style: style)
+        return OutputEntry(prefix: prefix, text: TerminalText.sanitized(line.text), style: style)
     }
 
     /// The gutter's queue column: as wide as the widest label the run has seen, up to 20 columns.

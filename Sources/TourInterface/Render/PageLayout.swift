@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// One row of a laid-out page.
 public struct PageRow: Equatable, Sendable {
@@ -153,7 +154,7 @@ public struct PageLayout: Sendable {
         let label = "\(glyphs.pointer) Deep dive: "
         let hint = " o opens"
         let room = max(0, width - label.count - hint.count)
-        let summary = TextWidth.truncated(TextWidth.sanitized(Self.summary(of: body)), to: room, ellipsis: glyphs.ellipsis)
+        let summary = TextWidth.truncated(TerminalText.sanitized(Self.summary(of: body)), to: room, ellipsis: glyphs.ellipsis)
         var cells = label.map { Cell($0, color) }
         cells += InlineWrapper.wrap(InlineWrapper.characters(of: [.text(summary)], base: .plain), width: max(1, room)).first?.cells ?? []
         cells += Array(repeating: .blank, count: max(0, width - cells.count - hint.count))
@@ -210,7 +211,7 @@ public struct PageLayout: Sendable {
         var highlighter = SwiftHighlighter()
         let shade = PaletteColor.codeBackground
         for line in lines {
-            let text = TextWidth.sanitized(line.text)
+            let text = TerminalText.sanitized(line.text)
             let colors = highlighter.colors(of: text)
             let characters = Array(text)
             var start = 0

@@ -1,4 +1,5 @@
 import TourCore
+import PageProtocol
 
 /// The page pane: the laid-out page from its scroll position, with each code line's latest result beside it.
 enum PageView {
@@ -31,6 +32,6 @@ enum PageView {
     static func text(of result: LineResult, width: Int, glyphs: Glyphs) -> String {
         let count = result.count > 1 ? " \(glyphs.times)\(result.count)" : ""
         let room = max(1, width - count.count)
-        return TextWidth.truncated(TextWidth.sanitized(result.text), to: room, ellipsis: glyphs.ellipsis) + count
+        return TextWidth.truncated(TerminalText.sanitized(result.text), to: room, ellipsis: glyphs.ellipsis) + count
     }
 }

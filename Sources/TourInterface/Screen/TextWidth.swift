@@ -1,4 +1,6 @@
-/// How many terminal columns text takes, and how to make a page's raw output safe to draw.
+/// How many terminal columns text takes, and how to cut or pad text to a width.
+///
+/// Making a page's raw output safe to draw is `TerminalText.sanitized`, shared with plain mode.
 public enum TextWidth {
     /// 2 for East Asian wide characters and emoji, 0 for control characters, else 1.
     ///
@@ -19,35 +21,6 @@ public enum TextWidth {
         0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
         0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
     ]
-
-    /// `text` with tabs expanded and escape sequences and other control characters removed, because a page's
-    /// output goes straight onto the screen and must not move the cursor or change colours behind the tutorial's back.
-    public static func sanitized(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        var result = ""
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            switch scalar.value {
-            case 0x09:
-                result += String(repeating: " ", count: 4 - result.count % 4)
-            case 0x1B:
-                skipEscapeSequence(&scalars)
-            case 0..<0x20, 0x7F:
-                continue
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// Skips a CSI (`ESC [ … final`) or a two-character escape.
-    private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
-        guard let introducer = scalars.next(), introducer == "[" else { return }
-        while let scalar = scalars.next() {
-            if (0x40...0x7E).contains(scalar.value) { return }
-        }
-    }
 
     /// `text` cut to `width` columns, ending in `ellipsis` when something was cut.
     public static func truncated(_ text: String, to width: Int, ellipsis: String = "…") -> String {
