@@ -22,7 +22,7 @@ do {
 func checkedPage(_ options: TourCommand.RunOptions) -> Page {
     do {
         let page = try PlainRun.validate(options, catalog: catalog)
-        LiveProcessGroups.stopAllOnExit()
+        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
         return page
     } catch {
         fail("\(error)")
