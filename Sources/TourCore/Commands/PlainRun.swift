@@ -40,14 +40,12 @@ public enum PlainRun {
         }
         // On a terminal the page shares it with the host, so a page that reads its standard input gets the learner's keys.
         let terminal: TerminalAccess = SharedTerminal.isAvailable ? .shared : .none
-        if terminal == .shared { SharedTerminal.save() }
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: knobs,
                        speed: options.speed, stuckAfter: options.stuckAfter, terminal: terminal),
             handler: recorder.apply
         )
         let ending = run.waitUntilEnded()
-        SharedTerminal.restore()
         let record = recorder.record
         for line in report.summary(of: record, source: page.readSourceTexts().main) { emit(line) }
         if let file = options.traceFile {

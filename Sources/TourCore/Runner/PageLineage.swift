@@ -41,8 +41,14 @@ public enum PageLineage {
         }
     }
 
+    /// Every living process but this one with the entry `NAME=value` in its environment, as `/proc` shows it. Processes
+    /// of other users (unreadable) and zombies (an empty environment; they hold nothing) are never among them.
+    public static func processes(withEnvironmentEntry entry: String) -> [pid_t] {
+        processes(whoseEnvironmentContains: Array("\0\(entry)\0".utf8))
+    }
+
     /// Every process but this one whose environment holds `needle`, read as NUL-separated `NAME=value` entries with a
-    /// NUL put in front of the first. Processes of other users (unreadable) and zombies (empty) never match.
+    /// NUL put in front of the first.
     static func processes(whoseEnvironmentContains needle: [UInt8]) -> [pid_t] {
         guard let directory = opendir("/proc") else { return [] }
         defer { closedir(directory) }

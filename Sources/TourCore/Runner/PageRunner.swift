@@ -88,6 +88,7 @@ public final class PageRun: @unchecked Sendable {
         let mark = PageLineage.newRunMark()
         environment[PageLineage.variable] = mark
         PageLineage.startKeeper()
+        if request.terminal == .shared { SharedTerminal.save() }
         do {
             let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments,
                                                 environment: environment, withInput: request.sendsCommands,
@@ -213,6 +214,8 @@ public final class PageRun: @unchecked Sendable {
 
         let waiter = Thread { [self] in
             let exit = ProcessExit.reap(child.pid)
+            // A page that shared the terminal may have left it raw or silent, by a crash or a kill.
+            if request.terminal == .shared { SharedTerminal.restore() }
             // Whatever the page left behind goes with it: in its group, and anywhere else it went (`setsid`, a
             // double fork). Once they are gone, nothing holds the pipes open.
             if child.leadsItsGroup { kill(-child.pid, SIGKILL) }

@@ -7,7 +7,7 @@ public enum SharedTerminal {
     private static let saved = Mutex<termios?>(nil)
 
     /// Whether standard input is a terminal a page can share.
-    static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 }
+    public static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Remembers the terminal's modes, before the page runs.
     static func save() {
