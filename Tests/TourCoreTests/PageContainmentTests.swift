@@ -102,6 +102,8 @@ struct PageContainmentTests {
         defer { marker.killLeftovers() }
         let (events, continuation) = AsyncStream.makeStream(of: HostEvent.self)
         let started = StartedRun()
+        // The thread lives until the page has asked for the signal, as a pool worker lives a while before it retires.
+        let mayEnd = DispatchSemaphore(value: 0)
         let thread = Thread {
             let request = RunRequest(executable: BuildProducts.executable(named: "RunnerFixture"), stuckAfter: 300, silentLimit: 300,
                                      extraEnvironment: marker.environment.merging(["FIXTURE": "echo-commands"]) { $1 },
@@ -111,6 +113,7 @@ struct PageContainmentTests {
                 if case .ended = event { continuation.finish() }
             }
             started.set(run, tid: currentThreadID())
+            mayEnd.wait()
         }
         thread.start()
         var iterator = events.makeAsyncIterator()
@@ -123,6 +126,7 @@ struct PageContainmentTests {
             }
         }
         try #require(sawFirstLine)
+        mayEnd.signal()
         // Nothing tells another thread that a thread has ended but pthread_join, which blocks; its task directory
         // disappears once the kernel has released it, after the parent-death signals went out. Polled, bounded.
         let (runOrNil, tid) = started.get()
