@@ -8,7 +8,7 @@ public enum TerminalAccess: Sendable, Equatable {
     /// touching the terminal, so it cannot draw over the interface. Ctrl-C reaches only the host.
     case none
     /// In the host's own process group, so in the terminal's foreground with it: it reads the learner's keys from
-    /// the terminal, and Ctrl-C, Ctrl-\\ and Ctrl-Z reach it and the host together, as for any command in a shell.
+    /// the terminal, and Ctrl-C, Ctrl-\ and Ctrl-Z reach it and the host together, as for any command in a shell.
     /// Plain mode on a terminal; the host restores the terminal's modes after the run.
     case shared
 }
@@ -165,17 +165,21 @@ public final class LiveProcessGroups: Sendable {
     func insert(_ pid: pid_t, leadsItsGroup: Bool) { pages.withLock { $0[pid] = leadsItsGroup } }
     func remove(_ pid: pid_t) { pages.withLock { _ = $0.removeValue(forKey: pid) } }
 
-    /// Kills every page and everything it started, wherever it went; called when the host exits or is told to.
+    /// Kills every page and its process group; called when the host exits or is told to, and from its crash handler.
+    /// What left the group goes at exit (`stopAllOnExit`), or by the keeper when the host dies too hard for that.
     public func killAll() {
         let all = pages.withLock { $0 }
         for (pid, leadsItsGroup) in all { kill(leadsItsGroup ? -pid : pid, SIGKILL) }
-        PageLineage.endAll(markedWith: nil)
     }
 
     /// Makes sure no page outlives the host: on a normal exit, and on SIGINT, SIGTERM and SIGHUP,
     /// which then end the host with the conventional status 128 + signal. `beforeExit` restores whatever the host changed (the terminal).
     public static func stopAllOnExit(beforeExit: @escaping @Sendable () -> Void = {}) {
-        atexit { LiveProcessGroups.shared.killAll() }
+        atexit {
+            LiveProcessGroups.shared.killAll()
+            // Not from a signal handler: the sweep reads /proc and allocates.
+            PageLineage.endAll(markedWith: nil)
+        }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
