@@ -184,6 +184,8 @@ public final class LiveProcessGroups: Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
+                // A normal ending that got there first finishes the job.
+                guard claimExit() else { return }
                 LiveProcessGroups.shared.killAll()
                 beforeExit()
                 exit(128 + signalNumber)
@@ -192,6 +194,21 @@ public final class LiveProcessGroups: Sendable {
             signalSources.append(source)
         }
     }
+
+    /// Ends the host with `status`, unless a signal is ending it already: then it waits for that ending, whose status
+    /// (128 + the signal) is the one that tells the truth. In plain mode on a terminal Ctrl-C ends the page too, and
+    /// the run's normal end races the signal's handler to `exit`; two threads in `exit` at once is undefined.
+    public static func exitHost(_ status: Int32) -> Never {
+        if claimExit() { exit(status) }
+        while true { pause() }
+    }
+
+    /// True for the first caller only: the one ending the host.
+    private static func claimExit() -> Bool {
+        !exitClaimed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    private static let exitClaimed = Atomic<Bool>(false)
 
     /// Kept alive for the life of the host; only `stopAllOnExit`, called once at start-up, writes it.
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []

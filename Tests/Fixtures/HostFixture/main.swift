@@ -30,4 +30,4 @@ if tcgetattr(STDIN_FILENO, &modes) == 0 {
     let canonical = modes.c_lflag & tcflag_t(ICANON) != 0
     print("terminal after the run: echo \(echo ? "on" : "off"), canonical \(canonical ? "on" : "off")")
 }
-exit(0)
+LiveProcessGroups.exitHost(0)
