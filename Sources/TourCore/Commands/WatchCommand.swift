@@ -171,7 +171,8 @@ public final class WatchCommand: @unchecked Sendable {
         }
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: knobs,
-                       speed: options.speed, stuckAfter: options.stuckAfter),
+                       speed: options.speed, stuckAfter: options.stuckAfter,
+                       terminal: SharedTerminal.isAvailable ? .shared : .none),
             handler: recorder.apply
         )
         self.run = run

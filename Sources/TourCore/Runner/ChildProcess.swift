@@ -9,7 +9,7 @@ public enum TerminalAccess: Sendable, Equatable {
     case none
     /// In the host's own process group, so in the terminal's foreground with it: it reads the learner's keys from
     /// the terminal, and Ctrl-C, Ctrl-\ and Ctrl-Z reach it and the host together, as for any command in a shell.
-    /// Plain mode on a terminal; the host restores the terminal's modes after the run.
+    /// Plain mode (`tour run`, `tour watch`) on a terminal; the host restores the terminal's modes after the run.
     case shared
 }
 
