@@ -109,6 +109,11 @@ struct ChildProcess {
     }
 }
 
+/// glibc's `sched_getaffinity` and `sched_setaffinity`, which `Glibc` does not import (`_GNU_SOURCE` again); pid 0 is
+/// the calling thread.
+@_silgen_name("sched_getaffinity") private func schedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
+@_silgen_name("sched_setaffinity") private func schedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
+
 /// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
 @_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
@@ -131,11 +136,16 @@ final class SpawningThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the spawning thread and returns its result; the caller waits the few milliseconds a spawn takes.
+    /// The spawning thread takes on the CPUs the caller's thread may run on first, so a child inherits them as if the
+    /// caller had spawned it (a test pins a page to one CPU that way).
     func perform<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let done = DispatchSemaphore(value: 0)
+        var cpus = [UInt64](repeating: 0, count: 16)
+        let known = cpus.withUnsafeMutableBytes { schedGetAffinity(0, $0.count, $0.baseAddress!) } == 0
         condition.withLock {
             jobs.append {
+                if known { _ = cpus.withUnsafeBytes { schedSetAffinity(0, $0.count, $0.baseAddress!) } }
                 result = body()
                 done.signal()
             }
