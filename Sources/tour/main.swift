@@ -22,7 +22,7 @@ do {
 func checkedPage(_ options: TourCommand.RunOptions) -> Page {
     do {
         let page = try PlainRun.validate(options, catalog: catalog)
-        LiveProcessGroups.stopAllOnExit()
+        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
         return page
     } catch {
         fail("\(error)")
@@ -50,7 +50,7 @@ case .run(let options):
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
-    exit(status.rawValue)
+    LiveProcessGroups.exitHost(status.rawValue)
 case .watch(let options):
     let page = checkedPage(options)
     WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in

@@ -207,7 +207,8 @@ public final class PageBuild: Sendable {
         environment["NO_COLOR"] = "1"
         let child: ChildProcess
         do {
-            child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false)
+            child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false,
+                                         terminal: .none)
         } catch {
             return .couldNotStart("\(error)")
         }

@@ -39,9 +39,11 @@ public enum PlainRun {
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
+        // On a terminal the page shares it with the host, so a page that reads its standard input gets the learner's keys.
+        let terminal: TerminalAccess = SharedTerminal.isAvailable ? .shared : .none
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
-                       speed: options.speed, stuckAfter: options.stuckAfter),
+                       speed: options.speed, stuckAfter: options.stuckAfter, terminal: terminal),
             handler: recorder.apply
         )
         let ending = run.waitUntilEnded()

@@ -170,7 +170,8 @@ public final class WatchCommand: @unchecked Sendable {
         }
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
-                       speed: options.speed, stuckAfter: options.stuckAfter),
+                       speed: options.speed, stuckAfter: options.stuckAfter,
+                       terminal: SharedTerminal.isAvailable ? .shared : .none),
             handler: recorder.apply
         )
         self.run = run

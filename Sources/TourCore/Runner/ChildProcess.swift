@@ -2,8 +2,18 @@
 import Foundation
 import Synchronization
 
-/// A page's process, started with `posix_spawn` in a process group of its own, its stdout, stderr and
-/// trace channel (fd 3) each on a pipe.
+/// Where a page stands towards the terminal the host runs in.
+public enum TerminalAccess: Sendable, Equatable {
+    /// A session of its own, with no controlling terminal: opening `/dev/tty` fails and nothing can stop it for
+    /// touching the terminal, so it cannot draw over the interface. Ctrl-C reaches only the host.
+    case none
+    /// In the host's own process group, so in the terminal's foreground with it: it reads the learner's keys from
+    /// the terminal, and Ctrl-C, Ctrl-\ and Ctrl-Z reach it and the host together, as for any command in a shell.
+    /// Plain mode (`tour run`, `tour watch`) on a terminal; the host restores the terminal's modes after the run.
+    case shared
+}
+
+/// A page's process, started with `posix_spawn`, its stdout, stderr and trace channel (fd 3) each on a pipe.
 ///
 /// Foundation's `Process` closes every descriptor above 2 in the child, so it cannot hand over fd 3.
 struct ChildProcess {
@@ -18,8 +28,12 @@ struct ChildProcess {
         let description: String
     }
 
+    /// Whether the page leads a process group of its own, which then holds whatever it forks without `setsid`.
+    let leadsItsGroup: Bool
+
     /// Starts the page. With `withInput` its standard input is a pipe the host writes to; without, it keeps the host's.
-    static func launch(executable: String, arguments: [String], environment: [String: String], withInput: Bool) throws -> ChildProcess {
+    static func launch(executable: String, arguments: [String], environment: [String: String], withInput: Bool,
+                       terminal: TerminalAccess) throws -> ChildProcess {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "\(executable) is missing or not executable; build it with `swift build`")
         }
@@ -48,8 +62,6 @@ struct ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group, so stopping a page also stops anything it forked, and Ctrl-C reaches only the host.
-        posix_spawnattr_setpgroup(&attributes, 0)
         var defaults = sigset_t()
         sigemptyset(&defaults)
         for signal in [SIGPIPE] + LiveProcessGroups.endingSignals { sigaddset(&defaults, signal) }
@@ -57,7 +69,10 @@ struct ChildProcess {
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A new session is also a new process group, led by the page, so stopping it stops what it forked.
+        // (`setpgid` after `setsid` would fail: a session leader cannot change its group.)
+        let session = terminal == .none ? spawnSetSession : 0
+        posix_spawnattr_setflags(&attributes, Int16(session | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -65,15 +80,20 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let (pid, result) = SpawningThread.shared.perform {
+            var pid: pid_t = 0
+            let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            return (pid, result)
+        }
         guard result == 0 else {
             for pipe in pipes { close(pipe.read) }
             if let input { close(input.write) }
             throw LaunchError(description: "posix_spawn failed for \(executable): \(String(cString: strerror(result)))")
         }
-        LiveProcessGroups.shared.insert(pid)
-        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read, input: input?.write)
+        let leadsItsGroup = terminal == .none
+        LiveProcessGroups.shared.insert(pid, leadsItsGroup: leadsItsGroup)
+        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read, input: input?.write,
+                            leadsItsGroup: leadsItsGroup)
     }
 
     /// Both ends close on exec, so no other child inherits them and EOF arrives when the page is gone;
@@ -89,21 +109,77 @@ struct ChildProcess {
     }
 }
 
-/// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
-@_silgen_name("pipe2") private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+/// glibc's `sched_getaffinity` and `sched_setaffinity`, which `Glibc` does not import (`_GNU_SOURCE` again); pid 0 is
+/// the calling thread.
+@_silgen_name("sched_getaffinity") private func schedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
+@_silgen_name("sched_setaffinity") private func schedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
 
-/// The process groups of pages still running, so the host can stop them all on its way out.
+/// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
+@_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+/// The one thread every page is spawned from, which lives as long as the host.
+///
+/// A page asks the kernel to kill it when its parent dies (`PR_SET_PDEATHSIG`, in LessonKit), and Linux takes the
+/// *thread* that spawned it for its parent: a page spawned from a Dispatch worker would be killed when the pool retires
+/// that worker, in the middle of its run.
+final class SpawningThread: @unchecked Sendable {
+    static let shared = SpawningThread()
+
+    private let condition = NSCondition()
+    /// Jobs waiting for the thread; touched only under `condition`.
+    private var jobs: [() -> Void] = []
+
+    private init() {
+        let thread = Thread { [self] in serve() }
+        thread.name = "tour-spawn"
+        thread.start()
+    }
+
+    /// Runs `body` on the spawning thread and returns its result; the caller waits the few milliseconds a spawn takes.
+    /// The spawning thread takes on the CPUs the caller's thread may run on first, so a child inherits them as if the
+    /// caller had spawned it (a test pins a page to one CPU that way).
+    func perform<T>(_ body: @escaping () -> T) -> T {
+        var result: T?
+        let done = DispatchSemaphore(value: 0)
+        var cpus = [UInt64](repeating: 0, count: 16)
+        let known = cpus.withUnsafeMutableBytes { schedGetAffinity(0, $0.count, $0.baseAddress!) } == 0
+        condition.withLock {
+            jobs.append {
+                if known { _ = cpus.withUnsafeBytes { schedSetAffinity(0, $0.count, $0.baseAddress!) } }
+                result = body()
+                done.signal()
+            }
+            condition.signal()
+        }
+        done.wait()
+        return result!
+    }
+
+    private func serve() -> Never {
+        while true {
+            let job = condition.withLock {
+                while jobs.isEmpty { condition.wait() }
+                return jobs.removeFirst()
+            }
+            job()
+        }
+    }
+}
+
+/// The pages still running, so the host can stop them all on its way out.
 public final class LiveProcessGroups: Sendable {
     public static let shared = LiveProcessGroups()
-    private let groups = Mutex<Set<pid_t>>([])
+    /// Each page's pid, and whether it leads its own process group (a page sharing the host's group does not).
+    private let pages = Mutex<[pid_t: Bool]>([:])
 
-    func insert(_ group: pid_t) { groups.withLock { _ = $0.insert(group) } }
-    func remove(_ group: pid_t) { groups.withLock { _ = $0.remove(group) } }
+    func insert(_ pid: pid_t, leadsItsGroup: Bool) { pages.withLock { $0[pid] = leadsItsGroup } }
+    func remove(_ pid: pid_t) { pages.withLock { _ = $0.removeValue(forKey: pid) } }
 
-    /// Kills every page and everything it started; called when the host exits or is told to.
+    /// Kills every page and its process group; called when the host exits or is told to, and from its crash handler.
+    /// What left the group goes at exit (`stopAllOnExit`), or by the keeper when the host dies too hard for that.
     public func killAll() {
-        let all = groups.withLock { $0 }
-        for group in all { kill(-group, SIGKILL) }
+        let all = pages.withLock { $0 }
+        for (pid, leadsItsGroup) in all { kill(leadsItsGroup ? -pid : pid, SIGKILL) }
     }
 
     /// The signals that end the host cleanly: Ctrl-C, Ctrl-\, a polite kill, a closed terminal. SIGQUIT is among them
@@ -114,11 +190,17 @@ public final class LiveProcessGroups: Sendable {
     /// Makes sure no page outlives the host: on a normal exit, and on each of `endingSignals`,
     /// which then end the host with the conventional status 128 + signal. `beforeExit` restores whatever the host changed (the terminal).
     public static func stopAllOnExit(beforeExit: @escaping @Sendable () -> Void = {}) {
-        atexit { LiveProcessGroups.shared.killAll() }
+        atexit {
+            LiveProcessGroups.shared.killAll()
+            // Not from a signal handler: the sweep reads /proc and allocates.
+            PageLineage.endAll(markedWith: nil)
+        }
         for signalNumber in endingSignals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
+                // A normal ending that got there first finishes the job.
+                guard claimExit() else { return }
                 LiveProcessGroups.shared.killAll()
                 beforeExit()
                 exit(128 + signalNumber)
@@ -127,6 +209,21 @@ public final class LiveProcessGroups: Sendable {
             signalSources.append(source)
         }
     }
+
+    /// Ends the host with `status`, unless a signal is ending it already: then it waits for that ending, whose status
+    /// (128 + the signal) is the one that tells the truth. In plain mode on a terminal Ctrl-C ends the page too, and
+    /// the run's normal end races the signal's handler to `exit`; two threads in `exit` at once is undefined.
+    public static func exitHost(_ status: Int32) -> Never {
+        if claimExit() { exit(status) }
+        while true { pause() }
+    }
+
+    /// True for the first caller only: the one ending the host.
+    private static func claimExit() -> Bool {
+        !exitClaimed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    private static let exitClaimed = Atomic<Bool>(false)
 
     /// Kept alive for the life of the host; only `stopAllOnExit`, called once at start-up, writes it.
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []

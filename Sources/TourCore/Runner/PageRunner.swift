@@ -17,11 +17,15 @@ public struct RunRequest: Sendable {
     /// Gives the page a pipe on its standard input for `PageRun.send(_:)`, and tells it so (`TOUR_STDIN_COMMANDS=1`);
     /// it also keeps the page from reading the terminal the interface reads its keys from.
     public var sendsCommands: Bool
+    /// Whether the page may use the host's terminal: in the interface it must not; plain mode on a terminal shares it.
+    public var terminal: TerminalAccess
 
     public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
-                extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false) {
+                extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false,
+                terminal: TerminalAccess = .none) {
         self.sendsCommands = sendsCommands
+        self.terminal = terminal
         self.executable = executable
         self.knobSettings = knobSettings
         self.speed = speed
@@ -66,6 +70,10 @@ public final class PageRun: @unchecked Sendable {
     private let watchdog: DispatchSourceTimer
     /// The write end of the page's standard input, while it is open.
     private let input = Mutex<Int32?>(nil)
+    /// The mark in the environment of the page and of every process it starts (`PageLineage`).
+    private let lineageMark: String
+    /// Whether the page leads a process group of its own; signals then go to the group, else to the page alone.
+    private let leadsItsGroup: Bool
 
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
@@ -77,15 +85,21 @@ public final class PageRun: @unchecked Sendable {
         environment[PageEnvironment.speed] = nil
         environment[PageEnvironment.stdinCommands] = request.sendsCommands ? "1" : nil
         environment.merge(request.extraEnvironment) { $1 }
+        let mark = PageLineage.newRunMark()
+        environment[PageLineage.variable] = mark
+        PageLineage.startKeeper()
+        if request.terminal == .shared { SharedTerminal.save() }
         do {
             let child = try ChildProcess.launch(executable: request.executable, arguments: request.arguments,
-                                                environment: environment, withInput: request.sendsCommands)
-            let run = PageRun(request: request, pid: child.pid, startTime: startTime, handler: handler)
+                                                environment: environment, withInput: request.sendsCommands,
+                                                terminal: request.terminal)
+            let run = PageRun(request: request, pid: child.pid, startTime: startTime, lineageMark: mark,
+                              leadsItsGroup: child.leadsItsGroup, handler: handler)
             run.input.withLock { $0 = child.input }
             run.follow(child)
             return run
         } catch {
-            let run = PageRun(request: request, pid: 0, startTime: startTime, handler: handler)
+            let run = PageRun(request: request, pid: 0, startTime: startTime, lineageMark: mark, leadsItsGroup: false, handler: handler)
             // libdispatch traps when a source that was never activated is released; this one will never fire.
             run.watchdog.activate()
             run.watchdog.cancel()
@@ -94,8 +108,11 @@ public final class PageRun: @unchecked Sendable {
         }
     }
 
-    private init(request: RunRequest, pid: Int32, startTime: UInt64, handler: @escaping @Sendable (HostEvent) -> Void) {
+    private init(request: RunRequest, pid: Int32, startTime: UInt64, lineageMark: String, leadsItsGroup: Bool,
+                 handler: @escaping @Sendable (HostEvent) -> Void) {
         self.request = request
+        self.lineageMark = lineageMark
+        self.leadsItsGroup = leadsItsGroup
         self.pid = pid
         self.startTime = startTime
         self.handler = handler
@@ -150,10 +167,11 @@ public final class PageRun: @unchecked Sendable {
     public var ending: RunEnding? { state.withLock { $0.ending } }
 
     private func terminate() {
-        kill(-pid, SIGTERM)
+        let target = leadsItsGroup ? -pid : pid
+        kill(target, SIGTERM)
         DispatchQueue.global().asyncAfter(deadline: .now() + request.gracePeriod) { [self] in
-            // Once the run has ended its group id is free again and may belong to someone else by now.
-            if ending == nil { kill(-pid, SIGKILL) }
+            // Once the run has ended its pid and group id are free again and may belong to someone else by now.
+            if ending == nil { kill(target, SIGKILL) }
         }
     }
 
@@ -196,10 +214,20 @@ public final class PageRun: @unchecked Sendable {
 
         let waiter = Thread { [self] in
             let exit = ProcessExit.reap(child.pid)
-            // Whatever the page left behind in its group (a forked child holding the pipes open) goes with it.
-            kill(-child.pid, SIGKILL)
+            // A page that shared the terminal may have left it raw or silent, by a crash or a kill.
+            if request.terminal == .shared { SharedTerminal.restore() }
+            // Whatever the page left behind goes with it: in its group, and anywhere else it went (`setsid`, a
+            // double fork). Once they are gone, nothing holds the pipes open.
+            if child.leadsItsGroup { kill(-child.pid, SIGKILL) }
+            PageLineage.endAll(markedWith: lineageMark)
             LiveProcessGroups.shared.remove(child.pid)
-            for reader in readers { _ = reader.waitUntilDone(timeout: 2) }
+            // One deadline for all three: a descendant that shed its mark and holds the pipes costs the run two
+            // seconds, not six; its lines come too late to count.
+            let readersDeadline = monotonicNanoseconds() + 2_000_000_000
+            for reader in readers {
+                let now = monotonicNanoseconds()
+                _ = reader.waitUntilDone(timeout: now < readersDeadline ? Double(readersDeadline - now) / 1e9 : 0)
+            }
             watchdog.cancel()
             let ending = state.withLock { state -> RunEnding in
                 if let stall = state.stall { return .stuck(stall) }

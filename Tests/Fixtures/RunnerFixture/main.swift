@@ -323,6 +323,92 @@ func pidFile() -> Never {
     blockForever()
 }
 
+/// A child that leaves the page's session and process group with `setsid()` and forks a grandchild there; both hold
+/// the page's pipes and sleep. The page says so and exits, or with `STAY=1` blocks until it is killed.
+/// Between `fork` and `pause` the children call only `setsid`, `fork`, `write` and `pause`, which are safe after a fork.
+func setsidGrandchildren() -> Never {
+    // The grandchild writes a byte here once it exists, so the page speaks only when both are there.
+    var ready: [Int32] = [0, 0]
+    pipe(&ready)
+    let child = fork()
+    if child == 0 {
+        setsid()
+        if fork() == 0 {
+            var byte: UInt8 = 1
+            write(ready[1], &byte, 1)
+            while true { pause() }
+        }
+        while true { pause() }
+    }
+    var byte: UInt8 = 0
+    read(ready[0], &byte, 1)
+    close(ready[0])
+    close(ready[1])
+    mark("left the session")
+    if ProcessInfo.processInfo.environment["STAY"] == "1" { blockForever() }
+    exit(0)
+}
+
+/// Ignores SIGTERM, then double-forks: the child forks a grandchild, which ignores SIGTERM too (the disposition is
+/// inherited) and sleeps, and exits at once, so the grandchild's parent is no longer the page. The page blocks.
+func doubleForkIgnoringTerm() -> Never {
+    mark("about to ignore SIGTERM")
+    signal(SIGTERM, SIG_IGN)
+    let child = fork()
+    if child == 0 {
+        if fork() == 0 {
+            while true { pause() }
+        }
+        _exit(0)
+    }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    mark("double-forked")
+    blockForever()
+}
+
+/// Tries the terminal behind the host's back: opens `/dev/tty`, and if that works writes a clear-screen sequence to
+/// it and sets its modes, which stops a page in a background process group (SIGTTOU). Says how far it got.
+func openTerminal() -> Never {
+    let terminal = open("/dev/tty", O_RDWR | O_NOCTTY)
+    guard terminal >= 0 else {
+        print("/dev/tty: \(String(cString: strerror(errno)))")
+        exit(0)
+    }
+    print("/dev/tty: opened")
+    writeAll(terminal, Array("\u{1B}[2J".utf8))
+    var modes = termios()
+    tcgetattr(terminal, &modes)
+    tcsetattr(terminal, TCSANOW, &modes)
+    print("tcsetattr: done")
+    exit(0)
+}
+
+/// Turns off echo and line editing on its standard input, a terminal, says so, and dies by SIGKILL without restoring them.
+func rawTerminalThenKilled() -> Never {
+    var modes = termios()
+    guard tcgetattr(STDIN_FILENO, &modes) == 0 else {
+        print("stdin is not a terminal")
+        exit(1)
+    }
+    modes.c_lflag &= ~tcflag_t(ECHO | ICANON)
+    tcsetattr(STDIN_FILENO, TCSANOW, &modes)
+    // Straight to fd 1: LessonKit's buffered output would die with the process.
+    writeAll(1, Array("terminal raw\n".utf8))
+    raise(SIGKILL)
+    blockForever()
+}
+
+/// Reads lines from its standard input and echoes them until it reads `quit`.
+func readStandardInput() -> Never {
+    print("reading")
+    while let line = readLine() {
+        if line == "quit" { break }
+        print("read: \(line)")
+    }
+    exit(0)
+}
+
 let scenario = ProcessInfo.processInfo.environment["FIXTURE"] ?? ""
 switch scenario {
 case "clean": clean()
@@ -349,6 +435,11 @@ case "ignore-term": ignoreTerm()
 case "pid-file": pidFile()
 case "echo-commands": echoCommands()
 case "dependency-chain": dependencyChain()
+case "setsid-grandchildren": setsidGrandchildren()
+case "double-fork-ignore-term": doubleForkIgnoringTerm()
+case "open-tty": openTerminal()
+case "raw-terminal": rawTerminalThenKilled()
+case "read-stdin": readStandardInput()
 default:
     FileHandle.standardError.write(Data("RunnerFixture: unknown FIXTURE '\(scenario)'\n".utf8))
     exit(64)

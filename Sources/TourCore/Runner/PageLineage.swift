@@ -1,0 +1,162 @@
+@preconcurrency import Glibc
+import Foundation
+import Synchronization
+import PageProtocol
+
+/// Finds and ends every process a page started, wherever it went: each page gets its run's mark in its environment
+/// (`TOUR_RUN=<host token>-<run>`), every process it starts inherits it, and `/proc/<pid>/environ` shows it.
+///
+/// A process group or a session does not hold a page's descendants: one `setsid()` leaves both, and a double fork
+/// leaves the parent chain. A cgroup per run would hold them, but only root or a user given a delegated subtree (by
+/// systemd) can make one; a learner's laptop or a CI container usually gives neither. The mark can be shed only by a
+/// program that replaces its own environment on purpose.
+public enum PageLineage {
+    /// The environment variable that carries a run's mark.
+    static let variable = "TOUR_RUN"
+    /// This host's part of every mark: unique, so two hosts (or two test processes) never end each other's pages.
+    static let hostToken = UUID().uuidString
+    private static let nextRun = Atomic<Int>(1)
+
+    /// A fresh mark for one run.
+    static func newRunMark() -> String {
+        "\(hostToken)-\(nextRun.add(1, ordering: .relaxed).oldValue)"
+    }
+
+    /// Kills every process carrying `mark` (one run), or any mark of this host when `mark` is nil, until none is
+    /// left; false if some were still there after about `patience` seconds.
+    ///
+    /// It waits for each one to be really gone: a killed process keeps its environment readable until it
+    /// has let go of its memory, just before it closes its descriptors, so the run's pipes reach their end right after.
+    @discardableResult
+    static func endAll(markedWith mark: String?, patience: Double = 2) -> Bool {
+        let needle = "\0\(variable)=" + (mark.map { $0 + "\0" } ?? hostToken + "-")
+        let deadline = monotonicNanoseconds() + UInt64(patience * 1e9)
+        while true {
+            let marked = processes(whoseEnvironmentContains: Array(needle.utf8))
+            if marked.isEmpty { return true }
+            for pid in marked { kill(pid, SIGKILL) }
+            if monotonicNanoseconds() > deadline { return false }
+            // They die within microseconds of the signal, unless the machine is busy: look again soon.
+            usleep(2_000)
+        }
+    }
+
+    /// Every living process but this one with the entry `NAME=value` in its environment, as `/proc` shows it. Processes
+    /// of other users (unreadable) and zombies (an empty environment; they hold nothing) are never among them.
+    public static func processes(withEnvironmentEntry entry: String) -> [pid_t] {
+        processes(whoseEnvironmentContains: Array("\0\(entry)\0".utf8))
+    }
+
+    /// Every process but this one whose environment holds `needle`, read as NUL-separated `NAME=value` entries with a
+    /// NUL put in front of the first.
+    static func processes(whoseEnvironmentContains needle: [UInt8]) -> [pid_t] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        let me = getpid()
+        var found: [pid_t] = []
+        var environment = [UInt8](repeating: 0, count: 16_384)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), pid != me else { continue }
+            let descriptor = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            environment[0] = 0
+            var length = 1
+            while true {
+                if length == environment.count { environment += [UInt8](repeating: 0, count: environment.count) }
+                let count = environment.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                length += count
+            }
+            close(descriptor)
+            // The last entry may lack its closing NUL.
+            if length == environment.count { environment.append(0) }
+            environment[length] = 0
+            if contains(environment[..<(length + 1)], needle) { found.append(pid) }
+        }
+        return found
+    }
+
+    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while index <= last {
+            guard let start = haystack[index...last].firstIndex(of: first) else { return false }
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            index = start + 1
+        }
+        return false
+    }
+
+    /// Starts, once per host, the keeper: a small shell that outlives the host by design. It waits for the end of a
+    /// pipe only the host holds, which comes however the host ends (SIGKILL, a crash), then kills every process that
+    /// carries one of this host's marks. The host's own ending does the same before it exits; the keeper covers the
+    /// endings in which the host cannot.
+    static func startKeeper() {
+        _ = keeper
+    }
+
+    /// The keeper's pid, or nil when it could not be started (no `/bin/sh`); runs go on without it.
+    public static var keeperPID: pid_t? { keeper }
+
+    private static let keeper: pid_t? = {
+        var fds: [Int32] = [0, 0]
+        guard systemPipe2(&fds, O_CLOEXEC) == 0 else { return nil }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd) }
+        // The write end is kept, unused, for the life of the host; close-on-exec, so no page or build inherits it.
+        _ = writeEnd
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        // Not the host's output: a keeper holding a pipe the host writes to would keep its reader waiting.
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A session of its own, so the terminal's Ctrl-C and hang-up, which end the host, leave it to do its work.
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(spawnSetSession | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        // `grep -z` reads each environment as NUL-separated lines; `^` anchors the mark at the start of an entry.
+        let script = """
+            cat >/dev/null
+            n=0
+            while [ "$n" -lt 200 ]; do
+              pids=$(grep -lsaz -e "^\(variable)=$1-" /proc/[0-9]*/environ | cut -d/ -f3)
+              [ -z "$pids" ] && exit 0
+              kill -9 $pids 2>/dev/null
+              n=$((n + 1))
+              sleep 0.01
+            done
+            """
+        let arguments = ["/bin/sh", "-c", script, "tour-keeper", hostToken]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        // Its own environment carries no mark, so it never counts itself among a page's processes.
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) == 0 else {
+            close(writeEnd)
+            return nil
+        }
+        return pid
+    }()
+}
+
+/// `POSIX_SPAWN_SETSID` (glibc 2.26), which `Glibc` does not import: the child starts a session of its own, with no
+/// controlling terminal.
+let spawnSetSession: Int32 = 0x80
