@@ -13,8 +13,11 @@ struct PlainModeTests {
     }
 
     /// Runs the built `tour` with `arguments`, its output on pipes (so never a terminal), and waits for it.
+    /// It takes a page-run slot (`PageRunSlots`), as most of these commands run a page.
     static func tour(_ arguments: [String]) async throws -> Outcome {
-        try await awaitBlocking("tour-plain") { try runTour(arguments) }
+        try await PageRunSlots.shared.withSlot {
+            try await awaitBlocking("tour-plain") { try runTour(arguments) }
+        }
     }
 
     /// `tour`, blocking the calling thread while the process runs.

@@ -4,7 +4,10 @@ import TourCore
 import TourTestSupport
 
 /// The real `tour` binary in a real terminal (tmux): what a learner sees, key by key.
-@Suite("tour in tmux", .serialized)
+///
+/// Not serialized: each test has a tmux server of its own, a test that edits a page does it in a `ScratchPackage`
+/// of its own, and each tutorial takes a page-run slot (`PageRunSlots`) as a page run does.
+@Suite("tour in tmux")
 struct TourInTmuxTests {
     static let exitMarker = "TOUR-EXITED"
 

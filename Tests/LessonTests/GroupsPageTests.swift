@@ -113,11 +113,13 @@ struct GroupsPageTests {
     static func runWithEvents(speed: Double) async -> (record: RunRecord, events: [PageEvent]) {
         let recorder = RunRecorder()
         let events = Mutex<[PageEvent]>([])
-        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson07Groups"), speed: speed)) { event in
-            recorder.apply(event)
-            if case .trace(let trace) = event { events.withLock { $0.append(trace) } }
+        await PageRunSlots.shared.withSlot {
+            let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson07Groups"), speed: speed)) { event in
+                recorder.apply(event)
+                if case .trace(let trace) = event { events.withLock { $0.append(trace) } }
+            }
+            await run.ended()
         }
-        await run.ended()
         return (recorder.record, events.withLock { $0 })
     }
 

@@ -29,18 +29,20 @@ struct InPracticePageTests {
     @Test func theLiveViewShowsPlaceholdersThenPhotosThenTheFilteredRowsInView() async throws {
         let recorder = RunRecorder()
         let events = Mutex<[PageEvent]>([])
-        let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product), speed: 10)) { event in
-            recorder.apply(event)
-            switch event {
-            case .trace(let trace):
-                switch trace.kind {
-                case .rows, .row: events.withLock { $0.append(trace) }
+        await PageRunSlots.shared.withSlot {
+            let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product), speed: 10)) { event in
+                recorder.apply(event)
+                switch event {
+                case .trace(let trace):
+                    switch trace.kind {
+                    case .rows, .row: events.withLock { $0.append(trace) }
+                    default: break
+                    }
                 default: break
                 }
-            default: break
             }
+            await run.ended()
         }
-        await run.ended()
         let record = recorder.record
         #expect(record.ending == .exited(code: 0))
         #expect(record.rejectedTraceLines == 0)

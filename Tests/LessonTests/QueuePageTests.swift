@@ -22,11 +22,13 @@ struct QueuePageTests {
     ], speed: 10) }
     /// The page started from a thread that may run on one CPU only, which the page's process inherits.
     static let oneCore = Task {
-        await onOneCPU {
-            let recorder = RunRecorder()
-            PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"), speed: 10), handler: recorder.apply)
-                .waitUntilEnded()
-            return recorder.record
+        await PageRunSlots.shared.withSlot {
+            await onOneCPU {
+                let recorder = RunRecorder()
+                PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"), speed: 10), handler: recorder.apply)
+                    .waitUntilEnded()
+                return recorder.record
+            }
         }
     }
 

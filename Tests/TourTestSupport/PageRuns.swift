@@ -4,8 +4,9 @@ import TourCore
 /// Runs a program of this build as the tutorial would, and returns the finished record of the run.
 ///
 /// Tests wait for the run's real end (or the watchdog's verdict), never for a fixed time, and they wait without
-/// holding a thread: the record comes back with the run's `.ended` event. `executable` defaults to `product` in this
-/// build's products; a test that changed a page passes the program of its own `ScratchPackage`.
+/// holding a thread: the record comes back with the run's `.ended` event. Runs take turns for the cores
+/// (`PageRunSlots`). `executable` defaults to `product` in this build's products; a test that changed a page
+/// passes the program of its own `ScratchPackage`.
 public func recordRun(
     product: String,
     executable: String? = nil,
@@ -20,11 +21,13 @@ public func recordRun(
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
                              stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
-    return await withCheckedContinuation { continuation in
-        _ = PageRun.start(request) { event in
-            recorder.apply(event)
-            // The run's last event, delivered once, after every other.
-            if case .ended = event { continuation.resume(returning: recorder.record) }
+    return await PageRunSlots.shared.withSlot {
+        await withCheckedContinuation { continuation in
+            _ = PageRun.start(request) { event in
+                recorder.apply(event)
+                // The run's last event, delivered once, after every other.
+                if case .ended = event { continuation.resume(returning: recorder.record) }
+            }
         }
     }
 }

@@ -99,3 +99,58 @@ public final class Occurrences: Sendable {
         }
     }
 }
+
+/// Page runs of every test take turns for the machine's cores: at most `count` at once, the others suspended
+/// (never blocked) until one ends.
+///
+/// Pages compute (filters) and their watchdog calls a page stuck after a few seconds without progress; forty page
+/// runs started together on two cores, as the suite's tests would, starve one another past that.
+public final class PageRunSlots: Sendable {
+    /// One slot per core, and at least two.
+    public static let shared = PageRunSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    private struct State {
+        var free: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    public init(count: Int) {
+        state = Mutex(State(free: count))
+    }
+
+    /// Waits for a free slot and takes it; give it back with `release`.
+    public func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    /// Gives a slot back: the longest waiter gets it.
+    public func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+
+    /// Runs `body` in a slot of its own.
+    public func withSlot<T>(_ body: () async throws -> T) async rethrows -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+}

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import Synchronization
 import TourCore
 import TourTestSupport
 
@@ -22,12 +23,16 @@ final class Tmux: Sendable {
         socket = "tour-test-\(getpid())-\(UUID().uuidString.prefix(8))"
     }
 
-    /// Ends the server and whatever still runs in it (its panes get SIGHUP). Call it in a `defer`: a test that
-    /// fails half-way must not leave a tutorial running. The one command that blocks its caller, since a `defer`
-    /// cannot await; a `kill-server` client returns within milliseconds.
+    /// Ends the server and whatever still runs in it (its panes get SIGHUP), and gives back the page-run slot
+    /// `start` took. Call it in a `defer`: a test that fails half-way must not leave a tutorial running. The one
+    /// command that blocks its caller, since a `defer` cannot await; a `kill-server` client returns within milliseconds.
     func stop() {
         _ = try? command(["kill-server"])
+        if holdsSlot.withLock({ holds in defer { holds = false }; return holds }) { PageRunSlots.shared.release() }
     }
+
+    /// Whether `start` took a page-run slot that `stop` has not given back.
+    private let holdsSlot = Mutex(false)
 
     /// Runs a tmux command on this server and returns its standard output.
     ///
@@ -77,7 +82,12 @@ final class Tmux: Sendable {
     }
 
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
+    /// The tutorial and the pages it runs take a page-run slot (`PageRunSlots`), until `stop`.
     func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) async throws {
+        if !holdsSlot.withLock({ $0 }) {
+            await PageRunSlots.shared.acquire()
+            holdsSlot.withLock { $0 = true }
+        }
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
         for (name, value) in ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment, uniquingKeysWith: { $1 }) {
             arguments += ["-e", "\(name)=\(value)"]
