@@ -6,19 +6,20 @@ import TourCore
 /// products: a test can edit a page there, rebuild it, and run the copy's `tour` or page programs, and the checkout
 /// (its pages, its `.tour` folder and its build) is never touched, even by a test killed half-way.
 ///
-/// The sources are copied. The build folder is hard-linked file by file (a few thousand links, well under a second),
-/// except what a page's rebuild writes, which is copied: each page's program, objects and module, so that a
-/// compiler or linker that writes in place could never reach the checkout's files through a link. The build's text
-/// files that name the checkout (SwiftPM's plan `debug.yaml`, output file maps, link and source lists) are rewritten
-/// to name the copy, so the commands SwiftPM planned compile the copy's files into the copy's build folder, and a
-/// one-page rebuild (`PageBuilder.build(product:sources:)`) is as fast as in the checkout.
+/// The sources are copied, and so is the build folder (about 60 MB: what building and running pages needs, without
+/// the test bundle, the test targets' objects and the index). Copied, not hard-linked: `swift build` run in a copy
+/// whose build folder was hard-linked wrote `build.db`, `debug.yaml`, `description.json` and the compiler's `.dia`
+/// files in place, through the links, into the checkout's build folder. The build's text files that name the
+/// checkout (SwiftPM's plan `debug.yaml`, output file maps, link and source lists) are rewritten to name the copy, so
+/// the commands SwiftPM planned compile the copy's files into the copy's build folder, and a one-page rebuild
+/// (`PageBuilder.build(product:sources:)`) takes the same commands as in the checkout.
 ///
 /// The compiler's module cache (`ModuleCache`, prebuilt Clang modules such as Glibc's) stays shared with the checkout's
 /// build: a precompiled module records the folder it was built in and is refused anywhere else. It is a cache, read
 /// and written under the compiler's own locks, as any two builds on one machine may share one.
 ///
-/// `swift build` itself in the copy is not incremental (its database keys on absolute paths and inodes): anything
-/// that falls back to it, such as adding a helper file to a page, rebuilds the package.
+/// `swift build` itself in the copy is not incremental: SwiftPM plans the copy anew and starts again from its first
+/// module. Anything that falls back to it, such as adding a helper file to a page, rebuilds the package.
 public struct ScratchPackage: Sendable {
     /// The copy's root folder, holding `Package.swift`, `Sources`, `Lessons`, `Tests` and `.build`.
     public let root: URL
@@ -53,7 +54,7 @@ public struct ScratchPackage: Sendable {
 
     /// Copies the package at `checkout`, whose products are in `products`, into a new temporary folder.
     ///
-    /// The copy takes a few hundred milliseconds of file work, done off the caller's thread.
+    /// The copy takes a second or two of file work, done off the caller's thread.
     public static func make(of checkout: URL = PageCatalog.defaultRoot,
                             products: URL = BuildProducts.directory) async throws -> ScratchPackage {
         try await awaitBlocking("scratch-package") { try copy(checkout: checkout, products: products) }
@@ -95,8 +96,7 @@ public struct ScratchPackage: Sendable {
                                  to: copiedBuild.appendingPathComponent("\(configuration).yaml"))
             try files.createSymbolicLink(atPath: copiedBuild.appendingPathComponent(configuration).path,
                                          withDestinationPath: "\(triple)/\(configuration)")
-            let pageProducts = try PageCatalog.load(root: checkout).pages.map(\.product)
-            try linkTree(products, into: copiedProducts, rewrite: rewrite, pageProducts: Set(pageProducts))
+            try copyTree(products, into: copiedProducts, rewrite: rewrite, skipping: leftOut)
         } catch {
             try? files.removeItem(at: root)
             throw error
@@ -105,55 +105,35 @@ public struct ScratchPackage: Sendable {
         return ScratchPackage(root: root, productsDirectory: copiedProducts)
     }
 
-    /// Recreates the products folder `source` in `target`: path-naming text rewritten, a page's own files copied,
-    /// the rest hard-linked (copied where links cannot be made).
-    private static func linkTree(_ source: URL, into target: URL, rewrite: PathRewrite, pageProducts: Set<String>) throws {
+    /// Whether a products folder's entry is left out of the copy: the test bundle and the test targets' objects
+    /// (no page needs them), the index (the copy's compiles do not index, see `PathRewrite`) and the module cache
+    /// (shared, see above).
+    static func leftOut(_ entry: String) -> Bool {
+        ["ModuleCache", "index"].contains(entry) || entry.hasSuffix(".xctest") || entry.hasSuffix("Tests.build")
+    }
+
+    /// Copies the folder `source` into the existing `target`, rewriting path-naming text.
+    private static func copyTree(_ source: URL, into target: URL, rewrite: PathRewrite, skipping skipped: (String) -> Bool = { _ in false }) throws {
         let files = FileManager.default
-        for entry in try files.contentsOfDirectory(atPath: source.path) {
+        for entry in try files.contentsOfDirectory(atPath: source.path) where !skipped(entry) {
             let from = source.appendingPathComponent(entry)
             let to = target.appendingPathComponent(entry)
-            // The copy's compiles do not index (see `PathRewrite`); the module cache is shared (see above).
-            if entry == "index" || entry == "ModuleCache" { continue }
-            let pageOwned = pageProducts.contains(entry) || pageProducts.contains { entry.hasPrefix("\($0).") }
             var status = stat()
             guard lstat(from.path, &status) == 0 else { continue }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
                 try files.createDirectory(at: to, withIntermediateDirectories: false)
-                if pageOwned {
-                    try copyTree(from, into: to, rewrite: rewrite)
-                } else {
-                    try linkTree(from, into: to, rewrite: rewrite, pageProducts: pageProducts)
-                }
+                try copyTree(from, into: to, rewrite: rewrite)
             case S_IFLNK:
                 try files.createSymbolicLink(atPath: to.path, withDestinationPath: try files.destinationOfSymbolicLink(atPath: from.path))
             case S_IFREG:
                 if namesPaths(entry) {
                     try rewrite.copyText(from, to: to)
-                } else if pageOwned || link(from.path, to.path) != 0 {
+                } else {
                     try files.copyItem(at: from, to: to)
                 }
             default:
                 continue
-            }
-        }
-    }
-
-    /// Copies the folder `source` into the existing `target`, rewriting path-naming text.
-    private static func copyTree(_ source: URL, into target: URL, rewrite: PathRewrite) throws {
-        let files = FileManager.default
-        for entry in try files.contentsOfDirectory(atPath: source.path) {
-            let from = source.appendingPathComponent(entry)
-            let to = target.appendingPathComponent(entry)
-            var isFolder: ObjCBool = false
-            _ = files.fileExists(atPath: from.path, isDirectory: &isFolder)
-            if isFolder.boolValue {
-                try files.createDirectory(at: to, withIntermediateDirectories: false)
-                try copyTree(from, into: to, rewrite: rewrite)
-            } else if namesPaths(entry) {
-                try rewrite.copyText(from, to: to)
-            } else {
-                try files.copyItem(at: from, to: to)
             }
         }
     }
