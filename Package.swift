@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol"]),
-        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol"]),
+        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
