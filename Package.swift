@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol"]),
-        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol"]),
+        .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),

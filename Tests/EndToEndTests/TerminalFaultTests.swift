@@ -33,26 +33,26 @@ struct TerminalFaultTests {
             """)
         let tmux = Tmux()
         defer { tmux.stop() }
-        try tmux.start("bash --norc --noprofile \(shell)", width: 120, height: 40,
+        try await tmux.start("bash --norc --noprofile \(shell)", width: 120, height: 40,
                        environment: ["TOUR_ROOT": package.root.path, marker: markerValue])
-        let shellPID = try tmux.panePID()
-        try tmux.waitFor("the interface") { $0.contains("Pages") && $0.contains("r run") }
-        try tmux.send("r")
-        try tmux.waitFor("the stand-in page running") { $0.contains("tick 3") }
+        let shellPID = try await tmux.panePID()
+        try await tmux.waitFor("the interface") { $0.contains("Pages") && $0.contains("r run") }
+        try await tmux.send("r")
+        try await tmux.waitFor("the stand-in page running") { $0.contains("tick 3") }
         let running = try await Self.waitForProcesses(carrying: marker, markerValue, toBe: "the shell, tour and its page") {
             $0.subtracting([shellPID]).count >= 2
         }
         #expect(running.contains(shellPID))
-        #expect(try tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).hasPrefix("1"),
+        #expect(try await tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).hasPrefix("1"),
                 "the interface draws on the alternate screen")
 
-        try tmux.send("C-\\")
-        let after = try tmux.waitFor("the shell after Ctrl-\\", timeout: 20) { $0.contains(Self.exitMarker) }
+        try await tmux.send("C-\\")
+        let after = try await tmux.waitFor("the shell after Ctrl-\\", timeout: 20) { $0.contains(Self.exitMarker) }
         #expect(after.contains("\(Self.exitMarker) status=\(128 + SIGQUIT)"), "tour ends by SIGQUIT's conventional status")
         #expect(after.contains("TERMINAL-MODES-RESTORED"), "the terminal's modes are as before")
         #expect(!after.contains("Backtracing") && !after.contains("Press space"), "the Swift backtracer stayed out")
         #expect(!after.contains("Pages") && !after.contains("Timeline"), "the interface is gone from the screen")
-        #expect(try tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).hasPrefix("0"),
+        #expect(try await tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).hasPrefix("0"),
                 "the shell's own screen is back")
         try await Self.waitForProcesses(carrying: marker, markerValue, toBe: "only the shell") { $0 == [shellPID] }
     }
@@ -82,8 +82,8 @@ struct TerminalFaultTests {
                 """)
             let tmux = Tmux()
             defer { tmux.stop() }
-            try tmux.start("bash --norc --noprofile \(shell)", width: 120, height: 40, environment: ["TOUR_ROOT": package.root.path])
-            let screen = try tmux.waitFor("tour refusing TERM \(name)", timeout: 20) { $0.contains(Self.exitMarker) }
+            try await tmux.start("bash --norc --noprofile \(shell)", width: 120, height: 40, environment: ["TOUR_ROOT": package.root.path])
+            let screen = try await tmux.waitFor("tour refusing TERM \(name)", timeout: 20) { $0.contains(Self.exitMarker) }
             let joined = screen.replacingOccurrences(of: "\n", with: "")
             #expect(screen.contains("\(Self.exitMarker) status=2"), "\(name): \(screen)")
             #expect(joined.contains("the terminal type '\(name)' \(problem)"), "\(name): \(screen)")

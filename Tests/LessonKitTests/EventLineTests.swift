@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Glibc
+import TourTestSupport
 @testable import LessonKit
 @testable import PageProtocol
 
@@ -96,7 +97,7 @@ struct EventLineTests {
 /// Lines from many threads reach the descriptor whole and each exactly once, however the buffers fill and swap.
 @Suite("Trace channel under concurrency")
 struct LineBufferConcurrencyTests {
-    @Test func linesFromManyThreadsStayWhole() throws {
+    @Test func linesFromManyThreadsStayWhole() async throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         let readEnd = fds[0]
@@ -115,22 +116,25 @@ struct LineBufferConcurrencyTests {
         reader.start()
         let threads = 8
         let linesPerThread = 3_000
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
-                for number in 0..<linesPerThread {
-                    "test.queue".withCString { queue in
-                        var line = EventLine(kind: "mark", time: UInt64(number), thread: Int32(thread), queue: queue,
-                                             scratch: scratch)
-                        // Lengths from a few bytes to several kilobytes, so lines straddle every buffer boundary.
-                        line.add("name", String(repeating: "x", count: (number * 37 + thread * 101) % 5_000))
-                        line.withFinishedBytes { buffer.append($0) }
+        // concurrentPerform blocks its caller until every iteration is done: on a thread of its own, not the pool's.
+        await awaitBlocking("concurrent-writers") {
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
+                    for number in 0..<linesPerThread {
+                        "test.queue".withCString { queue in
+                            var line = EventLine(kind: "mark", time: UInt64(number), thread: Int32(thread), queue: queue,
+                                                 scratch: scratch)
+                            // Lengths from a few bytes to several kilobytes, so lines straddle every buffer boundary.
+                            line.add("name", String(repeating: "x", count: (number * 37 + thread * 101) % 5_000))
+                            line.withFinishedBytes { buffer.append($0) }
+                        }
                     }
                 }
             }
         }
         buffer.flush()
         close(fds[1])
-        received.waitUntilFinished()
+        await received.finished()
         let lines = received.bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
         #expect(received.bytes.last == 10)
         #expect(lines.count == threads * linesPerThread)
@@ -151,10 +155,12 @@ struct LineBufferConcurrencyTests {
 private final class ReceivedBytes: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [UInt8] = []
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Occurrences()
 
     func append(_ chunk: ArraySlice<UInt8>) { lock.withLock { storage += chunk } }
     func finish() { done.signal() }
-    func waitUntilFinished() { done.wait() }
+    /// Waits, suspended, until the reader has read to the end; false if it did not within a minute.
+    @discardableResult
+    func finished() async -> Bool { await done.next(timeout: 60) }
     var bytes: [UInt8] { lock.withLock { storage } }
 }

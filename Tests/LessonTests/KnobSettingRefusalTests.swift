@@ -16,12 +16,8 @@ struct KnobSettingRefusalTests {
         let hostMessage = try #require(Self.problem { _ = try PlainRun.validate(options, catalog: catalog) })
         #expect(hostMessage.hasPrefix("knob \(name) "))
 
-        // The page run as the host would run it, had the host not checked first; on a thread of its own, since it waits.
-        let run = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: recordRun(product: "Lesson01Operation", knobs: [(name, value)], speed: 10))
-            }
-        }
+        // The page run as the host would run it, had the host not checked first.
+        let run = await recordRun(product: "Lesson01Operation", knobs: [(name, value)], speed: 10)
         #expect(run.ending == .exited(code: 2))
         #expect(run.output.filter { $0.stream == .stderr }.map(\.text) == ["Lesson01Operation: \(hostMessage)"])
     }

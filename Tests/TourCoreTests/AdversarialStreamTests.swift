@@ -86,12 +86,14 @@ struct AdversarialStreamTests {
 
     /// The same chain with the cap raised so the whole of it is kept, closed into a cycle: the search walks a
     /// million deep on its own stack, finds the cycle, and the summary names a few of them.
-    @Test func theWholeMillionLongChainClosedIntoACycleIsSearchedWithoutRecursion() throws {
+    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    @Test func theWholeMillionLongChainClosedIntoACycleIsSearchedWithoutRecursion() async throws {
         var limits = RunRecord.Limits()
         limits.dependencies = 1_000_000
         var feed = Feed(limits: limits)
         let length = 1_000_000
         for index in 0..<length {
+            if index % 10_000 == 0 { await Task.yield() }
             let next = (index + 1) % length
             feed.send(.dep(operation: "op \(index)", oid: index, dependency: "op \(next)", onid: next))
         }
@@ -106,10 +108,12 @@ struct AdversarialStreamTests {
         #expect(headline.count <= 300)
     }
 
-    @Test func aMillionDistinctResultsOperationsAndThreads() throws {
+    /// Two million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    @Test func aMillionDistinctResultsOperationsAndThreads() async throws {
         var feed = Feed()
         let count = 1_000_000
         for index in 0..<count {
+            if index % 10_000 == 0 { await Task.yield() }
             let thread = Int32(10_000 + index)
             feed.send(.result(file: "main.swift", line: index, kind: .peek,
                               text: String(repeating: "r", count: Int(feed.random.next() % 400)), seconds: nil), thread: thread)
