@@ -121,8 +121,14 @@ public struct RunRecord: Sendable {
     public private(set) var lastActivity: UInt64 = 0
 
     private var threadIndex: [Int32: Int] = [:]
+    /// The thread of the latest event that has a lane: consecutive events mostly come from one thread, and this
+    /// spares them the dictionary.
+    private var lastLaneThread: Int32?
     private var workerThreads = 0
     private var queueIndex: [String: Int] = [:]
+    /// The latest label found in `queues` and the copy kept of it: consecutive events mostly share a queue, and the
+    /// host's decoder hands out one copy of each label, so comparing them is comparing two pointers.
+    private var lastQueue: (label: String, kept: String)?
     private var resultIndex: [ResultKey: Int] = [:]
     private var operationIndex: [Int: Int] = [:]
     private var knobIndex: [String: Int] = [:]
@@ -314,7 +320,11 @@ public struct RunRecord: Sendable {
     /// T1, T2… in the order they appear, so a lane's name never changes as the run goes on. Past the cap a
     /// thread gets no lane; its events keep its id, and it is named by that id.
     private mutating func noteThread(_ thread: Int32) {
-        guard threadIndex[thread] == nil else { return }
+        guard thread != lastLaneThread else { return }
+        guard threadIndex[thread] == nil else {
+            lastLaneThread = thread
+            return
+        }
         guard threads.count < limits.threads || thread == pid else {
             drops.threads += 1
             return
@@ -331,7 +341,11 @@ public struct RunRecord: Sendable {
     /// Notes `label` as seen and returns the copy to keep: the one already in `queues`, so a label a million
     /// spans share is stored once, or past the cap the label cut to `limits.nameBytes`.
     private mutating func noteQueue(_ label: String) -> String {
-        if let index = queueIndex[label] { return queues[index] }
+        if let last = lastQueue, last.label == label { return last.kept }
+        if let index = queueIndex[label] {
+            lastQueue = (label, queues[index])
+            return queues[index]
+        }
         let kept = bounded(label)
         guard queues.count < limits.queues else {
             drops.queues += 1
