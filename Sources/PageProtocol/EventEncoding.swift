@@ -18,8 +18,11 @@ extension EventKind {
     public func withEncodedLine(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
                                 _ body: (UnsafeRawBufferPointer) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
-            var line = EventLine(lineStart: lineStart, kindName: wireName, time: time, thread: thread, queue: queue,
-                                 scratch: scratch)
+            var line = if let lineStart {
+                EventLine(lineStart: lineStart, time: time, thread: thread, queue: queue, scratch: scratch)
+            } else {
+                EventLine(kindName: wireName, time: time, thread: thread, queue: queue, scratch: scratch)
+            }
             addFields(to: &line)
             line.withFinishedBytes(body)
         }

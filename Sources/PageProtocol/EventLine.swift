@@ -20,22 +20,31 @@ struct EventLine: ~Copyable {
     /// How much scratch space a typical event needs; `LessonSession.emit` gives it from the stack.
     static let typicalSize = 256
 
-    /// `lineStart` is how the kind's line starts, up to its time (`{"e":"mark","t":`), or nil for a kind this
-    /// encoder does not know, whose `kindName` is then escaped. `queue` is the queue's label as libdispatch keeps it:
-    /// copied straight from the C string, with no `String` made.
+    /// A line of a kind the format names: `lineStart` is how its line starts, up to its time (`{"e":"mark","t":`).
+    /// `queue` is the queue's label as libdispatch keeps it: copied straight from the C string, with no `String` made.
     /// The line is built in `scratch` (on the caller's stack: no allocation for a typical event), and moves to the
     /// heap only if it grows beyond it (a picture's pixels); `scratch` must outlive the line.
-    init(lineStart: StaticString?, kindName: @autoclosure () -> String, time: UInt64, thread: Int32,
-         queue: UnsafePointer<CChar>, scratch: UnsafeMutableBufferPointer<UInt8>) {
+    init(lineStart: StaticString, time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+         scratch: UnsafeMutableBufferPointer<UInt8>) {
         storage = scratch.baseAddress!
         capacity = scratch.count
-        if let lineStart {
-            appendRaw(lineStart)
-        } else {
-            appendRaw("{\"e\":")
-            appendQuoted(kindName())
-            appendRaw(",\"t\":")
-        }
+        appendRaw(lineStart)
+        appendHeader(time: time, thread: thread, queue: queue)
+    }
+
+    /// A line of a kind named `kindName`, which is escaped: for kinds this encoder does not know.
+    init(kindName: String, time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+         scratch: UnsafeMutableBufferPointer<UInt8>) {
+        storage = scratch.baseAddress!
+        capacity = scratch.count
+        appendRaw("{\"e\":")
+        appendQuoted(kindName)
+        appendRaw(",\"t\":")
+        appendHeader(time: time, thread: thread, queue: queue)
+    }
+
+    /// The rest of the four fields every event has, after `"t":`.
+    private mutating func appendHeader(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>) {
         appendDigits(time)
         appendRaw(",\"tid\":")
         appendInteger(Int(thread))
@@ -126,10 +135,15 @@ struct EventLine: ~Copyable {
         }
     }
 
+    /// `,"key":` with one check for room.
     private mutating func appendKey(_ key: StaticString) {
-        appendRaw(",\"")
-        appendRaw(key)
-        appendRaw("\":")
+        let length = key.utf8CodeUnitCount
+        reserve(length + 4)
+        let target = UnsafeMutableRawPointer(storage + count)
+        target.storeBytes(of: UInt16(UInt8(ascii: ",")) | UInt16(UInt8(ascii: "\"")) << 8, as: UInt16.self)
+        Self.copy(key.utf8Start, count: length, to: storage + count + 2)
+        (target + 2 + length).storeBytes(of: UInt16(UInt8(ascii: "\"")) | UInt16(UInt8(ascii: ":")) << 8, as: UInt16.self)
+        count += length + 4
     }
 
     @inline(__always) private mutating func appendRaw(_ text: StaticString) {
@@ -150,7 +164,8 @@ struct EventLine: ~Copyable {
     /// divisions at most, each block written as four pairs from a constant table. (Reversing digits in an array
     /// cost a quarter of a `mark` once, a digit at a time into a stack buffer most of what was left.)
     private mutating func appendDigits(_ value: UInt64) {
-        reserve(20)
+        // 20 digits at most, and `writeShortDigits` stores a whole word wherever its digits end.
+        reserve(28)
         let target = storage + count
         if value < 100_000_000 {
             count += Self.writeShortDigits(UInt32(value), to: target)
@@ -182,12 +197,12 @@ struct EventLine: ~Copyable {
     @inline(__always) private static func writeShortDigits(_ value: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
         let digits = value < 10 ? 1 : value < 100 ? 2 : value < 1_000 ? 3 : value < 10_000 ? 4
             : value < 100_000 ? 5 : value < 1_000_000 ? 6 : value < 10_000_000 ? 7 : 8
+        // All eight digits in a word, then the word shifted past its leading zeros and stored whole: the bytes after
+        // the digits are written too, within the room `appendDigits` reserved, and overwritten by what follows.
         var padded: UInt64 = 0
-        withUnsafeMutableBytes(of: &padded) { eight in
-            let bytes = eight.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            writeEightDigits(value, to: bytes)
-            for index in 0..<digits { target[index] = bytes[8 - digits + index] }
-        }
+        withUnsafeMutableBytes(of: &padded) { writeEightDigits(value, to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        UnsafeMutableRawPointer(target).storeBytes(of: (UInt64(littleEndian: padded) >> (8 * UInt64(8 - digits))).littleEndian,
+                                                   as: UInt64.self)
         return digits
     }
 

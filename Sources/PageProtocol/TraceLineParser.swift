@@ -48,7 +48,8 @@ public enum TraceLineParser {
 public struct TraceLineDecoder {
     static let rememberedLabels = 16
 
-    private var labels: [String] = []
+    /// Each label with its bytes, which are compared without going through `String`.
+    private var labels: [(bytes: [UInt8], label: String)] = []
     /// Where the next label goes once `labels` is full: the oldest is forgotten first.
     private var nextReplaced = 0
 
@@ -79,15 +80,14 @@ public struct TraceLineDecoder {
     private mutating func queueLabel(_ value: RawValue?, in fields: Fields) -> String? {
         switch value {
         case .ascii(let start, let end)?:
-            let bytes = UnsafeBufferPointer(rebasing: fields.bytes[start..<end])
-            for label in labels where label.utf8.count == bytes.count {
-                let same = label.utf8.withContiguousStorageIfAvailable { stored in
-                    stored.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0
+            let bytes = fields.text(start, end)
+            for known in labels where known.bytes.count == bytes.count {
+                if bytes.isEmpty || known.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 {
+                    return known.label
                 }
-                if same == true { return label }
             }
             let label = String(decoding: bytes, as: UTF8.self)
-            remember(label)
+            remember((Array(bytes), label))
             return label
         case .decoded(let index)?:
             return fields.decoded[index]
@@ -96,7 +96,7 @@ public struct TraceLineDecoder {
         }
     }
 
-    private mutating func remember(_ label: String) {
+    private mutating func remember(_ label: (bytes: [UInt8], label: String)) {
         if labels.count < Self.rememberedLabels {
             labels.append(label)
         } else {
@@ -109,7 +109,9 @@ public struct TraceLineDecoder {
 /// A field's value as the scanner found it: where an ASCII string without escapes lies in the line (made into a
 /// `String` only if the event uses it), or a string that had to be decoded, or a number or a boolean.
 enum RawValue {
-    case ascii(start: Int, end: Int)
+    /// 32-bit offsets keep a value to 16 bytes, so the slots of all known keys fit on the stack (Swift gives a
+    /// temporary allocation of up to 1 KiB there); a line is at most 64 KiB.
+    case ascii(start: Int32, end: Int32)
     /// An index into `Fields.decoded`: a string with escapes or non-ASCII text, decoded and validated as it was read.
     case decoded(Int)
     case integer(Int)
@@ -213,6 +215,11 @@ struct Fields {
         self.slots = slots
     }
 
+    /// The bytes of an ASCII string value, in place.
+    @inline(__always) func text(_ start: Int32, _ end: Int32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes.baseAddress! + Int(start), count: Int(end - start))
+    }
+
     subscript(key: FieldKey) -> RawValue? {
         present & (1 << UInt64(key.rawValue)) != 0 ? slots[key.rawValue] : nil
     }
@@ -237,7 +244,7 @@ struct Fields {
     func kindName() -> KindName? {
         switch self[.e] {
         case .ascii(let start, let end)?:
-            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let name = text(start, end)
             if let number = WireKind.names.number(of: name) { return .known(WireKind(rawValue: number)!) }
             return .unknown(String(decoding: name, as: UTF8.self))
         case .decoded(let index)?:
@@ -333,7 +340,7 @@ struct Fields {
 
     private func optionalString(_ key: FieldKey) -> String? {
         switch self[key] {
-        case .ascii(let start, let end)?: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        case .ascii(let start, let end)?: String(decoding: text(start, end), as: UTF8.self)
         case .decoded(let index)?: decoded[index]
         default: nil
         }
@@ -368,6 +375,7 @@ private struct Scanner {
 
     /// Reads the whole object, putting each known field's value in its slot.
     mutating func object(into fields: inout Fields) throws(Failure) {
+        let names = FieldKey.names
         skipSpaces()
         try expect(UInt8(ascii: "{"), "expected '{'")
         skipSpaces()
@@ -381,7 +389,7 @@ private struct Scanner {
                 try expect(UInt8(ascii: ":"), "expected ':'")
                 skipSpaces()
                 let value = try value(into: &fields)
-                if let number = FieldKey.names.number(of: key) {
+                if let number = names.number(of: key) {
                     fields.set(FieldKey(rawValue: number)!, value)
                 } else if key.contains(where: { $0 >= 0x80 }) && String(validating: key, as: UTF8.self) == nil {
                     // An unknown key is ignored, but it must be text all the same.
@@ -406,21 +414,30 @@ private struct Scanner {
     private mutating func key() throws(Failure) -> UnsafeBufferPointer<UInt8> {
         try expect(UInt8(ascii: "\""), "expected a string")
         let start = offset
-        while let byte = peek(), byte != UInt8(ascii: "\"") {
-            if byte < 0x20 || byte == UInt8(ascii: "\\") { throw Failure.malformed("a key that is not a plain name", offset: offset) }
-            offset += 1
+        let base = bytes.baseAddress!, count = bytes.count
+        var index = start
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                offset = index + 1
+                return UnsafeBufferPointer(start: base + start, count: index - start)
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\\") { throw Failure.malformed("a key that is not a plain name", offset: index) }
+            index += 1
         }
-        guard peek() != nil else { throw Failure.malformed("an unterminated string", offset: start) }
-        offset += 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+        throw Failure.malformed("an unterminated string", offset: start)
     }
 
-    private mutating func skipSpaces() {
-        while let byte = peek(), byte == 0x20 || byte == 0x09 { offset += 1 }
+    @inline(__always) private mutating func skipSpaces() {
+        let count = bytes.count
+        guard offset < count, let base = bytes.baseAddress else { return }
+        var index = offset
+        while index < count && (base[index] == 0x20 || base[index] == 0x09) { index += 1 }
+        offset = index
     }
 
-    private mutating func expect(_ byte: UInt8, _ message: String) throws(Failure) {
-        guard peek() == byte else { throw Failure.malformed(message, offset: offset) }
+    @inline(__always) private mutating func expect(_ byte: UInt8, _ message: StaticString) throws(Failure) {
+        guard offset < bytes.count, bytes[offset] == byte else { throw Failure.malformed("\(message)", offset: offset) }
         offset += 1
     }
 
@@ -444,37 +461,42 @@ private struct Scanner {
         }
     }
 
-    /// An integer is read straight from its digits; anything else (a fraction, an exponent, an integer beyond
-    /// 64 bits) goes through `Double`, which refuses what is not a finite number.
+    /// An integer of up to 18 digits (which cannot overflow) is read straight from its digits; anything else (a
+    /// fraction, an exponent, a longer integer) goes through `Int` and `Double`, which refuse what is not a number.
     private mutating func number() throws(Failure) -> RawValue {
         let start = offset
-        var isInteger = true
-        let negative = peek() == UInt8(ascii: "-")
-        if negative { offset += 1 }
+        let base = bytes.baseAddress!, count = bytes.count
+        var index = start
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let digitsStart = index
         var magnitude: UInt64 = 0
-        var digits = 0
-        var overflowed = false
-        while let byte = peek() {
+        while index < count {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        let digits = index - digitsStart
+        var isInteger = true
+        while index < count {
+            let byte = base[index]
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-                magnitude = sum
-                overflowed = overflowed || overflow1 || overflow2
-                digits += 1
-                offset += 1
+                index += 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
                         || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
                 isInteger = false
-                offset += 1
+                index += 1
             } else {
                 break
             }
         }
-        if isInteger && digits > 0 && !overflowed {
-            if !negative, magnitude <= UInt64(Int.max) { return .integer(Int(magnitude)) }
-            if negative, magnitude <= UInt64(Int.max) + 1 { return .integer(Int(truncatingIfNeeded: 0 &- magnitude)) }
+        offset = index
+        if isInteger && digits > 0 && digits <= 18 {
+            return .integer(negative ? -Int(magnitude) : Int(magnitude))
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
         guard let value = Double(text), value.isFinite else {
             throw Failure.malformed("'\(text)' is not a number", offset: start)
         }
@@ -486,20 +508,22 @@ private struct Scanner {
     private mutating func string(into fields: inout Fields) throws(Failure) -> RawValue {
         try expect(UInt8(ascii: "\""), "expected a string")
         let start = offset
-        let base = bytes.baseAddress!
-        while offset + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        let base = bytes.baseAddress!, count = bytes.count
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
             if JSONBytes.anyNeedsEscaping(word) || JSONBytes.anyBeyondASCII(word) { break }
-            offset += 8
+            index += 8
         }
-        while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20, byte < 0x80 {
-            offset += 1
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                offset = index + 1
+                return .ascii(start: Int32(start), end: Int32(index))
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
         }
-        if peek() == UInt8(ascii: "\"") {
-            offset += 1
-            return .ascii(start: start, end: offset - 1)
-        }
-        offset = start
         return fields.keep(try decodedString())
     }
 

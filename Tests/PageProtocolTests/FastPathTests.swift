@@ -78,6 +78,12 @@ struct FastPathTests {
         #expect(try decoded(#"{"e":"","t":1,"tid":1,"q":""}"#).kind == .unknown(""))
     }
 
+    @Test func theSlotsOfEveryKnownKeyFitOnTheStack() {
+        // `withUnsafeTemporaryAllocation` takes up to 1 KiB from the stack and beyond that calls malloc, which cost
+        // more than a third of decoding a line.
+        #expect(MemoryLayout<RawValue>.stride * FieldKey.slotCount <= 1_024)
+    }
+
     @Test func aDecoderHandsOutOneCopyOfEachQueueLabel() throws {
         var decoder = TraceLineDecoder()
         func label(_ line: String) throws -> String {
