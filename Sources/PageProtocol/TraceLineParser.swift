@@ -151,14 +151,18 @@ enum WireKind: Int, CaseIterable {
 /// A fixed set of short ASCII names, looked up straight from a line's bytes with no `String` made and no hashing
 /// of text: a name of up to eight bytes packs into one `UInt64` (names hold no zero byte, so the packing is unique),
 /// found in a small open-addressed table; longer names are compared whole.
-struct PackedNames {
+final class PackedNames: @unchecked Sendable {
     private static let tableSize = 128
-    private var packed = [UInt64](repeating: 0, count: PackedNames.tableSize)
-    private var numbers = [Int](repeating: 0, count: PackedNames.tableSize)
+    // Raw memory, filled in `init` and only read afterwards (hence unchecked `Sendable`): a lookup is then a load
+    // with no bounds check and no reference counting.
+    private let packed = UnsafeMutablePointer<UInt64>.allocate(capacity: PackedNames.tableSize)
+    private let numbers = UnsafeMutablePointer<Int>.allocate(capacity: PackedNames.tableSize)
     private var long: [(bytes: [UInt8], number: Int)] = []
 
     init(_ names: [(String, Int)]) {
         precondition(names.count < Self.tableSize / 2, "the table stays at most half full")
+        packed.initialize(repeating: 0, count: Self.tableSize)
+        numbers.initialize(repeating: 0, count: Self.tableSize)
         for (name, number) in names {
             let bytes = Array(name.utf8)
             guard bytes.count <= 8 else { long.append((bytes, number)); continue }
@@ -170,13 +174,19 @@ struct PackedNames {
         }
     }
 
+    deinit {
+        packed.deallocate()
+        numbers.deallocate()
+    }
+
     /// The number given to the name `bytes` spell, or nil for a name not in the set.
-    @inline(__always) func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// `readableEnd` is where the memory that may be read after the name ends.
+    @inline(__always) func number(of bytes: UnsafeBufferPointer<UInt8>, readableEnd: UnsafePointer<UInt8>? = nil) -> Int? {
         guard bytes.count <= 8 else {
             return long.first { $0.bytes.elementsEqual(bytes) }?.number
         }
         guard !bytes.isEmpty else { return nil }
-        let key = Self.pack(bytes)
+        let key = if let readableEnd, readableEnd - bytes.baseAddress! >= 8 { Self.packLoading(bytes) } else { Self.pack(bytes) }
         var slot = Self.slot(of: key)
         while true {
             let stored = packed[slot]
@@ -190,6 +200,13 @@ struct PackedNames {
         var key: UInt64 = 0
         for index in 0..<bytes.count { key |= UInt64(bytes[index]) << (8 * UInt64(index)) }
         return key
+    }
+
+    /// The same packing from one load, for a name with at least eight readable bytes from its start (in a line,
+    /// a key is followed by at least its closing quote and a colon and a value, so this is any key but a line's last).
+    @inline(__always) private static func packLoading(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self))
+        return bytes.count == 8 ? word : word & ((1 << (8 * UInt64(bytes.count))) - 1)
     }
 
     @inline(__always) private static func slot(of key: UInt64) -> Int {
@@ -389,7 +406,7 @@ private struct Scanner {
                 try expect(UInt8(ascii: ":"), "expected ':'")
                 skipSpaces()
                 let value = try value(into: &fields)
-                if let number = names.number(of: key) {
+                if let number = names.number(of: key, readableEnd: bytes.baseAddress! + bytes.count) {
                     fields.set(FieldKey(rawValue: number)!, value)
                 } else if key.contains(where: { $0 >= 0x80 }) && String(validating: key, as: UTF8.self) == nil {
                     // An unknown key is ignored, but it must be text all the same.
@@ -428,12 +445,14 @@ private struct Scanner {
         throw Failure.malformed("an unterminated string", offset: start)
     }
 
+    /// Writers put no spaces between tokens, so the common case is one look at one byte.
     @inline(__always) private mutating func skipSpaces() {
-        let count = bytes.count
-        guard offset < count, let base = bytes.baseAddress else { return }
-        var index = offset
-        while index < count && (base[index] == 0x20 || base[index] == 0x09) { index += 1 }
-        offset = index
+        guard offset < bytes.count, bytes[offset] == 0x20 || bytes[offset] == 0x09 else { return }
+        skipSpacesFound()
+    }
+
+    private mutating func skipSpacesFound() {
+        while let byte = peek(), byte == 0x20 || byte == 0x09 { offset += 1 }
     }
 
     @inline(__always) private mutating func expect(_ byte: UInt8, _ message: StaticString) throws(Failure) {

@@ -162,18 +162,26 @@ public struct RunRecord: Sendable {
     /// is a sign of life at `now`.
     @discardableResult
     public mutating func ingest(_ event: HostEvent, receivedAt now: UInt64) -> HostEvent {
-        let screened = screen(event, now: now)
-        apply(screened)
-        lastActivity = max(lastActivity, now)
+        var screened = event
+        ingest(inPlace: &screened, receivedAt: now)
         return screened
     }
 
-    private func screen(_ event: HostEvent, now: UInt64) -> HostEvent {
+    /// `ingest(_:receivedAt:)` for the runner, which turns `event` into what was folded where it lies: a run's
+    /// events are not copied on their way through.
+    public mutating func ingest(inPlace event: inout HostEvent, receivedAt now: UInt64) {
+        if let rejection = rejection(of: event, now: now) { event = rejection }
+        apply(event)
+        lastActivity = max(lastActivity, now)
+    }
+
+    /// The rejected line `event` becomes when its stamp lies outside the run; nil when it is fine.
+    private func rejection(of event: HostEvent, now: UInt64) -> HostEvent? {
         let stamp: UInt64
         switch event {
         case .trace(let trace): stamp = trace.time
         case .output(let line) where line.thread != nil: stamp = line.time
-        default: return event
+        default: return nil
         }
         if let startTime, stamp < startTime {
             return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(startTime - stamp)) before the run started", time: now)
@@ -181,7 +189,7 @@ public struct RunRecord: Sendable {
         if stamp > now &+ Self.clockSkew {
             return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(stamp - now)) ahead of the host's clock", time: now)
         }
-        return event
+        return nil
     }
 
     private static func nanoseconds(_ value: UInt64) -> String {

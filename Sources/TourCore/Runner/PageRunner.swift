@@ -180,8 +180,8 @@ public final class PageRun: @unchecked Sendable {
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
             guard state.ending == nil else { return false }
             for index in events.indices {
-                let screened = state.record.ingest(events[index], receivedAt: now)
-                switch screened {
+                state.record.ingest(inPlace: &events[index], receivedAt: now)
+                switch events[index] {
                 case .output(let line) where line.stream == .stderr && line.thread == nil:
                     state.stderrTail.append(line.text)
                     if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
@@ -190,13 +190,12 @@ public final class PageRun: @unchecked Sendable {
                 default:
                     break
                 }
-                events[index] = screened
             }
             return true
         }
         if running {
             deliveryLock.withLock { _ in
-                for event in events { handler(event) }
+                for index in events.indices { handler(events[index]) }
             }
         }
         events.removeAll(keepingCapacity: true)
