@@ -16,13 +16,15 @@ public func trace<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
 struct OpenSpan: Sendable {
     let id: Int
     let name: String
+    /// When the span began, for the narration's "took"; only read when there is narration, since the host has the
+    /// `begin` event's own stamp.
     let start: UInt64
 
     init(_ name: String) {
         let session = LessonSession.shared
         id = session.makeSpanID()
         self.name = name
-        start = monotonicNanoseconds()
+        start = session.narrates ? monotonicNanoseconds() : 0
         session.emit(.begin(id: id, name: name))
     }
 

@@ -18,9 +18,37 @@ extension EventKind {
     public func withEncodedLine(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
                                 _ body: (UnsafeRawBufferPointer) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
-            var line = EventLine(kind: wireName, time: time, thread: thread, queue: queue, scratch: scratch)
+            var line = if let lineStart {
+                EventLine(lineStart: lineStart, time: time, thread: thread, queue: queue, scratch: scratch)
+            } else {
+                EventLine(kindName: wireName, time: time, thread: thread, queue: queue, scratch: scratch)
+            }
             addFields(to: &line)
             line.withFinishedBytes(body)
+        }
+    }
+
+    /// How a line of this kind starts, up to its time: the kind's name is a constant, so it goes in with the
+    /// punctuation around it in one copy. Nil for an unknown kind, whose name may need escaping.
+    private var lineStart: StaticString? {
+        switch self {
+        case .hello: #"{"e":"hello","t":"#
+        case .begin: #"{"e":"begin","t":"#
+        case .end: #"{"e":"end","t":"#
+        case .mark: #"{"e":"mark","t":"#
+        case .out: #"{"e":"out","t":"#
+        case .result: #"{"e":"result","t":"#
+        case .knob: #"{"e":"knob","t":"#
+        case .op: #"{"e":"op","t":"#
+        case .dep: #"{"e":"dep","t":"#
+        case .expect: #"{"e":"expect","t":"#
+        case .crash: Self.crashLineStart
+        case .frame: #"{"e":"frame","t":"#
+        case .rows: #"{"e":"rows","t":"#
+        case .row: #"{"e":"row","t":"#
+        case .detail: #"{"e":"detail","t":"#
+        case .input: #"{"e":"input","t":"#
+        case .unknown: nil
         }
     }
 
@@ -111,7 +139,7 @@ extension EventLine {
     }
 
     /// An address as the crash handler writes it: unsigned, all 64 bits.
-    fileprivate mutating func add(_ key: String, address: UInt64) {
+    fileprivate mutating func add(_ key: StaticString, address: UInt64) {
         // Above `Int.max` the reader takes it for a number, not an integer; it reads both.
         if let value = Int(exactly: address) {
             add(key, value)

@@ -4,7 +4,8 @@ import Glibc
 ///
 /// String interpolation and Foundation's encoders cost from half a microsecond to two per event;
 /// copying bytes into a buffer costs a fraction of that, and events are sent a lot. Each piece goes in with one
-/// copy: a string's plain runs between escapes, a number's digits from a stack buffer. The buffer is raw memory the
+/// copy: the kind's name with its punctuation, a string that needs no escaping (or its plain runs between escapes),
+/// a number's digits two at a time. The buffer is raw memory the
 /// line owns, not an array: `Array.append` checks uniqueness and capacity on every call, which cost as much as
 /// everything else an event does. (Appending a byte at a time, and reversing digits in place, cost about 60% of a
 /// `mark` before.)
@@ -19,15 +20,31 @@ struct EventLine: ~Copyable {
     /// How much scratch space a typical event needs; `LessonSession.emit` gives it from the stack.
     static let typicalSize = 256
 
+    /// A line of a kind the format names: `lineStart` is how its line starts, up to its time (`{"e":"mark","t":`).
     /// `queue` is the queue's label as libdispatch keeps it: copied straight from the C string, with no `String` made.
     /// The line is built in `scratch` (on the caller's stack: no allocation for a typical event), and moves to the
     /// heap only if it grows beyond it (a picture's pixels); `scratch` must outlive the line.
-    init(kind: String, time: UInt64, thread: Int32, queue: UnsafePointer<CChar>, scratch: UnsafeMutableBufferPointer<UInt8>) {
+    init(lineStart: StaticString, time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+         scratch: UnsafeMutableBufferPointer<UInt8>) {
+        storage = scratch.baseAddress!
+        capacity = scratch.count
+        appendRaw(lineStart)
+        appendHeader(time: time, thread: thread, queue: queue)
+    }
+
+    /// A line of a kind named `kindName`, which is escaped: for kinds this encoder does not know.
+    init(kindName: String, time: UInt64, thread: Int32, queue: UnsafePointer<CChar>,
+         scratch: UnsafeMutableBufferPointer<UInt8>) {
         storage = scratch.baseAddress!
         capacity = scratch.count
         appendRaw("{\"e\":")
-        appendQuoted(kind)
+        appendQuoted(kindName)
         appendRaw(",\"t\":")
+        appendHeader(time: time, thread: thread, queue: queue)
+    }
+
+    /// The rest of the four fields every event has, after `"t":`.
+    private mutating func appendHeader(time: UInt64, thread: Int32, queue: UnsafePointer<CChar>) {
         appendDigits(time)
         appendRaw(",\"tid\":")
         appendInteger(Int(thread))
@@ -36,22 +53,22 @@ struct EventLine: ~Copyable {
                                          count: strlen(queue)))
     }
 
-    mutating func add(_ key: String, _ value: String) {
+    mutating func add(_ key: StaticString, _ value: String) {
         appendKey(key)
         appendQuoted(value)
     }
 
-    mutating func add(_ key: String, _ value: Int) {
+    mutating func add(_ key: StaticString, _ value: Int) {
         appendKey(key)
         appendInteger(value)
     }
 
-    mutating func add(_ key: String, _ value: Double) {
+    mutating func add(_ key: StaticString, _ value: Double) {
         appendKey(key)
         appendText(value.isFinite ? "\(value)" : "0")
     }
 
-    mutating func add(_ key: String, _ value: Bool) {
+    mutating func add(_ key: StaticString, _ value: Bool) {
         appendKey(key)
         appendRaw(value ? "true" : "false")
     }
@@ -95,14 +112,38 @@ struct EventLine: ~Copyable {
     @inline(__always) private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
         guard let source = run.baseAddress, !run.isEmpty else { return }
         reserve(run.count)
-        (storage + count).initialize(from: source, count: run.count)
+        Self.copy(source, count: run.count, to: storage + count)
         count += run.count
     }
 
-    private mutating func appendKey(_ key: String) {
-        appendRaw(",\"")
-        appendText(key)
-        appendRaw("\":")
+    /// Copies `count` bytes: a short run (a key, a label, a name) eight bytes at a time in line, since a call
+    /// to `memcpy` costs more than the copy itself; a long one with `memcpy`.
+    @inline(__always) private static func copy(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        guard count <= 64 else {
+            target.update(from: source, count: count)
+            return
+        }
+        var copied = 0
+        while copied + 8 <= count {
+            UnsafeMutableRawPointer(target + copied).storeBytes(
+                of: UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            copied += 8
+        }
+        while copied < count {
+            target[copied] = source[copied]
+            copied += 1
+        }
+    }
+
+    /// `,"key":` with one check for room.
+    private mutating func appendKey(_ key: StaticString) {
+        let length = key.utf8CodeUnitCount
+        reserve(length + 4)
+        let target = UnsafeMutableRawPointer(storage + count)
+        target.storeBytes(of: UInt16(UInt8(ascii: ",")) | UInt16(UInt8(ascii: "\"")) << 8, as: UInt16.self)
+        Self.copy(key.utf8Start, count: length, to: storage + count + 2)
+        (target + 2 + length).storeBytes(of: UInt16(UInt8(ascii: "\"")) | UInt16(UInt8(ascii: ":")) << 8, as: UInt16.self)
+        count += length + 4
     }
 
     @inline(__always) private mutating func appendRaw(_ text: StaticString) {
@@ -119,30 +160,56 @@ struct EventLine: ~Copyable {
         appendDigits(UInt64(value.magnitude))
     }
 
-    /// Digits written backwards into a stack buffer (20 hold `UInt64.max`), two at a time from a table, then
-    /// appended in one copy.
+    /// Decimal digits with no leading zeros, straight into the line: split into blocks of eight digits by two
+    /// divisions at most, each block written as four pairs from a constant table. (Reversing digits in an array
+    /// cost a quarter of a `mark` once, a digit at a time into a stack buffer most of what was left.)
     private mutating func appendDigits(_ value: UInt64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value
-            var first = digits.count
-            let digitPairs = Self.digitPairs
-            while rest >= 100 {
-                let pair = Int(rest % 100) * 2
-                rest /= 100
-                first -= 2
-                digits[first] = digitPairs[pair]
-                digits[first + 1] = digitPairs[pair + 1]
-            }
-            if rest >= 10 {
-                first -= 2
-                digits[first] = digitPairs[Int(rest) * 2]
-                digits[first + 1] = digitPairs[Int(rest) * 2 + 1]
-            } else {
-                first -= 1
-                digits[first] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
-            }
-            append(UnsafeBufferPointer(rebasing: digits[first...]))
+        // 20 digits at most, and `writeShortDigits` stores a whole word wherever its digits end.
+        reserve(28)
+        let target = storage + count
+        if value < 100_000_000 {
+            count += Self.writeShortDigits(UInt32(value), to: target)
+            return
         }
+        let high = value / 100_000_000
+        var written: Int
+        if high < 100_000_000 {
+            written = Self.writeShortDigits(UInt32(high), to: target)
+        } else {
+            written = Self.writeShortDigits(UInt32(high / 100_000_000), to: target)
+            Self.writeEightDigits(UInt32(high % 100_000_000), to: target + written)
+            written += 8
+        }
+        Self.writeEightDigits(UInt32(value % 100_000_000), to: target + written)
+        count += written + 8
+    }
+
+    /// Writes `value` (below 100,000,000) in exactly eight digits, leading zeros included.
+    @inline(__always) private static func writeEightDigits(_ value: UInt32, to target: UnsafeMutablePointer<UInt8>) {
+        let high = value / 10_000, low = value % 10_000
+        writePair(high / 100, to: target)
+        writePair(high % 100, to: target + 2)
+        writePair(low / 100, to: target + 4)
+        writePair(low % 100, to: target + 6)
+    }
+
+    /// Writes `value` (below 100,000,000) with no leading zeros and returns how many digits that took.
+    @inline(__always) private static func writeShortDigits(_ value: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = value < 10 ? 1 : value < 100 ? 2 : value < 1_000 ? 3 : value < 10_000 ? 4
+            : value < 100_000 ? 5 : value < 1_000_000 ? 6 : value < 10_000_000 ? 7 : 8
+        // All eight digits in a word, then the word shifted past its leading zeros and stored whole: the bytes after
+        // the digits are written too, within the room `appendDigits` reserved, and overwritten by what follows.
+        var padded: UInt64 = 0
+        withUnsafeMutableBytes(of: &padded) { writeEightDigits(value, to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        UnsafeMutableRawPointer(target).storeBytes(of: (UInt64(littleEndian: padded) >> (8 * UInt64(8 - digits))).littleEndian,
+                                                   as: UInt64.self)
+        return digits
+    }
+
+    /// Writes `pair` (below 100) as two digits.
+    @inline(__always) private static func writePair(_ pair: UInt32, to target: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(target).storeBytes(
+            of: UnsafeRawPointer(digitPairs + Int(pair) * 2).loadUnaligned(as: UInt16.self), as: UInt16.self)
     }
 
     /// "00", "01", … "99", back to back: a constant in the binary, read with no lazy initialisation or bounds check.
@@ -160,19 +227,21 @@ struct EventLine: ~Copyable {
     }
 
     /// JSON string escaping: quotes, backslashes and control characters; all other UTF-8 passes through.
-    /// The runs between escapes go in whole.
+    /// A string that needs no escaping, which is nearly every one, is checked eight bytes at a time (the last
+    /// word overlapping the one before, so no byte is looked at alone) and goes in with one copy; otherwise the
+    /// runs between escapes go in whole.
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if let base = utf8.baseAddress, Self.needsNoEscaping(base, count: utf8.count) {
+            reserve(utf8.count + 2)
+            storage[count] = UInt8(ascii: "\"")
+            Self.copy(base, count: utf8.count, to: storage + count + 1)
+            storage[count + 1 + utf8.count] = UInt8(ascii: "\"")
+            count += utf8.count + 2
+            return
+        }
         append(UInt8(ascii: "\""))
         var plainFrom = 0
-        // Eight bytes at a time while none needs escaping, which is nearly always; then byte by byte.
-        var scanned = 0
-        if let base = utf8.baseAddress {
-            while scanned + 8 <= utf8.count
-                    && !Self.anyNeedsEscaping(UnsafeRawPointer(base + scanned).loadUnaligned(as: UInt64.self)) {
-                scanned += 8
-            }
-        }
-        for index in scanned..<utf8.count {
+        for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             append(UnsafeBufferPointer(rebasing: utf8[plainFrom..<index]))
@@ -193,14 +262,21 @@ struct EventLine: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes in `word` is a control character, a quote or a backslash: the classic
-    /// bit tricks for "has a byte below n" and "has a zero byte" (after XOR with the byte looked for).
-    @inline(__always) private static func anyNeedsEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
-        let belowSpace = (word &- ones &* 0x20) & ~word & highBits != 0
-        return belowSpace || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    /// Whether none of the `count` bytes at `base` is a quote, a backslash or a control character.
+    @inline(__always) private static func needsNoEscaping(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 8 else {
+            for index in 0..<count {
+                let byte = base[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            }
+            return true
+        }
+        var scanned = 0
+        while scanned + 8 < count {
+            if JSONBytes.anyNeedsEscaping(UnsafeRawPointer(base + scanned).loadUnaligned(as: UInt64.self)) { return false }
+            scanned += 8
+        }
+        return !JSONBytes.anyNeedsEscaping(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
     }
 
     /// Calls `body` with `text`'s UTF-8 in place: native strings are contiguous, so this copies nothing.

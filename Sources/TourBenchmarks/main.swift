@@ -6,9 +6,10 @@ import PageProtocol
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
-/// `BENCH=trace`, `parse`, `ingestion`, `overhead`, `startup` or `liveframes` runs one of them, several with commas (arguments
-/// belong to LessonKit's knobs). `BENCH=callgrind` runs the loops that callgrind counts; `BENCH=workload` is the page
-/// that `overhead` runs.
+/// `BENCH=trace`, `parse`, `ingestion`, `overhead`, `startup`, `liveframes` or `instructions` runs one of them, several with commas
+/// (arguments belong to LessonKit's knobs). `instructions` runs this program under callgrind (valgrind must be
+/// installed) and prints the instructions per floor event, `mark` and span. `BENCH=callgrind` runs the loops that
+/// callgrind counts; `BENCH=workload` is the page that `overhead` runs. Every part prints the load average it ran at.
 setvbuf(stdout, nil, _IOLBF, 0)
 
 func median(_ values: [Double]) -> Double {
@@ -208,11 +209,13 @@ func parseRate() {
     let mark = PageEvent(time: 123_456_789_012, thread: 4242, queue: "com.apple.root.default-qos", kind: .mark(name: "benchmark 42"))
     let line = Array(mark.encoded().dropLast())
     var rates: [Double] = []
+    // One decoder for all the lines, as the runner keeps one per channel.
+    var decoder = TraceLineDecoder()
     for _ in 0..<5 {
         let start = monotonicNanoseconds()
         var parsed = 0
         for _ in 0..<200_000 {
-            if case .success = TraceLineParser.parse(line) { parsed += 1 }
+            if case .success = line.withUnsafeBufferPointer({ decoder.decode($0) }) { parsed += 1 }
         }
         rates.append(Double(parsed) / (Double(monotonicNanoseconds() - start) / 1e9))
     }
@@ -333,6 +336,44 @@ func liveFrameCost(framesPerDraw: Int = 4) {
     body()
 }
 
+/// The load average over 1, 5 and 15 minutes, as `uptime` prints it.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "? ? ?"
+    return text.split(separator: " ").prefix(3).joined(separator: ", ")
+}
+
+/// Instructions per event of the floor, `mark` and a span, as callgrind counts them in `callgrindCountedLoop`: this
+/// program run again under valgrind with `BENCH=callgrind`, one event per run. Stable under load, unlike times.
+func instructionCounts() {
+    var counts: [String] = []
+    for event in ["floor", "mark", "span"] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tour-callgrind-\(getpid())-\(event)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let valgrind = Process()
+        valgrind.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        valgrind.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)",
+                              "--toggle-collect=*callgrindCountedLoop*", CommandLine.arguments[0]]
+        valgrind.environment = ProcessInfo.processInfo.environment.merging(["BENCH": "callgrind", "CALLGRIND_EVENT": event]) { $1 }
+        valgrind.standardOutput = FileHandle.nullDevice
+        valgrind.standardError = FileHandle.nullDevice
+        do { try valgrind.run() } catch {
+            Swift.print("instructions: could not start valgrind (apt-get install valgrind): \(error)")
+            return
+        }
+        valgrind.waitUntilExit()
+        // The profile's `summary:` line holds the total of instructions counted.
+        let profile = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard valgrind.terminationStatus == 0,
+              let summary = profile.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
+              let total = Double(summary.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces)) else {
+            Swift.print("instructions: valgrind gave no count for \(event) (status \(valgrind.terminationStatus); apt-get install valgrind)")
+            return
+        }
+        counts.append(String(format: "%@ %.0f", event, total / Double(callgrindRepetitions)))
+    }
+    Swift.print("instructions per event (callgrind, \(callgrindRepetitions) events after a warm-up): " + counts.joined(separator: ", "))
+}
+
 let which = Set((ProcessInfo.processInfo.environment["BENCH"] ?? "").split(separator: ",").map(String.init))
 if which == ["workload"] {
     workload()
@@ -342,10 +383,19 @@ if which == ["callgrind"] {
     callgrindLoop()
     exit(0)
 }
+/// Runs one part between two readings of the load average.
+func part(_ name: String, _ body: () -> Void) {
+    guard which.isEmpty || which.contains(name) else { return }
+    let before = loadAverage()
+    body()
+    Swift.print("  (\(name): load average \(before) before, \(loadAverage()) after)")
+}
+
 // First, while fd 3 is still free in this process: the pipes of the runs below may take it otherwise.
-if which.isEmpty || which.contains("trace") { traceCallCost() }
-if which.isEmpty || which.contains("parse") { parseRate() }
-if which.isEmpty || which.contains("ingestion") { hostIngestion(events: 300_000) }
-if which.isEmpty || which.contains("overhead") { tracingOverhead() }
-if which.isEmpty || which.contains("startup") { startToFirstOutput(product: "Lesson01Operation") }
-if which.isEmpty || which.contains("liveframes") { liveFrameCost() }
+part("trace") { traceCallCost() }
+part("instructions") { instructionCounts() }
+part("parse") { parseRate() }
+part("ingestion") { hostIngestion(events: 300_000) }
+part("overhead") { tracingOverhead() }
+part("startup") { startToFirstOutput(product: "Lesson01Operation") }
+part("liveframes") { liveFrameCost() }

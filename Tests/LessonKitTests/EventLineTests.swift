@@ -46,7 +46,7 @@ struct EventLineTests {
                 // A queue label is a C string: it cannot hold a NUL.
                 let label = text.filter { $0 != "\u{0}" }
                 let encoded = label.withCString { queue in
-                    var line = EventLine(kind: text, time: UInt64(index) * 1_000_000_007, thread: Int32(index) - 3,
+                    var line = EventLine(kindName: text, time: UInt64(index) * 1_000_000_007, thread: Int32(index) - 3,
                                          queue: queue, scratch: scratch)
                     line.add("name", text)
                     line.add("n", integers[index % integers.count])
@@ -57,7 +57,7 @@ struct EventLineTests {
                 lines.append(Self.text(of: encoded))
             }
             let extremes = "".withCString { queue in
-                var line = EventLine(kind: "mark", time: .max, thread: .min, queue: queue, scratch: scratch)
+                var line = EventLine(kindName: "mark", time: .max, thread: .min, queue: queue, scratch: scratch)
                 for number in integers { line.add("n", number) }
                 return line.withFinishedBytes { Array($0) }
             }
@@ -122,7 +122,7 @@ struct LineBufferConcurrencyTests {
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventLine.typicalSize) { scratch in
                     for number in 0..<linesPerThread {
                         "test.queue".withCString { queue in
-                            var line = EventLine(kind: "mark", time: UInt64(number), thread: Int32(thread), queue: queue,
+                            var line = EventLine(kindName: "mark", time: UInt64(number), thread: Int32(thread), queue: queue,
                                                  scratch: scratch)
                             // Lengths from a few bytes to several kilobytes, so lines straddle every buffer boundary.
                             line.add("name", String(repeating: "x", count: (number * 37 + thread * 101) % 5_000))

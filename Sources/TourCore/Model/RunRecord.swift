@@ -115,8 +115,14 @@ public struct RunRecord: Sendable {
     public private(set) var lastActivity: UInt64 = 0
 
     private var threadIndex: [Int32: Int] = [:]
+    /// The thread of the latest event that has a lane: consecutive events mostly come from one thread, and this
+    /// spares them the dictionary.
+    private var lastLaneThread: Int32?
     private var workerThreads = 0
     private var queueIndex: [String: Int] = [:]
+    /// The latest label found in `queues` and the copy kept of it: consecutive events mostly share a queue, and the
+    /// host's decoder hands out one copy of each label, so comparing them is comparing two pointers.
+    private var lastQueue: (label: String, kept: String)?
     private var resultIndex: [ResultKey: Int] = [:]
     private var operationIndex: [Int: Int] = [:]
     private var knobIndex: [String: Int] = [:]
@@ -150,18 +156,26 @@ public struct RunRecord: Sendable {
     /// is a sign of life at `now`.
     @discardableResult
     public mutating func ingest(_ event: HostEvent, receivedAt now: UInt64) -> HostEvent {
-        let screened = screen(event, now: now)
-        apply(screened)
-        lastActivity = max(lastActivity, now)
+        var screened = event
+        ingest(inPlace: &screened, receivedAt: now)
         return screened
     }
 
-    private func screen(_ event: HostEvent, now: UInt64) -> HostEvent {
+    /// `ingest(_:receivedAt:)` for the runner, which turns `event` into what was folded where it lies: a run's
+    /// events are not copied on their way through.
+    public mutating func ingest(inPlace event: inout HostEvent, receivedAt now: UInt64) {
+        if let rejection = rejection(of: event, now: now) { event = rejection }
+        apply(event)
+        lastActivity = max(lastActivity, now)
+    }
+
+    /// The rejected line `event` becomes when its stamp lies outside the run; nil when it is fine.
+    private func rejection(of event: HostEvent, now: UInt64) -> HostEvent? {
         let stamp: UInt64
         switch event {
         case .trace(let trace): stamp = trace.time
         case .output(let line) where line.thread != nil: stamp = line.time
-        default: return event
+        default: return nil
         }
         if let startTime, stamp < startTime {
             return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(startTime - stamp)) before the run started", time: now)
@@ -169,7 +183,7 @@ public struct RunRecord: Sendable {
         if stamp > now &+ Self.clockSkew {
             return .rejectedTraceLine(reason: "a timestamp \(Self.nanoseconds(stamp - now)) ahead of the host's clock", time: now)
         }
-        return event
+        return nil
     }
 
     private static func nanoseconds(_ value: UInt64) -> String {
@@ -308,7 +322,11 @@ public struct RunRecord: Sendable {
     /// T1, T2… in the order they appear, so a lane's name never changes as the run goes on. Past the cap a
     /// thread gets no lane; its events keep its id, and it is named by that id.
     private mutating func noteThread(_ thread: Int32) {
-        guard threadIndex[thread] == nil else { return }
+        guard thread != lastLaneThread else { return }
+        guard threadIndex[thread] == nil else {
+            lastLaneThread = thread
+            return
+        }
         guard threads.count < limits.threads || thread == pid else {
             drops.threads += 1
             return
@@ -325,7 +343,11 @@ public struct RunRecord: Sendable {
     /// Notes `label` as seen and returns the copy to keep: the one already in `queues`, so a label a million
     /// spans share is stored once, or past the cap the label cut to `limits.nameBytes`.
     private mutating func noteQueue(_ label: String) -> String {
-        if let index = queueIndex[label] { return queues[index] }
+        if let last = lastQueue, last.label == label { return last.kept }
+        if let index = queueIndex[label] {
+            lastQueue = (label, queues[index])
+            return queues[index]
+        }
         let kept = bounded(label)
         guard queues.count < limits.queues else {
             drops.queues += 1

@@ -3,6 +3,13 @@ import Foundation
 import Synchronization
 import PageProtocol
 
+/// The events decoded from one pipe's current read, waiting to be delivered together, and the channel's decoder.
+/// Touched only by that pipe's reader thread.
+private final class PendingEvents {
+    var events: [HostEvent] = []
+    var decoder = TraceLineDecoder()
+}
+
 /// What to run and how: the page's program, its knob settings and speed, and the watchdog's patience.
 public struct RunRequest: Sendable {
     public var executable: String
@@ -175,37 +182,58 @@ public final class PageRun: @unchecked Sendable {
         }
     }
 
-    /// Folds `event` into the runner's record, which turns a made-up timestamp into a rejected line, and hands
-    /// the event as folded to the handler.
+    /// Folds `event` into the runner's record and hands it to the handler as folded (`deliver(_:)` of a batch).
     private func deliver(_ event: HostEvent) {
+        var events = [event]
+        deliver(&events)
+    }
+
+    /// Folds the events one read of a pipe brought into the runner's record, which turns a made-up timestamp into a
+    /// rejected line, and hands them as folded to the handler: one clock read and one turn of each lock for the
+    /// whole read, not one per event. Empties `events`, keeping its capacity for the next read.
+    private func deliver(_ events: inout [HostEvent]) {
+        guard !events.isEmpty else { return }
         let now = monotonicNanoseconds()
-        let screened = state.withLock { state -> HostEvent? in
+        let running = state.withLock { state -> Bool in
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
-            guard state.ending == nil else { return nil }
-            let screened = state.record.ingest(event, receivedAt: now)
-            if case .output(let line) = screened, line.stream == .stderr, line.thread == nil {
-                state.stderrTail.append(line.text)
-                if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
+            guard state.ending == nil else { return false }
+            for index in events.indices {
+                state.record.ingest(inPlace: &events[index], receivedAt: now)
+                switch events[index] {
+                case .output(let line) where line.stream == .stderr && line.thread == nil:
+                    state.stderrTail.append(line.text)
+                    if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
+                case .trace(let trace):
+                    if let crash = CrashReport(trace) { state.crash = crash }
+                default:
+                    break
+                }
             }
-            if case .trace(let trace) = screened, let crash = CrashReport(trace) { state.crash = crash }
-            return screened
+            return true
         }
-        guard let screened else { return }
-        deliveryLock.withLock { _ in handler(screened) }
+        if running {
+            deliveryLock.withLock { _ in
+                for index in events.indices { handler(events[index]) }
+            }
+        }
+        events.removeAll(keepingCapacity: true)
     }
 
     private func follow(_ child: ChildProcess) {
         deliver(.started(pid: child.pid, time: startTime))
+        let stdout = PendingEvents(), stderr = PendingEvents(), trace = PendingEvents()
         let readers = [
-            PipeLineReader(fd: child.stdout, name: "stdout") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
-            },
-            PipeLineReader(fd: child.stderr, name: "stderr") { [self] bytes, truncated in
-                deliver(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated), time: monotonicNanoseconds())))
-            },
-            PipeLineReader(fd: child.trace, name: "trace") { [self] bytes, truncated in
-                deliver(Self.decodeTraceLine(bytes, truncatedFrom: truncated))
-            },
+            PipeLineReader(fd: child.stdout, name: "stdout", onLine: { bytes, truncated in
+                stdout.events.append(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated),
+                                                        time: monotonicNanoseconds())))
+            }, onReadDone: { [self] in deliver(&stdout.events) }),
+            PipeLineReader(fd: child.stderr, name: "stderr", onLine: { bytes, truncated in
+                stderr.events.append(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated),
+                                                        time: monotonicNanoseconds())))
+            }, onReadDone: { [self] in deliver(&stderr.events) }),
+            PipeLineReader(fd: child.trace, name: "trace", onLine: { bytes, truncated in
+                trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder))
+            }, onReadDone: { [self] in deliver(&trace.events) }),
         ]
         let interval = max(0.02, min(0.25, request.stuckAfter / 10))
         watchdog.schedule(deadline: .now() + interval, repeating: interval)
@@ -264,11 +292,12 @@ public final class PageRun: @unchecked Sendable {
         return text + " … [line of \(length) bytes cut to \(bytes.count)]"
     }
 
-    private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?) -> HostEvent {
+    private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?,
+                                        with decoder: inout TraceLineDecoder) -> HostEvent {
         if let length = truncatedFrom {
             return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNanoseconds())
         }
-        switch TraceLineParser.parse(bytes) {
+        switch bytes.withUnsafeBufferPointer({ decoder.decode($0) }) {
         case .success(let event):
             if case .out(let text) = event.kind {
                 return .output(OutputLine(stream: .stdout, text: text, time: event.time, thread: event.thread, queue: event.queue))

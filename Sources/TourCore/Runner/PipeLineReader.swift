@@ -4,18 +4,24 @@ import PageProtocol
 
 /// Reads one pipe to its end on a thread of its own and hands over complete lines.
 ///
-/// A line longer than `maximumLineBytes` is handed over cut at that length with `truncated` set, and the
-/// rest of it is skipped, so a page that writes without newlines cannot make the host's memory grow.
+/// A line that lies whole in one read is handed over in place, a slice of the read buffer with nothing copied; only a
+/// line split across reads is gathered first. After the lines of each read, `onReadDone` lets the receiver deliver
+/// them together. A line longer than `maximumLineBytes` is handed over cut at that length with `truncated` set,
+/// and the rest of it is skipped, so a page that writes without newlines cannot make the host's memory grow.
 final class PipeLineReader: @unchecked Sendable {
     static let maximumLineBytes = TraceLineParser.maximumLineBytes
 
     private let fd: Int32
     private let onLine: (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void
+    private let onReadDone: () -> Void
     private let finished = DispatchSemaphore(value: 0)
 
-    init(fd: Int32, name: String, onLine: @escaping (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void) {
+    /// `onLine` must not keep the slice it is given: the buffer is read into again.
+    init(fd: Int32, name: String, onLine: @escaping (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void,
+         onReadDone: @escaping () -> Void = {}) {
         self.fd = fd
         self.onLine = onLine
+        self.onReadDone = onReadDone
         let thread = Thread { [self] in self.run() }
         thread.name = "tour-read-\(name)"
         thread.start()
@@ -40,8 +46,15 @@ final class PipeLineReader: @unchecked Sendable {
             if count <= 0 { break }
             var start = 0
             while start < count {
-                let newline = buffer[start..<count].firstIndex(of: 10)
+                let newline = buffer.withUnsafeBytes { bytes in
+                    memchr(bytes.baseAddress! + start, 10, count - start).map { $0 - UnsafeMutableRawPointer(mutating: bytes.baseAddress!) }
+                }
                 let end = newline ?? count
+                if newline != nil && partial.isEmpty && skippedLength == nil && end - start <= Self.maximumLineBytes {
+                    onLine(buffer[start..<end], nil)
+                    start = end + 1
+                    continue
+                }
                 if let skipped = skippedLength {
                     skippedLength = skipped + (end - start)
                 } else {
@@ -57,9 +70,11 @@ final class PipeLineReader: @unchecked Sendable {
                 skippedLength = nil
                 start = end + 1
             }
+            onReadDone()
         }
         if !partial.isEmpty || skippedLength != nil {
             onLine(partial[...], skippedLength)
+            onReadDone()
         }
     }
 }
