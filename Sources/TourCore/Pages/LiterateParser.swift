@@ -40,9 +40,13 @@ public enum LiterateParser {
             }
             seen = blocks.count
         }
-        while title == nil || firstParagraph == nil, let lines = reader.readNext() {
-            for line in lines { builder.add(line) }
-            look(at: builder.blocks)
+        // A line at a time, so the paragraphs after the first in an opening block are not styled for nothing.
+        reading: while let lines = reader.readNext() {
+            for line in lines {
+                builder.add(line)
+                look(at: builder.blocks)
+                if title != nil && firstParagraph != nil { break reading }
+            }
         }
         if title == nil || firstParagraph == nil { look(at: builder.finish()) }
         return (title, firstParagraph)
@@ -137,18 +141,20 @@ struct PageSource {
         return index + 1
     }
 
+    /// Where the `*/` that closes the block is in `text`, if it is. Read in UTF-8 bytes, as the compiler reads them.
     private static func closingDelimiter(in text: Substring, depth: inout Int) -> Range<Substring.Index>? {
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(after: index)
-            guard next < text.endIndex else { break }
-            if text[index] == "/" && text[next] == "*" {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let next = utf8.index(after: index)
+            guard next < utf8.endIndex else { break }
+            if utf8[index] == UInt8(ascii: "/") && utf8[next] == UInt8(ascii: "*") {
                 depth += 1
-                index = text.index(after: next)
-            } else if text[index] == "*" && text[next] == "/" {
+                index = utf8.index(after: next)
+            } else if utf8[index] == UInt8(ascii: "*") && utf8[next] == UInt8(ascii: "/") {
                 depth -= 1
-                if depth == 0 { return index..<text.index(after: next) }
-                index = text.index(after: next)
+                if depth == 0 { return index..<utf8.index(after: next) }
+                index = utf8.index(after: next)
             } else {
                 index = next
             }
@@ -417,7 +423,7 @@ private struct ListMarker {
             text = content.dropFirst(2).trimmingWhitespace()
             return
         }
-        let digits = content.prefix(while: \.isASCII).prefix(while: \.isNumber)
+        let digits = content.prefix { $0.isASCII && $0.isNumber }
         let afterDigits = content.dropFirst(digits.count)
         guard (1...9).contains(digits.count), afterDigits.hasPrefix(". "), let value = Int(digits) else { return nil }
         ordered = true

@@ -55,7 +55,9 @@ public struct Page: Sendable, Equatable {
         /// Whether any of the files draws in the live view: the interface makes room for the view before the page
         /// first runs.
         public var drawsLiveView: Bool {
-            ([main] + helpers).contains { $0.contains("LiveView.") }
+            // In the UTF-8 bytes: Foundation's `contains` on a `String` goes through `NSString` and cost more than
+            // parsing a page.
+            ([main] + helpers).contains { $0.utf8.contains("LiveView.".utf8) }
         }
     }
 
@@ -95,10 +97,16 @@ public struct ParsedPageSource: Sendable, Equatable {
     public let document: PageDocument
     /// The knobs `main.swift` declares, with choices a helper file may declare.
     public let knobs: [KnobDeclaration]
+    public let drawsLiveView: Bool
+    /// The hash of every file's text, to tell a read of the same text from a change.
+    public let hash: UInt64
 
     public init(_ texts: Page.SourceTexts) {
         self.texts = texts
         (document, knobs) = LiterateParser.parse(texts)
+        drawsLiveView = texts.drawsLiveView
+        // A NUL between files: no Swift source holds one, so two splits of the same bytes hash apart.
+        hash = contentHash(Data(([texts.main] + texts.helpers).joined(separator: "\0").utf8))
     }
 }
 

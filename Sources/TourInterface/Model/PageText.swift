@@ -1,4 +1,3 @@
-import Foundation
 import TourCore
 
 /// A page's `main.swift` and helper files as last read from disk, parsed: the document, the knobs they declare
@@ -13,16 +12,10 @@ final class PageText: Sendable {
     /// The hash of every file's text, to tell a read of the same text from a change.
     let hash: UInt64
 
-    /// `hash`: `hash(of: source.texts)`, computed by the caller that compared it first.
-    init(_ source: ParsedPageSource, hash: UInt64) {
-        self.hash = hash
+    init(_ source: ParsedPageSource) {
+        hash = source.hash
         document = source.document
         knobs = source.knobs.map(KnobRow.init)
-        drawsLiveView = source.texts.drawsLiveView
-    }
-
-    static func hash(of texts: Page.SourceTexts) -> UInt64 {
-        // A NUL between files: no Swift source holds one, so two splits of the same bytes hash apart.
-        contentHash(Data(([texts.main] + texts.helpers).joined(separator: "\0").utf8))
+        drawsLiveView = source.drawsLiveView
     }
 }

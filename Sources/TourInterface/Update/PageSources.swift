@@ -11,9 +11,8 @@ extension TourModel {
 
     /// Shows `source` as page `index`'s text, unless it is the text the page has already.
     mutating func adopt(_ source: ParsedPageSource, at index: Int) {
-        let hash = PageText.hash(of: source.texts)
-        guard pages[index].text?.hash != hash else { return }
-        pages[index].text = PageText(source, hash: hash)
+        guard pages[index].text?.hash != source.hash else { return }
+        pages[index].text = PageText(source)
         // The new text may be shorter: keep the pane's position inside it.
         if index == current { clampScrolling() }
     }
