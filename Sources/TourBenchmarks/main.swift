@@ -236,7 +236,8 @@ func startToFirstOutput(product: String) {
 }
 
 /// Milliseconds from starting `arguments[0]` to the first line of its standard output that `isWanted` accepts; the
-/// program is then stopped. Started through `Process` with its output a pipe, so both sides of a comparison pay the same.
+/// program then runs to its end, so nothing it started is still busy when the next measurement starts. Started through
+/// `Process` with its output a pipe, so both sides of a comparison pay the same.
 func millisecondsToLine(_ arguments: [String], where isWanted: (Substring) -> Bool) -> Double? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
@@ -246,18 +247,16 @@ func millisecondsToLine(_ arguments: [String], where isWanted: (Substring) -> Bo
     process.standardError = FileHandle.nullDevice
     let start = monotonicNanoseconds()
     guard (try? process.run()) != nil else { return nil }
-    defer {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
     var pending = Data()
-    while true {
-        let chunk = output.fileHandleForReading.availableData
-        guard !chunk.isEmpty else { return nil }
+    var found: Double?
+    while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+        guard found == nil else { continue }
         pending += chunk
         let lines = String(decoding: pending, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.dropLast().contains(where: isWanted) { return Double(monotonicNanoseconds() - start) / 1e6 }
+        if lines.dropLast().contains(where: isWanted) { found = Double(monotonicNanoseconds() - start) / 1e6 }
     }
+    process.waitUntilExit()
+    return found
 }
 
 /// Issue 13's start-up goals against their floors, in turns: `tour list` against `tour --version` (a start that

@@ -44,9 +44,11 @@ case .help:
 case .version:
     print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
 case .list:
-    for page in loadCatalog().pages {
-        print("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
+    // One write for the whole list (stdout is line-buffered): a reader on a pipe wakes once, not once a line.
+    let lines = loadCatalog().pages.map { page in
+        "\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)\n"
     }
+    FileHandle.standardOutput.write(Data(lines.joined().utf8))
 case .run(let options):
     let catalog = loadCatalog()
     let page = checkedPage(options, catalog: catalog)
