@@ -15,7 +15,8 @@ let pages = [
 
 /// The libraries on every event's path (a page writing it, the host reading it, the protocol they share) are optimised
 /// even in a debug build: unoptimised, they cost several microseconds an event, enough to slow a page and bend its timings.
-/// Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
+/// So are the interface's model, layout and drawing: unoptimised, laying out and drawing the first page was most of the
+/// time before the first frame. Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 /// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
@@ -38,8 +39,9 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "TourCore", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
-        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"]),
+        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"],
+                swiftSettings: optimisedEvenInDebug),
         .executableTarget(
             name: "tour",
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }

@@ -27,6 +27,7 @@ public enum InteractiveTour {
         }
         TerminalRestore.installCrashHandlers()
         var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
+        model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root)
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)

@@ -144,10 +144,26 @@ final class TourLoop: @unchecked Sendable {
             case .closeInput(let runID):
                 runs[runID]?.closeInput()
             case .readSource(let page):
-                // A few small files, read on the queue: their texts are folded in before the next frame.
-                perform(model.update(.editLoop(.sourceRead(page: page, page.readSourceTexts()))))
+                // A few small files, read and parsed on the queue: the next frame shows them.
+                perform(model.update(.editLoop(.sourceRead(page: page, page.readParsedSource()))))
+            case .readSourcesAhead(let pages):
+                readAhead(pages)
             case .watch(let page):
                 rebuilds.watch(page)
+            }
+        }
+    }
+
+    /// Reads and parses `pages` on a background queue once the block running now (which draws the frame) is done, and
+    /// folds each in as it is ready. No frame follows: a page read ahead is not on screen, since the page on screen is
+    /// read before its frame.
+    private func readAhead(_ pages: [Page]) {
+        queue.async { [self] in
+            DispatchQueue.global(qos: .utility).async { [self] in
+                for page in pages {
+                    let source = page.readParsedSource()
+                    queue.async { [self] in perform(model.update(.sourceReadAhead(page: page, source))) }
+                }
             }
         }
     }

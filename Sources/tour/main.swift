@@ -18,8 +18,17 @@ do {
     fail("\(error)")
 }
 
+/// The pages, found on disk: only the commands that show or run pages wait for them.
+func loadCatalog() -> PageCatalog {
+    do {
+        return try PageCatalog.load()
+    } catch {
+        fail("\(error)", status: .couldNotStart)
+    }
+}
+
 /// The page `options` names, once its knob settings are known to be valid; from then on no page outlives `tour`.
-func checkedPage(_ options: TourCommand.RunOptions) -> Page {
+func checkedPage(_ options: TourCommand.RunOptions, catalog: PageCatalog) -> Page {
     do {
         let page = try PlainRun.validate(options, catalog: catalog)
         LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
@@ -29,38 +38,35 @@ func checkedPage(_ options: TourCommand.RunOptions) -> Page {
     }
 }
 
-let catalog: PageCatalog
-do {
-    catalog = try PageCatalog.load()
-} catch {
-    fail("\(error)", status: .couldNotStart)
-}
-
 switch command {
 case .help:
     print(TourCommand.usage)
 case .version:
     print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
 case .list:
-    for page in catalog.pages {
-        print("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
+    // One write for the whole list (stdout is line-buffered): a reader on a pipe wakes once, not once a line.
+    let lines = loadCatalog().pages.map { page in
+        "\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)\n"
     }
+    FileHandle.standardOutput.write(Data(lines.joined().utf8))
 case .run(let options):
-    let page = checkedPage(options)
+    let catalog = loadCatalog()
+    let page = checkedPage(options, catalog: catalog)
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
     LiveProcessGroups.exitHost(status.rawValue)
 case .watch(let options):
-    let page = checkedPage(options)
+    let catalog = loadCatalog()
+    let page = checkedPage(options, catalog: catalog)
     WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
 case .reset(let query):
-    let (lines, status) = ResetCommand.execute(query, catalog: catalog)
+    let (lines, status) = ResetCommand.execute(query, catalog: loadCatalog())
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)
 case .interactive(let speed):
-    exit(InteractiveTour.run(catalog: catalog, speed: speed))
+    exit(InteractiveTour.run(catalog: loadCatalog(), speed: speed))
 }

@@ -529,3 +529,47 @@ struct KnobScanningTests {
         ])
     }
 }
+
+/// The page list reads only each page's opening prose; what it finds there must be what the whole parse finds.
+@Suite("Page header")
+struct PageHeaderTests {
+    /// The title and first paragraph as the full parse gives them, for comparison.
+    private static func fromFullParse(_ source: String) -> (title: String?, firstParagraph: [InlineSpan]?) {
+        let document = LiterateParser.parse(source)
+        let paragraph = document.blocks.lazy.compactMap { block -> [InlineSpan]? in
+            if case .paragraph(let spans, _) = block { return spans }
+            return nil
+        }.first
+        return (document.title, paragraph)
+    }
+
+    @Test("Each of the checkout's pages: the header read alone is the full parse's title and first paragraph")
+    func realPages() async throws {
+        let catalog = try PageCatalog.load()
+        try #require(catalog.pages.count == 8)
+        for page in catalog.pages {
+            let source = try String(contentsOf: page.source, encoding: .utf8)
+            let header = LiterateParser.header(source)
+            let full = Self.fromFullParse(source)
+            #expect(header.title == full.title, "page \(page.number)")
+            #expect(header.firstParagraph == full.firstParagraph, "page \(page.number)")
+            #expect(page.title == full.title, "page \(page.number)")
+        }
+    }
+
+    @Test("A title after the first paragraph, a paragraph after code, none at all, or a paragraph inside a deep dive",
+          arguments: [
+              page("//: Opening words.", "", "//: # Late title", "let a = 1"),
+              page("import Foundation", "let a = 1", "//: # Title", "//:", "//: After the code."),
+              page("let a = 1", "// an ordinary comment"),
+              page("//: # Title", "//: - deep dive: Not the summary.", "//:", "//: The summary."),
+              page("/* //: # Hidden in a comment", "*/", "//: # Shown", "/*:", " Summary *in* a block.", " */"),
+              page("//: # Title ##", "//: 1. An item", "//: Not a paragraph yet", "//:", "//: The summary."),
+          ])
+    func sameAsTheFullParse(source: String) async throws {
+        let header = LiterateParser.header(source)
+        let full = Self.fromFullParse(source)
+        #expect(header.title == full.title)
+        #expect(header.firstParagraph == full.firstParagraph)
+    }
+}

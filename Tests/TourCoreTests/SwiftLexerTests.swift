@@ -30,4 +30,42 @@ struct SwiftLexerTests {
         #expect(codeTokens.allSatisfy { $0.kind.isCode })
         #expect(LiterateParser.knobs(in: source).isEmpty)
     }
+
+    @Test("Columns count characters, not bytes, on a line with accents, symbols and an emoji built of several scalars")
+    func columnsOnALineWithWideCharacters() async throws {
+        let line = "let café = \"→ 👩‍💻 é\" + naïve × 2 // ✓ done"
+        let found = tokens([line])
+        #expect(found.map(\.kind) == [.identifier("let"), .identifier("café"), .operator("="), .string("→ 👩‍💻 é"),
+                                      .operator("+"), .identifier("naïve"), .punctuation("×"), .number("2"), .comment])
+        let characters = Array(line)
+        #expect(found.map { String(characters[$0.columns]) }
+                == ["let", "café", "=", "\"→ 👩‍💻 é\"", "+", "naïve", "×", "2", "// ✓ done"])
+    }
+
+    @Test("A character built on an ASCII sign is one character: a quote with a combining accent opens no string")
+    func combiningMarkOnASign() async throws {
+        let line = "x = \"\u{301}y"
+        let found = tokens([line])
+        #expect(found.map(\.kind) == [.identifier("x"), .operator("="), .punctuation("\"\u{301}"), .identifier("y")])
+        #expect(found.map(\.columns) == [0..<1, 2..<3, 4..<5, 5..<6])
+    }
+
+    @Test("Escapes, raw strings, interpolation, numbers and escaped names")
+    func stringsNumbersAndNames() async throws {
+        let found = tokens([###"let `default` = "a\"b\\c" + ##"x"#y"## + "\(n + 1)" ; f(0x1F, 1_000.5, 1...8)"###])
+        #expect(found.map(\.kind) == [
+            .identifier("let"), .identifier("default"), .operator("="), .string(#"a"b\c"#), .operator("+"),
+            .string(##"x"#y"##), .operator("+"), .identifier("n"), .operator("+"), .number("1"), .string(nil),
+            .punctuation(";"), .identifier("f"), .punctuation("("), .number("0x1F"), .punctuation(","),
+            .number("1_000.5"), .punctuation(","), .number("1"), .operator("..."), .number("8"), .punctuation(")"),
+        ])
+    }
+
+    @Test("Block comments nest across lines and a raw multi-line string closes only with its #s")
+    func nestingAcrossLines() async throws {
+        let found = tokens(["a /* one /* two */", "still */ b", "let s = #\"\"\"", "\"\"\" not yet", "\"\"\"# c"])
+        #expect(found.map(\.kind) == [.identifier("a"), .comment, .comment, .identifier("b"), .identifier("let"),
+                                      .identifier("s"), .operator("="), .string(nil), .stringContinued,
+                                      .stringContinued, .identifier("c")])
+    }
 }

@@ -81,7 +81,7 @@ extension InterfaceBenchmarks {
             var model = TourModel.load(catalog!, speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode, pictureDepth: .colors256)
             // What the loop does before its first frame: read the first page, as `.launched` asks.
             for case .readSource(let page) in model.update(.launched) {
-                _ = model.update(.editLoop(.sourceRead(page: page, page.readSourceTexts())))
+                _ = model.update(.editLoop(.sourceRead(page: page, page.readParsedSource())))
             }
             frame = TourRenderer.render(model)
         }

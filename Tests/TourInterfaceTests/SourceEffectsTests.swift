@@ -12,13 +12,13 @@ struct SourceEffectsTests {
                        pictureDepth: .colors256)
     }
 
-    @Test("Launching asks to read and watch the first page; the page shows the texts the read returned")
+    @Test("Launching asks to read and watch the first page and to read the others ahead; the page shows the texts the read returned")
     func launchReadsTheFirstPage() throws {
         var model = try Self.unreadModel()
         let page = model.currentPage.page
         #expect(model.currentPage.document.blocks.isEmpty, "loading reads no file")
-        #expect(model.update(.launched) == [.readSource(page), .watch(page)])
-        _ = model.update(.editLoop(.sourceRead(page: page, Page.SourceTexts(main: FixturePages.queueSource))))
+        #expect(model.update(.launched) == [.readSource(page), .watch(page), .readSourcesAhead(model.pages.dropFirst().map(\.page))])
+        _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(Page.SourceTexts(main: FixturePages.queueSource)))))
         #expect(model.currentPage.document.title == "Queue")
         #expect(model.currentPage.declaredKnobs.map(\.name) == ["width", "serial"])
     }
@@ -28,7 +28,7 @@ struct SourceEffectsTests {
         var model = try Self.unreadModel()
         let page = model.currentPage.page
         try FileManager.default.removeItem(at: page.source)
-        _ = model.update(.editLoop(.sourceRead(page: page, Page.SourceTexts(main: "//: # Only in the event\nlet a = 1\n"))))
+        _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(Page.SourceTexts(main: "//: # Only in the event\nlet a = 1\n")))))
         #expect(model.currentPage.document.title == "Only in the event")
         // A change on disk is only a request to read: the text stays until the read's result comes back.
         let effects = model.update(.editLoop(.sourceChanged(page: page, files: ["main.swift"])))
@@ -41,7 +41,7 @@ struct SourceEffectsTests {
     func movingReadsOnce() throws {
         var model = try Self.unreadModel()
         let (first, second) = (model.pages[0].page, model.pages[1].page)
-        _ = model.update(.editLoop(.sourceRead(page: first, first.readSourceTexts())))
+        _ = model.update(.editLoop(.sourceRead(page: first, first.readParsedSource())))
         #expect(model.update(.key(.character("n"))) == [.readSource(second), .watch(second)])
         #expect(model.update(.key(.character("p"))) == [.watch(first)])
         #expect(model.update(.key(.character("p"))) == [], "no move, no effect")
@@ -52,12 +52,12 @@ struct SourceEffectsTests {
         var model = try Self.unreadModel()
         let page = model.currentPage.page
         let texts = Page.SourceTexts(main: FixturePages.queueSource)
-        _ = model.update(.editLoop(.sourceRead(page: page, texts)))
+        _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(texts))))
         let parsed = try #require(model.currentPage.text)
         #expect(model.update(.editLoop(.watchStarted(page: page, programIsStale: false))) == [.readSource(page)])
-        _ = model.update(.editLoop(.sourceRead(page: page, texts)))
+        _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(texts))))
         #expect(model.currentPage.text === parsed, "an unchanged read keeps the layouts cached for the text")
-        _ = model.update(.editLoop(.sourceRead(page: page, Page.SourceTexts(main: FixturePages.dispatchSource))))
+        _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(Page.SourceTexts(main: FixturePages.dispatchSource)))))
         #expect(model.currentPage.text !== parsed)
         #expect(model.currentPage.document.title == "Dispatch")
     }

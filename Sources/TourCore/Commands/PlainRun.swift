@@ -16,6 +16,8 @@ public enum PlainRun {
         guard let page = catalog.page(named: options.page) else {
             throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
         }
+        // Reading the knobs parses the whole page and its helpers: only a run that sets one waits for that.
+        guard !options.knobs.isEmpty else { return page }
         let declared = page.readSourceTexts().declaredKnobs
         for setting in options.knobs {
             do throws(LaunchProblem) {

@@ -23,8 +23,13 @@ extension LiterateParser {
     /// A choice knob's enumeration may live in a helper file beside `main.swift`; pass those files'
     /// sources as `helperSources` so its choices are known too.
     public static func knobs(in source: String, helperSources: [String] = []) -> [KnobDeclaration] {
+        knobs(in: PageSource(source), helperSources: helperSources)
+    }
+
+    /// The knobs of a `main.swift` already read, for a caller that also wants its lines.
+    static func knobs(in source: PageSource, helperSources: [String]) -> [KnobDeclaration] {
         let helperTokens = helperSources.flatMap { PageSource($0).codeTokens }
-        return KnobScanner(tokens: PageSource(source).codeTokens, helperTokens: helperTokens).declarations()
+        return KnobScanner(tokens: source.codeTokens, helperTokens: helperTokens).declarations()
     }
 }
 

@@ -4,11 +4,52 @@
 /// describes the markup for page authors.
 public enum LiterateParser {
     public static func parse(_ source: String) -> PageDocument {
+        document(of: PageSource(source))
+    }
+
+    private static func document(of source: PageSource) -> PageDocument {
         var builder = BlockBuilder()
-        for line in PageSource(source).lines {
+        for line in source.lines {
             builder.add(line)
         }
         return PageDocument(blocks: builder.finish())
+    }
+
+    /// The document and the knobs of a page's files, from one reading of its `main.swift`.
+    public static func parse(_ texts: Page.SourceTexts) -> (document: PageDocument, knobs: [KnobDeclaration]) {
+        let source = PageSource(texts.main)
+        return (document(of: source), knobs(in: source, helperSources: texts.helpers))
+    }
+
+    /// The page's title, its first heading, and its first paragraph, reading only as far as both go: the list of
+    /// pages needs no more, and the code below a page's opening prose is most of its text. Each is what `parse`
+    /// would give, since a finished block never changes as more lines are read.
+    public static func header(_ source: String) -> (title: String?, firstParagraph: [InlineSpan]?) {
+        var builder = BlockBuilder()
+        var reader = PageSource(unread: source)
+        var title: String?
+        var firstParagraph: [InlineSpan]?
+        var seen = 0
+        func look(at blocks: [PageBlock]) {
+            for block in blocks[seen...] {
+                switch block {
+                case .heading(_, let text, _) where title == nil: title = text.plainText
+                case .paragraph(let spans, _) where firstParagraph == nil: firstParagraph = spans
+                default: break
+                }
+            }
+            seen = blocks.count
+        }
+        // A line at a time, so the paragraphs after the first in an opening block are not styled for nothing.
+        reading: while let lines = reader.readNext() {
+            for line in lines {
+                builder.add(line)
+                look(at: builder.blocks)
+                if title != nil && firstParagraph != nil { break reading }
+            }
+        }
+        if title == nil || firstParagraph == nil { look(at: builder.finish()) }
+        return (title, firstParagraph)
     }
 }
 
@@ -23,53 +64,60 @@ struct PageSource {
 
     private(set) var lines: [Line] = []
     private(set) var codeTokens: [SwiftToken] = []
+    private var sourceLines: SourceLines
+    /// The 0-based number of the next source line to read.
+    private var nextLine = 0
+    private var lexer = SwiftLexer()
 
+    /// Reads all of `source`.
     init(_ source: String) {
-        let sourceLines = Self.split(source)
-        var lexer = SwiftLexer()
-        var index = 0
-        while index < sourceLines.count {
-            let text = sourceLines[index]
-            let trimmed = text.drop(while: \.isWhitespace)
-            if lexer.isAtCodeLevel && trimmed.hasPrefix("//:") {
-                lines.append(.prose(String(Self.droppingOneSpace(trimmed.dropFirst(3))), number: index + 1))
-                index += 1
-            } else if lexer.isAtCodeLevel && trimmed.hasPrefix("/*:") {
-                index = readProseBlock(sourceLines, opening: index, lexer: &lexer)
-            } else {
-                addCode(text, number: index + 1, lexer: &lexer)
-                index += 1
-            }
-        }
+        self.init(unread: source)
+        while readNext() != nil {}
     }
 
-    /// Lines as the compiler numbers them: `\n`, `\r\n` or `\r` ends a line, and a final line break adds no line.
-    private static func split(_ source: String) -> [String] {
-        // `\r\n` is a single `Character`, so splitting on `\n` alone would miss it.
-        var lines = source.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
+    /// Ready to read `source` a line at a time with `readNext`; nothing is split or read until then.
+    init(unread source: String) {
+        sourceLines = SourceLines(source)
+    }
+
+    /// Reads the next source line, or the whole `/*: … */` block opening on it, and returns the lines it added;
+    /// nil at the end of the source.
+    mutating func readNext() -> ArraySlice<Line>? {
+        guard let text = sourceLines.next() else { return nil }
+        let added = lines.count
+        let trimmed = text.drop(while: \.isWhitespace)
+        if lexer.isAtCodeLevel && trimmed.hasPrefix("//:") {
+            lines.append(.prose(String(Self.droppingOneSpace(trimmed.dropFirst(3))), number: nextLine + 1))
+            nextLine += 1
+        } else if lexer.isAtCodeLevel && trimmed.hasPrefix("/*:") {
+            nextLine = readProseBlock(opening: text, number: nextLine)
+        } else {
+            addCode(String(text), number: nextLine + 1)
+            nextLine += 1
+        }
+        return lines[added...]
     }
 
     private static func droppingOneSpace(_ text: Substring) -> Substring {
         text.first == " " ? text.dropFirst() : text
     }
 
-    private mutating func addCode(_ text: String, number: Int, lexer: inout SwiftLexer) {
+    private mutating func addCode(_ text: String, number: Int) {
         lines.append(.code(text, number: number))
         codeTokens += lexer.tokens(in: text, number: number).filter(\.kind.isCode)
     }
 
-    /// Reads the `/*:` block opening at line `opening` and returns the index of the line after it.
+    /// Reads the `/*:` block opening on `openingLine`, line `opening` counted from 0, and returns the number of the
+    /// line after it.
     ///
     /// Block comments nest in Swift, so the block ends where the nesting does. An unclosed block
     /// runs to the end of the file, as the compiler would read it, and all of it stays prose.
-    private mutating func readProseBlock(_ sourceLines: [String], opening: Int, lexer: inout SwiftLexer) -> Int {
+    private mutating func readProseBlock(opening openingLine: Substring, number opening: Int) -> Int {
         var depth = 1
         var pieces: [(text: Substring, number: Int)] = []
         var remainder: Substring = ""
         var index = opening
-        var rest = sourceLines[opening].drop(while: \.isWhitespace).dropFirst(3)
+        var rest = openingLine.drop(while: \.isWhitespace).dropFirst(3)
         while true {
             if let close = Self.closingDelimiter(in: rest, depth: &depth) {
                 pieces.append((rest[..<close.lowerBound], index + 1))
@@ -77,9 +125,9 @@ struct PageSource {
                 break
             }
             pieces.append((rest, index + 1))
+            guard let next = sourceLines.next() else { break }
             index += 1
-            guard index < sourceLines.count else { break }
-            rest = sourceLines[index][...]
+            rest = next
         }
         lines.append(.proseBreak)
         for piece in Self.removingCommonIndentation(pieces) {
@@ -88,23 +136,25 @@ struct PageSource {
         lines.append(.proseBreak)
         // Code after `*/` on the closing line keeps that line's number.
         if !remainder.allSatisfy(\.isWhitespace) {
-            addCode(String(remainder), number: index + 1, lexer: &lexer)
+            addCode(String(remainder), number: index + 1)
         }
         return index + 1
     }
 
+    /// Where the `*/` that closes the block is in `text`, if it is. Read in UTF-8 bytes, as the compiler reads them.
     private static func closingDelimiter(in text: Substring, depth: inout Int) -> Range<Substring.Index>? {
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(after: index)
-            guard next < text.endIndex else { break }
-            if text[index] == "/" && text[next] == "*" {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let next = utf8.index(after: index)
+            guard next < utf8.endIndex else { break }
+            if utf8[index] == UInt8(ascii: "/") && utf8[next] == UInt8(ascii: "*") {
                 depth += 1
-                index = text.index(after: next)
-            } else if text[index] == "*" && text[next] == "/" {
+                index = utf8.index(after: next)
+            } else if utf8[index] == UInt8(ascii: "*") && utf8[next] == UInt8(ascii: "/") {
                 depth -= 1
-                if depth == 0 { return index..<text.index(after: next) }
-                index = text.index(after: next)
+                if depth == 0 { return index..<utf8.index(after: next) }
+                index = utf8.index(after: next)
             } else {
                 index = next
             }
@@ -124,6 +174,34 @@ struct PageSource {
     }
 }
 
+/// The lines of a source one at a time, as the compiler numbers them: `\n`, `\r\n` or `\r` ends a line, and a final
+/// line break adds no line.
+///
+/// Found in the UTF-8 bytes: a line break is always a character of its own (`\r\n` is one), so no byte of one is inside
+/// another character, and reading bytes skips Unicode's grapheme rules for the whole page.
+private struct SourceLines {
+    private let source: String
+    private let bytes: [UInt8]
+    /// The byte the next line starts at.
+    private var offset = 0
+
+    init(_ source: String) {
+        self.source = source
+        bytes = Array(source.utf8)
+    }
+
+    mutating func next() -> Substring? {
+        guard offset < bytes.count else { return nil }
+        var end = offset
+        while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "\r") { end += 1 }
+        let utf8 = source.utf8
+        let line = source[utf8.index(utf8.startIndex, offsetBy: offset)..<utf8.index(utf8.startIndex, offsetBy: end)]
+        let isCRLF = end + 1 < bytes.count && bytes[end] == UInt8(ascii: "\r") && bytes[end + 1] == UInt8(ascii: "\n")
+        offset = end + (isCRLF ? 2 : 1)
+        return line
+    }
+}
+
 /// Turns prose lines into headings, paragraphs, list items and callouts, and code lines into runs.
 private struct BlockBuilder {
     private enum OpenBlock {
@@ -140,7 +218,8 @@ private struct BlockBuilder {
         var body: [PageBlock] = []
     }
 
-    private var blocks: [PageBlock] = []
+    /// The blocks finished so far, in order; a finished block never changes.
+    private(set) var blocks: [PageBlock] = []
     private var openBlock: OpenBlock?
     private var openDeepDive: OpenDeepDive?
     private var codeRun: [SourceLine] = []
@@ -344,7 +423,7 @@ private struct ListMarker {
             text = content.dropFirst(2).trimmingWhitespace()
             return
         }
-        let digits = content.prefix(while: \.isASCII).prefix(while: \.isNumber)
+        let digits = content.prefix { $0.isASCII && $0.isNumber }
         let afterDigits = content.dropFirst(digits.count)
         guard (1...9).contains(digits.count), afterDigits.hasPrefix(". "), let value = Int(digits) else { return nil }
         ordered = true

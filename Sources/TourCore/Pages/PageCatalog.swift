@@ -55,8 +55,16 @@ public struct Page: Sendable, Equatable {
         /// Whether any of the files draws in the live view: the interface makes room for the view before the page
         /// first runs.
         public var drawsLiveView: Bool {
-            ([main] + helpers).contains { $0.contains("LiveView.") }
+            // In the UTF-8 bytes: Foundation's `contains` on a `String` goes through `NSString` and cost more than
+            // parsing a page.
+            ([main] + helpers).contains { $0.utf8.contains("LiveView.".utf8) }
         }
+    }
+
+    /// The page's files as they are on disk now, parsed: what the interface shows of it. File and parsing work, which
+    /// the interface does before a page's first frame, or ahead of time off its queue.
+    public func readParsedSource() -> ParsedPageSource {
+        ParsedPageSource(readSourceTexts())
     }
 
     /// The texts of the page whose `main.swift` is `main`.
@@ -79,6 +87,26 @@ public struct Page: Sendable, Equatable {
             previous = character
         }
         return slug
+    }
+}
+
+/// A page's files as read, parsed into what the interface shows: made where the files are read, so the interface's
+/// update never parses, and a page read ahead of time is parsed off the interface's queue.
+public struct ParsedPageSource: Sendable, Equatable {
+    public let texts: Page.SourceTexts
+    public let document: PageDocument
+    /// The knobs `main.swift` declares, with choices a helper file may declare.
+    public let knobs: [KnobDeclaration]
+    public let drawsLiveView: Bool
+    /// The hash of every file's text, to tell a read of the same text from a change.
+    public let hash: UInt64
+
+    public init(_ texts: Page.SourceTexts) {
+        self.texts = texts
+        (document, knobs) = LiterateParser.parse(texts)
+        drawsLiveView = texts.drawsLiveView
+        // A NUL between files: no Swift source holds one, so two splits of the same bytes hash apart.
+        hash = contentHash(Data(([texts.main] + texts.helpers).joined(separator: "\0").utf8))
     }
 }
 
@@ -112,11 +140,12 @@ public struct PageCatalog: Sendable {
             guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
             let source = lessons.appendingPathComponent(folder).appendingPathComponent("main.swift")
             let text = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
-            let document = LiterateParser.parse(text)
+            // Only the opening prose is read: the rest of the page is parsed when it is shown.
+            let header = LiterateParser.header(text)
             let fallbackTitle = String(folder.drop { $0.isNumber || $0 == "-" })
-            return Page(number: number, folder: folder, title: document.title ?? fallbackTitle,
-                        summary: Self.firstSentence(of: document), product: "Lesson" + folder.filter { $0 != "-" },
-                        source: source)
+            return Page(number: number, folder: folder, title: header.title ?? fallbackTitle,
+                        summary: Self.firstSentence(of: header.firstParagraph ?? []),
+                        product: "Lesson" + folder.filter { $0 != "-" }, source: source)
         }
         return PageCatalog(pages: pages, root: root)
     }
@@ -137,13 +166,9 @@ public struct PageCatalog: Sendable {
         pages.map { "\($0.number) \($0.slug)" }.joined(separator: ", ")
     }
 
-    private static func firstSentence(of document: PageDocument) -> String {
-        for block in document.blocks {
-            guard case .paragraph(let spans, _) = block else { continue }
-            let text = spans.plainText
-            if let end = text.range(of: ". ") { return String(text[..<end.lowerBound]) + "." }
-            return text
-        }
-        return ""
+    private static func firstSentence(of paragraph: [InlineSpan]) -> String {
+        let text = paragraph.plainText
+        if let end = text.range(of: ". ") { return String(text[..<end.lowerBound]) + "." }
+        return text
     }
 }

@@ -7,8 +7,8 @@ public enum EditLoopEvent: Sendable {
     case watchStarted(page: Page, programIsStale: Bool)
     /// The page's `.swift` files changed on disk, in the tour's editor or anywhere else.
     case sourceChanged(page: Page, files: [String])
-    /// The page's files as a `.readSource` effect read them.
-    case sourceRead(page: Page, Page.SourceTexts)
+    /// The page's files as a `.readSource` effect read and parsed them.
+    case sourceRead(page: Page, ParsedPageSource)
     /// The page's source went away or became unreadable.
     case sourceUnavailable(page: Page, missing: [String], unreadable: [String])
     /// The build process started, at this time on the monotonic clock.

@@ -19,8 +19,12 @@ public enum TourEffect: Equatable, Sendable {
     case send(runID: Int, command: String)
     /// Close the page's standard input: the learner let go of the list.
     case closeInput(runID: Int)
-    /// Read the page's `main.swift` and helper files; their texts come back as `.editLoop(.sourceRead)`.
+    /// Read and parse the page's `main.swift` and helper files before the next frame, which shows them; they come
+    /// back as `.editLoop(.sourceRead)`.
     case readSource(Page)
+    /// Read and parse these pages one after another, off the loop's queue and after the frame being drawn, so that
+    /// moving to one shows it at once; each comes back as `.sourceReadAhead`.
+    case readSourcesAhead([Page])
     /// Watch this page's folder instead of the one watched so far; `.editLoop(.watchStarted)` comes back, then changes.
     case watch(Page)
 }

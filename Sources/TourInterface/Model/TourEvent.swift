@@ -2,8 +2,12 @@ import TourCore
 
 /// Everything that can change what the interface shows.
 public enum TourEvent: Sendable {
-    /// The loop is ready, before its first frame: the current page's source is read and its folder watched.
+    /// The loop is ready, before its first frame: the current page's source is read and its folder watched, and the
+    /// other pages are read ahead.
     case launched
+    /// A page read ahead of time (`.readSourcesAhead`): taken only if the page has not been read since, since a read
+    /// that has may hold a newer text.
+    case sourceReadAhead(page: Page, ParsedPageSource)
     case key(Key)
     case mouse(MouseEvent)
     case resize(Size)

@@ -9,6 +9,8 @@ public enum TextWidth {
         guard let scalar = character.unicodeScalars.first else { return 0 }
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        // Below the first wide range: nearly every character of a page, which is laid out before its first frame.
+        if value < wideRanges[0].lowerBound { return 1 }
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
     }
 

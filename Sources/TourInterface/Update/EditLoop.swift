@@ -12,13 +12,9 @@ extension TourModel {
             // Edited while another page was shown: read it again; the same text read again changes nothing. A page
             // never read has its first read on the way already.
             return pages[index].text == nil ? [] : [.readSource(page)]
-        case .sourceRead(let page, let texts):
+        case .sourceRead(let page, let source):
             guard let index = index(of: page) else { return [] }
-            let hash = PageText.hash(of: texts)
-            guard pages[index].text?.hash != hash else { return [] }
-            pages[index].text = PageText(texts, hash: hash)
-            // The new text may be shorter: keep the pane's position inside it.
-            if index == current { clampScrolling() }
+            adopt(source, at: index)
             return []
         case .sourceChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
@@ -245,7 +241,7 @@ extension TourModel {
         return [.stop(runID: runID)]
     }
 
-    private func index(of page: Page) -> Int? {
+    func index(of page: Page) -> Int? {
         pages.firstIndex { $0.page.folder == page.folder }
     }
 

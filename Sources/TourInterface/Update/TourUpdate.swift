@@ -15,7 +15,11 @@ extension TourModel {
     private mutating func apply(_ event: TourEvent) -> [TourEffect] {
         switch event {
         case .launched:
-            return show(current)
+            return show(current) + readAhead()
+        case .sourceReadAhead(let page, let source):
+            guard let index = index(of: page), pages[index].text == nil else { return [] }
+            adopt(source, at: index)
+            return []
         case .key(let key):
             notice = nil
             if let overlay { return handle(key, in: overlay) }

@@ -202,7 +202,7 @@ extension TourModel {
     /// Reads every page's files and folds them in as the terminal layer's `.readSource` would, so a test can move
     /// between pages without carrying out effects.
     mutating func readEverySource() {
-        for page in pages.map(\.page) { _ = update(.editLoop(.sourceRead(page: page, page.readSourceTexts()))) }
+        for page in pages.map(\.page) { _ = update(.editLoop(.sourceRead(page: page, page.readParsedSource()))) }
     }
 
     /// Starts a run of the current page and feeds it `script`, as the terminal layer would; returns the run's id.
