@@ -49,7 +49,7 @@ struct EditLoopUpdateTests {
         #expect(model.currentPage.status == .building)
 
         _ = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
-        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10)))
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10, route: .direct)))
         #expect(Self.starts(model.update(.editLoop(.buildOutput(buildID: build.buildID, lines: ["Compiling…"])))).isEmpty)
         let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))
         #expect(Self.starts(finished).count == 1)

@@ -15,6 +15,8 @@ public final class WatchCommand: @unchecked Sendable {
     private let builder: PageBuilder
     private let queue = DispatchQueue(label: "tour.watch")
     private let watcher: SourceWatcher
+    /// Used only where the file system's notifications cannot be trusted.
+    private static let pollInterval = 0.05
 
     // Touched only on `queue`.
     private var cycle = RebuildCycle()
@@ -24,9 +26,9 @@ public final class WatchCommand: @unchecked Sendable {
     /// The run was told to stop for a newer version: its end says so instead of printing its summary.
     private var runWasStopped = false
     private var build: PageBuild?
-    /// Rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`); not for the
-    /// first build, which may follow edits made before watching began.
-    private var planBuilds = false
+    /// Take the direct route when SwiftPM's last plan for the page still holds (see `PageBuilder.directStages`);
+    /// not for the first build, which also brings everything else the page needs up to date.
+    private var directBuilds = false
 
     private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
                  emit: @escaping @Sendable (String) -> Void) {
@@ -55,11 +57,14 @@ public final class WatchCommand: @unchecked Sendable {
             emit("Warning: \(error); tour reset will not be able to undo edits of this page")
         }
         emit("Watching \(watcher.folder.path) (*.swift). Save a change to rebuild and rerun; `tour reset \(page.slug)` undoes your edits; Ctrl-C ends.")
+        if watcher.chooseMethod() == .polling {
+            emit("(This file system may not report changes: looking for them every \(Self.pollInterval) s.)")
+        }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
         // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
         queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
-        watcher.start { event in self.queue.async { self.handle(event) } }
+        watcher.start(every: Self.pollInterval) { event in self.queue.async { self.handle(event) } }
     }
 
     private func handle(_ event: SourceWatcher.Event) {
@@ -67,7 +72,7 @@ public final class WatchCommand: @unchecked Sendable {
         case .changed(let files):
             emit("")
             emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
-            planBuilds = true
+            directBuilds = true
             perform(cycle.changeSeen(buildID: takeBuildID(), runIsLive: run != nil))
         case .unavailable(let missing, let unreadable):
             perform(cycle.sourceLost(runIsLive: run != nil))
@@ -103,7 +108,13 @@ public final class WatchCommand: @unchecked Sendable {
     }
 
     private func startBuild(_ buildID: Int) {
-        let build = builder.build(product: page.product, sources: planBuilds ? page.listSourceFiles() : nil)
+        let build = builder.build(product: page.product, sources: directBuilds ? page.listSourceFiles() : nil, onRoute: { route in
+            guard case .swiftBuild(let reason?) = route else { return }
+            self.queue.async {
+                guard self.cycle.buildInFlight == buildID else { return }
+                self.emit("(a full build, which takes longer: \(reason))")
+            }
+        })
         self.build = build
         DispatchQueue.global().async {
             let outcome = build.wait()
@@ -124,6 +135,13 @@ public final class WatchCommand: @unchecked Sendable {
             for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
             // Shown because the build is most of the wait between a save and the new run.
             emit(String(format: "(built in %.2f s)", outcome.seconds))
+            // After the first build the plan is fresh: list the direct route's jobs now rather than on the first save.
+            if !directBuilds {
+                let (builder, page) = (builder, page)
+                DispatchQueue.global(qos: .utility).async {
+                    builder.prepareDirectBuild(product: page.product, sources: page.listSourceFiles())
+                }
+            }
         case .failed:
             let diagnostics = outcome.diagnostics.diagnostics
             if diagnostics.isEmpty {
