@@ -52,10 +52,10 @@ final class PageRebuilds: @unchecked Sendable {
 
     func build(_ order: BuildOrder) {
         let buildID = order.buildID
-        let build = builder.build(product: order.page.product, sources: order.page.listSourceFiles(), onRoute: { [weak self] route in
-            self?.post(.buildStarted(buildID: buildID, time: monotonicNanoseconds(), route: route))
-        }, onLine: { [weak self] line in
+        let build = builder.build(product: order.page.product, sources: order.page.listSourceFiles(), onLine: { [weak self] line in
             self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
+        }, onRoute: { [weak self] route in
+            self?.post(.buildStarted(buildID: buildID, time: monotonicNanoseconds(), route: route))
         })
         builds[buildID] = build
         DispatchQueue.global().async { [weak self] in

@@ -59,6 +59,24 @@ struct EditLoopUpdateTests {
         #expect(model.notice == "Rebuilt in 0.50 s.")
     }
 
+    @Test("A rebuild that cannot take the direct route says why on the status line, as it starts and when it ends")
+    func fullRebuildSaysWhy() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        let product = model.currentPage.page.product
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10, route: .swiftBuild(reason: "LessonKit changed (Spans.swift)"))))
+        #expect(model.notice == "Full rebuild of \(product) (LessonKit changed (Spans.swift))…")
+        var outcome = Self.outcome(.succeeded)
+        outcome.route = .swiftBuild(reason: "LessonKit changed (Spans.swift)")
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, outcome)))
+        #expect(model.notice == "Rebuilt in 0.50 s, in full: LessonKit changed (Spans.swift).")
+
+        // The direct route is the usual one: nothing to explain.
+        let (_, next) = try Self.change(&model)
+        _ = model.update(.editLoop(.buildStarted(buildID: next.buildID, time: 20, route: .direct)))
+        #expect(model.notice?.hasPrefix("main.swift changed: rebuilding") == true)
+    }
+
     @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")
     func rerunWaitsForTheOldRun() throws {
         var model = try FixturePages.model()

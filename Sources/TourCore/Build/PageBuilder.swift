@@ -83,13 +83,13 @@ public struct PageBuilder: Sendable {
     }
 
     /// Starts rebuilding `product` and returns at once; `onRoute` gets the way the build goes as soon as it is known,
-    /// then `onLine` each output line, both on the build's own threads.
+    /// then `onLine` each output line, both on the build's own threads (a trailing closure is `onLine`).
     ///
     /// With `sources` (the page's `.swift` files) the build takes the direct route when SwiftPM's last plan for the
     /// page still holds (see `directStages`), else, and without `sources`, it goes through `swift build`.
     public func build(product: String, sources: [URL]? = nil,
-                      onRoute: @escaping @Sendable (BuildRoute) -> Void = { _ in },
-                      onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in }) -> PageBuild {
+                      onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in },
+                      onRoute: @escaping @Sendable (BuildRoute) -> Void = { _ in }) -> PageBuild {
         PageBuild(builder: self, product: product, onRoute: onRoute, onLine: onLine) {
             self.plan(product: product, sources: sources)
         }
@@ -214,6 +214,13 @@ public final class PageBuild: Sendable {
         done.wait()
         done.signal()   // so a second waiter returns too
         return state.withLock { $0.outcome! }
+    }
+
+    /// Waits for the outcome without holding a thread of Swift's concurrency pool (the wait happens on a Dispatch worker).
+    public func finished() async -> BuildOutcome {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
+        }
     }
 
     /// The outcome, once the build has ended.

@@ -72,7 +72,6 @@ public final class SourceWatcher: @unchecked Sendable {
     private var handler: (@Sendable (Event) -> Void)?
     private var timer: DispatchSourceTimer?
     private var notifications: Notifications?
-    private var stopped = false
 
     /// `method` `.automatic` unless a test needs one in particular; `environment` is read for `TOUR_WATCH`.
     public init(folder: URL, quietPeriod: Double = 0.1, method: Method = .automatic,
@@ -97,46 +96,37 @@ public final class SourceWatcher: @unchecked Sendable {
     }
 
     /// Watches on a queue of its own and hands events to `handler`, until `stop()`. `interval` is the polling period,
-    /// used only when polling.
+    /// used only when polling. The watch is in place when it returns (`method` says which).
     public func start(every interval: Double = 0.05, handler: @escaping @Sendable (Event) -> Void) {
-        lock.withLock { self.handler = handler }
-        queue.async { [self] in
-            if chooseMethod() == .notifications, let notifications = Notifications(folder: folder, queue: queue, onEvents: { [weak self] conclusive in
-                self?.noticed(conclusive: conclusive)
-            }) {
-                let stopped = lock.withLock {
-                    if !self.stopped {
-                        self.notifications = notifications
-                        resolved = .notifications
-                    }
-                    return self.stopped
-                }
-                guard !stopped else { return notifications.cancel() }
-                // Whatever changed between `init` and the watch being in place is seen by one look after the quiet period.
-                noticed(conclusive: false)
-                return
+        if chooseMethod() == .notifications, let notifications = Notifications(folder: folder, queue: queue, onEvents: { [weak self] conclusive in
+            self?.noticed(conclusive: conclusive)
+        }) {
+            lock.withLock {
+                self.handler = handler
+                self.notifications = notifications
+                resolved = .notifications
             }
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + interval, repeating: interval)
-            timer.setEventHandler { [weak self] in
-                guard let self, let event = self.poll() else { return }
-                self.deliver(event)
-            }
-            let stopped = lock.withLock {
-                if !self.stopped {
-                    self.timer = timer
-                    resolved = .polling
-                }
-                return self.stopped
-            }
-            if !stopped { timer.resume() }
+            // Whatever changed between `init` and the watch being in place is seen by one look after the quiet period.
+            queue.async { [self] in noticed(conclusive: false) }
+            return
         }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in
+            guard let self, let event = self.poll() else { return }
+            self.deliver(event)
+        }
+        lock.withLock {
+            self.handler = handler
+            self.timer = timer
+            resolved = .polling
+        }
+        timer.resume()
     }
 
     /// Stops watching; no event is handed over after it returns, though one being handed over may finish.
     public func stop() {
         lock.withLock {
-            stopped = true
             timer?.cancel()
             timer = nil
             notifications?.cancel()
@@ -210,7 +200,7 @@ public final class SourceWatcher: @unchecked Sendable {
     /// Arms the one-shot look that follows the last notification by the quiet period (re-arming moves it later).
     private func settleLater(after seconds: Double) {
         let timer = lock.withLock { () -> DispatchSourceTimer? in
-            guard notifications != nil, !stopped else { return nil }
+            guard notifications != nil else { return nil }
             if let timer = self.timer { return timer }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.setEventHandler { [weak self] in self?.settle() }
