@@ -6,19 +6,17 @@ import TourTestSupport
 /// The playground loop in the real `tour`: a scripted editor changes page 1, the tutorial rebuilds and reruns it,
 /// shows a compile error on its line, and `x` puts the original back.
 ///
-/// The page edited is the checkout's own `Lessons/01-Operation/main.swift`: `tour` runs page programs from its own
-/// build folder, and SwiftPM's saved plan compiles the checkout's files, so a copy elsewhere could not be rebuilt
-/// without a whole second build. The test therefore restores the page byte for byte whatever happens, puts back any
-/// original a learner had kept, and checks both. In the serialized tmux suite, so no other tmux test runs page 1 meanwhile.
+/// Each test edits a `ScratchPackage`, a copy of the package with its own build folder, and runs the copy's `tour`:
+/// the checkout's pages and programs are never touched, and nothing is shared with a test running at the same time.
 extension TourInTmuxTests {
     @Test("e edits page 1 in a scripted editor: the new output appears; broken code shows its error on its line; x y restores the original run",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
-    func editLoop() throws {
-        let catalog = try PageCatalog.load()
+    func editLoop() async throws {
+        let scratch = try await ScratchPackage.make()
+        defer { scratch.remove() }
+        let catalog = try scratch.catalog()
         let page = try #require(catalog.pages.first)
-        let guardian = try PageGuardian(page: page, root: catalog.root)
-        defer { guardian.restore() }
-        let original = guardian.original
+        let original = try Data(contentsOf: page.source)
 
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tour-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,29 +35,28 @@ extension TourInTmuxTests {
 
         let tmux = Tmux()
         defer { tmux.stop() }
-        let tour = BuildProducts.executable(named: "tour")
-        try tmux.start("bash --norc --noprofile -c '\(tour); echo \(Self.exitMarker); sleep 60'", width: 120, height: 40,
-                       environment: ["EDITOR": editor.path, "VISUAL": ""])
-        try tmux.waitFor("the sidebar") { $0.contains("Pages") && $0.contains("1 \(page.title.prefix(12))") }
+        try await tmux.start("bash --norc --noprofile -c '\(scratch.tour); echo \(Self.exitMarker); sleep 60'", width: 120, height: 40,
+                             environment: scratch.environment.merging(["EDITOR": editor.path, "VISUAL": ""]) { $1 })
+        try await tmux.waitFor("the sidebar") { $0.contains("Pages") && $0.contains("1 \(page.title.prefix(12))") }
 
         // Output rows carry the thread's lane and the queue's letter (and label, when wide) before the text; the page
         // pane shows the same words as code.
         let printedDone = #"main +[A-Z] (\S+ +)?Done: four operations"#
         let printedEdited = #"main +[A-Z] (\S+ +)?Edited: four operations"#
-        try tmux.send("r")
-        try tmux.waitFor("page 1's last line, and its ending", timeout: 120) { $0.matches(printedDone) && $0.contains("ended normally") }
+        try await tmux.send("r")
+        try await tmux.waitFor("page 1's last line, and its ending", timeout: 120) { $0.matches(printedDone) && $0.contains("ended normally") }
 
         try "s/Done: four operations/Edited: four operations/\n".write(to: editScript, atomically: true, encoding: .utf8)
-        try tmux.send("e")
-        try tmux.waitFor("the edited line printed by a new run", timeout: 120) { screen in
+        try await tmux.send("e")
+        try await tmux.waitFor("the edited line printed by a new run", timeout: 120) { screen in
             screen.matches(printedEdited) && screen.contains("ended normally")
         }
         let arguments = try String(contentsOf: argumentsLog, encoding: .utf8)
         #expect(arguments.hasSuffix(page.source.path + "\n"), "the editor was given \(arguments)")
 
         try "s/^print(\"Edited:/prnt(\"Edited:/\n".write(to: editScript, atomically: true, encoding: .utf8)
-        try tmux.send("e")
-        let broken = try tmux.waitFor("the compile error and the page's state", timeout: 120) { screen in
+        try await tmux.send("e")
+        let broken = try await tmux.waitFor("the compile error and the page's state", timeout: 120) { screen in
             screen.contains("error: cannot find 'prnt' in scope") && screen.contains("does not compile: 1 error")
         }
         let brokenLine = try #require(String(decoding: try Data(contentsOf: page.source), as: UTF8.self)
@@ -71,26 +68,26 @@ extension TourInTmuxTests {
         #expect(messageRow > codeRow && messageRow <= codeRow + 3, "the message is not under its line:\n\(broken)")
         #expect(rows.contains { $0.contains("does not compile: 1 error") })
 
-        try tmux.send("x")
-        try tmux.waitFor("the reset question") { $0.contains("Restore page 1 to its original text?") }
-        try tmux.send("y")
-        try tmux.waitFor("the original page's run again", timeout: 120) { screen in
+        try await tmux.send("x")
+        try await tmux.waitFor("the reset question") { $0.contains("Restore page 1 to its original text?") }
+        try await tmux.send("y")
+        try await tmux.waitFor("the original page's run again", timeout: 120) { screen in
             screen.matches(printedDone) && screen.contains("ended normally") && !screen.contains("does not compile")
         }
         #expect(try Data(contentsOf: page.source) == original, "x did not restore page 1 byte for byte")
 
-        try tmux.send("q")
-        try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
+        try await tmux.send("q")
+        try await tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
     }
 
     @Test("An editor that fails, or is not there, leaves a notice that names it and says to set VISUAL or EDITOR",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
-    func editorProblems() throws {
-        let catalog = try PageCatalog.load()
+    func editorProblems() async throws {
+        let scratch = try await ScratchPackage.make()
+        defer { scratch.remove() }
+        let catalog = try scratch.catalog()
         let page = try #require(catalog.pages.first)
-        // The tour keeps page 1's original before it opens any editor.
-        let guardian = try PageGuardian(page: page, root: catalog.root)
-        defer { guardian.restore() }
+        let original = try Data(contentsOf: page.source)
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tour-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -101,19 +98,19 @@ extension TourInTmuxTests {
                                  (folder.appendingPathComponent("missing").path, "is not a program here")] {
             let tmux = Tmux()
             defer { tmux.stop() }
-            try tmux.start("bash --norc --noprofile -c '\(BuildProducts.executable(named: "tour")); echo \(Self.exitMarker); sleep 60'",
-                           width: 200, height: 40, environment: ["EDITOR": editor, "VISUAL": ""])
-            try tmux.waitFor("the sidebar") { $0.contains("Pages") }
-            try tmux.send("e")
-            let screen = try tmux.waitFor("the notice about \(editor)") { $0.contains(notice) }
+            try await tmux.start("bash --norc --noprofile -c '\(scratch.tour); echo \(Self.exitMarker); sleep 60'",
+                                 width: 200, height: 40, environment: scratch.environment.merging(["EDITOR": editor, "VISUAL": ""]) { $1 })
+            try await tmux.waitFor("the sidebar") { $0.contains("Pages") }
+            try await tmux.send("e")
+            let screen = try await tmux.waitFor("the notice about \(editor)") { $0.contains(notice) }
             #expect(screen.contains("Set VISUAL or EDITOR"))
             // The interface is whole again and still answers keys.
-            try tmux.send("n")
-            try tmux.waitFor("page 2 after the editor") { $0.contains("2/\(catalog.pages.count)") }
-            try tmux.send("q")
-            try tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
+            try await tmux.send("n")
+            try await tmux.waitFor("page 2 after the editor") { $0.contains("2/\(catalog.pages.count)") }
+            try await tmux.send("q")
+            try await tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
         }
-        #expect((try? Data(contentsOf: page.source)) == guardian.original)
+        #expect((try? Data(contentsOf: page.source)) == original)
     }
 }
 

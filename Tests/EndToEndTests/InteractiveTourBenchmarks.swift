@@ -12,7 +12,7 @@ import TourCore
        .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1" && Tmux.isAvailable))
 struct InteractiveTourBenchmarks {
     @Test("First frame after launch (five launches), and CPU while idle")
-    func firstFrameAndIdle() throws {
+    func firstFrameAndIdle() async throws {
         let tour = BuildProducts.executable(named: "tour")
         var launches: [Double] = []
         var idle = 0.0
@@ -20,21 +20,21 @@ struct InteractiveTourBenchmarks {
             let tmux = Tmux()
             defer { tmux.stop() }
             // The shell waits for Enter, so tmux's own start-up is not counted.
-            try tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
-            try tmux.waitFor("the shell") { _ in true }
+            try await tmux.start("bash --norc --noprofile -c 'read; exec \(tour)'", width: 120, height: 40)
+            try await tmux.waitFor("the shell") { _ in true }
             let launched = Date()
-            try tmux.send("Enter")
-            try tmux.waitFor("the first frame", timeout: 10, poll: 0.002) { $0.contains("Pages") && $0.contains("r run") }
+            try await tmux.send("Enter")
+            try await tmux.waitFor("the first frame", timeout: 10, poll: 0.002) { $0.contains("Pages") && $0.contains("r run") }
             launches.append(Date().timeIntervalSince(launched) * 1000)
             if launch == 0 {
-                let pid = try tmux.panePID()
-                Thread.sleep(forTimeInterval: 1)
+                let pid = try await tmux.panePID()
+                try await Task.sleep(for: .seconds(1))
                 let before = try ProcessStats(pid: pid)
-                Thread.sleep(forTimeInterval: 5)
+                try await Task.sleep(for: .seconds(5))
                 let after = try ProcessStats(pid: pid)
                 idle = Double(after.cpuTicks - before.cpuTicks) / Double(ProcessStats.ticksPerSecond) / 5 * 100
             }
-            try tmux.send("q")
+            try await tmux.send("q")
         }
         launches.sort()
         print("benchmark first-frame: median \(String(format: "%.0f", launches[2])) ms, best \(String(format: "%.0f", launches[0])) ms, worst \(String(format: "%.0f", launches[4])) ms from Enter to the full screen in tmux (5 launches)")
@@ -44,64 +44,64 @@ struct InteractiveTourBenchmarks {
     }
 
     @Test("A key to the updated screen while a page streams 50,000 events a second; memory stays bounded")
-    func keyWhileStreaming() throws {
+    func keyWhileStreaming() async throws {
         let flood = try FloodPage(seconds: 25, eventsPerSecond: 50_000)
         let tmux = Tmux()
         defer {
             tmux.stop()
             try? FileManager.default.removeItem(at: flood.root)
         }
-        try tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])
-        try tmux.waitFor("the first frame") { $0.contains("Pages") }
-        let pid = try tmux.panePID()
-        try tmux.send("r")
-        try tmux.waitFor("the flood streaming", timeout: 10) { $0.contains("s stop") && $0.contains("Timeline") }
-        Thread.sleep(forTimeInterval: 2)
+        try await tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])
+        try await tmux.waitFor("the first frame") { $0.contains("Pages") }
+        let pid = try await tmux.panePID()
+        try await tmux.send("r")
+        try await tmux.waitFor("the flood streaming", timeout: 10) { $0.contains("s stop") && $0.contains("Timeline") }
+        try await Task.sleep(for: .seconds(2))
         let early = try ProcessStats(pid: pid)
 
-        let latencies = try tmux.helpLatencies(10)
-        Thread.sleep(forTimeInterval: 8)
+        let latencies = try await tmux.helpLatencies(10)
+        try await Task.sleep(for: .seconds(8))
         let late = try ProcessStats(pid: pid)
         print("benchmark key-to-screen while streaming 50k events/s: \(Self.summary(latencies)) (10 presses, tmux round trips included)")
         print("benchmark memory while streaming: \(early.residentKilobytes / 1024) MB after 2 s, \(late.residentKilobytes / 1024) MB after about 15 s")
-        try tmux.send("s")
-        try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
-        try tmux.send("q")
+        try await tmux.send("s")
+        try await tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
+        try await tmux.send("q")
         #expect(Self.median(latencies) < 100)
     }
 }
 
 extension InteractiveTourBenchmarks {
     @Test("A key to the updated screen while page 5 streams pictures and the learner scrolls its list")
-    func keyWhileScrollingPictures() throws {
+    func keyWhileScrollingPictures() async throws {
         let tmux = Tmux()
         defer { tmux.stop() }
         let tour = BuildProducts.executable(named: "tour")
-        try tmux.startInColor(tour)
-        try tmux.send("n", "n", "n", "n")
-        try tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
-        try tmux.send("r")
-        try tmux.waitFor("photos", timeout: 30, colors: true) { LiveViewInTmuxTests.pictureCells(in: $0).count >= 100 }
+        try await tmux.startInColor(tour)
+        try await tmux.send("n", "n", "n", "n")
+        try await tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
+        try await tmux.send("r")
+        try await tmux.waitFor("photos", timeout: 30, colors: true) { LiveViewInTmuxTests.pictureCells(in: $0).count >= 100 }
 
         var helpLatencies: [Double] = []
         var scrollLatencies: [Double] = []
         for press in 0..<12 {
             // Down twice, then up once: the list keeps moving, new rows keep loading, and it never reaches an end.
             let direction = press % 3 == 2 ? "Up" : "Down"
-            let before = Self.firstRowInView(try tmux.screen())
+            let before = Self.firstRowInView(try await tmux.screen())
             let scrolled = Date()
-            try tmux.send(direction)
-            try tmux.waitFor("the list to move", timeout: 5, poll: 0.001) { Self.firstRowInView($0) != before }
+            try await tmux.send(direction)
+            try await tmux.waitFor("the list to move", timeout: 5, poll: 0.001) { Self.firstRowInView($0) != before }
             scrollLatencies.append(Date().timeIntervalSince(scrolled) * 1000)
-            helpLatencies += try tmux.helpLatencies(1)
+            helpLatencies += try await tmux.helpLatencies(1)
         }
         helpLatencies.sort()
         scrollLatencies.sort()
         print("benchmark key-to-screen while page 5 streams and scrolls: \(Self.summary(helpLatencies)) (12 presses of ?, tmux round trips included)")
         print("benchmark scroll key to the moved list (through the page and back): \(Self.summary(scrollLatencies)) (12 presses)")
-        try tmux.send("Enter")
-        try tmux.waitFor("the page to end", timeout: 60) { $0.contains("ended normally") }
-        try tmux.send("q")
+        try await tmux.send("Enter")
+        try await tmux.waitFor("the page to end", timeout: 60) { $0.contains("ended normally") }
+        try await tmux.send("q")
         #expect(Self.median(helpLatencies) < 100)
     }
 
@@ -113,23 +113,23 @@ extension InteractiveTourBenchmarks {
 
 extension InteractiveTourBenchmarks {
     @Test("A key to the updated screen while a page sends full-size live view frames 1,000 times a second")
-    func keyWhileFramesFlood() throws {
+    func keyWhileFramesFlood() async throws {
         let flood = try FloodPage(seconds: 25, eventsPerSecond: 1_000, sending: .frames)
         let tmux = Tmux()
         defer {
             tmux.stop()
             try? FileManager.default.removeItem(at: flood.root)
         }
-        try tmux.startInColor(flood.tour, environment: ["TOUR_ROOT": flood.root.path])
-        try tmux.waitFor("the first frame") { $0.contains("Pages") }
-        try tmux.send("r")
-        try tmux.waitFor("the frames streaming", timeout: 10) { $0.contains("s stop") && $0.contains("▀") }
-        Thread.sleep(forTimeInterval: 2)
-        let latencies = try tmux.helpLatencies(10)
+        try await tmux.startInColor(flood.tour, environment: ["TOUR_ROOT": flood.root.path])
+        try await tmux.waitFor("the first frame") { $0.contains("Pages") }
+        try await tmux.send("r")
+        try await tmux.waitFor("the frames streaming", timeout: 10) { $0.contains("s stop") && $0.contains("▀") }
+        try await Task.sleep(for: .seconds(2))
+        let latencies = try await tmux.helpLatencies(10)
         print("benchmark key-to-screen while frames flood at 1,000/s: \(Self.summary(latencies)) (10 presses, tmux round trips included)")
-        try tmux.send("s")
-        try tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
-        try tmux.send("q")
+        try await tmux.send("s")
+        try await tmux.waitFor("the run stopped", timeout: 10) { $0.contains("r run") }
+        try await tmux.send("q")
         #expect(Self.median(latencies) < 100)
     }
 }

@@ -9,59 +9,59 @@ import TourTestSupport
 struct LiveViewInTmuxTests {
     @Test("Page 5 shows photos in 256-colour half blocks that arrive, get filtered, and scroll with the arrow keys",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
-    func inPracticeScrollsItsPhotos() throws {
-        let tmux = try Self.startTour()
+    func inPracticeScrollsItsPhotos() async throws {
+        let tmux = try await Self.startTour()
         defer { tmux.stop() }
-        try tmux.send("n", "n", "n", "n")
-        try tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
-        try tmux.send("r")
+        try await tmux.send("n", "n", "n", "n")
+        try await tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
+        try await tmux.send("r")
 
-        let colored = try tmux.waitFor("photos in the live view", timeout: 120, colors: true) { screen in
+        let colored = try await tmux.waitFor("photos in the live view", timeout: 120, colors: true) { screen in
             Self.pictureCells(in: screen).count >= 100
         }
         let cells = Self.pictureCells(in: colored)
         let colors = Set(cells.flatMap { [$0.foreground, $0.background] })
         #expect(colors.count >= 12, "a photo has many colours, not a flat fill: \(colors.sorted())")
         #expect(colors.allSatisfy { (16...255).contains($0) }, "pictures use the cube and the grey ramp, never the themable 16")
-        try tmux.waitFor("a tilt-shifted row", timeout: 120) { $0.contains("filtered") }
+        try await tmux.waitFor("a tilt-shifted row", timeout: 120) { $0.contains("filtered") }
 
-        try tmux.send("Down", "Down", "Down")
-        let scrolled = try tmux.waitFor("the learner's scrolling taking over", timeout: 60) { screen in
+        try await tmux.send("Down", "Down", "Down")
+        let scrolled = try await tmux.waitFor("the learner's scrolling taking over", timeout: 60) { screen in
             screen.contains("Finger lifted at rows") || screen.contains("You took over")
         }
         #expect(scrolled.contains("Enter lets go"), "the live view says how to let go")
-        try tmux.send("f")
-        let fullSize = try tmux.waitFor("a row at full size", timeout: 30) { $0.contains("f back") }
+        try await tmux.send("f")
+        let fullSize = try await tmux.waitFor("a row at full size", timeout: 30) { $0.contains("f back") }
         // The live view's left edge meets the page pane's: its caption "before" starts right after both borders.
         #expect(fullSize.contains("││before ") || fullSize.contains("no photo yet"), "the row's photo, or why there is none")
-        try tmux.send("f")
-        try tmux.waitFor("the list again", timeout: 30) { !$0.contains("f back") }
-        try tmux.send("Enter")
-        let ended = try tmux.waitFor("the page to finish after letting go", timeout: 120) { $0.contains("ended normally") }
+        try await tmux.send("f")
+        try await tmux.waitFor("the list again", timeout: 30) { !$0.contains("f back") }
+        try await tmux.send("Enter")
+        let ended = try await tmux.waitFor("the page to finish after letting go", timeout: 120) { $0.contains("ended normally") }
         #expect(ended.contains("operations cancelled") || ended.contains("Done:"))
     }
 
     @Test("Page 7 animates the box in the live view and then reports that the animations completed",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
-    func groupsAnimates() throws {
-        let tmux = try Self.startTour()
+    func groupsAnimates() async throws {
+        let tmux = try await Self.startTour()
         defer { tmux.stop() }
-        try tmux.send("n", "n", "n", "n", "n", "n")
-        try tmux.waitFor("page 7") { $0.contains("7 Groups") && $0.contains("Live view") }
-        try tmux.send("r")
-        let first = try tmux.waitFor("the first frames", timeout: 120, colors: true) { Self.pictureCells(in: $0).count >= 100 }
+        try await tmux.send("n", "n", "n", "n", "n", "n")
+        try await tmux.waitFor("page 7") { $0.contains("7 Groups") && $0.contains("Live view") }
+        try await tmux.send("r")
+        let first = try await tmux.waitFor("the first frames", timeout: 120, colors: true) { Self.pictureCells(in: $0).count >= 100 }
         let firstBackground = Self.mostCommonColor(in: first)
-        let last = try tmux.waitFor("the background to change colour", timeout: 120, colors: true) { screen in
+        let last = try await tmux.waitFor("the background to change colour", timeout: 120, colors: true) { screen in
             Self.pictureCells(in: screen).count >= 100 && Self.mostCommonColor(in: screen) != firstBackground
         }
         #expect(Self.mostCommonColor(in: last) != firstBackground)
-        try tmux.waitFor("the group's notify", timeout: 120) { $0.contains("Animations completed") && $0.contains("ended normally") }
+        try await tmux.waitFor("the group's notify", timeout: 120) { $0.contains("Animations completed") && $0.contains("ended normally") }
     }
 
-    private static func startTour() throws -> Tmux {
+    private static func startTour() async throws -> Tmux {
         let tmux = Tmux()
         let tour = BuildProducts.executable(named: "tour")
-        try tmux.startInColor(tour)
+        try await tmux.startInColor(tour)
         return tmux
     }
 

@@ -6,18 +6,18 @@ import TourTestSupport
 /// `tour` as a learner types it without a terminal: its output and its exit statuses.
 @Suite("tour in plain mode")
 struct PlainModeTests {
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var output: String
         var errors: String
     }
 
     /// Runs the built `tour` with `arguments`, its output on pipes (so never a terminal), and waits for it.
-    /// Runs `tour` in its turn with page 1's program, which the edit-loop tests change and rebuild.
-    static func tour(_ arguments: [String]) throws -> Outcome {
-        try PageProgramTurns.shared.running("Lesson01Operation") { try runTour(arguments) }
+    static func tour(_ arguments: [String]) async throws -> Outcome {
+        try await awaitBlocking("tour-plain") { try runTour(arguments) }
     }
 
+    /// `tour`, blocking the calling thread while the process runs.
     private static func runTour(_ arguments: [String]) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
@@ -39,8 +39,8 @@ struct PlainModeTests {
                        errors: String(decoding: errorData.wait(), as: UTF8.self))
     }
 
-    @Test func listShowsTheEightPagesInOrder() throws {
-        let outcome = try Self.tour(["list"])
+    @Test func listShowsTheEightPagesInOrder() async throws {
+        let outcome = try await Self.tour(["list"])
         #expect(outcome.status == 0)
         let lines = outcome.output.split(separator: "\n")
         #expect(lines.count == 8)
@@ -50,8 +50,8 @@ struct PlainModeTests {
         }
     }
 
-    @Test func runningPageOneShowsOutputResultsLanesAndAnEndingInWords() throws {
-        let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10"])
+    @Test func runningPageOneShowsOutputResultsLanesAndAnEndingInWords() async throws {
+        let outcome = try await Self.tour(["run", "operation", "--plain", "--speed", "10"])
         #expect(outcome.status == 0)
         let text = outcome.output
         #expect(text.contains("main  [com.apple.main-thread]  Loaded coffee: 400×300 pixels"), "output lines carry the thread and the queue that printed them")
@@ -65,8 +65,8 @@ struct PlainModeTests {
                 "--plain draws the timeline in ASCII")
     }
 
-    @Test func theCrashKnobEndsExplainedAndAsExpected() throws {
-        let outcome = try Self.tour(["run", "1", "--plain", "--speed", "10", "--set", "reAddFinishedOperation=true"])
+    @Test func theCrashKnobEndsExplainedAndAsExpected() async throws {
+        let outcome = try await Self.tour(["run", "1", "--plain", "--speed", "10", "--set", "reAddFinishedOperation=true"])
         #expect(outcome.status == 0, "the page announced the crash, so it ended as expected")
         #expect(outcome.output.contains("crashed: Fatal error: operations finished, executing or already in a queue cannot be enqueued"))
         #expect(outcome.output.contains("an Operation instance runs once"))
@@ -82,27 +82,27 @@ struct PlainModeTests {
         (["run"], "run needs a page"),
         (["frobnicate"], "unknown command 'frobnicate'"),
     ])
-    func badInputNamesWhatIsWrongAndExitsTwo(arguments: [String], message: String) throws {
-        let outcome = try Self.tour(arguments)
+    func badInputNamesWhatIsWrongAndExitsTwo(arguments: [String], message: String) async throws {
+        let outcome = try await Self.tour(arguments)
         #expect(outcome.status == 2)
         #expect(outcome.errors.contains(message), "stderr was: \(outcome.errors)")
         #expect(outcome.output.isEmpty, "nothing ran")
     }
 
-    @Test func helpAndVersion() throws {
-        let help = try Self.tour(["--help"])
+    @Test func helpAndVersion() async throws {
+        let help = try await Self.tour(["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("tour run <page> [options]"))
         #expect(help.output.contains("Exit status of run"))
-        let version = try Self.tour(["--version"])
+        let version = try await Self.tour(["--version"])
         #expect(version.status == 0)
         #expect(version.output.hasPrefix("tour \(TourVersion.current) "))
     }
 
-    @Test func traceExportIsChromeTraceJSONWithOneThreadNamePerThreadSeen() throws {
+    @Test func traceExportIsChromeTraceJSONWithOneThreadNamePerThreadSeen() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tour-trace-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        let outcome = try Self.tour(["run", "operation", "--plain", "--speed", "10", "--trace", file.path])
+        let outcome = try await Self.tour(["run", "operation", "--plain", "--speed", "10", "--trace", file.path])
         #expect(outcome.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         let events = try #require(document["traceEvents"] as? [[String: Any]])

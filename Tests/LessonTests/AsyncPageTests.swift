@@ -9,34 +9,37 @@ struct AsyncPageTests {
     /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
     static let speed = 4.0
     /// The page with its default knobs.
-    static let run = recordRun(product: "Lesson03Async", speed: speed)
+    static let run = Task { await recordRun(product: "Lesson03Async", speed: speed) }
     /// A missing photo for the result-typed fetch, a loader that claims to be asynchronous, and the loader that forgets
     /// to finish, which ends the run.
-    static let turned = recordRun(product: "Lesson03Async", knobs: [
+    static let turned = Task { await recordRun(product: "Lesson03Async", knobs: [
         ("requestedPhoto", "unicorn"), ("claimAsynchronous", "true"), ("forgetToFinish", "true"),
-    ], speed: speed, stuckAfter: 1) // Above the page's longest silence at 4×, the 250 ms blocking wait, with room for a loaded machine.
+    ], speed: speed, stuckAfter: 1) } // Above the page's longest silence at 4×, the 250 ms blocking wait, with room for a loaded machine.
 
-    @Test func endsNormallyAsItSays() {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
     }
 
-    @Test func returningFromMainIsNotFinishing() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "too-early load coffee" })
+    @Test func returningFromMainIsNotFinishing() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "too-early load coffee" })
         let finished = try #require(operation.firstTime(of: .finished))
-        let download = try #require(Self.run.spans(named: "network load coffee").first)
+        let download = try #require(run.spans(named: "network load coffee").first)
         #expect(finished < download.start, "the queue called it finished before the download had even begun")
-        #expect(Self.run.results.contains { $0.text == "no image yet" })
-        #expect(Self.run.results.contains { $0.text.hasSuffix(", too late") })
+        #expect(run.results.contains { $0.text == "no image yet" })
+        #expect(run.results.contains { $0.text.hasSuffix(", too late") })
     }
 
     /// The experiment: overriding `isAsynchronous` is seen (the page prints it) and changes nothing else.
-    @Test func claimingToBeAsynchronousChangesNothing() throws {
-        #expect(Self.run.outputText.contains("The too-early loader's isAsynchronous: false"))
-        #expect(Self.turned.outputText.contains("The too-early loader's isAsynchronous: true"))
+    @Test func claimingToBeAsynchronousChangesNothing() async throws {
+        let turned = await Self.turned.value
+        #expect((await Self.run.value).outputText.contains("The too-early loader's isAsynchronous: false"))
+        #expect(turned.outputText.contains("The too-early loader's isAsynchronous: true"))
         var behaviours: [[String]] = []
-        for run in [Self.run, Self.turned] {
+        for run in [(await Self.run.value), turned] {
             let queued = try #require(run.operations.first { $0.name == "too-early load coffee" })
             let byHand = try #require(run.operations.first { $0.name == "too-early load coffee, started by hand" })
             let downloads = run.spans(named: "network load coffee")
@@ -52,26 +55,29 @@ struct AsyncPageTests {
         #expect(behaviours[0] == behaviours[1], "the same state changes whatever isAsynchronous says")
     }
 
-    @Test func anAsynchronousOperationFinishesWhenItsCallbackSaysSo() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "load astronaut" })
+    @Test func anAsynchronousOperationFinishesWhenItsCallbackSaysSo() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "load astronaut" })
         #expect(operation.changes.map(\.state) == [.executing, .finished])
         let finished = try #require(operation.firstTime(of: .finished))
-        let download = try #require(Self.run.spans(named: "network load astronaut").first?.end)
+        let download = try #require(run.spans(named: "network load astronaut").first?.end)
         #expect(download <= finished, "finish() is called from the download's callback")
         // The page's second wait for a queue is the one for this operation.
-        let waits = Self.run.spans(named: "waitUntilAllOperationsAreFinished")
+        let waits = run.spans(named: "waitUntilAllOperationsAreFinished")
         try #require(waits.count >= 2)
         #expect(try #require(waits[1].end) >= finished, "the queue waited for the operation to say it had finished")
     }
 
-    @Test func aResultTypedOperationDeliversAValueOrATypedError() {
-        #expect(Self.run.outputText.contains { $0.wholeMatch(of: /fetched rocket: \d+×\d+/) != nil })
-        #expect(Self.turned.outputText.contains("fetching unicorn failed: notFound(\"unicorn\")"))
+    @Test func aResultTypedOperationDeliversAValueOrATypedError() async {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
+        #expect(run.outputText.contains { $0.wholeMatch(of: /fetched rocket: \d+×\d+/) != nil })
+        #expect(turned.outputText.contains("fetching unicorn failed: notFound(\"unicorn\")"))
     }
 
     /// The talk's `cancel()` override: cancelling the operation stops its download, which then finishes it.
-    @Test func cancellationReachesTheDownload() throws {
-        let run = Self.run
+    @Test func cancellationReachesTheDownload() async throws {
+        let run = (await Self.run.value)
         let operation = try #require(run.operations.first { $0.name == "fetch hubble" })
         #expect(operation.changes.map(\.state) == [.executing, .cancelled, .finished])
         let download = try #require(run.spans(named: "network load hubble").first)
@@ -92,8 +98,8 @@ struct AsyncPageTests {
     }
 
     /// At 4× every wait the page prints names its real length, and the trace measures that length.
-    @Test func printedWaitsAreTheWaitsMeasuredAtTheRunsSpeed() throws {
-        let run = Self.run
+    @Test func printedWaitsAreTheWaitsMeasuredAtTheRunsSpeed() async throws {
+        let run = (await Self.run.value)
         #expect(run.outputText.contains("Fetching rocket (0.5 s at 1×, 125 ms at 4×) and a large hubble (4 s at 1×, 1 s at 4×)"))
         #expect(run.outputText.contains("The timer ticks every 100 ms at 1×, 25 ms at 4×; each download below takes 1 s at 1×, 250 ms at 4×"))
         #expect(run.outputText.contains("The rocket wait gave up after 200 ms at 1×, 50 ms at 4×; the download itself carries on"))
@@ -113,8 +119,8 @@ struct AsyncPageTests {
         #expect(meanGap >= 0.025 * 0.9 && meanGap < 0.1 * 0.75, "ticks \(meanGap) s apart")
     }
 
-    @Test func aBlockingWaitStopsTheTimerAndARunLoopWaitKeepsItTicking() throws {
-        let run = Self.run
+    @Test func aBlockingWaitStopsTheTimerAndARunLoopWaitKeepsItTicking() async throws {
+        let run = (await Self.run.value)
         let blocking = try #require(run.spans(named: "blocking wait").first)
         let turning = try #require(run.spans(named: "waitWhileRunLoopTurns").first)
         #expect(blocking.thread == run.pid && turning.thread == run.pid)
@@ -127,29 +133,33 @@ struct AsyncPageTests {
         #expect(turning.contains(mainQueueBlock.time), "the main run loop served the main queue during the wait")
     }
 
-    @Test func theSimplestFormRunsTheWorkElsewhereWhileTheTimerTicks() throws {
-        let filter = try #require(Self.run.spans(named: "tilt-shift chelsea").first)
-        #expect(filter.thread != Self.run.pid, "the filter ran on a global queue's thread")
-        #expect(Self.run.marks.contains { $0.name == "tick" && filter.contains($0.time) }, "the main thread ticked meanwhile")
+    @Test func theSimplestFormRunsTheWorkElsewhereWhileTheTimerTicks() async throws {
+        let run = await Self.run.value
+        let filter = try #require(run.spans(named: "tilt-shift chelsea").first)
+        #expect(filter.thread != run.pid, "the filter ran on a global queue's thread")
+        #expect(run.marks.contains { $0.name == "tick" && filter.contains($0.time) }, "the main thread ticked meanwhile")
     }
 
-    @Test func theUntilFormWaitsForItsCondition() throws {
-        let finished = try #require(Self.run.operations.first { $0.name == "load retina" }?.firstTime(of: .finished))
-        let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns until").first)
+    @Test func theUntilFormWaitsForItsCondition() async throws {
+        let run = await Self.run.value
+        let finished = try #require(run.operations.first { $0.name == "load retina" }?.firstTime(of: .finished))
+        let wait = try #require(run.spans(named: "waitWhileRunLoopTurns until").first)
         #expect(wait.start < finished && finished <= (wait.end ?? 0))
-        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "true" })
+        #expect(run.results.contains { $0.kind == .peek && $0.text == "true" })
     }
 
-    @Test func aTimeoutGivesUpWhileTheWorkCarriesOn() throws {
-        let wait = try #require(Self.run.spans(named: "waitWhileRunLoopTurns timeout").first)
+    @Test func aTimeoutGivesUpWhileTheWorkCarriesOn() async throws {
+        let run = await Self.run.value
+        let wait = try #require(run.spans(named: "waitWhileRunLoopTurns timeout").first)
         #expect(try #require(wait.duration) >= 0.2 / Self.speed, "it waited its whole timeout")
-        let lastRocket = try #require(Self.run.spans(named: "network load rocket").last)
+        let lastRocket = try #require(run.spans(named: "network load rocket").last)
         #expect(lastRocket.start >= (wait.end ?? .max), "the download went on after the wait gave up")
         #expect(lastRocket.end != nil, "and it ran to its end")
     }
 
-    @Test func forgettingToFinishIsReportedStuckNamingTheOperation() throws {
-        let run = Self.turned
+    @Test func forgettingToFinishIsReportedStuckNamingTheOperation() async throws {
+        let turned = await Self.turned.value
+        let run = turned
         let stall = try #require(run.stall, "expected the run to be stuck, got \(String(describing: run.ending))")
         #expect(stall.unfinishedOperations == ["forgetful load hubble"])
         #expect(stall.openSpans.contains { $0.hasPrefix("waitUntilAllOperationsAreFinished") })
@@ -158,9 +168,10 @@ struct AsyncPageTests {
         #expect(run.ending?.explanation.contains("forgetful load hubble") == true)
     }
 
-    @Test func knobsAreAnnounced() {
-        #expect(Self.turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish"])
-        #expect(Self.turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "retina", "unicorn"])
+    @Test func knobsAreAnnounced() async {
+        let turned = await Self.turned.value
+        #expect(turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish"])
+        #expect(turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "retina", "unicorn"])
     }
 
     /// Expects `span` to last `seconds` of real time: never less (a simulated wait does not end early), and not much

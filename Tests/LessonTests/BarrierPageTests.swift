@@ -8,26 +8,29 @@ import TourTestSupport
 struct BarrierPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = recordRun(product: "Lesson08Barrier", speed: speed)
+    static let run = Task { await recordRun(product: "Lesson08Barrier", speed: speed) }
 
     static let wholeNames: Set<String> = ["Anna Adams", "Charlie Cheesecake", "Delia Dingle", "Eva Evershed", "Freddie Frost", "Gina Gregory"]
 
-    @Test func endsNormallyAsItSays() {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
     }
 
-    @Test func theUnsafePersonIsChangedFromSeveralBlocks() {
+    @Test func theUnsafePersonIsChangedFromSeveralBlocks() async {
+        let run = await Self.run.value
         // Whether its name comes out mixed depends on the timing of the run, so only the setting is checked here.
-        let changes = Self.run.spans.filter { $0.name.hasPrefix("change to ") }
+        let changes = run.spans.filter { $0.name.hasPrefix("change to ") }
         #expect(changes.count == 5)
         #expect(Set(changes.map(\.queue)) == Set((1...5).map { "tour.barrier.client\($0)" }))
-        #expect(Self.run.outputText.filter { $0.hasPrefix("Unsafe person is now: ") }.count == 5)
+        #expect(run.outputText.filter { $0.hasPrefix("Unsafe person is now: ") }.count == 5)
     }
 
-    @Test func noReadOfTheSafePersonEverSeesAMixedName() throws {
-        let reads = Self.run.outputText.filter { $0.hasPrefix("Thread-safe person is now: ") || $0.hasPrefix("Thread-safe person's final name: ") }
+    @Test func noReadOfTheSafePersonEverSeesAMixedName() async throws {
+        let run = await Self.run.value
+        let reads = run.outputText.filter { $0.hasPrefix("Thread-safe person is now: ") || $0.hasPrefix("Thread-safe person's final name: ") }
         #expect(reads.count == 6)
         for read in reads {
             let name = try #require(read.components(separatedBy: ": ").last)
@@ -35,8 +38,9 @@ struct BarrierPageTests {
         }
     }
 
-    @Test func nothingOnTheIsolationQueueOverlapsABarrierWrite() throws {
-        let isolated = Self.run.spans.filter { $0.queue == "tour.barrier.isolation" }
+    @Test func nothingOnTheIsolationQueueOverlapsABarrierWrite() async throws {
+        let run = await Self.run.value
+        let isolated = run.spans.filter { $0.queue == "tour.barrier.isolation" }
         let writes = isolated.filter { $0.name.hasPrefix("write ") }
         let reads = isolated.filter { $0.name == "read name" }
         #expect(writes.count == 5)
@@ -48,41 +52,44 @@ struct BarrierPageTests {
         }
     }
 
-    @Test func aBarrierOnACustomConcurrentQueueRunsAlone() throws {
-        let barrier = try #require(Self.run.spans(named: "custom queue barrier").first)
+    @Test func aBarrierOnACustomConcurrentQueueRunsAlone() async throws {
+        let run = await Self.run.value
+        let barrier = try #require(run.spans(named: "custom queue barrier").first)
         let barrierEnd = try #require(barrier.end)
         for number in 1...2 {
-            let before = try #require(Self.run.spans(named: "custom queue block \(number)").first)
+            let before = try #require(run.spans(named: "custom queue block \(number)").first)
             #expect(try #require(before.end) <= barrier.start, "block \(number) was still running when the barrier began")
         }
         for number in 3...4 {
-            let after = try #require(Self.run.spans(named: "custom queue block \(number)").first)
+            let after = try #require(run.spans(named: "custom queue block \(number)").first)
             #expect(barrierEnd <= after.start, "block \(number) began before the barrier ended")
         }
-        #expect(Self.run.outputText.contains("On the custom queue, the barrier ran alongside: nothing"))
+        #expect(run.outputText.contains("On the custom queue, the barrier ran alongside: nothing"))
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "two blocks at once need two worker threads"))
-    func aBarrierOnAGlobalQueueIsNoBarrier() throws {
+    func aBarrierOnAGlobalQueueIsNoBarrier() async throws {
+        let run = await Self.run.value
         // Five half-second blocks on at least two threads: the "barrier" starts with another block, or sooner.
-        let barrier = try #require(Self.run.spans(named: "global queue barrier").first)
-        let others = Self.run.spans.filter { $0.name.hasPrefix("global queue block ") }
+        let barrier = try #require(run.spans(named: "global queue barrier").first)
+        let others = run.spans.filter { $0.name.hasPrefix("global queue block ") }
         #expect(others.count == 4)
         #expect(others.contains { overlap(barrier, $0) }, "nothing ran alongside the barrier on the global queue")
-        #expect(Self.run.outputText.contains { $0.hasPrefix("On the global queue, the barrier ran alongside: block") })
+        #expect(run.outputText.contains { $0.hasPrefix("On the global queue, the barrier ran alongside: block") })
     }
 
-    @Test func aBarrierBlockOnAnOperationQueueWaitsForEarlierOperationsAndHoldsBackLaterOnes() throws {
-        let barrier = try #require(Self.run.spans(named: "barrier block").first)
+    @Test func aBarrierBlockOnAnOperationQueueWaitsForEarlierOperationsAndHoldsBackLaterOnes() async throws {
+        let run = await Self.run.value
+        let barrier = try #require(run.spans(named: "barrier block").first)
         let barrierEnd = try #require(barrier.end)
         for number in 1...2 {
-            let earlier = try #require(Self.run.spans(named: "operation \(number)").first)
+            let earlier = try #require(run.spans(named: "operation \(number)").first)
             #expect(try #require(earlier.end) <= barrier.start, "operation \(number) was still running when the barrier block began")
         }
-        let later = try #require(Self.run.spans(named: "operation 3").first)
+        let later = try #require(run.spans(named: "operation 3").first)
         #expect(barrierEnd <= later.start, "operation 3, added after the barrier block, began before it ended")
         #expect(Set([barrier.queue, later.queue]) == ["tour.barrier.operations"])
-        #expect(Self.run.outputText.contains("On the operation queue, the barrier block ran alongside: nothing"))
+        #expect(run.outputText.contains("On the operation queue, the barrier block ran alongside: nothing"))
     }
 
     /// The longest a write waited with nothing running on the isolation queue: from its client's request (or the end
@@ -102,8 +109,8 @@ struct BarrierPageTests {
     /// Five clients that each read after writing need six threads at once when they share the writes' pool; with fewer
     /// cores than that, the pool must grow, and libdispatch grows it by one thread a second of real time, whatever the speed.
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount <= 4, "five blocked clients and a write fit in the pool of this many cores"))
-    func clientsOnOneConcurrentQueueStarveTheWritesUntilThePoolGrows() throws {
-        let starved = recordRun(product: "Lesson08Barrier", knobs: [("people", "safe"), ("clients", "oneConcurrentQueue")], speed: Self.speed)
+    func clientsOnOneConcurrentQueueStarveTheWritesUntilThePoolGrows() async throws {
+        let starved = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe"), ("clients", "oneConcurrentQueue")], speed: Self.speed)
         #expect(starved.ending == .exited(code: 0))
         #expect(Set(starved.marks.filter { $0.name.contains(" asks for ") }.map(\.queue)) == ["tour.barrier.clients"])
         // At speed 10 every simulated wait is at most 40 ms; the once-a-second pool monitor has to add at least two threads.
@@ -121,20 +128,21 @@ struct BarrierPageTests {
         }
     }
 
-    @Test func clientsOnSerialQueuesNeverLeaveTheWritesWithoutAThread() throws {
-        let wait = try Self.longestIdleWriteWait(in: Self.run)
+    @Test func clientsOnSerialQueuesNeverLeaveTheWritesWithoutAThread() async throws {
+        let run = await Self.run.value
+        let wait = try Self.longestIdleWriteWait(in: run)
         #expect(wait < 0.5, "a write waited \(wait) s with the isolation queue standing still")
-        #expect(Self.run.outputText.contains { $0.hasPrefix("Clients on five serial queues: a write waited up to ") })
+        #expect(run.outputText.contains { $0.hasPrefix("Clients on five serial queues: a write waited up to ") })
     }
 
-    @Test func thePeopleKnobRacesOnePersonAtATime() {
-        let unsafe = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
+    @Test func thePeopleKnobRacesOnePersonAtATime() async {
+        let unsafe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
         #expect(unsafe.outputText.contains { $0.hasPrefix("Unsafe person's final name: ") })
         #expect(!unsafe.outputText.contains { $0.hasPrefix("Thread-safe") })
         #expect(!unsafe.spans.contains { $0.name.contains("queue barrier") })
         #expect(unsafe.ending == .exited(code: 0))
 
-        let safe = recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20)
+        let safe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20)
         #expect(safe.outputText.contains { $0.hasPrefix("Thread-safe person's final name: ") })
         #expect(!safe.outputText.contains { $0.hasPrefix("Unsafe") })
         #expect(safe.ending == .exited(code: 0))
@@ -144,10 +152,10 @@ struct BarrierPageTests {
     /// every test run. This test checks the knob's wiring instead, with a stand-in `swift` first on `PATH`: the build
     /// command and its folder, its progress streamed, one instrumented run per person with the knob off (so the page
     /// cannot start a build of its own), and the report passed through the real `swift demangle` and digested.
-    @Test func theThreadSanitizerKnobRebuildsOnceAndRunsEachPersonWithoutRecursing() throws {
+    @Test func theThreadSanitizerKnobRebuildsOnceAndRunsEachPersonWithoutRecursing() async throws {
         let stage = try FakeToolchain()
         defer { stage.remove() }
-        let run = recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed,
+        let run = await recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed,
                             environment: ["PATH": stage.bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
                                           "TOUR_ROOT": stage.root.path])
         #expect(run.ending == .exited(code: 0))
@@ -174,10 +182,10 @@ struct BarrierPageTests {
     /// A compile that prints nothing for 14 s (the Thread Sanitizer build of LessonKit does, on a loaded machine) must not
     /// look like a hang: the page reports the quiet spell 10 s into it, within a watchdog of 14 s. Reporting it only after
     /// 15 s, as it once did, let the tutorial's 15 s watchdog stop a real build.
-    @Test func aLongSilentThreadSanitizerBuildIsNotTakenForAHang() throws {
+    @Test func aLongSilentThreadSanitizerBuildIsNotTakenForAHang() async throws {
         let stage = try FakeToolchain(silentSeconds: 14)
         defer { stage.remove() }
-        let run = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe"), ("threadSanitizer", "true")], speed: Self.speed, silentLimit: 14,
+        let run = await recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe"), ("threadSanitizer", "true")], speed: Self.speed, silentLimit: 14,
                             environment: ["PATH": stage.bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
                                           "TOUR_ROOT": stage.root.path])
         #expect(run.ending == .exited(code: 0))
@@ -187,8 +195,8 @@ struct BarrierPageTests {
 
     /// The real thing, when asked for with `TOUR_TSAN_TESTS=1`: builds the page with Thread Sanitizer and runs both people.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUR_TSAN_TESTS"] == "1", "set TOUR_TSAN_TESTS=1 to build with Thread Sanitizer"))
-    func threadSanitizerFindsTheUnsafePersonAndClearsTheSafeOne() {
-        let run = recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed)
+    func threadSanitizerFindsTheUnsafePersonAndClearsTheSafeOne() async {
+        let run = await recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed)
         #expect(run.ending == .exited(code: 0))
         #expect(run.outputText.contains("Thread Sanitizer, the safe person: 0 warnings, exit status 0"), "no false positives from libdispatch")
         if ProcessInfo.processInfo.activeProcessorCount >= 2 {

@@ -8,47 +8,52 @@ import TourTestSupport
 struct GCDPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = recordRun(product: "Lesson06GCD", speed: speed)
+    static let run = Task { await recordRun(product: "Lesson06GCD", speed: speed) }
 
     /// The first output line that starts with `prefix`.
-    static func line(startingWith prefix: String, in run: RunRecord = run) -> OutputLine? {
+    static func line(startingWith prefix: String, in run: RunRecord) -> OutputLine? {
         run.output.first { $0.text.hasPrefix(prefix) }
     }
 
-    @Test func endsNormallyAsItSays() {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
     }
 
-    @Test func blocksKnowTheLabelOfTheirQueue() {
-        #expect(Self.run.outputText.contains("Inside a block on the worker, the current queue is tour.gcd.worker"))
-        #expect(Self.run.outputText.contains("Inside an operation, the current queue is tour.gcd.operations"))
-        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "com.apple.main-thread" })
+    @Test func blocksKnowTheLabelOfTheirQueue() async {
+        let run = await Self.run.value
+        #expect(run.outputText.contains("Inside a block on the worker, the current queue is tour.gcd.worker"))
+        #expect(run.outputText.contains("Inside an operation, the current queue is tour.gcd.operations"))
+        #expect(run.results.contains { $0.kind == .peek && $0.text == "com.apple.main-thread" })
     }
 
-    @Test func asyncReturnedBeforeItsBlockBegan() throws {
-        let returned = try #require(Self.run.marks.first { $0.name == "async returned" })
-        let earlierJob = try #require(Self.run.spans(named: "earlier job").first)
-        let block = try #require(Self.run.spans(named: "async block").first)
-        #expect(returned.thread == Self.run.pid)
+    @Test func asyncReturnedBeforeItsBlockBegan() async throws {
+        let run = await Self.run.value
+        let returned = try #require(run.marks.first { $0.name == "async returned" })
+        let earlierJob = try #require(run.spans(named: "earlier job").first)
+        let block = try #require(run.spans(named: "async block").first)
+        #expect(returned.thread == run.pid)
         // The serial queue holds the block back until the half-second job ends, so this has a wide margin.
         #expect(returned.time < block.start)
         #expect(try #require(earlierJob.end) <= block.start, "a serial queue runs its blocks one after another")
     }
 
-    @Test func syncWaitsAndRunsTheBlockOnTheCallingThread() throws {
-        let asyncBlock = try #require(Self.run.spans(named: "async block").first)
-        let syncBlock = try #require(Self.run.spans(named: "sync block").first)
-        let returned = try #require(Self.run.marks.first { $0.name == "sync returned" })
-        #expect(syncBlock.thread == Self.run.pid, "libdispatch ran the sync block on the main thread that called sync")
+    @Test func syncWaitsAndRunsTheBlockOnTheCallingThread() async throws {
+        let run = await Self.run.value
+        let asyncBlock = try #require(run.spans(named: "async block").first)
+        let syncBlock = try #require(run.spans(named: "sync block").first)
+        let returned = try #require(run.marks.first { $0.name == "sync returned" })
+        #expect(syncBlock.thread == run.pid, "libdispatch ran the sync block on the main thread that called sync")
         #expect(syncBlock.queue == "tour.gcd.worker")
         #expect(try #require(asyncBlock.end) <= syncBlock.start, "sync waited for what was queued before it")
         #expect(try #require(syncBlock.end) <= returned.time, "sync returned only once its block was done")
     }
 
-    @Test func serialJobsNeverOverlapAndKeepTheirOrder() throws {
-        let serial = (1...4).compactMap { Self.run.spans(named: "serial job \($0)").first }
+    @Test func serialJobsNeverOverlapAndKeepTheirOrder() async throws {
+        let run = await Self.run.value
+        let serial = (1...4).compactMap { run.spans(named: "serial job \($0)").first }
         try #require(serial.count == 4)
         for (earlier, later) in zip(serial, serial.dropFirst()) {
             #expect(try #require(earlier.end) <= later.start, "\(later.name) began before \(earlier.name) ended")
@@ -57,9 +62,10 @@ struct GCDPageTests {
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "the pool is as wide as the cores"))
-    func concurrentJobsRunSideBySideAndFinishSooner() throws {
-        let serial = Self.run.spans.filter { $0.name.hasPrefix("serial job ") }
-        let concurrent = Self.run.spans.filter { $0.name.hasPrefix("concurrent job ") }
+    func concurrentJobsRunSideBySideAndFinishSooner() async throws {
+        let run = await Self.run.value
+        let serial = run.spans.filter { $0.name.hasPrefix("serial job ") }
+        let concurrent = run.spans.filter { $0.name.hasPrefix("concurrent job ") }
         try #require(serial.count == 4 && concurrent.count == 4)
         let widest = maximumOverlap(of: concurrent)
         #expect(widest >= 2, "with at least two cores the concurrent queue ran jobs side by side")
@@ -71,9 +77,10 @@ struct GCDPageTests {
         #expect(concurrentWindow < serialWindow * 0.8)
     }
 
-    @Test func qualityOfServicePicksARootQueueAndANiceValue() throws {
+    @Test func qualityOfServicePicksARootQueueAndANiceValue() async throws {
+        let run = await Self.run.value
         func survey(_ quality: String) throws -> (queue: String, nice: Int) {
-            let line = try #require(Self.line(startingWith: "QoS \(quality): "))
+            let line = try #require(Self.line(startingWith: "QoS \(quality): ", in: run))
             let parts = line.text.components(separatedBy: ", ")
             let queue = try #require(parts.first?.components(separatedBy: "queue ").last)
             let nice = try #require(parts.last.flatMap { Int($0.replacingOccurrences(of: "nice ", with: "")) })
@@ -96,10 +103,11 @@ struct GCDPageTests {
         #expect(initiated.nice <= standard.nice)
     }
 
-    @Test func aQueueOfYourOwnWithAQualityOfServiceRunsOnThatQualitysThreads() throws {
-        let own = try #require(Self.line(startingWith: "Own queue with QoS utility: "))
-        let utility = try #require(Self.line(startingWith: "QoS utility: "))
-        let standard = try #require(Self.line(startingWith: "QoS default: "))
+    @Test func aQueueOfYourOwnWithAQualityOfServiceRunsOnThatQualitysThreads() async throws {
+        let run = await Self.run.value
+        let own = try #require(Self.line(startingWith: "Own queue with QoS utility: ", in: run))
+        let utility = try #require(Self.line(startingWith: "QoS utility: ", in: run))
+        let standard = try #require(Self.line(startingWith: "QoS default: ", in: run))
         func nice(_ line: OutputLine) throws -> Int { try #require(line.text.components(separatedBy: "nice ").last.flatMap { Int($0) }) }
         #expect(own.queue == "tour.gcd.thumbnails")
         #expect(own.text.contains("queue tour.gcd.thumbnails,"))
@@ -107,35 +115,38 @@ struct GCDPageTests {
         #expect(try nice(own) > nice(standard) || nice(standard) == 19)
     }
 
-    @Test func mainQueueWaitsForTheMainThreadThenRunsThere() throws {
-        let sent = try #require(Self.run.marks.first { $0.name == "main-queue block sent" })
-        let served = try #require(Self.line(startingWith: "Served by the run loop:"))
-        #expect(served.thread == Self.run.pid, "under the run loop the main queue's block runs on the main thread")
+    @Test func mainQueueWaitsForTheMainThreadThenRunsThere() async throws {
+        let run = await Self.run.value
+        let sent = try #require(run.marks.first { $0.name == "main-queue block sent" })
+        let served = try #require(Self.line(startingWith: "Served by the run loop:", in: run))
+        #expect(served.thread == run.pid, "under the run loop the main queue's block runs on the main thread")
         #expect(served.queue == "com.apple.main-thread")
         // The main thread was busy for 0.2 s (at speed 1) after sending the block; nothing ran it meanwhile.
-        #expect(Self.run.seconds(at: served.time) - Self.run.seconds(at: sent.time) >= 0.2 / Self.speed)
-        #expect(Self.run.results.contains { $0.kind == .peek && $0.text == "false" })
+        #expect(run.seconds(at: served.time) - run.seconds(at: sent.time) >= 0.2 / Self.speed)
+        #expect(run.results.contains { $0.kind == .peek && $0.text == "false" })
     }
 
-    @Test func dispatchMainTurnsTheMainQueueIntoOneServedByAPoolThread() throws {
-        let served = try #require(Self.line(startingWith: "Served by dispatchMain:"))
+    @Test func dispatchMainTurnsTheMainQueueIntoOneServedByAPoolThread() async throws {
+        let run = await Self.run.value
+        let served = try #require(Self.line(startingWith: "Served by dispatchMain:", in: run))
         #expect(served.queue == "com.apple.main-thread")
-        #expect(served.thread != Self.run.pid, "dispatchMain() ends the main thread's work and a pool thread serves the main queue")
+        #expect(served.thread != run.pid, "dispatchMain() ends the main thread's work and a pool thread serves the main queue")
         #expect(served.text.contains("(Thread.isMainThread: false)"))
         // The detached main queue targets the default-QoS overcommit root queue, whose threads carry its label's last 15 characters.
         #expect(served.text.hasSuffix("thread name -qos.overcommit"))
     }
 
-    @Test func theOriginalMainThreadIsParkedInSigsuspendNotGone() throws {
+    @Test func theOriginalMainThreadIsParkedInSigsuspendNotGone() async throws {
+        let run = await Self.run.value
         // On Linux dispatch_main() registers _dispatch_sig_thread as a thread-specific destructor before pthread_exit.
-        let parked = try #require(Self.line(startingWith: "The original main thread "))
-        #expect(parked.text == "The original main thread \(try #require(Self.run.pid)) is still there: sleeping in sigsuspend")
+        let parked = try #require(Self.line(startingWith: "The original main thread ", in: run))
+        #expect(parked.text == "The original main thread \(try #require(run.pid)) is still there: sleeping in sigsuspend")
     }
 
     @Test(arguments: [1, 7])
-    func jobsKnobSetsTheBatchSize(count: Int) throws {
+    func jobsKnobSetsTheBatchSize(count: Int) async throws {
         let speed = 20.0
-        let run = recordRun(product: "Lesson06GCD", knobs: [("jobs", "\(count)")], speed: speed)
+        let run = await recordRun(product: "Lesson06GCD", knobs: [("jobs", "\(count)")], speed: speed)
         let serial = run.spans.filter { $0.name.hasPrefix("serial job ") }
         let concurrent = run.spans.filter { $0.name.hasPrefix("concurrent job ") }
         #expect(serial.count == count)
@@ -150,8 +161,8 @@ struct GCDPageTests {
     }
 
     /// At `--speed 4` the page states each simulated wait as it lasts, and the measured times agree with what it states.
-    @Test func atSpeedFourThePrintedTimesAreTheOnesThatHappened() throws {
-        let run = recordRun(product: "Lesson06GCD", speed: 4)
+    @Test func atSpeedFourThePrintedTimesAreTheOnesThatHappened() async throws {
+        let run = await recordRun(product: "Lesson06GCD", speed: 4)
         #expect(run.ending == .exited(code: 0))
         let batch = try #require(Self.line(startingWith: "4 jobs of ", in: run))
         #expect(batch.text.hasPrefix("4 jobs of 0.5 s at 1×, 125 ms at 4×: serial queue "))
@@ -186,9 +197,10 @@ struct GCDPageTests {
         }
     }
 
-    @Test func aSearchCancelledBeforeItWasDueNeverRunsYetStillReportsItselfOverWhenDue() throws {
+    @Test func aSearchCancelledBeforeItWasDueNeverRunsYetStillReportsItselfOverWhenDue() async throws {
+        let run = await Self.run.value
         let delay = UInt64(0.3 / Self.speed * 1e9)
-        let searches = try Self.searches(in: Self.run)
+        let searches = try Self.searches(in: run)
         // A keystroke cancels the search before it; whether that came before the search was due is read from the trace,
         // so a stalled main thread cannot make this test fail, only make it test fewer searches.
         let cancelledInTime = searches.filter { search in search.nextKeystroke.map { $0 < search.keystroke + delay } ?? false }
@@ -204,13 +216,13 @@ struct GCDPageTests {
         let lastEnd = try #require(lastRun.end)
         #expect(lastRun.start >= last.keystroke + delay, "asyncAfter ran the block before its deadline")
         #expect(try #require(last.over).time >= lastEnd, "notify came before the item was over")
-        let waited = try #require(Self.line(startingWith: "wait() returned once the last search was over"))
+        let waited = try #require(Self.line(startingWith: "wait() returned once the last search was over", in: run))
         #expect(waited.time >= lastEnd)
         #expect(waited.text.hasSuffix("cancelled: \"t\", \"to\", \"tou\""))
     }
 
-    @Test func withoutCancellingEveryKeystrokesSearchRuns() throws {
-        let run = recordRun(product: "Lesson06GCD", knobs: [("cancelEarlierSearches", "false")], speed: Self.speed)
+    @Test func withoutCancellingEveryKeystrokesSearchRuns() async throws {
+        let run = await recordRun(product: "Lesson06GCD", knobs: [("cancelEarlierSearches", "false")], speed: Self.speed)
         #expect(run.ending == .exited(code: 0))
         let searches = try Self.searches(in: run)
         let started = try searches.map { try #require($0.ran, "the search for \"\($0.query)\" did not run").start }
@@ -219,8 +231,8 @@ struct GCDPageTests {
         #expect(run.outputText.contains("wait() returned once the last search was over; cancelled: none"))
     }
 
-    @Test func syncOntoTheCurrentQueueIsTrappedByLibdispatch() {
-        let run = recordRun(product: "Lesson06GCD", knobs: [("syncOntoCurrentQueue", "true")], speed: Self.speed)
+    @Test func syncOntoTheCurrentQueueIsTrappedByLibdispatch() async {
+        let run = await recordRun(product: "Lesson06GCD", knobs: [("syncOntoCurrentQueue", "true")], speed: Self.speed)
         #expect(run.ending == .dispatchTrap)
         #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)

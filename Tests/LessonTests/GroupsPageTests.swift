@@ -10,113 +10,123 @@ import PageProtocol
 struct GroupsPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = recordRun(product: "Lesson07Groups", speed: speed)
+    static let run = Task { await recordRun(product: "Lesson07Groups", speed: speed) }
 
-    static func mark(_ name: String) throws -> Mark {
-        try #require(run.marks.first { $0.name == name }, "no mark named \(name)")
+    static func mark(_ name: String) async throws -> Mark {
+        let run = await Self.run.value
+        return try #require(run.marks.first { $0.name == name }, "no mark named \(name)")
     }
 
-    static func span(_ name: String) throws -> (span: Span, end: UInt64) {
+    static func span(_ name: String) async throws -> (span: Span, end: UInt64) {
+        let run = await Self.run.value
         let span = try #require(run.spans(named: name).first, "no span named \(name)")
         return (span, try #require(span.end))
     }
 
-    @Test func endsNormallyAsItSays() {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
     }
 
-    @Test func groupWaitReturnsOnlyAfterEveryBlockItCounted() throws {
-        let filters = Self.run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
+    @Test func groupWaitReturnsOnlyAfterEveryBlockItCounted() async throws {
+        let run = await Self.run.value
+        let filters = run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
         #expect(filters.count == 3)
-        let done = try Self.mark("all photos filtered")
+        let done = try await Self.mark("all photos filtered")
         for filter in filters {
             #expect(try #require(filter.end) <= done.time, "\(filter.name) was still running when wait() returned")
         }
     }
 
-    @Test func eachAnimationRunsForItsDurationOnTheQueueItWasGiven() throws {
+    @Test func eachAnimationRunsForItsDurationOnTheQueueItWasGiven() async throws {
+        let run = await Self.run.value
         let expected = [("move box", 1.0, "tour.groups.box"), ("turn box", 2.0, "tour.groups.box"),
                         ("change background", 4.0, "tour.groups.background")]
         for (name, seconds, queue) in expected {
-            let (span, _) = try Self.span(name)
+            let (span, _) = try await Self.span(name)
             #expect(span.queue == queue)
             // Thirty frames a second, each waiting at least its frame time: never shorter than the duration.
             #expect(try #require(span.duration) >= seconds / Self.speed * 0.99, "\(name) was shorter than \(seconds) s")
             let frames = Int(seconds * 30)
-            #expect(Self.run.outputText.contains("\(name): done after \(frames) frames"))
+            #expect(run.outputText.contains("\(name): done after \(frames) frames"))
         }
-        #expect(try Self.span("move box").span.thread != Self.span("change background").span.thread)
+        #expect(try await Self.span("move box").span.thread != Self.span("change background").span.thread)
     }
 
-    @Test func theTurnIsChainedAfterTheMoveAndTheBackgroundRunsMeanwhile() throws {
-        let move = try Self.span("move box")
-        let turn = try Self.span("turn box")
-        let background = try Self.span("change background")
+    @Test func theTurnIsChainedAfterTheMoveAndTheBackgroundRunsMeanwhile() async throws {
+        let move = try await Self.span("move box")
+        let turn = try await Self.span("turn box")
+        let background = try await Self.span("change background")
         #expect(move.end <= turn.span.start, "the turn starts from the move's completion handler")
         // Both were started together; the box's chain takes three seconds, so the margin is wide.
         #expect(background.span.start < turn.end, "the background animation runs alongside the box")
     }
 
-    @Test func theChainedEnterComesBeforeTheLeaveItFollows() throws {
+    @Test func theChainedEnterComesBeforeTheLeaveItFollows() async throws {
         // So the group's count never reaches zero between the move and the turn.
-        #expect(try Self.mark("enter: turn box").time <= Self.mark("leave: move box").time)
+        #expect(try await Self.mark("enter: turn box").time <= Self.mark("leave: move box").time)
     }
 
-    @Test func notifyRunsAfterTheLastLeave() throws {
-        let notify = try Self.mark("notify")
-        let leaves = Self.run.marks.filter { $0.name.hasPrefix("leave: ") }
+    @Test func notifyRunsAfterTheLastLeave() async throws {
+        let run = await Self.run.value
+        let notify = try await Self.mark("notify")
+        let leaves = run.marks.filter { $0.name.hasPrefix("leave: ") }
         #expect(leaves.count == 3)
         for leave in leaves {
             #expect(leave.time <= notify.time, "notify ran before \(leave.name)")
         }
-        #expect(Self.run.outputText.contains("Animations completed"))
+        #expect(run.outputText.contains("Animations completed"))
         #expect(notify.queue == "com.apple.main-thread")
         // After dispatchMain() the main queue is an ordinary serial queue, served by a pool thread.
-        #expect(notify.thread != Self.run.pid, "the notify block ran on the original main thread")
+        #expect(notify.thread != run.pid, "the notify block ran on the original main thread")
     }
 
-    @Test func waitTimesOutFirstThenSucceeds() throws {
-        let waits = Self.run.results.filter { $0.kind == .peek }.sorted { $0.line < $1.line }
+    @Test func waitTimesOutFirstThenSucceeds() async throws {
+        let run = await Self.run.value
+        let waits = run.results.filter { $0.kind == .peek }.sorted { $0.line < $1.line }
         #expect(waits.map(\.text) == ["timedOut", "success"])
         // The successful wait came back only once the last animation had left the group.
-        let lastLeave = try #require(Self.run.marks.filter { $0.name.hasPrefix("leave: ") }.map(\.time).max())
+        let lastLeave = try #require(run.marks.filter { $0.name.hasPrefix("leave: ") }.map(\.time).max())
         let success = try #require(waits.last)
         #expect(success.time >= lastLeave)
     }
 
-    @Test func theSceneEndsWhereTheAnimationsTookIt() {
-        #expect(Self.run.outputText.contains("The box is at (150, 150), turned 45°, on a blue background"))
+    @Test func theSceneEndsWhereTheAnimationsTookIt() async {
+        let run = await Self.run.value
+        #expect(run.outputText.contains("The box is at (150, 150), turned 45°, on a blue background"))
     }
 
-    @Test func framesAreMarkedSparinglyAndDoNotFloodTheOutput() {
+    @Test func framesAreMarkedSparinglyAndDoNotFloodTheOutput() async {
+        let run = await Self.run.value
         // 210 frames were computed; the timeline gets a mark every fifteen, the output only milestones.
-        let frameMarks = Self.run.marks.filter { $0.name.contains(": frame ") }
+        let frameMarks = run.marks.filter { $0.name.contains(": frame ") }
         #expect(frameMarks.map(\.name).filter { $0.hasPrefix("move box") } == ["move box: frame 15 of 30"])
         #expect(frameMarks.filter { $0.name.hasPrefix("turn box") }.count == 3)
         #expect(frameMarks.filter { $0.name.hasPrefix("change background") }.count == 7)
         #expect(frameMarks.filter { $0.name.hasPrefix("change background") }.allSatisfy { $0.queue == "tour.groups.background" })
-        #expect(Self.run.output.count < 20)
+        #expect(run.output.count < 20)
     }
 
     /// A run with every trace event it sent, for the live view's frames, which the record itself ignores.
-    static func runWithEvents(speed: Double) -> (record: RunRecord, events: [PageEvent]) {
+    static func runWithEvents(speed: Double) async -> (record: RunRecord, events: [PageEvent]) {
         let recorder = RunRecorder()
         let events = Mutex<[PageEvent]>([])
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson07Groups"), speed: speed)) { event in
             recorder.apply(event)
             if case .trace(let trace) = event { events.withLock { $0.append(trace) } }
         }
-        run.waitUntilEnded()
+        await run.ended()
         return (recorder.record, events.withLock { $0 })
     }
 
     /// At speed 4 the animations last a second, long enough for the pacing to show; the live view draws them all.
-    static let animated = runWithEvents(speed: 4)
+    static let animated = Task { await runWithEvents(speed: 4) }
 
-    @Test func theAnimationIsDrawnAtAboutThirtyFramesASecond() throws {
-        let (record, events) = Self.animated
+    @Test func theAnimationIsDrawnAtAboutThirtyFramesASecond() async throws {
+        let animated = await Self.animated.value
+        let (record, events) = animated
         #expect(record.ending == .exited(code: 0))
         #expect(record.rejectedTraceLines == 0, "every frame fits on a line")
         let frames = events.filter(\.isFrame)
@@ -133,8 +143,9 @@ struct GroupsPageTests {
         #expect(Double(frames.count) <= seconds * 30 + 10, "\(frames.count) frames in \(seconds) s: faster than 30 a second")
     }
 
-    @Test func notifyComesAfterTheLastFrameWhichShowsTheFinalScene() throws {
-        let (record, events) = Self.animated
+    @Test func notifyComesAfterTheLastFrameWhichShowsTheFinalScene() async throws {
+        let animated = await Self.animated.value
+        let (record, events) = animated
         let notify = try #require(record.marks.first { $0.name == "notify" })
         let lastFrame = try #require(events.last { $0.isFrame })
         #expect(lastFrame.time <= notify.time, "a frame was drawn after the group notified")
@@ -147,7 +158,7 @@ struct GroupsPageTests {
         #expect(record.outputText.contains("Animations completed"))
     }
 
-    @Test func runAloneThePagePrintsNoFrames() throws {
+    @Test func runAloneThePagePrintsNoFrames() async throws {
         // Without the host there is no live view: the page narrates its milestones and sends nothing.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "Lesson07Groups"))
@@ -166,8 +177,8 @@ struct GroupsPageTests {
     }
 
     @Test(arguments: [1, 4])
-    func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) throws {
-        let run = recordRun(product: "Lesson07Groups", knobs: [("photos", "\(count)")], speed: 20)
+    func photosKnobSetsHowManyFiltersTheGroupWaitsFor(count: Int) async throws {
+        let run = await recordRun(product: "Lesson07Groups", knobs: [("photos", "\(count)")], speed: 20)
         let filters = run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
         #expect(filters.count == count)
         #expect(run.ending == .exited(code: 0))
@@ -181,23 +192,25 @@ struct GroupsPageTests {
     /// the group waits longer. The shortest of two runs of each setting stands for it, so one slow run on a loaded machine
     /// does not decide; four filters on two cores need twice one filter's computing per core, and 1.3 leaves room.
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount <= 2, "with more than two cores four photos need not share them"))
-    func morePhotosThanCoresMakeTheGroupWaitLonger() throws {
-        func shortestWait(photos: Int) throws -> Double {
-            try (1...2).map { _ in
-                let run = recordRun(product: "Lesson07Groups", knobs: [("photos", "\(photos)")], speed: 20)
+    func morePhotosThanCoresMakeTheGroupWaitLonger() async throws {
+        func shortestWait(photos: Int) async throws -> Double {
+            var waits: [Double] = []
+            for _ in 1...2 {
+                let run = await recordRun(product: "Lesson07Groups", knobs: [("photos", "\(photos)")], speed: 20)
                 let filters = run.spans.filter { $0.name.hasPrefix("tilt-shift ") }
                 let start = try #require(filters.map(\.start).min())
                 let done = try #require(run.marks.first { $0.name == "all photos filtered" })
-                return Double(done.time - start) / 1e9
-            }.min() ?? 0
+                waits.append(Double(done.time - start) / 1e9)
+            }
+            return waits.min() ?? 0
         }
-        let one = try shortestWait(photos: 1)
-        let four = try shortestWait(photos: 4)
+        let one = try await shortestWait(photos: 1)
+        let four = try await shortestWait(photos: 4)
         #expect(four >= one * 1.3, "one photo: \(one) s, four photos: \(four) s")
     }
 
-    @Test func anUnbalancedLeaveIsTrappedByLibdispatch() {
-        let run = recordRun(product: "Lesson07Groups", knobs: [("unbalancedLeave", "true")], speed: Self.speed)
+    @Test func anUnbalancedLeaveIsTrappedByLibdispatch() async {
+        let run = await recordRun(product: "Lesson07Groups", knobs: [("unbalancedLeave", "true")], speed: Self.speed)
         #expect(run.ending == .dispatchTrap)
         #expect(run.expectation?.ending == .crash)
         #expect(run.endedAsExpected)

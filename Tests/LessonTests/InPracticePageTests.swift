@@ -11,13 +11,14 @@ import PageProtocol
 struct InPracticePageTests {
     static let product = "Lesson05InPractice"
     /// The default run: the `downAndBack` script, three operations at once, suspension and cache on.
-    static let run = recordRun(product: product, speed: 10)
+    static let run = Task { await recordRun(product: product, speed: 10) }
 
-    @Test func endsByItselfWithEveryRowInViewFiltered() throws {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
-        let picture = try Self.listPicture(in: Self.run)
+    @Test func endsByItselfWithEveryRowInViewFiltered() async throws {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
+        let picture = try Self.listPicture(in: run)
         let inView = picture.filter { $0.hasPrefix(">") }
         #expect(inView.count == 4)
         for line in inView {
@@ -25,7 +26,7 @@ struct InPracticePageTests {
         }
     }
 
-    @Test func theLiveViewShowsPlaceholdersThenPhotosThenTheFilteredRowsInView() throws {
+    @Test func theLiveViewShowsPlaceholdersThenPhotosThenTheFilteredRowsInView() async throws {
         let recorder = RunRecorder()
         let events = Mutex<[PageEvent]>([])
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product), speed: 10)) { event in
@@ -39,7 +40,7 @@ struct InPracticePageTests {
             default: break
             }
         }
-        run.waitUntilEnded()
+        await run.ended()
         let record = recorder.record
         #expect(record.ending == .exited(code: 0))
         #expect(record.rejectedTraceLines == 0)
@@ -61,9 +62,10 @@ struct InPracticePageTests {
         }
     }
 
-    @Test func eachRowInViewOffersItsPhotoBeforeAndAfterTheFilterAtFullSize() throws {
+    @Test func eachRowInViewOffersItsPhotoBeforeAndAfterTheFilterAtFullSize() async throws {
+        let run = await Self.run.value
         // The live view's f key draws these: larger than the thumbnails, within the largest picture sent, the photos' shape.
-        let live = Self.run.liveView
+        let live = run.liveView
         #expect(live.rejectedPictures == 0)
         try #require(live.rows.count == 4)
         for row in live.rows {
@@ -76,25 +78,28 @@ struct InPracticePageTests {
             }
             #expect(before.pixels != after.pixels, "\(row.caption): the tilt-shift changed nothing")
         }
-        #expect(Self.run.outputText.contains { $0.hasPrefix("The photos are ") && $0.contains("f in the live view") },
+        #expect(run.outputText.contains { $0.hasPrefix("The photos are ") && $0.contains("f in the live view") },
                 "plain mode says what the live view's f shows")
     }
 
-    @Test func listHasSixteenRowsOrMoreOverRepeatingPhotos() throws {
-        let rows = try Self.listPicture(in: Self.run).dropFirst()
+    @Test func listHasSixteenRowsOrMoreOverRepeatingPhotos() async throws {
+        let run = await Self.run.value
+        let rows = try Self.listPicture(in: run).dropFirst()
         #expect(rows.count >= 16)
         let photos = rows.map { $0.dropFirst(2).split(separator: " ")[1] }
         #expect(Set(photos).count < photos.count, "some photos appear in more than one row")
     }
 
-    @Test func rowsScrolledAwayNeverStartTheirFilter() {
-        Self.expectAwayRowsStartNothing(in: Self.run)
+    @Test func rowsScrolledAwayNeverStartTheirFilter() async {
+        let run = await Self.run.value
+        Self.expectAwayRowsStartNothing(in: run)
     }
 
-    @Test func firstScreenLeftBeforeAnyOfItsFiltersBegan() {
+    @Test func firstScreenLeftBeforeAnyOfItsFiltersBegan() async {
+        let run = await Self.run.value
         // The script drags the first screen away at once; its filters wait for downloads of 100 ms (at speed 10)
         // and the queue is suspended before any download ends, so none of them can begin.
-        let events = Self.rowEvents(in: Self.run)
+        let events = Self.rowEvents(in: run)
         for row in 0..<4 {
             let history = events.filter { $0.row == row }
             #expect(!history.contains { $0.state == "filtering" }, "row \(row) began a filter")
@@ -103,21 +108,24 @@ struct InPracticePageTests {
         }
     }
 
-    @Test func noPhotoIsDownloadedTwice() {
-        Self.expectEachPhotoDownloadedAtMostOnce(in: Self.run)
-        #expect(Self.run.outputText.contains { $0.hasPrefix("Downloads:") && $0.hasSuffix("none twice.") })
+    @Test func noPhotoIsDownloadedTwice() async {
+        let run = await Self.run.value
+        Self.expectEachPhotoDownloadedAtMostOnce(in: run)
+        #expect(run.outputText.contains { $0.hasPrefix("Downloads:") && $0.hasSuffix("none twice.") })
     }
 
-    @Test func nothingStartsWhileTheQueueIsSuspended() throws {
-        let suspensions = try Self.suspensions(in: Self.run)
+    @Test func nothingStartsWhileTheQueueIsSuspended() async throws {
+        let run = await Self.run.value
+        let suspensions = try Self.suspensions(in: run)
         #expect(suspensions.count == 3, "one suspension per gesture of the script")
-        Self.expectNothingStartsWhileSuspended(in: Self.run, suspensions: suspensions)
+        Self.expectNothingStartsWhileSuspended(in: run, suspensions: suspensions)
     }
 
-    @Test func rowsThatCameIntoViewDuringAGestureWaitedForTheFingerToLift() throws {
-        let suspensions = try Self.suspensions(in: Self.run)
+    @Test func rowsThatCameIntoViewDuringAGestureWaitedForTheFingerToLift() async throws {
+        let run = await Self.run.value
+        let suspensions = try Self.suspensions(in: run)
         var waited = 0
-        for operation in Self.run.operations {
+        for operation in run.operations {
             guard let ready = operation.firstTime(of: .ready),
                   let gesture = suspensions.first(where: { $0.start < ready && ready < $0.end }) else { continue }
             if let executing = operation.firstTime(of: .executing) {
@@ -128,21 +136,24 @@ struct InPracticePageTests {
         #expect(waited > 0, "the rows that scroll in during the first gesture queue their downloads while it lasts")
     }
 
-    @Test func neverMoreThanThreeOperationsWorkAtOnce() {
-        #expect(Self.mostWorkAtOnce(in: Self.run) <= 3)
+    @Test func neverMoreThanThreeOperationsWorkAtOnce() async {
+        let run = await Self.run.value
+        #expect(Self.mostWorkAtOnce(in: run) <= 3)
     }
 
-    @Test func aCancelledOperationNeverStartsExecuting() {
-        for operation in Self.run.operations {
+    @Test func aCancelledOperationNeverStartsExecuting() async {
+        let run = await Self.run.value
+        for operation in run.operations {
             guard let cancelled = operation.firstTime(of: .cancelled) else { continue }
             #expect(!operation.changes.contains { $0.state == .executing && $0.time > cancelled },
                     "\(operation.name) executed after it was cancelled")
         }
     }
 
-    @Test func everyFilterSpanFollowsItsRowsFilteringMark() {
-        let events = Self.rowEvents(in: Self.run)
-        let filters = Self.run.spans.filter { $0.name.hasPrefix("tilt-shift row ") }
+    @Test func everyFilterSpanFollowsItsRowsFilteringMark() async {
+        let run = await Self.run.value
+        let events = Self.rowEvents(in: run)
+        let filters = run.spans.filter { $0.name.hasPrefix("tilt-shift row ") }
         #expect(!filters.isEmpty)
         for span in filters {
             let row = Int(span.name.dropFirst("tilt-shift row ".count))
@@ -152,8 +163,8 @@ struct InPracticePageTests {
         }
     }
 
-    @Test func oneOperationAtATimeNeverOverlaps() throws {
-        let run = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
+    @Test func oneOperationAtATimeNeverOverlaps() async throws {
+        let run = await recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         #expect(Self.mostWorkAtOnce(in: run) == 1)
         #expect(try Self.mostWorkAtOnce(printedBy: run) == 1, "the page says one worked at a time")
@@ -162,10 +173,10 @@ struct InPracticePageTests {
         Self.expectEachPhotoDownloadedAtMostOnce(in: run)
     }
 
-    @Test func withoutTheCacheEveryFilteredRowDownloadsItsOwnPhoto() throws {
-        let run = recordRun(product: Self.product, knobs: [("cacheImages", "false")], speed: 10)
+    @Test func withoutTheCacheEveryFilteredRowDownloadsItsOwnPhoto() async throws {
+        let run = await recordRun(product: Self.product, knobs: [("cacheImages", "false")], speed: 10)
         #expect(run.ending == .exited(code: 0))
-        let (cached, photos) = try Self.downloads(printedBy: Self.run)
+        let (cached, photos) = try Self.downloads(printedBy: (await Self.run.value))
         #expect(cached <= photos, "with the cache, each photo is downloaded at most once")
         #expect(try Self.downloads(printedBy: run).count > photos, "the count of downloads grows past the number of photos")
         let events = Self.rowEvents(in: run)
@@ -177,8 +188,8 @@ struct InPracticePageTests {
         Self.expectAwayRowsStartNothing(in: run)
     }
 
-    @Test func aFlickWithoutSuspensionStillStartsNoFilterForRowsThatLeft() {
-        let run = recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 10)
+    @Test func aFlickWithoutSuspensionStillStartsNoFilterForRowsThatLeft() async {
+        let run = await recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         #expect(!run.marks.contains { $0.name == "queue suspended" })
         #expect(run.marks.contains { $0.name == "finger down" })
@@ -187,7 +198,7 @@ struct InPracticePageTests {
         #expect(run.outputText.contains("The list, rows 14 to 17 in view (marked >):"), "the flick ends at the bottom of the list")
     }
 
-    @Test func commandsFromStandardInputScrollTheList() throws {
+    @Test func commandsFromStandardInputScrollTheList() async throws {
         let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
         page.send("scroll +3\nbogus\nstop\n")
         page.closeInput()
@@ -199,7 +210,7 @@ struct InPracticePageTests {
         #expect(inView.count == 4 && inView.allSatisfy { $0.hasSuffix("filtered") || $0.hasSuffix("(from cache)") })
     }
 
-    @Test func theFingerLiftsByItselfWhenCommandsPause() throws {
+    @Test func theFingerLiftsByItselfWhenCommandsPause() async throws {
         let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
         page.send("scroll +2\n")
         // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
@@ -212,7 +223,7 @@ struct InPracticePageTests {
         #expect(rest.contains("Done: quit at rows 2 to 5"))
     }
 
-    @Test func scrollingFromTheTutorialTakesOverFromTheScript() throws {
+    @Test func scrollingFromTheTutorialTakesOverFromTheScript() async throws {
         let page = try PageWithInput(arguments: ["--speed", "10"], hostSendsCommands: true)
         _ = page.read(until: "takes over from it")
         // The script's first drag (+4) may be under way; the learner's -1 replaces everything after it.
@@ -226,48 +237,50 @@ struct InPracticePageTests {
         #expect(!output.contains("After a rest of 1.5 s"), "the script's second rest came after the takeover")
     }
 
-    @Test func aRestPrintsTheTimeItLastsAtTheRunsSpeed() throws {
-        let run = recordRun(product: Self.product, speed: 4)
+    @Test func aRestPrintsTheTimeItLastsAtTheRunsSpeed() async throws {
+        let run = await recordRun(product: Self.product, speed: 4)
         #expect(run.ending == .exited(code: 0))
         let index = try #require(run.output.firstIndex { $0.text.hasPrefix("After a rest of ") })
         let line = run.output[index]
         // Both figures, as Simulated.describe writes them: "2.5 s at 1×, 0.62 s at 4×".
         #expect(line.text.hasPrefix("After a rest of 2.5 s at 1×, ") && line.text.contains(" at 4×, rows "), "\(line.text)")
-        // The rest begins after the line printed just before it: it lasted about 0.625 s, far less than the 2.5 s at 1×.
+        // The rest begins after the line printed just before it: it lasts at least its 0.625 s at 4×, and less than the
+        // 2.5 s it would at 1× (a loaded machine can only make it longer, by however much, so that is the only bound).
         let lasted = Double(line.time - run.output[index - 1].time) / 1e9
-        #expect(lasted >= 0.6 && lasted < 2.0, "the rest lasted \(lasted) s")
+        #expect(lasted >= 0.6 && lasted < 2.5, "the rest lasted \(lasted) s")
     }
 
     // MARK: Experiments: each knob changes what its callout says
 
-    @Test func sixOperationsAtOnceOverlapAtMostAsManyAsThePoolRuns() throws {
-        #expect(try Self.mostWorkAtOnce(printedBy: Self.run) >= 2, "the default queue overlaps downloads")
-        let six = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 10)
+    @Test func sixOperationsAtOnceOverlapAtMostAsManyAsThePoolRuns() async throws {
+        let run = await Self.run.value
+        #expect(try Self.mostWorkAtOnce(printedBy: run) >= 2, "the default queue overlaps downloads")
+        let six = await recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 10)
         let sixAtOnce = try Self.mostWorkAtOnce(printedBy: six)
         #expect(sixAtOnce >= 2 && sixAtOnce <= 6)
         #expect(six.outputText.contains { $0.contains("the queue allows 6, and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores") })
     }
 
-    @Test func withoutSuspensionAFlickBeginsWorkForRowsPassingThrough() throws {
+    @Test func withoutSuspensionAFlickBeginsWorkForRowsPassingThrough() async throws {
         // Speed 2: the drag lasts at least 0.7 s, the first downloads 0.5 s, so slots free up while the finger is down.
-        let suspended = recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
+        let suspended = await recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
         #expect(try Self.workBegunWhileScrolling(printedBy: suspended) == [0])
-        let free = recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2)
+        let free = await recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2)
         let begun = try Self.workBegunWhileScrolling(printedBy: free)
         #expect(begun.count == 1 && begun[0] >= 1, "\(begun)")
     }
 
     @Test(arguments: [[("maxConcurrentOperationCount", "6")], [("maxConcurrentOperationCount", "6"), ("visibleRows", "6")]])
-    func workQueuedDuringAnEarlierDragIsNotCountedForTheNextOne(knobs: [(String, String)]) throws {
+    func workQueuedDuringAnEarlierDragIsNotCountedForTheNextOne(knobs: [(String, String)]) async throws {
         // With six slots, work queued during one drag is handed to libdispatch at its lift and can still wait for a
         // thread when the next drag begins; it begins then, but it was not queued during that drag. The callout promises
         // 0 for every drag while the queue is suspended, however the threads happen to fall.
-        let run = recordRun(product: Self.product, knobs: knobs, speed: 4)
+        let run = await recordRun(product: Self.product, knobs: knobs, speed: 4)
         #expect(try Self.workBegunWhileScrolling(printedBy: run) == [0, 0, 0])
     }
 
-    @Test func theStillScriptLoadsTheFirstScreenAndCancelsNothing() throws {
-        let run = recordRun(product: Self.product, knobs: [("script", "still")], speed: 10)
+    @Test func theStillScriptLoadsTheFirstScreenAndCancelsNothing() async throws {
+        let run = await recordRun(product: Self.product, knobs: [("script", "still")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         #expect(!Self.rowEvents(in: run).contains { $0.state == "away" })
         #expect(run.outputText.contains("The list, rows 0 to 3 in view (marked >):"))

@@ -6,17 +6,19 @@ import TourTestSupport
 @Suite("Page 1: Operation")
 struct OperationPageTests {
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = recordRun(product: "Lesson01Operation", speed: 10)
+    static let run = Task { await recordRun(product: "Lesson01Operation", speed: 10) }
 
-    @Test func endsNormallyAsItSays() {
-        #expect(Self.run.ending == .exited(code: 0))
-        #expect(Self.run.endedAsExpected)
-        #expect(Self.run.outputText.last?.hasPrefix("Done:") == true)
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
     }
 
-    @Test func directStartRunsOnTheCallingThread() throws {
-        let span = try #require(Self.run.spans(named: "tilt-shift in a block operation").first)
-        #expect(span.thread == Self.run.pid, "start() called from main ran the block on the main thread")
+    @Test func directStartRunsOnTheCallingThread() async throws {
+        let run = await Self.run.value
+        let span = try #require(run.spans(named: "tilt-shift in a block operation").first)
+        #expect(span.thread == run.pid, "start() called from main ran the block on the main thread")
     }
 
     /// Each execution block waits this long at 1× (`Simulated.wait(0.04)` on the page).
@@ -38,97 +40,106 @@ struct OperationPageTests {
         #expect(together >= Double(count) * blockWait / speed * 0.99, "\(count) blocks took \(together) s")
     }
 
-    @Test func extraExecutionBlocksRunOneAfterAnotherOnOneThread() throws {
-        try Self.expectBlocksRunOneAfterAnother(in: Self.run, count: 3, speed: 10)
+    @Test func extraExecutionBlocksRunOneAfterAnotherOnOneThread() async throws {
+        let run = await Self.run.value
+        try Self.expectBlocksRunOneAfterAnother(in: run, count: 3, speed: 10)
     }
 
-    @Test func completionBlockRunsAfterTheOperationFinished() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
+    @Test func completionBlockRunsAfterTheOperationFinished() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "filter coffee" })
         let finished = try #require(operation.firstTime(of: .finished))
-        let completion = try #require(Self.run.marks.first { $0.name == "completion block" })
+        let completion = try #require(run.marks.first { $0.name == "completion block" })
         #expect(completion.time >= finished)
-        #expect(completion.thread != Self.run.pid, "Foundation runs completion blocks on a worker thread")
+        #expect(completion.thread != run.pid, "Foundation runs completion blocks on a worker thread")
     }
 
-    @Test func operationReportsEveryStateInOrder() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
+    @Test func operationReportsEveryStateInOrder() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "filter coffee" })
         #expect(operation.changes.map(\.state) == [.ready, .executing, .finished])
     }
 
     /// The state lines come from Foundation's own `start()`: `executing` as it calls `main()`, `finished` as it returns,
     /// each on the thread that called `start()`, with the body between them.
-    @Test func stateLinesAreFoundationsOwnChanges() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
-        let body = try #require(Self.run.spans(named: "tilt-shift body").first)
+    @Test func stateLinesAreFoundationsOwnChanges() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "filter coffee" })
+        let body = try #require(run.spans(named: "tilt-shift body").first)
         let executing = try #require(operation.firstTime(of: .executing))
         let finished = try #require(operation.firstTime(of: .finished))
         #expect(executing <= body.start)
         let bodyEnd = try #require(body.end)
         #expect(bodyEnd <= finished)
-        #expect(operation.changes.allSatisfy { $0.thread == Self.run.pid }, "start() was called on main, and Foundation's start() ran there")
-        let span = try #require(Self.run.spans(named: "filter coffee").first)
+        #expect(operation.changes.allSatisfy { $0.thread == run.pid }, "start() was called on main, and Foundation's start() ran there")
+        let span = try #require(run.spans(named: "filter coffee").first)
         let spanEnd = try #require(span.end)
         #expect(span.start >= executing && spanEnd <= finished)
     }
 
-    @Test func operationCancelledBeforeStartNeverRunsItsBody() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "cancelled before start" })
+    @Test func operationCancelledBeforeStartNeverRunsItsBody() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "cancelled before start" })
         // Foundation's cancel() re-reads isReady; its start() then goes from the cancelled flag straight to finished.
         #expect(operation.changes.map(\.state) == [.ready, .cancelled, .finished])
-        let bodies = Self.run.spans(named: "tilt-shift body")
+        let bodies = run.spans(named: "tilt-shift body")
         #expect(bodies.count == 1, "only the operation that was not cancelled ran its body")
-        #expect(Self.run.spans(named: "cancelled before start").isEmpty, "no executing line, so no span named after it")
+        #expect(run.spans(named: "cancelled before start").isEmpty, "no executing line, so no span named after it")
     }
 
     /// Foundation's `cancel()` drops an unstarted operation's wait for its dependencies: it is ready, and `start()` does
     /// not trap, although its dependency never ran.
-    @Test func cancellingBeforeStartMakesAnOperationReadyWithoutItsDependency() throws {
-        let dependency = try #require(Self.run.dependencies.first { $0.operationName == "cancelled before start" })
+    @Test func cancellingBeforeStartMakesAnOperationReadyWithoutItsDependency() async throws {
+        let run = await Self.run.value
+        let dependency = try #require(run.dependencies.first { $0.operationName == "cancelled before start" })
         #expect(dependency.dependencyName == "dependency never started")
-        #expect(!Self.run.operations.contains { $0.name == "dependency never started" }, "the dependency never ran")
-        let operation = try #require(Self.run.operations.first { $0.name == "cancelled before start" })
+        #expect(!run.operations.contains { $0.name == "dependency never started" }, "the dependency never ran")
+        let operation = try #require(run.operations.first { $0.name == "cancelled before start" })
         let ready = try #require(operation.firstTime(of: .ready))
         #expect(dependency.time < ready, "isReady answered false while the dependency held it, true after cancel()")
-        #expect(Self.run.ending == .exited(code: 0))
+        #expect(run.ending == .exited(code: 0))
     }
 
-    @Test func operationCancelledWhileRunningStopsAtItsNextCheck() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "cancelled while running" })
+    @Test func operationCancelledWhileRunningStopsAtItsNextCheck() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "cancelled while running" })
         let cancelled = try #require(operation.firstTime(of: .cancelled))
         let executing = try #require(operation.firstTime(of: .executing))
         #expect(executing <= cancelled)
         // Band 1 holds until the page has cancelled, so the cancel always lands during it, however loaded the machine.
-        let bands = Self.run.spans.filter { $0.name.hasPrefix("band ") }
+        let bands = run.spans.filter { $0.name.hasPrefix("band ") }
         #expect(bands.map(\.name) == ["band 1"], "the cancelled operation skipped the bands after its check")
         let bandEnd = try #require(bands.first?.end)
         #expect(cancelled < bandEnd, "band 1 went on working after the cancel")
-        #expect(Self.run.outputText.contains("Saw the cancellation before band 2 of 8: the rest never runs"))
-        #expect(Self.run.results.contains { $0.kind == .peek && $0.line > 0 && $0.text == "1" }, "bandsDone is 1")
+        #expect(run.outputText.contains("Saw the cancellation before band 2 of 8: the rest never runs"))
+        #expect(run.results.contains { $0.kind == .peek && $0.line > 0 && $0.text == "1" }, "bandsDone is 1")
     }
 
-    @Test func waitUntilFinishedReturnsOnceTheOperationHasFinished() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "cancelled while running" })
+    @Test func waitUntilFinishedReturnsOnceTheOperationHasFinished() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "cancelled while running" })
         let finished = try #require(operation.firstTime(of: .finished))
         let executing = try #require(operation.firstTime(of: .executing))
-        let wait = try #require(Self.run.spans(named: "waitUntilFinished").first)
-        #expect(wait.thread == Self.run.pid)
-        #expect(operation.changes.first { $0.state == .executing }?.thread != Self.run.pid, "the queue ran it on a worker")
+        let wait = try #require(run.spans(named: "waitUntilFinished").first)
+        #expect(wait.thread == run.pid)
+        #expect(operation.changes.first { $0.state == .executing }?.thread != run.pid, "the queue ran it on a worker")
         let waitEnd = try #require(wait.end)
         #expect(executing <= finished && wait.start <= finished && finished <= waitEnd)
     }
 
     /// Foundation's `start()` returns at once on a finished operation: the trace shows nothing between the call and the mark.
-    @Test func finishedOperationDoesNotRunAgainOnStart() throws {
-        let operation = try #require(Self.run.operations.first { $0.name == "filter coffee" })
+    @Test func finishedOperationDoesNotRunAgainOnStart() async throws {
+        let run = await Self.run.value
+        let operation = try #require(run.operations.first { $0.name == "filter coffee" })
         #expect(operation.changes.map(\.state) == [.ready, .executing, .finished])
-        let returned = try #require(Self.run.marks.first { $0.name == "second start() returned" })
+        let returned = try #require(run.marks.first { $0.name == "second start() returned" })
         #expect(operation.changes.allSatisfy { $0.time < returned.time })
-        #expect(Self.run.spans(named: "filter coffee").count == 1)
-        #expect(Self.run.spans(named: "tilt-shift body").count == 1)
+        #expect(run.spans(named: "filter coffee").count == 1)
+        #expect(run.spans(named: "tilt-shift body").count == 1)
     }
 
-    @Test func startingAnOperationThatIsNotReadyTrapsInFoundation() throws {
-        let run = recordRun(product: "Lesson01Operation", knobs: [("startBeforeReady", "true")], speed: 10)
+    @Test func startingAnOperationThatIsNotReadyTrapsInFoundation() async throws {
+        let run = await recordRun(product: "Lesson01Operation", knobs: [("startBeforeReady", "true")], speed: 10)
         let ending = try #require(run.ending)
         let (message, location) = try #require(Self.fatalError(in: ending), "expected Foundation's fatal error, got \(ending)")
         #expect(message.hasSuffix("receiver is not yet ready to execute"))
@@ -140,23 +151,24 @@ struct OperationPageTests {
         #expect(run.dependencies.contains { $0.operationName == "started before ready" && $0.dependencyName == "dependency that never runs" })
     }
 
-    @Test func resultsAppearBesideTheirLines() {
-        let kinds = Set(Self.run.results.map(\.kind))
+    @Test func resultsAppearBesideTheirLines() async {
+        let run = await Self.run.value
+        let kinds = Set(run.results.map(\.kind))
         #expect(kinds == [.duration, .peek])
-        #expect(Self.run.results.allSatisfy { $0.file == "main.swift" && $0.line > 0 })
+        #expect(run.results.allSatisfy { $0.file == "main.swift" && $0.line > 0 })
     }
 
     @Test(arguments: [1, 6])
-    func executionBlocksKnobGrowsTheTotalWithTheCount(count: Int) throws {
-        let run = recordRun(product: "Lesson01Operation", knobs: [("executionBlocks", "\(count)")], speed: 10)
+    func executionBlocksKnobGrowsTheTotalWithTheCount(count: Int) async throws {
+        let run = await recordRun(product: "Lesson01Operation", knobs: [("executionBlocks", "\(count)")], speed: 10)
         try Self.expectBlocksRunOneAfterAnother(in: run, count: count, speed: 10)
         #expect(run.knobs.first { $0.name == "executionBlocks" }?.value == "\(count)")
         #expect(run.outputText.contains { $0.hasPrefix("\(count) execution blocks, each waiting 40 ms at 1×, 4 ms at 10×, took ") })
     }
 
     /// At `--speed 4` the page states the wait each block really makes, and the blocks' spans last at least that.
-    @Test func atSpeedFourThePrintedWaitIsTheRealOne() throws {
-        let run = recordRun(product: "Lesson01Operation", speed: 4)
+    @Test func atSpeedFourThePrintedWaitIsTheRealOne() async throws {
+        let run = await recordRun(product: "Lesson01Operation", speed: 4)
         #expect(run.ending == .exited(code: 0))
         #expect(run.outputText.contains { $0.hasPrefix("3 execution blocks, each waiting 40 ms at 1×, 10 ms at 4×, took ") })
         for number in 1...3 {
@@ -167,19 +179,19 @@ struct OperationPageTests {
         try Self.expectBlocksRunOneAfterAnother(in: run, count: 3, speed: 4)
     }
 
-    @Test func thePhotoKnobFiltersThatPhoto() throws {
-        let run = recordRun(product: "Lesson01Operation", knobs: [("photo", "rocket")], speed: 10)
+    @Test func thePhotoKnobFiltersThatPhoto() async throws {
+        let run = await recordRun(product: "Lesson01Operation", knobs: [("photo", "rocket")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         let loaded = try #require(run.outputText.first { $0.hasPrefix("Loaded ") })
         #expect(loaded.hasPrefix("Loaded rocket: "))
         let size = try #require(loaded.split(separator: " ").dropFirst(2).first)
         #expect(run.results.contains { $0.text == "\(size) filtered" }, "the filtered image has the rocket's \(size) pixels")
         #expect(run.operations.contains { $0.name == "filter rocket" })
-        #expect(Self.run.outputText.contains { $0.hasPrefix("Loaded coffee: ") })
+        #expect((await Self.run.value).outputText.contains { $0.hasPrefix("Loaded coffee: ") })
     }
 
-    @Test func reAddingAFinishedOperationCrashesAsExplained() throws {
-        let run = recordRun(product: "Lesson01Operation", knobs: [("reAddFinishedOperation", "true")], speed: 10)
+    @Test func reAddingAFinishedOperationCrashesAsExplained() async throws {
+        let run = await recordRun(product: "Lesson01Operation", knobs: [("reAddFinishedOperation", "true")], speed: 10)
         let (message, _) = try #require(run.ending.flatMap(Self.fatalError), "expected a fatal error, got \(String(describing: run.ending))")
         #expect(message.contains("cannot be enqueued"))
         #expect(run.expectation?.ending == .crash)

@@ -14,57 +14,69 @@ private func systemSchedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRaw
 @Suite("Page 2: Queue", .serialized)
 struct QueuePageTests {
     /// The page with its default knobs, at 1× so that the sleeping jobs wait long enough for the pool to grow.
-    static let run = recordRun(product: "Lesson02Queue", speed: 1, stuckAfter: 10)
+    static let run = Task { await recordRun(product: "Lesson02Queue", speed: 1, stuckAfter: 10) }
     /// The page with every knob turned the other way, in one run to keep the suite fast.
-    static let turned = recordRun(product: "Lesson02Queue", knobs: [
+    static let turned = Task { await recordRun(product: "Lesson02Queue", knobs: [
         ("maxConcurrentOperationCount", "1"), ("workload", "computing"),
         ("previewPriority", "veryLow"), ("serialQoSQueue", "true"),
-    ], speed: 10)
+    ], speed: 10) }
     /// The page started from a thread that may run on one CPU only, which the page's process inherits.
-    static let oneCore = onOneCPU { recordRun(product: "Lesson02Queue", speed: 10) }
+    static let oneCore = Task {
+        await onOneCPU {
+            let recorder = RunRecorder()
+            PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"), speed: 10), handler: recorder.apply)
+                .waitUntilEnded()
+            return recorder.record
+        }
+    }
 
     static let photoCount = 6
     static let cores = coresOfThisProcess()
 
-    @Test func endsNormallyAsItSays() {
-        for run in [Self.run, Self.turned, Self.oneCore] {
+    @Test func endsNormallyAsItSays() async {
+        let turned = await Self.turned.value
+        for run in [(await Self.run.value), turned, (await Self.oneCore.value)] {
             #expect(run.ending == .exited(code: 0))
             #expect(run.endedAsExpected)
             #expect(run.outputText.last?.hasPrefix("Done:") == true)
         }
     }
 
-    @Test func theQueueRunsEveryFilterOnItsOwnThreads() throws {
-        let filters = Self.firstBatchFilters(in: Self.run)
+    @Test func theQueueRunsEveryFilterOnItsOwnThreads() async throws {
+        let run = await Self.run.value
+        let filters = Self.firstBatchFilters(in: run)
         try #require(filters.count == Self.photoCount)
-        #expect(filters.allSatisfy { $0.thread != Self.run.pid }, "addOperation hands the work to the queue's threads")
+        #expect(filters.allSatisfy { $0.thread != run.pid }, "addOperation hands the work to the queue's threads")
         // What the page says it measured is what its trace shows.
         let threads = Set(filters.map(\.thread)).count
         let line = "\(Self.photoCount) of \(Self.photoCount) photos filtered at width 2, at most \(Self.mostAtOnce(filters)) at a time on \(threads) threads, in "
-        #expect(Self.run.outputText.contains(line + Self.batchTime(in: Self.run)))
+        #expect(run.outputText.contains(line + Self.batchTime(in: run)))
     }
 
-    @Test func maxConcurrentOperationCountBoundsTheOverlap() throws {
-        let wide = Self.firstBatchFilters(in: Self.run)
-        let serial = Self.firstBatchFilters(in: Self.turned)
+    @Test func maxConcurrentOperationCountBoundsTheOverlap() async throws {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
+        let wide = Self.firstBatchFilters(in: run)
+        let serial = Self.firstBatchFilters(in: turned)
         try #require(wide.count == Self.photoCount && serial.count == Self.photoCount)
         #expect(Self.mostAtOnce(wide) <= 2)
         #expect(Self.mostAtOnce(serial) == 1, "with a width of 1 no two filters overlap")
-        #expect(Self.turned.outputText.contains { $0.hasPrefix("6 of 6 photos filtered at width 1, at most 1 at a time on ") })
+        #expect(turned.outputText.contains { $0.hasPrefix("6 of 6 photos filtered at width 1, at most 1 at a time on ") })
     }
 
     // MARK: - What two at once buys
 
-    @Test func addOperationsWaitingReturnsOnlyOnceTheWholeBatchHasFinished() throws {
-        let batches = Self.run.spans.filter { $0.name.hasPrefix("width ") && $0.name.contains(", round ") }
+    @Test func addOperationsWaitingReturnsOnlyOnceTheWholeBatchHasFinished() async throws {
+        let run = await Self.run.value
+        let batches = run.spans.filter { $0.name.hasPrefix("width ") && $0.name.contains(", round ") }
         #expect(batches.count == Self.widths(cores: Self.cores).count * 3)
         for batch in batches {
             let end = try #require(batch.end)
-            let inside = Self.run.spans.filter { $0.name.hasPrefix("filtering ") && $0.start >= batch.start && $0.start < end }
+            let inside = run.spans.filter { $0.name.hasPrefix("filtering ") && $0.start >= batch.start && $0.start < end }
             #expect(inside.count == Self.photoCount, "\(batch.name) filtered every photo")
             #expect(inside.allSatisfy { ($0.end ?? .max) <= end }, "\(batch.name) returned before a filter had ended")
         }
-        #expect(Self.run.outputText.contains("Every time addOperations(_:waitUntilFinished: true) returned, all 6 photos were filtered: true"))
+        #expect(run.outputText.contains("Every time addOperations(_:waitUntilFinished: true) returned, all 6 photos were filtered: true"))
     }
 
     /// The issue's headline: on two cores or more, width 2 is at least 1.5 times as fast as width 1.
@@ -77,10 +89,11 @@ struct QueuePageTests {
     /// passing or failing on the machine's load. (The virtual machine's own host can inflate CPU time too: with 1.89
     /// cores busy a run measured 1.51×, with 1.97 cores 1.92×.)
     @Test(.enabled(if: coresOfThisProcess() >= 2, "width 2 can only beat width 1 with a second core to run on"))
-    func widthTwoIsAtLeastOneAndAHalfTimesAsFastAsWidthOne() throws {
-        var measurements = [try Self.widthTwo(in: Self.run)]
+    func widthTwoIsAtLeastOneAndAHalfTimesAsFastAsWidthOne() async throws {
+        let run = await Self.run.value
+        var measurements = [try Self.widthTwo(in: run)]
         while !measurements.contains(where: { $0.busyCores >= 1.7 && $0.speedUp >= 1.5 }) && measurements.count < 3 {
-            measurements.append(try Self.widthTwo(in: recordRun(product: "Lesson02Queue", speed: 10)))
+            measurements.append(try Self.widthTwo(in: await recordRun(product: "Lesson02Queue", speed: 10)))
         }
         let figures = measurements.map { String(format: "%.2f× with %.2f cores busy", $0.speedUp, $0.busyCores) }
         print("Page 2, width 2 against width 1: \(figures.joined(separator: "; "))")
@@ -91,10 +104,11 @@ struct QueuePageTests {
         #expect(withTwoCores.map(\.speedUp).max()! >= 1.5, "\(figures.joined(separator: "; "))")
     }
 
-    @Test func thePageStatesTheSpeedUpItMeasured() throws {
+    @Test func thePageStatesTheSpeedUpItMeasured() async throws {
+        let run = await Self.run.value
         for width in Self.widths(cores: Self.cores) {
-            let measured = try Self.speedUp(atWidth: width, in: Self.run)
-            let line = try #require(Self.run.outputText.first { $0.hasPrefix("Width \(width): ") })
+            let measured = try Self.speedUp(atWidth: width, in: run)
+            let line = try #require(run.outputText.first { $0.hasPrefix("Width \(width): ") })
             let factor = try #require(line.split(separator: " ").first { $0.hasSuffix("×") })
             let stated = try #require(Double(factor.dropLast()))
             // The page times each batch itself, just outside the span: writing a span's events can wait for the host.
@@ -102,18 +116,21 @@ struct QueuePageTests {
         }
     }
 
-    @Test func machineFactsAreReadAtRunTime() throws {
+    @Test func machineFactsAreReadAtRunTime() async throws {
+        let run = await Self.run.value
         let processInfo = ProcessInfo.processInfo.activeProcessorCount
-        #expect(Self.run.outputText.contains("This process may run on \(Self.coresInWords(Self.cores)) (sched_getaffinity); ProcessInfo.activeProcessorCount says \(processInfo)"))
+        #expect(run.outputText.contains("This process may run on \(Self.coresInWords(Self.cores)) (sched_getaffinity); ProcessInfo.activeProcessorCount says \(processInfo)"))
         // Started with one CPU allowed, the page says so, and measures only the widths that follow from it.
-        #expect(Self.oneCore.outputText.contains("This process may run on 1 core (sched_getaffinity); ProcessInfo.activeProcessorCount says \(processInfo)"))
-        #expect(Self.oneCore.outputText.filter { $0.contains("× the speed of width 1") }.map { String($0.prefix(8)) } == ["Width 1:", "Width 2:"])
-        #expect(Self.oneCore.outputText.contains { $0.hasPrefix("Width 1, the cores: 8 sleeping jobs") })
+        let oneCore = await Self.oneCore.value
+        #expect(oneCore.outputText.contains("This process may run on 1 core (sched_getaffinity); ProcessInfo.activeProcessorCount says \(processInfo)"))
+        #expect(oneCore.outputText.filter { $0.contains("× the speed of width 1") }.map { String($0.prefix(8)) } == ["Width 1:", "Width 2:"])
+        #expect(oneCore.outputText.contains { $0.hasPrefix("Width 1, the cores: 8 sleeping jobs") })
     }
 
-    @Test func noBatchKeepsMoreCoresBusyThanItsWidthOrTheCores() throws {
+    @Test func noBatchKeepsMoreCoresBusyThanItsWidthOrTheCores() async throws {
+        let run = await Self.run.value
         for width in Self.widths(cores: Self.cores) {
-            let line = try #require(Self.run.outputText.first { $0.hasPrefix("Width \(width): ") })
+            let line = try #require(run.outputText.first { $0.hasPrefix("Width \(width): ") })
             let busy = try #require(line.components(separatedBy: ", ").last?.split(separator: " ").first.flatMap { Double($0) })
             // Printed to two decimals; a core computes one thing at a time, and a width-1 queue runs one filter.
             #expect(busy <= Double(min(width, Self.cores)) + 0.01, "\(line)")
@@ -123,11 +140,12 @@ struct QueuePageTests {
 
     // MARK: - Work that waits
 
-    @Test func sleepingJobsUseAlmostNoCPUAndGainFromThreadsPastTheCores() throws {
-        let jobs = Self.run.spans.filter { $0.name.hasPrefix("sleeping job ") }
+    @Test func sleepingJobsUseAlmostNoCPUAndGainFromThreadsPastTheCores() async throws {
+        let run = await Self.run.value
+        let jobs = run.spans.filter { $0.name.hasPrefix("sleeping job ") }
         #expect(jobs.count == 16)
         let sleptSeconds = jobs.compactMap(\.duration).reduce(0, +)
-        let lines = Self.poolLines(in: Self.run)
+        let lines = Self.poolLines(in: run)
         try #require(lines.count == 2)
         for line in lines {
             #expect(line.cpuSeconds < sleptSeconds / 20, "a thread that waits does not compute: \(line.text)")
@@ -137,18 +155,20 @@ struct QueuePageTests {
         let atTheCores = lines[0], atDefault = lines[1]
         #expect(atTheCores.mostAtOnce <= Self.cores)
         #expect(atDefault.mostAtOnce > Self.cores, "the pool added threads for the waiting jobs: \(atDefault.text)")
-        #expect(Self.run.outputText.contains("At the default width \(atDefault.mostAtOnce) jobs ran at once, more than the \(Self.coresInWords(Self.cores)): the pool added threads while its workers waited"))
-        let coresSpan = try #require(Self.run.spans.first { $0.name == "sleeping jobs, width \(Self.cores), the cores" }?.duration)
-        let defaultSpan = try #require(Self.run.spans.first { $0.name == "sleeping jobs, width default" }?.duration)
+        #expect(run.outputText.contains("At the default width \(atDefault.mostAtOnce) jobs ran at once, more than the \(Self.coresInWords(Self.cores)): the pool added threads while its workers waited"))
+        let coresSpan = try #require(run.spans.first { $0.name == "sleeping jobs, width \(Self.cores), the cores" }?.duration)
+        let defaultSpan = try #require(run.spans.first { $0.name == "sleeping jobs, width default" }?.duration)
         #expect(defaultSpan < coresSpan, "more threads than cores finished the waiting sooner")
     }
 
-    @Test func computingJobsAreCappedByTheCores() throws {
-        let jobs = Self.turned.spans.filter { $0.name.hasPrefix("computing job ") }
+    @Test func computingJobsAreCappedByTheCores() async throws {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
+        let jobs = turned.spans.filter { $0.name.hasPrefix("computing job ") }
         #expect(jobs.count == 16)
-        let lines = Self.poolLines(in: Self.turned)
+        let lines = Self.poolLines(in: turned)
         try #require(lines.count == 2)
-        let sleepingCPU = Self.poolLines(in: Self.run).map(\.cpuSeconds).max() ?? 0
+        let sleepingCPU = Self.poolLines(in: run).map(\.cpuSeconds).max() ?? 0
         for line in lines {
             #expect(line.cpuSeconds > 10 * sleepingCPU, "computing jobs use the CPU: \(line.text)")
             // The printed average is rounded to two decimals.
@@ -159,36 +179,41 @@ struct QueuePageTests {
         }
     }
 
-    @Test func higherQueuePriorityStartsFirst() {
-        #expect(Self.startOrder(of: ["backup", "filter", "preview"], in: Self.run) == ["preview", "filter", "backup"])
+    @Test func higherQueuePriorityStartsFirst() async {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
+        #expect(Self.startOrder(of: ["backup", "filter", "preview"], in: run) == ["preview", "filter", "backup"])
         // At veryLow the preview ties with the backup, and the one added first wins.
-        #expect(Self.startOrder(of: ["backup", "filter", "preview"], in: Self.turned) == ["filter", "backup", "preview"])
+        #expect(Self.startOrder(of: ["backup", "filter", "preview"], in: turned) == ["filter", "backup", "preview"])
     }
 
-    @Test func qualityOfServiceOrdersOnlyAQueueWiderThanOne() throws {
+    @Test func qualityOfServiceOrdersOnlyAQueueWiderThanOne() async throws {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
         let classes = ["background", "utility", "userInitiated", "userInteractive"]
-        let wide = Self.startOrder(of: classes, in: Self.run)
+        let wide = Self.startOrder(of: classes, in: run)
         try #require(wide.count == 4)
         #expect(Set(wide.prefix(2)) == ["userInteractive", "userInitiated"], "the two most urgent fill both slots")
         // The other two are picked as slots free up: each only after that many jobs have ended their work.
-        let bodyEnds = Self.run.spans.filter { $0.name.hasSuffix(" at work") }.compactMap(\.end)
+        let bodyEnds = run.spans.filter { $0.name.hasSuffix(" at work") }.compactMap(\.end)
         for (name, slotsFreed) in [("utility", 1), ("background", 2)] {
-            let start = try #require(Self.run.operations.first { $0.name == name }?.firstTime(of: .executing))
+            let start = try #require(run.operations.first { $0.name == name }?.firstTime(of: .executing))
             #expect(bodyEnds.filter { $0 < start }.count >= slotsFreed)
         }
-        #expect(Self.startOrder(of: classes, in: Self.turned) == classes, "on a serial queue they start in the order added")
+        #expect(Self.startOrder(of: classes, in: turned) == classes, "on a serial queue they start in the order added")
     }
 
-    @Test func qualityOfServiceLeavesTheThreadAlone() {
-        for run in [Self.run, Self.turned] {
+    @Test func qualityOfServiceLeavesTheThreadAlone() async {
+        let turned = await Self.turned.value
+        for run in [(await Self.run.value), turned] {
             let reports = run.outputText.filter { $0.contains("Thread.current.qualityOfService") }
             #expect(reports.count == 4)
             #expect(reports.allSatisfy { $0.hasSuffix("nice 0, Thread.current.qualityOfService = default") })
         }
     }
 
-    @Test func aSuspendedQueueStartsNothingNewUntilResumed() throws {
-        let run = Self.run
+    @Test func aSuspendedQueueStartsNothingNewUntilResumed() async throws {
+        let run = (await Self.run.value)
         let suspended = try #require(run.marks.first { $0.name == "queue suspended" }?.time)
         let resumed = try #require(run.marks.first { $0.name == "queue resumed" }?.time)
         let starts = try (1...4).map { number in
@@ -203,8 +228,8 @@ struct QueuePageTests {
         }
     }
 
-    @Test func cancelAllLetsTheRunningOperationFinishAndSkipsTheRest() throws {
-        let run = Self.run
+    @Test func cancelAllLetsTheRunningOperationFinishAndSkipsTheRest() async throws {
+        let run = (await Self.run.value)
         let cancelled = try #require(run.marks.first { $0.name == "cancelAllOperations" }?.time)
         let firstUpload = try #require(run.operations.first { $0.name == "upload 1" })
         #expect(try #require(firstUpload.firstTime(of: .executing)) < cancelled)
@@ -222,10 +247,11 @@ struct QueuePageTests {
         #expect(run.marks.filter { $0.name.hasPrefix("completion block of upload ") }.count == 5)
     }
 
-    @Test func knobsAreAnnounced() {
-        let names = Self.turned.knobs.map(\.name)
+    @Test func knobsAreAnnounced() async {
+        let turned = await Self.turned.value
+        let names = turned.knobs.map(\.name)
         #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue"])
-        #expect(Self.turned.knobs.first { $0.name == "workload" }?.value == "computing")
+        #expect(turned.knobs.first { $0.name == "workload" }?.value == "computing")
     }
 
     // MARK: - Reading the trace
@@ -333,12 +359,11 @@ func coresOfThisProcess() -> Int {
     return mask.reduce(0) { $0 + $1.nonzeroBitCount }
 }
 
-/// Runs `body` on a thread of its own that may use only the first CPU this process may use. A process it
-/// spawns inherits that thread's mask, so a page started there has one core, whatever the machine has.
-func onOneCPU<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-    let result = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
+/// Runs `body` on a thread of its own that may use only the first CPU this process may use, and awaits its result.
+/// A process it spawns inherits that thread's mask, so a page started there has one core, whatever the machine has;
+/// `body` waits there for the page's end, so the thread that started the page outlives it.
+func onOneCPU<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await awaitBlocking("one-cpu") {
         var mask = [UInt64](repeating: 0, count: 16)
         _ = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
         let first = mask.indices.first { mask[$0] != 0 }!
@@ -346,10 +371,6 @@ func onOneCPU<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         one[first] = mask[first] & (~mask[first] + 1)
         let status = one.withUnsafeBytes { systemSchedSetAffinity(0, $0.count, $0.baseAddress!) }
         precondition(status == 0, "sched_setaffinity failed: \(String(cString: strerror(errno)))")
-        result.withLock { $0 = body() }
-        done.signal()
+        return body()
     }
-    thread.start()
-    done.wait()
-    return result.withLock { $0! }
 }

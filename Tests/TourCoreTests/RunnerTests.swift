@@ -14,8 +14,8 @@ struct RunnerTests {
     static let product = "RunnerFixture"
 
     private func run(_ scenario: String, stuckAfter: Double = 3, silentLimit: Double = 15,
-                     environment: [String: String] = [:], limits: RunRecord.Limits = RunRecord.Limits()) -> RunRecord {
-        recordRun(product: Self.product, stuckAfter: stuckAfter, silentLimit: silentLimit,
+                     environment: [String: String] = [:], limits: RunRecord.Limits = RunRecord.Limits()) async -> RunRecord {
+        await recordRun(product: Self.product, stuckAfter: stuckAfter, silentLimit: silentLimit,
                   environment: environment.merging(["FIXTURE": scenario]) { $1 }, limits: limits)
     }
 
@@ -23,8 +23,8 @@ struct RunnerTests {
         record.output.filter { $0.stream == .stderr }.map(\.text)
     }
 
-    @Test func cleanExit() throws {
-        let record = run("clean")
+    @Test func cleanExit() async throws {
+        let record = await run("clean")
         #expect(record.ending == .exited(code: 0))
         #expect(record.endedAsExpected)
         let pid = try #require(record.pid)
@@ -52,9 +52,9 @@ struct RunnerTests {
     }
 
     /// `echo-commands`: announces that it takes commands, echoes each stdin line, and ends when its input closes.
-    @Test func commandsReachThePageAndClosingTheInputEndsIt() throws {
+    @Test func commandsReachThePageAndClosingTheInputEndsIt() async throws {
         let lines = Mutex<[String]>([])
-        let echoed = DispatchSemaphore(value: 0)
+        let echoed = Occurrences()
         let request = RunRequest(executable: BuildProducts.executable(named: Self.product),
                                  extraEnvironment: ["FIXTURE": "echo-commands"], sendsCommands: true)
         let run = PageRun.start(request) { event in
@@ -64,29 +64,29 @@ struct RunnerTests {
         }
         #expect(run.send("scroll +1"))
         #expect(run.send("scroll -4"))
-        for _ in 0..<2 { #expect(echoed.wait(timeout: .now() + 60) == .success) }
+        for _ in 0..<2 { #expect(await echoed.next(timeout: 60)) }
         run.closeInput()
-        #expect(run.waitUntilEnded() == .exited(code: 0))
+        #expect(await run.ended() == .exited(code: 0))
         #expect(lines.withLock { $0 } == ["commands from host: 1", "got: scroll +1", "got: scroll -4", "input closed"])
         #expect(!run.send("too late"), "a run that ended has no input to write to")
     }
 
-    @Test func aRunWithoutCommandsHasNoInputToWriteTo() {
+    @Test func aRunWithoutCommandsHasNoInputToWriteTo() async {
         let run = PageRun.start(RunRequest(executable: BuildProducts.executable(named: Self.product),
                                            extraEnvironment: ["FIXTURE": "clean"])) { _ in }
         #expect(!run.send("scroll +1"))
-        run.waitUntilEnded()
+        await run.ended()
     }
 
-    @Test func nonZeroExit() {
-        let record = run("exit3")
+    @Test func nonZeroExit() async {
+        let record = await run("exit3")
         #expect(record.ending == .exited(code: 3))
         #expect(!record.endedAsExpected)
         #expect(record.outputText == ["exiting with 3"])
     }
 
-    @Test func fatalErrorWithItsMessageAndLocation() throws {
-        let record = run("fatal")
+    @Test func fatalErrorWithItsMessageAndLocation() async throws {
+        let record = await run("fatal")
         // The fixture marks the line of its `fatalError` just before it, so the location is exact.
         let mark = try #require(record.marks.first { $0.name.hasPrefix("fatal error at line ") })
         let line = mark.name.dropFirst("fatal error at line ".count)
@@ -94,8 +94,8 @@ struct RunnerTests {
         #expect(stderrLines(record).first == "RunnerFixture/main.swift:\(line): Fatal error: boom")
     }
 
-    @Test func syncOntoTheCurrentSerialQueueIsADispatchTrap() {
-        let record = run("dispatch-deadlock")
+    @Test func syncOntoTheCurrentSerialQueueIsADispatchTrap() async {
+        let record = await run("dispatch-deadlock")
         #expect(record.ending == .dispatchTrap)
         #expect(stderrLines(record) == [])
         #expect(record.marks.map(\.name) == ["on the serial queue"])
@@ -104,8 +104,8 @@ struct RunnerTests {
 
     /// `ObservedOperation` reports Foundation's changes from inside the getters Foundation reads, so a `finished` line
     /// must come before everything the change sets off, whichever thread read the getter first.
-    @Test func finishedIsReportedBeforeWhatItCauses() throws {
-        let record = run("operation-chains")
+    @Test func finishedIsReportedBeforeWhatItCauses() async throws {
+        let record = await run("operation-chains")
         #expect(record.ending == .exited(code: 0))
         for index in 0..<200 {
             let first = try #require(record.operations.first { $0.name == "first \(index)" })
@@ -125,26 +125,23 @@ struct RunnerTests {
         }
     }
 
-    @Test func anIntegerOverflowIsTheProgramsOwnTrapNotLibdispatchs() {
-        let record = run("overflow")
+    @Test func anIntegerOverflowIsTheProgramsOwnTrapNotLibdispatchs() async {
+        let record = await run("overflow")
         #expect(record.ending == .silentTrap(.pageCode(image: "RunnerFixture")))
         #expect(stderrLines(record) == [], "an overflow prints nothing: only the crash report tells it from a dispatch trap")
         #expect(record.marks.map(\.name) == ["about to overflow"])
     }
 
     @Test(arguments: ["deep-recursion", "deep-recursion-worker"])
-    func aDeepRecursionIsAStackOverflow(scenario: String) {
-        let record = run(scenario)
+    func aDeepRecursionIsAStackOverflow(scenario: String) async {
+        let record = await run(scenario)
         #expect(record.ending == .stackOverflow(signal: SIGSEGV))
         #expect(record.marks.count == 1, "the mark before the recursion was flushed by the handler on its alternate stack")
     }
 
-    @Test func stuckNamesTheOpenSpan() throws {
-        let record = run("stuck", stuckAfter: 0.3)
-        guard case .stuck(let stall) = record.ending else {
-            Issue.record("ended \(String(describing: record.ending)), not stuck")
-            return
-        }
+    @Test func stuckNamesTheOpenSpan() async throws {
+        let record = await run("stuck", stuckAfter: 0.3)
+        let stall = try #require(record.ending?.stall, "ended \(String(describing: record.ending)), not stuck")
         #expect(stall.openSpans == ["waiting forever (main)"], "named by its lane, as the rest of the host names threads")
         #expect(stall.unfinishedOperations == [])
         #expect(stall.dependencyCycle == [])
@@ -153,12 +150,9 @@ struct RunnerTests {
         #expect(record.spans(named: "waiting forever").map(\.end) == [nil])
     }
 
-    @Test func stuckOperationNamesTheOperation() throws {
-        let record = run("stuck-operation", stuckAfter: 0.3)
-        guard case .stuck(let stall) = record.ending else {
-            Issue.record("ended \(String(describing: record.ending)), not stuck")
-            return
-        }
+    @Test func stuckOperationNamesTheOperation() async throws {
+        let record = await run("stuck-operation", stuckAfter: 0.3)
+        let stall = try #require(record.ending?.stall, "ended \(String(describing: record.ending)), not stuck")
         #expect(stall.unfinishedOperations == ["never-finishes"])
         #expect(stall.openSpans == ["wait for all operations (main)"])
         #expect(record.ending?.headline.hasSuffix("in never-finishes, wait for all operations (main)") == true)
@@ -166,13 +160,10 @@ struct RunnerTests {
         #expect(record.operations.first?.changes.map(\.state) == [.executing])
     }
 
-    @Test func silentForeverEndsStuckThroughTheSilentLimit() {
+    @Test func silentForeverEndsStuckThroughTheSilentLimit() async throws {
         // stuckAfter is long: only the silent limit can end this run inside the suite's time limit.
-        let record = run("silent-forever", stuckAfter: 300, silentLimit: 0.3)
-        guard case .stuck(let stall) = record.ending else {
-            Issue.record("ended \(String(describing: record.ending)), not stuck")
-            return
-        }
+        let record = await run("silent-forever", stuckAfter: 300, silentLimit: 0.3)
+        let stall = try #require(record.ending?.stall, "ended \(String(describing: record.ending)), not stuck")
         #expect(stall.openSpans == [])
         #expect(stall.unfinishedOperations == [])
         #expect(stall.dependencyCycle == [])
@@ -180,10 +171,10 @@ struct RunnerTests {
         #expect(record.output == [])
     }
 
-    @Test func floodIsCountedInFullAndKeptWithinTheLimits() {
+    @Test func floodIsCountedInFullAndKeptWithinTheLimits() async {
         var limits = RunRecord.Limits()
         limits.outputLines = 1_000
-        let record = run("flood", limits: limits)
+        let record = await run("flood", limits: limits)
         #expect(record.ending == .exited(code: 0))
         #expect(record.output.count + record.droppedOutputLines == 200_000)
         #expect(record.output.count >= limits.outputLines)
@@ -196,7 +187,7 @@ struct RunnerTests {
         #expect(record.eventCount == 200_002)
     }
 
-    @Test func traceFloodFromFourThreadsArrivesWhole() throws {
+    @Test func traceFloodFromFourThreadsArrivesWhole() async throws {
         let total = 100_000
         let check = FloodCheck(workers: 4)
         let run = PageRun.start(
@@ -204,7 +195,7 @@ struct RunnerTests {
                        extraEnvironment: ["FIXTURE": "trace-flood", "EVENTS": String(total)]),
             handler: check.handle
         )
-        #expect(run.waitUntilEnded() == .exited(code: 0))
+        #expect(await run.ended() == .exited(code: 0))
         let result = check.result
         #expect(result.problems == [])
         #expect(result.rejected == [])
@@ -214,13 +205,13 @@ struct RunnerTests {
         #expect(Set(result.threadOfWorker.values).count == 4)
     }
 
-    @Test func badTraceLinesAreRejectedCountedAndSkipped() throws {
+    @Test func badTraceLinesAreRejectedCountedAndSkipped() async throws {
         let log = EventLog()
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: Self.product), extraEnvironment: ["FIXTURE": "bad-trace"]),
             handler: log.handle
         )
-        #expect(run.waitUntilEnded() == .exited(code: 0))
+        #expect(await run.ended() == .exited(code: 0))
         let record = log.recorder.record
         let header = #"{"e":"mark","t":1,"tid":1,"q":""#
         #expect(log.rejections == [
@@ -240,34 +231,31 @@ struct RunnerTests {
         #expect(record.threads.count == 1)
     }
 
-    @Test func closingTheTraceChannelEndsNormallyWithItsOutput() {
+    @Test func closingTheTraceChannelEndsNormallyWithItsOutput() async {
         // What LessonKit sent just before the close may or may not have left its buffer; only the end and the
         // output are certain.
-        let record = run("close-trace")
+        let record = await run("close-trace")
         #expect(record.ending == .exited(code: 0))
         #expect(record.outputText == ["after closing the trace channel", "still here"])
         #expect(record.rejectedTraceLines == 0)
     }
 
-    @Test func aForkedChildHoldingThePipesDoesNotHoldTheRun() throws {
-        let record = run("fork")
+    @Test func aForkedChildHoldingThePipesDoesNotHoldTheRun() async throws {
+        let record = await run("fork")
         #expect(record.ending == .exited(code: 0))
         let pid = try #require(record.pid)
         let mark = try #require(record.marks.first { $0.name.hasPrefix("forked ") })
         let child = try #require(pid_t(mark.name.dropFirst("forked ".count)))
         #expect(child > 0)
-        #expect(waitUntilGone(group: pid))
+        #expect(await groupIsGone(pid))
         #expect(processIsGone(child))
     }
 
     /// `dependency-chain`: a 200,000-long chain of dependencies behind an executing operation, then silence. The
     /// watchdog's cycle search once recursed along it and overflowed the stack of its thread, killing the host.
-    @Test func aLongDependencyChainEndsStuckWithABoundedExplanationAndTheHostLivesOn() throws {
-        let record = run("dependency-chain", stuckAfter: 1)
-        guard case .stuck(let stall) = try #require(record.ending) else {
-            Issue.record("expected the watchdog to stop the page, got \(String(describing: record.ending))")
-            return
-        }
+    @Test func aLongDependencyChainEndsStuckWithABoundedExplanationAndTheHostLivesOn() async throws {
+        let record = await run("dependency-chain", stuckAfter: 1)
+        let stall = try #require(record.ending?.stall, "expected the watchdog to stop the page, got \(String(describing: record.ending))")
         #expect(stall.unfinishedOperations == ["chain 0"])
         #expect(record.dependencies.count == record.limits.dependencies)
         #expect(record.drops.dependencies == 200_000 - record.limits.dependencies)
@@ -279,16 +267,16 @@ struct RunnerTests {
         #expect(summary.contains { $0.hasPrefix("Ended: stuck: no progress for") })
         #expect(summary.allSatisfy { $0.count <= 600 }, "\(summary.map(\.count).max() ?? 0) characters on one line")
         // The host is still here, and runs the next page as usual.
-        #expect(run("clean").ending == .exited(code: 0))
+        #expect(await run("clean").ending == .exited(code: 0))
     }
 
-    @Test func anOverlongStdoutLineIsCutWithANote() {
-        let record = run("long-line")
+    @Test func anOverlongStdoutLineIsCutWithANote() async {
+        let record = await run("long-line")
         #expect(record.ending == .exited(code: 0))
         #expect(record.outputText == [String(repeating: "L", count: 65_536) + " … [line of 1048576 bytes cut to 65536]"])
     }
 
-    @Test func stopEndsAPageThatIgnoresSIGTERM() throws {
+    @Test func stopEndsAPageThatIgnoresSIGTERM() async throws {
         let log = EventLog(signalWhen: Self.isMark("ignoring SIGTERM"))
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: Self.product), stuckAfter: 300, silentLimit: 300,
@@ -296,14 +284,14 @@ struct RunnerTests {
             handler: log.handle
         )
         // Only once SIGTERM is ignored does the stop prove anything: SIGKILL after the grace period must end it.
-        try #require(log.waitForSignal())
+        try #require(await log.awaitedEventArrived())
         run.stop()
-        #expect(run.waitUntilEnded() == .stopped)
+        #expect(await run.ended() == .stopped)
         #expect(log.recorder.record.ending == .stopped)
         #expect(processIsGone(run.pid))
     }
 
-    @Test func stopEndsAStuckPageAsStopped() throws {
+    @Test func stopEndsAStuckPageAsStopped() async throws {
         let log = EventLog(signalWhen: { event in
             if case .trace(let trace) = event, case .begin(_, "waiting forever") = trace.kind { return true }
             return false
@@ -313,17 +301,17 @@ struct RunnerTests {
                        extraEnvironment: ["FIXTURE": "stuck"]),
             handler: log.handle
         )
-        try #require(log.waitForSignal())
+        try #require(await log.awaitedEventArrived())
         #expect(run.ending == nil)
         run.stop()
-        #expect(run.waitUntilEnded() == .stopped)
+        #expect(await run.ended() == .stopped)
         // Stopping again after the end changes nothing.
         run.stop()
-        #expect(run.waitUntilEnded() == .stopped)
+        #expect(await run.ended() == .stopped)
         #expect(log.recorder.record.spans(named: "waiting forever").map(\.end) == [nil])
     }
 
-    @Test func stoppingARunLeavesNoProcessBehind() throws {
+    @Test func stoppingARunLeavesNoProcessBehind() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-tests-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -336,7 +324,7 @@ struct RunnerTests {
             handler: log.handle
         )
         // The page writes the file (by rename, so it is whole) before it sends the mark this waits for.
-        try #require(log.waitForSignal())
+        try #require(await log.awaitedEventArrived())
         let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(pids.count == 2)
         #expect(pids[0] == run.pid)
@@ -344,16 +332,16 @@ struct RunnerTests {
         #expect(kill(pids[1], 0) == 0)
 
         run.stop()
-        #expect(run.waitUntilEnded() == .stopped)
+        #expect(await run.ended() == .stopped)
         #expect(processIsGone(pids[0]))
-        #expect(waitUntilGone(group: run.pid))
+        #expect(await groupIsGone(run.pid))
         #expect(processIsGone(pids[1]))
     }
 
-    @Test func aMissingProgramFailsToStart() {
+    @Test func aMissingProgramFailsToStart() async {
         let log = EventLog()
         let run = PageRun.start(RunRequest(executable: "/nonexistent/RunnerFixture"), handler: log.handle)
-        let ending = run.waitUntilEnded()
+        let ending = await run.ended()
         #expect(ending == .failedToStart("/nonexistent/RunnerFixture is missing or not executable; build it with `swift build`"))
         #expect(log.recorder.record.ending == ending)
         #expect(run.pid == 0)
@@ -369,24 +357,6 @@ struct RunnerTests {
     }
 }
 
-/// True once `pid` no longer exists (not even as a zombie).
-private func processIsGone(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == -1 && errno == ESRCH
-}
-
-/// Waits until no process of group `group` exists, at most about ten seconds.
-///
-/// The one polling loop of these tests, and unavoidable: a grandchild the runner killed is reparented to PID 1
-/// and stays a zombie, still a member of its group, until PID 1 reaps it; nothing tells this process when that happens.
-/// A run that left a live process behind fails here; a reaped group passes on the first or second look.
-private func waitUntilGone(group: pid_t) -> Bool {
-    for _ in 0..<1_000 {
-        if kill(-group, 0) == -1 && errno == ESRCH { return true }
-        usleep(10_000)
-    }
-    return false
-}
-
 /// Collects a run into a record, keeps every rejection's reason, and signals once an awaited event arrives.
 private final class EventLog: @unchecked Sendable {
     let recorder = RunRecorder()
@@ -394,7 +364,7 @@ private final class EventLog: @unchecked Sendable {
     private var storedRejections: [String] = []
     private let awaited: @Sendable (HostEvent) -> Bool
     private var signalled = false
-    private let arrived = DispatchSemaphore(value: 0)
+    private let arrived = Occurrences()
 
     init(signalWhen awaited: @escaping @Sendable (HostEvent) -> Bool = { _ in false }) {
         self.awaited = awaited
@@ -414,8 +384,8 @@ private final class EventLog: @unchecked Sendable {
     }
 
     /// Waits for the awaited event; false if it did not come within a generous bound.
-    func waitForSignal(timeout: Double = 30) -> Bool {
-        arrived.wait(timeout: .now() + timeout) == .success
+    func awaitedEventArrived(timeout: Double = 30) async -> Bool {
+        await arrived.next(timeout: timeout)
     }
 }
 

@@ -29,7 +29,7 @@ struct EditLoopUpdateTests {
     }
 
     static func starts(_ effects: [TourEffect]) -> [RunOrder] {
-        effects.compactMap { if case .start(let order) = $0 { order } else { nil } }
+        effects.compactMap(\.runOrder)
     }
 
     static func builds(_ effects: [TourEffect]) -> [BuildOrder] {
@@ -39,10 +39,7 @@ struct EditLoopUpdateTests {
     @Test("A change during a run stops it, then builds, then runs again: one build and one run per change")
     func changeDuringRun() throws {
         var model = try FixturePages.model()
-        guard case .start(let first)? = model.update(.key(.character("r"))).last else {
-            Issue.record("r did not start a run")
-            return
-        }
+        let first = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         let (effects, build) = try Self.change(&model)
         #expect(effects == [.readSource(model.currentPage.page), .stop(runID: first.runID), .build(build)])
         #expect(build.page == model.currentPage.page)
@@ -80,10 +77,7 @@ struct EditLoopUpdateTests {
     @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")
     func rerunWaitsForTheOldRun() throws {
         var model = try FixturePages.model()
-        guard case .start(let first)? = model.update(.key(.character("r"))).last else {
-            Issue.record("r did not start a run")
-            return
-        }
+        let first = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         let (_, build) = try Self.change(&model)
         #expect(model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded)))).isEmpty)
         let ended = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
@@ -217,10 +211,7 @@ struct EditLoopUpdateTests {
     @Test("A page whose source disappears mid-run is stopped and says it cannot build; a hung build says it was stopped")
     func badInput() throws {
         var model = try FixturePages.model()
-        guard case .start(let run)? = model.update(.key(.character("r"))).last else {
-            Issue.record("r did not start a run")
-            return
-        }
+        let run = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         let effects = model.update(.editLoop(.sourceUnavailable(page: model.currentPage.page, missing: ["main.swift"], unreadable: [])))
         #expect(effects == [.stop(runID: run.runID)])
         #expect(model.currentPage.status == .cannotBuild)

@@ -35,10 +35,7 @@ struct HostilePageTests {
         }
         runner.trace(.mark(name: "from the future"), stamp: runner.now + 9_000_000_000_000_000_000)
         let effects = model.update(.key(.character("r")))
-        guard case .start(let order)? = effects.last else {
-            Issue.record("r started no run: \(effects)")
-            return
-        }
+        let order = try #require(effects.last?.runOrder, "r started no run: \(effects)")
         for event in runner.delivered { _ = model.update(.host(runID: order.runID, event)) }
         _ = model.update(.tick(now: runner.now + 2_000_000_000))
         // Once a far-future event made this "running 8999997960 s".

@@ -22,10 +22,7 @@ struct KeyUpdateTests {
     func runAndRerun() throws {
         var model = try FixturePages.model()
         let first = model.update(.key(.character("r")))
-        guard case .start(let order)? = first.first else {
-            Issue.record("r did not start a run: \(first)")
-            return
-        }
+        let order = try #require(first.first?.runOrder, "r did not start a run: \(first)")
         #expect(first.count == 1)
         #expect(order.page.number == 1)
         #expect(order.speed == 1)
@@ -33,10 +30,7 @@ struct KeyUpdateTests {
 
         let second = model.update(.key(.character("r")))
         #expect(second.first == .stop(runID: order.runID))
-        guard case .start(let rerun)? = second.last else {
-            Issue.record("r did not rerun: \(second)")
-            return
-        }
+        let rerun = try #require(second.last?.runOrder, "r did not rerun: \(second)")
         #expect(rerun.runID != order.runID)
         // Events of the stopped run no longer reach the page.
         _ = model.update(.host(runID: order.runID, .ended(.stopped, time: RunScript.time(1))))
@@ -47,7 +41,7 @@ struct KeyUpdateTests {
     func oneRunAtATime() throws {
         var model = try FixturePages.model()
         let first = model.update(.key(.character("r")))
-        guard case .start(let order)? = first.first else { return }
+        let order = try #require(first.first?.runOrder, "r did not start a run: \(first)")
         model.press(.character("n"))
         let effects = model.update(.key(.character("r")))
         #expect(effects.first == .stop(runID: order.runID))
@@ -59,7 +53,7 @@ struct KeyUpdateTests {
         var model = try FixturePages.model()
         #expect(model.update(.key(.character("s"))).isEmpty)
         #expect(model.notice == "Nothing is running; r runs this page.")
-        guard case .start(let order)? = model.update(.key(.character("r"))).first else { return }
+        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
         #expect(model.update(.key(.character("s"))) == [.stop(runID: order.runID)])
     }
 
@@ -68,7 +62,7 @@ struct KeyUpdateTests {
         var model = try FixturePages.model()
         #expect(model.update(.key(.character("q"))) == [.quit])
 
-        guard case .start(let order)? = model.update(.key(.character("r"))).first else { return }
+        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
         #expect(model.update(.key(.character("q"))).isEmpty)
         #expect(model.overlay == .confirmQuit)
         #expect(model.update(.key(.character("x"))).isEmpty)
@@ -135,7 +129,7 @@ struct KeyUpdateTests {
         model.press(.character("-"))
         #expect(model.currentPage.chosenKnobValues["serial"] == "false")
 
-        guard case .start(let order)? = model.update(.key(.character("r"))).first else { return }
+        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
         #expect(order.knobSettings == [RunOrder.KnobSetting(name: "width", value: "4")])
     }
 
@@ -166,7 +160,7 @@ struct KeyUpdateTests {
         #expect(model.notice == "Speed is already at its fastest, 8×.")
         for _ in 0..<6 { model.press(.character("<")) }
         #expect(model.speed == 0.25)
-        guard case .start(let order)? = model.update(.key(.character("r"))).first else { return }
+        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
         #expect(order.speed == 0.25)
     }
 

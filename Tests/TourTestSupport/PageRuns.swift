@@ -3,9 +3,12 @@ import TourCore
 
 /// Runs a program of this build as the tutorial would, and returns the finished record of the run.
 ///
-/// Tests wait for the run's real end (or the watchdog's verdict), never for a fixed time.
+/// Tests wait for the run's real end (or the watchdog's verdict), never for a fixed time, and they wait without
+/// holding a thread: the record comes back with the run's `.ended` event. `executable` defaults to `product` in this
+/// build's products; a test that changed a page passes the program of its own `ScratchPackage`.
 public func recordRun(
     product: String,
+    executable: String? = nil,
     knobs: [(name: String, value: String)] = [],
     speed: Double = 1,
     stuckAfter: Double = 3,
@@ -13,16 +16,16 @@ public func recordRun(
     arguments: [String] = [],
     environment: [String: String] = [:],
     limits: RunRecord.Limits = RunRecord.Limits()
-) -> RunRecord {
-    PageProgramTurns.shared.running(product) {
-        let recorder = RunRecorder(limits: limits)
-        let run = PageRun.start(
-            RunRequest(executable: BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
-                       stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment),
-            handler: recorder.apply
-        )
-        run.waitUntilEnded()
-        return recorder.record
+) async -> RunRecord {
+    let recorder = RunRecorder(limits: limits)
+    let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs, speed: speed,
+                             stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
+    return await withCheckedContinuation { continuation in
+        _ = PageRun.start(request) { event in
+            recorder.apply(event)
+            // The run's last event, delivered once, after every other.
+            if case .ended = event { continuation.resume(returning: recorder.record) }
+        }
     }
 }
 
@@ -38,5 +41,12 @@ extension RunRecord {
     /// The first span whose name starts with `prefix`.
     public func firstSpan(startingWith prefix: String) -> Span? {
         spans.filter { $0.name.hasPrefix(prefix) }.min { $0.start < $1.start }
+    }
+}
+
+extension RunEnding {
+    /// What the watchdog found, when the run ended stuck: `try #require(record.ending?.stall)`.
+    public var stall: Stall? {
+        if case .stuck(let stall) = self { stall } else { nil }
     }
 }

@@ -216,13 +216,6 @@ public final class PageBuild: Sendable {
         return state.withLock { $0.outcome! }
     }
 
-    /// Waits for the outcome without holding a thread of Swift's concurrency pool (the wait happens on a Dispatch worker).
-    public func finished() async -> BuildOutcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
-        }
-    }
-
     /// The outcome, once the build has ended.
     public var outcome: BuildOutcome? { state.withLock { $0.outcome } }
 

@@ -1,10 +1,11 @@
 @preconcurrency import Glibc
 import Foundation
 import TourCore
+import TourTestSupport
 
 /// A tmux server of the test's own (its own socket, so parallel tests and a learner's tmux never meet),
 /// with helpers to type, read the screen and wait for it to show something.
-final class Tmux {
+final class Tmux: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -22,9 +23,10 @@ final class Tmux {
     }
 
     /// Ends the server and whatever still runs in it (its panes get SIGHUP). Call it in a `defer`: a test that
-    /// fails half-way must not leave a tutorial running.
+    /// fails half-way must not leave a tutorial running. The one command that blocks its caller, since a `defer`
+    /// cannot await; a `kill-server` client returns within milliseconds.
     func stop() {
-        _ = try? run(["kill-server"])
+        _ = try? command(["kill-server"])
     }
 
     /// Runs a tmux command on this server and returns its standard output.
@@ -33,7 +35,13 @@ final class Tmux {
     /// for the client that starts the server; and output goes to a file rather than a pipe, because the server
     /// inherits the descriptor and would keep a pipe open for as long as it lives.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    func run(_ arguments: [String]) async throws -> String {
+        let arguments = arguments
+        return try await awaitBlocking("tmux-client") { [self] in try command(arguments) }
+    }
+
+    /// `run`, blocking the calling thread until the client ends.
+    private func command(_ arguments: [String]) throws -> String {
         guard let executable = Self.executable else { throw Failure(description: "tmux is not installed") }
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
@@ -69,67 +77,70 @@ final class Tmux {
     }
 
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
-    func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) throws {
+    func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) async throws {
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
         for (name, value) in ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment, uniquingKeysWith: { $1 }) {
             arguments += ["-e", "\(name)=\(value)"]
         }
-        try run(arguments + [command])
+        try await run(arguments + [command])
     }
 
     /// Starts `program` in a 256-colour terminal at 120×40, whatever the tests' own environment says: `swift test`
     /// sets NO_COLOR, which would turn pictures into shades.
-    func startInColor(_ program: String, environment: [String: String] = [:]) throws {
-        try start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(program)'", width: 120, height: 40,
+    func startInColor(_ program: String, environment: [String: String] = [:]) async throws {
+        try await start("bash --norc --noprofile -c 'unset NO_COLOR; TERM=xterm-256color exec \(program)'", width: 120, height: 40,
                   environment: environment)
     }
 
     /// Presses `?` `count` times, each time until the help shows and then again to close it; returns the milliseconds
     /// from each press to the help on screen, sorted.
-    func helpLatencies(_ count: Int) throws -> [Double] {
+    func helpLatencies(_ count: Int) async throws -> [Double] {
         var latencies: [Double] = []
         for _ in 0..<count {
             let pressed = Date()
-            try send("?")
-            try waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
+            try await send("?")
+            try await waitFor("the help", timeout: 5, poll: 0.001) { $0.contains("Any key closes this.") }
             latencies.append(Date().timeIntervalSince(pressed) * 1000)
-            try send("?")
-            try waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
+            try await send("?")
+            try await waitFor("the help closed", timeout: 5, poll: 0.001) { !$0.contains("Any key closes this.") }
         }
         return latencies.sorted()
     }
 
-    func send(_ keys: String...) throws {
-        try run(["send-keys", "-t", session] + keys)
+    func send(_ keys: String...) async throws {
+        try await run(["send-keys", "-t", session] + keys)
     }
 
-    func resize(width: Int, height: Int) throws {
-        try run(["resize-window", "-t", session, "-x", String(width), "-y", String(height)])
+    func resize(width: Int, height: Int) async throws {
+        try await run(["resize-window", "-t", session, "-x", String(width), "-y", String(height)])
     }
 
     /// The visible screen as text, one line per row; with `colors`, with the escape sequences of its colours
     /// and attributes (`capture-pane -e`).
-    func screen(colors: Bool = false) throws -> String {
-        try run(["capture-pane", "-p"] + (colors ? ["-e"] : []) + ["-t", session])
+    func screen(colors: Bool = false) async throws -> String {
+        try await run(["capture-pane", "-p"] + (colors ? ["-e"] : []) + ["-t", session])
     }
 
     /// The process id of the program the pane started.
-    func panePID() throws -> Int32 {
-        let text = try run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    func panePID() async throws -> Int32 {
+        let text = try await run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let pid = Int32(text) else { throw Failure(description: "no pane pid in '\(text)'") }
         return pid
     }
 
     /// Polls the screen until `condition` holds, and returns that screen; fails with the last screen at the deadline.
+    ///
+    /// A terminal announces nothing, so polling it is the only way to see a frame; between polls the test is
+    /// suspended, not holding a thread, and the deadline is a limit on failure, never a wait that success needs.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, colors: Bool = false,
-                 _ condition: (String) -> Bool) throws -> String {
+                 _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try screen(colors: colors)
+            last = try await screen(colors: colors)
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: poll)
+            try await Task.sleep(for: .seconds(poll))
         }
         let message = "timed out after \(timeout) s waiting for \(what); the screen was:\n\(last)"
         print(message)

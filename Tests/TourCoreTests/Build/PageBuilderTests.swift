@@ -27,7 +27,7 @@ final class PageBuilderTests {
                     environment: ["PATH": "\(folder.path):/usr/bin:/bin"])
     }
 
-    @Test func commandLineForTheDefaultBuildFolder() throws {
+    @Test func commandLineForTheDefaultBuildFolder() async throws {
         try standIn("exit 0")
         let builder = builder()
         #expect(builder.swiftExecutable == folder.appendingPathComponent("swift").path)
@@ -35,7 +35,7 @@ final class PageBuilderTests {
         #expect(builder.arguments(product: "Lesson01Operation") == ["build", "--package-path", "/work/pkg", "--product", "Lesson01Operation"])
     }
 
-    @Test func buildsIntoTheFolderTourRunsPagesFrom() throws {
+    @Test func buildsIntoTheFolderTourRunsPagesFrom() async throws {
         // `<scratch>/<triple>/<configuration>`, as SwiftPM lays it out, with `--scratch-path` or without.
         let products = folder.appendingPathComponent("scratch/x86_64-unknown-linux-gnu/release")
         try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
@@ -49,7 +49,7 @@ final class PageBuilderTests {
         #expect(real.scratchPath == nil || real.scratchPath == scratch)
     }
 
-    @Test func theDirectRouteIsRefusedWhenThePlanNoLongerHolds() throws {
+    @Test func theDirectRouteIsRefusedWhenThePlanNoLongerHolds() async throws {
         let products = folder.appendingPathComponent("scratch/x86_64-unknown-linux-gnu/debug")
         try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
         // Made anew each time: the builder finds its build folder by the plan in it.
@@ -84,7 +84,7 @@ final class PageBuilderTests {
         #expect(reason([main, old]) == "Lesson01Operation has not been built in full yet")
     }
 
-    @Test func jobLinesAreSplitAsAShellWould() {
+    @Test func jobLinesAreSplitAsAShellWould() async {
         // swiftc -### quotes with single quotes; clang -### with double quotes and backslashes.
         #expect(shellWords(#"/bin/swift-frontend -frontend -c '-rpath=$ORIGIN' /a\ b.swift"#)
                 == ["/bin/swift-frontend", "-frontend", "-c", "-rpath=$ORIGIN", "/a b.swift"])
@@ -93,18 +93,18 @@ final class PageBuilderTests {
         #expect(DirectJobs.withoutIndexing(["f", "-c", "-index-store-path", "/s", "-index-system-modules", "-o", "x"]) == ["f", "-c", "-o", "x"])
     }
 
-    @Test func stagesRunInOrderAndStopAtTheFirstFailure() throws {
+    @Test func stagesRunInOrderAndStopAtTheFirstFailure() async throws {
         try standIn("echo \"step $*\"; [ \"$1\" = ok ]")
         let swift = folder.appendingPathComponent("swift").path
         let stages = [PageBuilder.Stage(commands: [[swift, "ok"]]), PageBuilder.Stage(commands: [[swift, "fails"]]), PageBuilder.Stage(commands: [[swift, "ok"]])]
         let build = PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }
-        let outcome = build.wait()
+        let outcome = await build.finished()
         #expect(outcome.status == .failed)
         #expect(outcome.route == .direct)
         #expect(outcome.output == ["step ok", "step fails"])
     }
 
-    @Test func aStageRunsItsCommandsSideBySideAndAFailedOneFallsBack() throws {
+    @Test func aStageRunsItsCommandsSideBySideAndAFailedOneFallsBack() async throws {
         // Each command waits for the other's mark: run one after the other, the first would wait forever.
         let (a, b) = (folder.appendingPathComponent("a").path, folder.appendingPathComponent("b").path)
         try standIn("""
@@ -112,12 +112,12 @@ final class PageBuilderTests {
             """)
         let swift = folder.appendingPathComponent("swift").path
         let stages = [PageBuilder.Stage(commands: [[swift, a, b, "ok"], [swift, b, a, "fails"]], ifFailed: [swift, a, a, "ok"])]
-        let outcome = PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }.wait()
+        let outcome = await PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }.finished()
         #expect(outcome.status == .succeeded)
         #expect(Set(outcome.output) == ["\(a) done", "\(b) done"])
     }
 
-    @Test func streamsLinesAndReportsDiagnostics() throws {
+    @Test func streamsLinesAndReportsDiagnostics() async throws {
         try standIn("""
             echo "args: $*"
             echo "[3/6] Compiling Lesson01Operation main.swift"
@@ -130,7 +130,7 @@ final class PageBuilderTests {
             exit 1
             """)
         let lines = Mutex<[BuildOutputLine]>([])
-        let outcome = builder().build(product: "Lesson01Operation") { line in lines.withLock { $0.append(line) } }.wait()
+        let outcome = await builder().build(product: "Lesson01Operation") { line in lines.withLock { $0.append(line) } }.finished()
         #expect(outcome.status == .failed)
         let streamed = lines.withLock { $0 }
         // Two pipes: the order between stdout and stderr lines is not defined, only within each.
@@ -141,41 +141,53 @@ final class PageBuilderTests {
         #expect(outcome.diagnostics.errors.first?.notes.map(\.line) == [21])
     }
 
-    @Test func success() throws {
+    @Test func success() async throws {
         try standIn("echo 'Build of product complete!'")
-        let outcome = builder().build(product: "Lesson01Operation").wait()
+        let outcome = await builder().build(product: "Lesson01Operation").finished()
         #expect(outcome.status == .succeeded)
         #expect(outcome.output == ["Build of product complete!"])
     }
 
-    @Test func cancelStopsTheWholeGroup() throws {
-        let marker = folder.appendingPathComponent("grandchild-alive").path
-        // A grandchild, like the compiler jobs of a real build, that would leave a mark if it outlived the cancel.
-        try standIn("(sleep 2; touch '\(marker)') & echo started; wait")
-        let started = DispatchSemaphore(value: 0)
+    @Test func cancelStopsTheWholeGroup() async throws {
+        let pidFile = folder.appendingPathComponent("grandchild-pid").path
+        // A grandchild, like the compiler jobs of a real build, that writes its pid (by rename, so whole) and would
+        // run for a minute; the build says it started only once the pid is there.
+        try standIn("""
+            sh -c 'echo $$ > "$1.new" && mv "$1.new" "$1" && exec sleep 60' grandchild '\(pidFile)' &
+            while [ ! -s '\(pidFile)' ]; do sleep 0.01; done
+            echo started
+            wait
+            """)
+        let started = Occurrences()
         let build = builder().build(product: "Lesson01Operation") { _ in started.signal() }
-        started.wait()
+        try #require(await started.next())
+        let grandchild = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         build.cancel()
-        let outcome = build.wait()
+        let outcome = await build.finished()
         #expect(outcome.status == .cancelled)
-        #expect(outcome.seconds < 2)
-        Thread.sleep(forTimeInterval: 2.5)   // the one wait: proving something did not happen takes its time
-        #expect(!FileManager.default.fileExists(atPath: marker))
+        // Killed with its group, it is gone (or a zombie until PID 1 reaps it) at once; a minute's sleep outlived
+        // nothing but a cancel that missed it.
+        #expect(await eventually(timeout: 10) { processHasEnded(grandchild) }, "the grandchild \(grandchild) outlived the cancel")
     }
 
-    @Test func aHungBuildTimesOut() throws {
+    @Test func aHungBuildTimesOut() async throws {
         try standIn("echo compiling; exec sleep 60")
-        let outcome = builder(timeout: 0.5).build(product: "Lesson01Operation").wait()
+        let outcome = await builder(timeout: 0.5).build(product: "Lesson01Operation").finished()
         #expect(outcome.status == .timedOut)
         #expect(outcome.output == ["compiling"])
     }
 
-    @Test func noSwiftOnPath() throws {
+    @Test func noSwiftOnPath() async throws {
         let builder = PageBuilder(packageRoot: folder, productsDirectory: folder, environment: ["PATH": folder.path])
-        guard case .couldNotStart(let message) = builder.build(product: "X").wait().status else {
-            Issue.record("expected couldNotStart")
-            return
-        }
+        let status = await builder.build(product: "X").finished().status
+        let message = try #require(status.couldNotStartReason, "expected couldNotStart, got \(status)")
         #expect(message.contains("no swift on PATH"))
+    }
+}
+
+extension BuildOutcome.Status {
+    /// Why `swift` could not be started, for `couldNotStart`; nil for any other status.
+    var couldNotStartReason: String? {
+        if case .couldNotStart(let reason) = self { reason } else { nil }
     }
 }

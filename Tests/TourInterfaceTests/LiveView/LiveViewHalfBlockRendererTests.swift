@@ -114,21 +114,17 @@ struct LiveViewHalfBlockRendererTests {
         #expect(HalfBlockRenderer.render(frame, width: 0, height: 5, depth: .colors256).cells.isEmpty)
     }
 
-    /// The issue asks for at most 1 ms per 160×96 frame; debug builds are slower, so the bound here is loose and
-    /// the release figure is measured with `swift test -c release`.
-    @Test func convertingAFullFrameIsFast() {
+    /// A full 160×96 frame becomes one cell per column and half a row each; how fast is a benchmark
+    /// (`InterfaceBenchmarks.fullFrameToCells()`).
+    @Test func aFullFrameFillsEveryCell() {
+        let picture = HalfBlockRenderer.render(Self.fullFrame(), width: 160, height: 48, depth: .colors256)
+        #expect(picture.cells.count == 160 * 48)
+    }
+
+    /// A 160×96 frame whose pixels all differ from their neighbours.
+    static func fullFrame() -> LiveFrame {
         var pixels = [UInt8](repeating: 0, count: 160 * 96 * 3)
         for index in pixels.indices { pixels[index] = UInt8((index * 37) & 255) }
-        let frame = LiveFrame(width: 160, height: 96, pixels: pixels)!
-        var times: [Double] = []
-        for _ in 0..<31 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let picture = HalfBlockRenderer.render(frame, width: 160, height: 48, depth: .colors256)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            #expect(picture.cells.count == 160 * 48)
-        }
-        let median = times.sorted()[times.count / 2]
-        print("Live view: 160×96 frame to 160×48 cells, median \(String(format: "%.3f", median)) ms")
-        #expect(median < 50)
+        return LiveFrame(width: 160, height: 96, pixels: pixels)!
     }
 }

@@ -208,8 +208,7 @@ extension TourModel {
     /// Starts a run of the current page and feeds it `script`, as the terminal layer would; returns the run's id.
     @discardableResult
     mutating func run(_ script: RunScript) -> Int? {
-        let effects = update(.key(.character("r")))
-        guard case .start(let order)? = effects.last else { return nil }
+        guard let order = update(.key(.character("r"))).last?.runOrder else { return nil }
         for event in script.events { _ = update(.host(runID: order.runID, event)) }
         return order.runID
     }
@@ -217,6 +216,13 @@ extension TourModel {
     /// Sends keys one after another, ignoring effects.
     mutating func press(_ keys: Key...) {
         for key in keys { _ = update(.key(key)) }
+    }
+}
+
+extension TourEffect {
+    /// The order of a `.start` effect, nil for any other effect: `try #require(effects.last?.runOrder)`.
+    var runOrder: RunOrder? {
+        if case .start(let order) = self { order } else { nil }
     }
 }
 

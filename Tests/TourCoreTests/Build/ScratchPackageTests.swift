@@ -1,0 +1,82 @@
+@preconcurrency import Glibc
+import Foundation
+import Testing
+@testable import TourCore
+import TourTestSupport
+
+/// A `ScratchPackage` is where tests edit and rebuild pages: its rebuild takes the commands SwiftPM planned, so it is
+/// as quick as in the checkout, and it writes only inside the copy.
+@Suite("Scratch package")
+struct ScratchPackageTests {
+    @Test("A page edited and rebuilt in the copy runs the edit there; the checkout's page and program stay as they were")
+    func anEditStaysInTheCopy() async throws {
+        let checkout = try PageCatalog.load()
+        let checkoutPage = try #require(checkout.pages.first)
+        let checkoutProgram = BuildProducts.executable(named: checkoutPage.product)
+        let pageBefore = try Data(contentsOf: checkoutPage.source)
+        let programBefore = try FileFacts(checkoutProgram)
+
+        let started = ContinuousClock.now
+        let scratch = try await ScratchPackage.make()
+        defer { scratch.remove() }
+        let copied = ContinuousClock.now
+        let page = try #require(try scratch.catalog().pages.first)
+        #expect(page.source.path.hasPrefix(scratch.root.path + "/"))
+        let text = try String(contentsOf: page.source, encoding: .utf8)
+        try #require(text.contains("print(\"Done: "), "page 1 no longer prints \"Done: …\"")
+        try text.replacingOccurrences(of: "print(\"Done: ", with: "print(\"Scratch: ")
+            .write(to: page.source, atomically: true, encoding: .utf8)
+
+        let builder = scratch.builder()
+        // The copy's plan names the copy's files, so the rebuild runs SwiftPM's planned commands, not `swift build`.
+        let steps = try #require(builder.plannedCommands(product: page.product, sources: page.listSourceFiles()),
+                                 "the copy's plan does not cover its page 1")
+        // Only the compiler's shared module cache is the checkout's.
+        let moduleCache = BuildProducts.directory.appendingPathComponent("ModuleCache").path
+        #expect(steps.joined().allSatisfy { !$0.contains(checkout.root.path + "/") || $0 == moduleCache },
+                "a planned command still names the checkout: \(steps)")
+        let outcome = await builder.build(product: page.product, sources: page.listSourceFiles()).finished()
+        let built = ContinuousClock.now
+        #expect(outcome.status == .succeeded, "\(outcome.output.joined(separator: "\n"))")
+        print("scratch package: copied in \(copied - started), page 1 rebuilt in \(built - copied)")
+
+        let edited = await recordRun(product: page.product, executable: scratch.executable(named: page.product), speed: 10)
+        #expect(edited.ending == .exited(code: 0))
+        #expect(edited.outputText.contains { $0.hasPrefix("Scratch: ") }, "the copy's program runs the edit")
+
+        #expect(try Data(contentsOf: checkoutPage.source) == pageBefore, "the checkout's page changed")
+        #expect(try FileFacts(checkoutProgram) == programBefore, "the checkout's program was rebuilt or written to")
+        let original = await recordRun(product: checkoutPage.product, speed: 10)
+        #expect(original.outputText.contains { $0.hasPrefix("Done: ") })
+        #expect(!original.outputText.contains { $0.hasPrefix("Scratch: ") })
+    }
+
+    @Test("The copy's tour takes its pages from the copy and its programs from the copy's build folder")
+    func theCopyHasItsOwnTour() async throws {
+        let scratch = try await ScratchPackage.make()
+        defer { scratch.remove() }
+        #expect(FileManager.default.isExecutableFile(atPath: scratch.tour))
+        #expect(scratch.productsDirectory.path.hasPrefix(scratch.root.path + "/.build/"))
+        #expect(scratch.builder().scratchPath == nil, "the copy's products are in the copy's default build folder")
+        let catalog = try scratch.catalog()
+        #expect(catalog.pages.count == (try PageCatalog.load()).pages.count)
+        #expect(catalog.pages.allSatisfy { FileManager.default.isExecutableFile(atPath: scratch.executable(named: $0.product)) })
+        // Nothing of the learner's state comes along.
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent(".tour").path))
+    }
+}
+
+/// What identifies a file's content and its last write: inode, size, modification time.
+private struct FileFacts: Equatable {
+    let inode: UInt64
+    let size: Int64
+    let modified: Int
+
+    init(_ path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import TourCore
+
+/// Runs `work`, which blocks (a process wait, a semaphore), on a thread of its own and awaits its result.
+///
+/// Swift Testing runs tests on the cooperative pool, as wide as the cores: a test that blocks one of its threads
+/// holds back every other test. Waiting here costs the pool nothing.
+public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: work()) }
+        thread.name = name
+        thread.start()
+    }
+}
+
+/// `awaitBlocking` for work that throws.
+public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.name = name
+        thread.start()
+    }
+}
+
+extension PageRun {
+    /// Waits, without blocking the caller's thread, until the run is over, and says how it ended.
+    @discardableResult
+    public func ended() async -> RunEnding {
+        await awaitBlocking("test-run-wait") { self.waitUntilEnded() }
+    }
+}
+
+extension PageBuild {
+    /// Waits, without blocking the caller's thread, until the build is over, and returns its outcome.
+    public func finished() async -> BuildOutcome {
+        await awaitBlocking("test-build-wait") { self.wait() }
+    }
+}
+
+/// Waits until `condition` holds, checking every `interval` seconds and suspending in between; returns false
+/// if it still does not hold after `timeout` seconds. For states that announce themselves with no event, such as a
+/// process that is gone or a file that appeared.
+public func eventually(timeout: Double, interval: Double = 0.01, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    while true {
+        if try condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .seconds(interval))
+    }
+}
+
+/// Counts something that happens on another thread (a line arrived, a build started) and lets a test await each
+/// occurrence in turn, suspended rather than blocked.
+public final class Occurrences: Sendable {
+    private struct State {
+        var unclaimed = 0
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Records one occurrence: the longest-waiting `next` returns true, or the next call to it will.
+    public func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.unclaimed += 1
+                return nil
+            }
+            return state.waiters.removeFirst().continuation
+        }
+        waiter?.resume(returning: true)
+    }
+
+    /// Waits for the next occurrence not yet waited for; false if none came within `timeout` seconds, a bound that
+    /// only turns a hang into a failure.
+    public func next(timeout: Double = 30) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let id = state.withLock { state -> UInt64? in
+                if state.unclaimed > 0 {
+                    state.unclaimed -= 1
+                    return nil
+                }
+                state.nextID += 1
+                state.waiters.append((state.nextID, continuation))
+                return state.nextID
+            }
+            guard let id else { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+                let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.waiters.remove(at: index).continuation
+                }
+                expired?.resume(returning: false)
+            }
+        }
+    }
+}
