@@ -272,3 +272,55 @@ func shellWords(_ line: String) -> [String] {
     if inWord { words.append(word) }
     return words
 }
+
+/// What `swift-autolink-extract` does for a link, done in this process: the libraries the objects ask to be linked
+/// with (`import Foundation` asks for `-lFoundation`, and so on), read from each object's `.swift1_autolink_entries`
+/// section and written one a line, in order of first appearance. A process less per rebuild.
+enum AutolinkEntries {
+    static let section = ".swift1_autolink_entries"
+
+    /// Writes the autolink file `command` (a `swift-autolink-extract` job) would write; false when it cannot (an input
+    /// that is not a 64-bit little-endian ELF object, such as an archive), and the tool itself must run.
+    static func write(for command: [String]) -> Bool {
+        guard command.first?.hasSuffix("swift-autolink-extract") == true,
+              let outputIndex = command.firstIndex(of: "-o"), outputIndex + 1 < command.count else { return false }
+        let inputs = command[1...].enumerated().filter { $0.offset + 1 != outputIndex && $0.offset + 1 != outputIndex + 1 }.map(\.element)
+        var entries: [String] = []
+        var seen: Set<String> = []
+        for input in inputs {
+            guard let data = FileManager.default.contents(atPath: input), let found = self.entries(inObject: data) else { return false }
+            for entry in found where seen.insert(entry).inserted { entries.append(entry) }
+        }
+        let text = entries.map { $0 + "\n" }.joined()
+        return (try? Data(text.utf8).write(to: URL(fileURLWithPath: command[outputIndex + 1]), options: .atomic)) != nil
+    }
+
+    /// The section's NUL-separated entries, empty when the object has no such section; nil when `data` is not an ELF64
+    /// little-endian object.
+    static func entries(inObject data: Data) -> [String]? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [String]? in
+            guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
+                  bytes[4] == 2, bytes[5] == 1 else { return nil }
+            func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Int? {
+                guard offset >= 0, offset + MemoryLayout<T>.size <= bytes.count else { return nil }
+                return Int(exactly: T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self)))
+            }
+            guard let sectionTable = integer(0x28, UInt64.self), let entrySize = integer(0x3A, UInt16.self),
+                  let count = integer(0x3C, UInt16.self), let namesIndex = integer(0x3E, UInt16.self),
+                  entrySize >= 64, namesIndex < count,
+                  let namesOffset = integer(sectionTable + namesIndex * entrySize + 0x18, UInt64.self) else { return nil }
+            for index in 0..<count {
+                let header = sectionTable + index * entrySize
+                guard let nameOffset = integer(header, UInt32.self), let offset = integer(header + 0x18, UInt64.self),
+                      let size = integer(header + 0x20, UInt64.self) else { return nil }
+                let nameStart = namesOffset + nameOffset
+                guard nameStart < bytes.count else { return nil }
+                let name = bytes[nameStart...].prefix { $0 != 0 }
+                guard name.elementsEqual(section.utf8) else { continue }
+                guard offset + size <= bytes.count else { return nil }
+                return bytes[offset..<(offset + size)].split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return []
+        }
+    }
+}

@@ -258,6 +258,7 @@ public final class PageBuild: Sendable {
         }
         if let stages {
             for stage in stages {
+                if stage.commands.count == 1 && AutolinkEntries.write(for: stage.commands[0]) { continue }
                 var status = runTogether(stage.commands, onLine: collect)
                 if status == .failed, let fallback = stage.ifFailed {
                     status = spawn(fallback[0], Array(fallback.dropFirst()), onLine: collect)

@@ -25,8 +25,8 @@ extension TourModel {
             notice = "\(files.joined(separator: ", ")) changed: rebuilding \(page.product)\(glyphs.ellipsis)"
             let actions = pages[index].build.cycle.changeSeen(buildID: nextBuildID(), runIsLive: pages[index].isRunning)
             startingBuild(index)
-            // The new text is shown while the program builds.
-            return [.readSource(page)] + effects(of: actions, page: index)
+            // The build starts first, then the new text is read, to be shown while the program builds.
+            return effects(of: actions, page: index) + [.readSource(page)]
         case .sourceUnavailable(let page, let missing, let unreadable):
             guard let index = index(of: page) else { return [] }
             let effects = effects(of: pages[index].build.cycle.sourceLost(runIsLive: pages[index].isRunning), page: index)

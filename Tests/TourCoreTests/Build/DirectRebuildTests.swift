@@ -64,6 +64,20 @@ final class DirectRebuildTests {
         try #require(first.status == .succeeded, "the scratch package did not build: \(first.output.suffix(10))")
         #expect(try await run() == "main 1 kit 1 helper 1")
 
+        // The autolink file written in this process is the one the toolchain's tool writes.
+        let sources = Page.sourceFiles(main: page.appendingPathComponent("main.swift"))
+        let autolink = try #require(try builder.directStages(product: "Page01", sources: sources).flatMap(\.commands)
+            .first { $0.first?.hasSuffix("swift-autolink-extract") == true })
+        let output = try #require(autolink.firstIndex(of: "-o")) + 1
+        var byTool = autolink
+        byTool[output] = root.appendingPathComponent("by-tool.autolink").path
+        let tool = try Process.run(URL(fileURLWithPath: byTool[0]), arguments: Array(byTool.dropFirst()))
+        await awaitBlocking { tool.waitUntilExit() }
+        #expect(AutolinkEntries.write(for: autolink))
+        let expected = try String(contentsOfFile: byTool[output], encoding: .utf8)
+        #expect(expected.contains("-lswiftCore"))
+        #expect(try String(contentsOfFile: autolink[output], encoding: .utf8) == expected)
+
         // The page's main.swift.
         try write("Lessons/01-Page/main.swift", "import Kit\nprint(\"main 2\", kit(), helper())\n")
         var outcome = await rebuild()
