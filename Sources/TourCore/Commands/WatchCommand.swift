@@ -26,9 +26,6 @@ public final class WatchCommand: @unchecked Sendable {
     /// The run was told to stop for a newer version: its end says so instead of printing its summary.
     private var runWasStopped = false
     private var build: PageBuild?
-    /// Take the direct route when SwiftPM's last plan for the page still holds (see `PageBuilder.directStages`);
-    /// not for the first build, which also brings everything else the page needs up to date.
-    private var directBuilds = false
 
     private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
                  emit: @escaping @Sendable (String) -> Void) {
@@ -62,7 +59,7 @@ public final class WatchCommand: @unchecked Sendable {
         }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs.map { ($0.name, $0.value) }) { emit(line) }
-        // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
+        // The binary may be older than the source (edited before watching began): build first.
         queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
         watcher.start(every: Self.pollInterval) { event in self.queue.async { self.handle(event) } }
     }
@@ -72,7 +69,6 @@ public final class WatchCommand: @unchecked Sendable {
         case .changed(let files):
             emit("")
             emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
-            directBuilds = true
             perform(cycle.changeSeen(buildID: takeBuildID(), runIsLive: run != nil))
         case .unavailable(let missing, let unreadable):
             perform(cycle.sourceLost(runIsLive: run != nil))
@@ -108,7 +104,9 @@ public final class WatchCommand: @unchecked Sendable {
     }
 
     private func startBuild(_ buildID: Int) {
-        let build = builder.build(product: page.product, sources: directBuilds ? page.listSourceFiles() : nil, onRoute: { route in
+        // The direct route when SwiftPM's last plan for the page still holds (see `PageBuilder.directStages`), for the
+        // first build too: what it checks covers everything the page needs, and it compiles every file of the page.
+        let build = builder.build(product: page.product, sources: page.listSourceFiles(), onRoute: { route in
             guard case .swiftBuild(let reason?) = route else { return }
             self.queue.async {
                 guard self.cycle.buildInFlight == buildID else { return }
@@ -135,13 +133,6 @@ public final class WatchCommand: @unchecked Sendable {
             for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
             // Shown because the build is most of the wait between a save and the new run.
             emit(String(format: "(built in %.2f s)", outcome.seconds))
-            // After the first build the plan is fresh: list the direct route's jobs now rather than on the first save.
-            if !directBuilds {
-                let (builder, page) = (builder, page)
-                DispatchQueue.global(qos: .utility).async {
-                    builder.prepareDirectBuild(product: page.product, sources: page.listSourceFiles())
-                }
-            }
         case .failed:
             let diagnostics = outcome.diagnostics.diagnostics
             if diagnostics.isEmpty {
