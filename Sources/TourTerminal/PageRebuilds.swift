@@ -34,8 +34,8 @@ final class PageRebuilds: @unchecked Sendable {
         watcher?.stop()
         watchedFolder = page.folder
         let watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
-        // Ten polls a second: a change is reported after the watcher's 0.1 s quiet period either way, and each
-        // poll's wake-up costs CPU the whole time the tutorial sits open.
+        // Where the watcher has to poll (no inotify), ten polls a second: a change is reported after its 0.1 s quiet
+        // period either way, and each poll's wake-up costs CPU the whole time the tutorial sits open.
         watcher.start(every: 0.1) { [weak self] event in
             switch event {
             case .changed(let files): self?.post(.sourceChanged(page: page, files: files))
@@ -44,15 +44,20 @@ final class PageRebuilds: @unchecked Sendable {
         }
         self.watcher = watcher
         post(.watchStarted(page: page, programIsStale: Self.programIsStale(page)))
+        // So the first save after launch takes the direct route without first asking the drivers for its jobs.
+        DispatchQueue.global(qos: .utility).async { [builder] in
+            builder.prepareDirectBuild(product: page.product, sources: page.listSourceFiles())
+        }
     }
 
     func build(_ order: BuildOrder) {
         let buildID = order.buildID
-        let build = builder.build(product: order.page.product, sources: order.page.listSourceFiles()) { [weak self] line in
+        let build = builder.build(product: order.page.product, sources: order.page.listSourceFiles(), onLine: { [weak self] line in
             self?.post(.buildOutput(buildID: buildID, lines: [line.text]))
-        }
+        }, onRoute: { [weak self] route in
+            self?.post(.buildStarted(buildID: buildID, time: monotonicNanoseconds(), route: route))
+        })
         builds[buildID] = build
-        post(.buildStarted(buildID: buildID, time: monotonicNanoseconds()))
         DispatchQueue.global().async { [weak self] in
             let outcome = build.wait()
             guard let self else { return }

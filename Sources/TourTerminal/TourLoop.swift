@@ -14,6 +14,9 @@ final class TourLoop: @unchecked Sendable {
     static let frameInterval: UInt64 = 33_000_000
     /// How often open spans and the clock move on while a page runs.
     static let tickInterval = DispatchTimeInterval.milliseconds(66)
+    /// How often the clock moves on while only a build is in flight: its elapsed time needs no more, and each frame's
+    /// CPU is taken from the compiler on a small machine.
+    static let buildTickInterval = DispatchTimeInterval.milliseconds(250)
 
     private let queue = DispatchQueue(label: "tour.interface", qos: .userInteractive)
     private let screen: CursesScreen
@@ -21,6 +24,7 @@ final class TourLoop: @unchecked Sendable {
     private var runs: [Int: PageRun] = [:]
     private var sources: [DispatchSourceProtocol] = []
     private var ticker: DispatchSourceTimer?
+    private var tickerInterval: DispatchTimeInterval?
     private var inbox: HostEventInbox!
     private var rebuilds: PageRebuilds!
     private let editor: EditorHandoff
@@ -203,10 +207,14 @@ final class TourLoop: @unchecked Sendable {
         _ = model.update(.drawn)
     }
 
+    /// Ticks at the run's pace while a page runs, else at the build's.
     private func startTicking() {
-        guard ticker == nil else { return }
+        let interval = runs.isEmpty ? Self.buildTickInterval : Self.tickInterval
+        guard ticker == nil || tickerInterval != interval else { return }
+        ticker?.cancel()
+        tickerInterval = interval
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + Self.tickInterval, repeating: Self.tickInterval, leeway: .milliseconds(10))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
         timer.setEventHandler { [unowned self] in handle(.tick(now: monotonicNanoseconds()), drawNow: false) }
         timer.resume()
         ticker = timer
@@ -215,5 +223,6 @@ final class TourLoop: @unchecked Sendable {
     private func stopTicking() {
         ticker?.cancel()
         ticker = nil
+        tickerInterval = nil
     }
 }

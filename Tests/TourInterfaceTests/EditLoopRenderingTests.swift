@@ -70,7 +70,7 @@ struct EditLoopRenderingTests {
     func buildingProgress() throws {
         var model = try FixturePages.model()
         let (_, build) = try EditLoopUpdateTests.change(&model)
-        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 1_000_000_000)))
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 1_000_000_000, route: .direct)))
         _ = model.update(.tick(now: 1_400_000_000))
         model.notice = nil
         let screen = TourRenderer.render(model)

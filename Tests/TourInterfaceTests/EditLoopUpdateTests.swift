@@ -19,7 +19,7 @@ struct EditLoopUpdateTests {
     /// Reports a change of the current page's `main.swift` and returns the build it asked for.
     static func change(_ model: inout TourModel) throws -> (effects: [TourEffect], build: BuildOrder) {
         let effects = model.update(.editLoop(.sourceChanged(page: model.currentPage.page, files: ["main.swift"])))
-        guard case .build(let order)? = effects.last else { throw Failure("a change did not ask for a build: \(effects)") }
+        guard let order = builds(effects).last else { throw Failure("a change did not ask for a build: \(effects)") }
         return (effects, order)
     }
 
@@ -41,12 +41,13 @@ struct EditLoopUpdateTests {
         var model = try FixturePages.model()
         let first = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         let (effects, build) = try Self.change(&model)
-        #expect(effects == [.readSource(model.currentPage.page), .stop(runID: first.runID), .build(build)])
+        // The build starts before the new text is read: reading it is not on the way to the new run.
+        #expect(effects == [.stop(runID: first.runID), .build(build), .readSource(model.currentPage.page)])
         #expect(build.page == model.currentPage.page)
         #expect(model.currentPage.status == .building)
 
         _ = model.update(.host(runID: first.runID, .ended(.stopped, time: 5)))
-        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10)))
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10, route: .direct)))
         #expect(Self.starts(model.update(.editLoop(.buildOutput(buildID: build.buildID, lines: ["Compiling…"])))).isEmpty)
         let finished = model.update(.editLoop(.buildFinished(buildID: build.buildID, Self.outcome(.succeeded))))
         #expect(Self.starts(finished).count == 1)
@@ -54,6 +55,24 @@ struct EditLoopUpdateTests {
         #expect(model.currentPage.status == .running)
         #expect(Self.starts(finished).first?.runID != first.runID)
         #expect(model.notice == "Rebuilt in 0.50 s.")
+    }
+
+    @Test("A rebuild that cannot take the direct route says why on the status line, as it starts and when it ends")
+    func fullRebuildSaysWhy() throws {
+        var model = try FixturePages.model()
+        let (_, build) = try Self.change(&model)
+        let product = model.currentPage.page.product
+        _ = model.update(.editLoop(.buildStarted(buildID: build.buildID, time: 10, route: .swiftBuild(reason: "LessonKit changed (Spans.swift)"))))
+        #expect(model.notice == "Full rebuild of \(product) (LessonKit changed (Spans.swift))…")
+        var outcome = Self.outcome(.succeeded)
+        outcome.route = .swiftBuild(reason: "LessonKit changed (Spans.swift)")
+        _ = model.update(.editLoop(.buildFinished(buildID: build.buildID, outcome)))
+        #expect(model.notice == "Rebuilt in 0.50 s, in full: LessonKit changed (Spans.swift).")
+
+        // The direct route is the usual one: nothing to explain.
+        let (_, next) = try Self.change(&model)
+        _ = model.update(.editLoop(.buildStarted(buildID: next.buildID, time: 20, route: .direct)))
+        #expect(model.notice?.hasPrefix("main.swift changed: rebuilding") == true)
     }
 
     @Test("A build that ends before the stopped run does waits for the run's end: the old and new runs never overlap")
@@ -73,7 +92,7 @@ struct EditLoopUpdateTests {
         var model = try FixturePages.model()
         let (_, first) = try Self.change(&model)
         let (effects, second) = try Self.change(&model)
-        #expect(effects == [.readSource(model.currentPage.page), .cancelBuild(buildID: first.buildID), .build(second)])
+        #expect(effects == [.cancelBuild(buildID: first.buildID), .build(second), .readSource(model.currentPage.page)])
         // The cancelled build's end arrives late and changes nothing.
         #expect(model.update(.editLoop(.buildFinished(buildID: first.buildID, Self.outcome(.cancelled)))).isEmpty)
         #expect(model.currentPage.status == .building)

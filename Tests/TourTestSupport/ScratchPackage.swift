@@ -85,6 +85,7 @@ public struct ScratchPackage: Sendable {
         do {
             for entry in try files.contentsOfDirectory(atPath: checkout.path) where !notCopied.contains(entry) {
                 try files.copyItem(at: checkout.appendingPathComponent(entry), to: root.appendingPathComponent(entry))
+                keepModificationTimes(of: checkout.appendingPathComponent(entry), on: root.appendingPathComponent(entry))
             }
             let copiedBuild = root.appendingPathComponent(".build")
             let copiedProducts = copiedBuild.appendingPathComponent(triple).appendingPathComponent(configuration)
@@ -103,6 +104,24 @@ public struct ScratchPackage: Sendable {
         }
         let copiedProducts = root.appendingPathComponent(".build").appendingPathComponent(triple).appendingPathComponent(configuration)
         return ScratchPackage(root: root, productsDirectory: copiedProducts)
+    }
+
+    /// Gives every copied file its original's modification time, as `cp -p` does (`copyItem` gives it the time of the
+    /// copy): builds judge freshness by these times, and a library's sources newer than its linked objects would make a
+    /// page's rebuild rebuild the library (`PageBuilder.directStages`).
+    private static func keepModificationTimes(of original: URL, on copy: URL) {
+        var paths = [""]
+        if let walk = FileManager.default.enumerator(atPath: original.path) {
+            while let relative = walk.nextObject() as? String { paths.append(relative) }
+        }
+        for relative in paths {
+            let from = relative.isEmpty ? original.path : original.path + "/" + relative
+            let to = relative.isEmpty ? copy.path : copy.path + "/" + relative
+            var info = stat()
+            guard lstat(from, &info) == 0 else { continue }
+            var times = [info.st_atim, info.st_mtim]
+            _ = utimensat(AT_FDCWD, to, &times, AT_SYMLINK_NOFOLLOW)
+        }
     }
 
     /// Whether a products folder's entry is left out of the copy: the test bundle and the test targets' objects

@@ -22,6 +22,8 @@ public struct BuildOutcome: Sendable {
     /// Everything the build printed, stdout and stderr, in the order it arrived, kept for the learner to read.
     public var output: [String]
     public var seconds: Double
+    /// How the build went about it.
+    public var route: BuildRoute = .swiftBuild(reason: nil)
 }
 
 /// A line of `swift build` output as it arrives.
@@ -31,8 +33,9 @@ public struct BuildOutputLine: Sendable, Equatable {
     public var text: String
 }
 
-/// Rebuilds one page's product with `swift build --product`, off the calling thread, into the build folder
-/// the running `tour` takes its page programs from, so the next run picks up the new binary.
+/// Rebuilds one page's program, off the calling thread, into the build folder the running `tour` takes its page
+/// programs from, so the next run picks up the new binary: directly, with only the jobs the program needs, when
+/// SwiftPM's last plan for the page still holds, else with `swift build --product`.
 public struct PageBuilder: Sendable {
     public var packageRoot: URL
     /// `--scratch-path`, or nil for SwiftPM's default `.build` under the package root.
@@ -79,15 +82,47 @@ public struct PageBuilder: Sendable {
         searchPath.find("swift")
     }
 
-    /// Starts rebuilding `product` and returns at once; `onLine` gets each output line on a reader thread.
+    /// Starts rebuilding `product` and returns at once; `onRoute` gets the way the build goes as soon as it is known,
+    /// then `onLine` each output line, both on the build's own threads (a trailing closure is `onLine`).
     ///
-    /// With `sources` (the page's `.swift` files), the compile and link commands SwiftPM planned last time are run
-    /// directly when they still cover exactly those files: that skips SwiftPM's planning, most of a one-page rebuild.
-    /// Anything else (no plan yet, a helper file added or removed) goes through `swift build`.
+    /// With `sources` (the page's `.swift` files) the build takes the direct route when SwiftPM's last plan for the
+    /// page still holds (see `directStages`), else, and without `sources`, it goes through `swift build`.
     public func build(product: String, sources: [URL]? = nil,
-                      onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in }) -> PageBuild {
-        let steps = sources.flatMap { plannedCommands(product: product, sources: $0) }
-        return PageBuild(builder: self, product: product, steps: steps, onLine: onLine)
+                      onLine: @escaping @Sendable (BuildOutputLine) -> Void = { _ in },
+                      onRoute: @escaping @Sendable (BuildRoute) -> Void = { _ in }) -> PageBuild {
+        PageBuild(builder: self, product: product, onRoute: onRoute, onLine: onLine) {
+            self.plan(product: product, sources: sources)
+        }
+    }
+
+    /// Lists the jobs of `product`'s direct route now, if it has one, so the first rebuild after a change need not:
+    /// asking the drivers takes a few tenths of a second. They are kept beside the plan for later launches too.
+    public func prepareDirectBuild(product: String, sources: [URL]) {
+        _ = try? directStages(product: product, sources: sources)
+    }
+
+    /// One stage of a build: its commands run side by side, and the next stage starts once all of them succeeded.
+    struct Stage: Equatable, Sendable {
+        var commands: [[String]]
+        /// Runs when a command of the stage failed, and its result stands instead (SwiftPM's own link, if `ld.lld` failed).
+        var ifFailed: [String]? = nil
+    }
+
+    /// Why a page cannot take the direct route, in words for the status line.
+    struct NoDirectRoute: Error, Equatable {
+        var reason: String
+    }
+
+    /// The route and its stages; nil stages for `swift build`, whose command is found on PATH when it runs.
+    func plan(product: String, sources: [URL]?) -> (route: BuildRoute, stages: [Stage]?) {
+        guard let sources else { return (.swiftBuild(reason: nil), nil) }
+        do {
+            return (.direct, try directStages(product: product, sources: sources))
+        } catch let refusal as NoDirectRoute {
+            return (.swiftBuild(reason: refusal.reason), nil)
+        } catch {
+            return (.swiftBuild(reason: "\(error)"), nil)
+        }
     }
 
     /// `<scratch>/<configuration>.yaml`, the llbuild plan SwiftPM wrote on its last build.
@@ -95,26 +130,51 @@ public struct PageBuilder: Sendable {
         (scratchPath ?? packageRoot.appendingPathComponent(".build")).appendingPathComponent("\(configuration).yaml")
     }
 
-    /// The compile and link commands of `product` from the plan, if the plan compiles exactly `sources`.
-    func plannedCommands(product: String, sources: [URL]) -> [[String]]? {
-        guard let plan = try? String(contentsOf: planFile, encoding: .utf8) else { return nil }
-        let lines = plan.split(separator: "\n", omittingEmptySubsequences: false)
-        func field(_ name: String, of command: String) -> [String]? {
-            guard let start = lines.firstIndex(where: { $0.hasPrefix("  \"C.\(product)-") && $0.hasSuffix("-\(configuration).\(command)\":") }) else { return nil }
-            for line in lines[(start + 1)...].prefix(8) {
-                let trimmed = line.drop { $0 == " " }
-                guard trimmed.hasPrefix("\(name): ") else { continue }
-                let json = Data(trimmed.dropFirst(name.count + 2).utf8)
-                return try? JSONDecoder().decode([String].self, from: json)
-            }
-            return nil
+    /// The direct route's stages for `product`: its compile jobs, `swift-autolink-extract` and `ld.lld`.
+    ///
+    /// Taken only while SwiftPM's last plan still describes the page: it compiles exactly `sources` (a helper file
+    /// added or removed changes the plan), every module the page imports is up to date with its sources (a changed
+    /// LessonKit must be rebuilt first), every object the link takes from other targets is there, and neither
+    /// `Package.swift` nor the toolchain is newer than the plan. Every file of the page is compiled each time, from
+    /// the text on disk, so a change to any of them is safe. What the direct route skips (the page's module for others
+    /// to import, the index, SwiftPM's records) nothing in a run reads, and SwiftPM's next build redoes it: it sees
+    /// the page's sources changed since its own last build.
+    func directStages(product: String, sources: [URL]) throws -> [Stage] {
+        guard let plan = BuildPlan(file: planFile) else { throw NoDirectRoute(reason: "no build plan yet") }
+        guard let module = plan.command(product: product, configuration: configuration, kind: "module"),
+              let link = plan.command(product: product, configuration: configuration, kind: "exe"),
+              !module.args.isEmpty, !link.args.isEmpty else {
+            throw NoDirectRoute(reason: "the build plan has no \(product)")
         }
-        guard let compile = field("args", of: "module"), let link = field("args", of: "exe"),
-              let inputs = field("inputs", of: "module") else { return nil }
-        let planned = Set(inputs.filter { $0.hasSuffix(".swift") })
-        guard planned == Set(sources.map { $0.standardizedFileURL.path }) else { return nil }
-        // SwiftPM asks for JSON messages to draw its progress; the learner and the parser want the plain text.
-        return [compile.filter { $0 != "-parseable-output" }, link]
+        let planned = Set(module.inputs.filter { $0.hasSuffix(".swift") })
+        let current = Set(sources.map { $0.standardizedFileURL.path })
+        if let added = current.subtracting(planned).sorted().first {
+            throw NoDirectRoute(reason: "\((added as NSString).lastPathComponent) is new")
+        }
+        if let removed = planned.subtracting(current).sorted().first {
+            throw NoDirectRoute(reason: "\((removed as NSString).lastPathComponent) was removed")
+        }
+        let planTime = modificationTime(planFile.path) ?? 0
+        if (modificationTime(packageRoot.appendingPathComponent("Package.swift").path) ?? 0) > planTime {
+            throw NoDirectRoute(reason: "Package.swift changed")
+        }
+        let frontend = URL(fileURLWithPath: module.args[0]).deletingLastPathComponent().appendingPathComponent("swift-frontend").path
+        if (modificationTime(frontend) ?? 0) > planTime { throw NoDirectRoute(reason: "the Swift toolchain changed") }
+        if let reason = plan.staleDependency(of: module) { throw NoDirectRoute(reason: reason) }
+        if link.inputs.contains(where: { modificationTime($0) == nil }) {
+            throw NoDirectRoute(reason: "\(product) has not been built in full yet")
+        }
+        let kept = planFile.deletingLastPathComponent().appendingPathComponent("tour-direct/\(product).json")
+        let jobs: DirectJobs
+        do {
+            jobs = try DirectJobs.load(from: kept, compile: module.args, link: link.args, packageRoot: packageRoot)
+        } catch {
+            throw NoDirectRoute(reason: "its jobs could not be listed (\(error))")
+        }
+        guard let autolink = jobs.autolink, let linker = jobs.link else {
+            return [Stage(commands: jobs.compile), Stage(commands: [link.args])]
+        }
+        return [Stage(commands: jobs.compile), Stage(commands: [autolink]), Stage(commands: [linker], ifFailed: link.args)]
     }
 }
 
@@ -122,16 +182,21 @@ public struct PageBuilder: Sendable {
 public final class PageBuild: Sendable {
     private struct State {
         var outcome: BuildOutcome?
-        var pid: pid_t?
+        /// The process groups of the commands running now (a stage's compile jobs run side by side).
+        var groups: Set<pid_t> = []
         var stopReason: BuildOutcome.Status?
     }
 
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    init(builder: PageBuilder, product: String, steps: [[String]]?, onLine: @escaping @Sendable (BuildOutputLine) -> Void) {
+    /// `plan` decides the route on the build's thread: reading SwiftPM's plan and, once, asking the drivers for
+    /// their jobs is file and process work the caller's queue should not wait for.
+    init(builder: PageBuilder, product: String, onRoute: @escaping @Sendable (BuildRoute) -> Void = { _ in },
+         onLine: @escaping @Sendable (BuildOutputLine) -> Void,
+         plan: @escaping @Sendable () -> (route: BuildRoute, stages: [PageBuilder.Stage]?)) {
         let thread = Thread { [self] in
-            let outcome = self.run(builder: builder, product: product, steps: steps, onLine: onLine)
+            let outcome = self.run(builder: builder, product: product, plan: plan, onRoute: onRoute, onLine: onLine)
             self.state.withLock { $0.outcome = outcome }
             self.done.signal()
         }
@@ -155,18 +220,27 @@ public final class PageBuild: Sendable {
     public var outcome: BuildOutcome? { state.withLock { $0.outcome } }
 
     private func stop(because reason: BuildOutcome.Status) {
-        let pid: pid_t? = state.withLock { state in
-            guard state.outcome == nil, state.stopReason == nil else { return nil }
+        let groups: Set<pid_t> = state.withLock { state in
+            guard state.outcome == nil, state.stopReason == nil else { return [] }
             state.stopReason = reason
-            return state.pid
+            return state.groups
         }
-        // A stop requested before the spawn is applied by `run` as soon as the process exists.
-        if let pid { kill(-pid, SIGKILL) }
+        // A stop requested before a spawn is applied by `spawn` as soon as the process exists.
+        for group in groups { kill(-group, SIGKILL) }
     }
 
-    private func run(builder: PageBuilder, product: String, steps: [[String]]?,
+    private func run(builder: PageBuilder, product: String,
+                     plan: () -> (route: BuildRoute, stages: [PageBuilder.Stage]?),
+                     onRoute: (BuildRoute) -> Void,
                      onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome {
         let started = monotonicNanoseconds()
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + builder.timeout)
+        timer.setEventHandler { [self] in self.stop(because: .timedOut) }
+        timer.resume()
+        defer { timer.cancel() }
+        let (route, stages) = plan()
+        onRoute(route)
         let lines = Mutex<[BuildOutputLine]>([])
         let collect: @Sendable (BuildOutputLine) -> Void = { line in
             lines.withLock { $0.append(line) }
@@ -180,16 +254,15 @@ public final class PageBuild: Sendable {
             for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
             merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
             return BuildOutcome(status: status, diagnostics: merged, output: all.map(\.text),
-                                seconds: Double(monotonicNanoseconds() - started) / 1e9)
+                                seconds: Double(monotonicNanoseconds() - started) / 1e9, route: route)
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + builder.timeout)
-        timer.setEventHandler { [self] in self.stop(because: .timedOut) }
-        timer.resume()
-        defer { timer.cancel() }
-        if let steps {
-            for step in steps {
-                let status = spawn(step[0], Array(step.dropFirst()), onLine: collect)
+        if let stages {
+            for stage in stages {
+                if stage.commands.count == 1 && AutolinkEntries.write(for: stage.commands[0]) { continue }
+                var status = runTogether(stage.commands, onLine: collect)
+                if status == .failed, let fallback = stage.ifFailed {
+                    status = spawn(fallback[0], Array(fallback.dropFirst()), onLine: collect)
+                }
                 if status != .succeeded { return outcome(status) }
             }
             return outcome(.succeeded)
@@ -198,6 +271,30 @@ public final class PageBuild: Sendable {
             return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath)); install the Swift toolchain"))
         }
         return outcome(spawn(swift, builder.arguments(product: product), onLine: collect))
+    }
+
+    /// Runs `commands` side by side, each on a thread of its own but the first, and waits for all of them. The first
+    /// failure in this order wins: a stop (cancelled, timed out), a command that could not start, one that failed.
+    private func runTogether(_ commands: [[String]], onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome.Status {
+        let statuses = Mutex<[BuildOutcome.Status]>([])
+        let others = DispatchGroup()
+        for command in commands.dropFirst() {
+            others.enter()
+            Thread { [self] in
+                let status = spawn(command[0], Array(command.dropFirst()), onLine: onLine)
+                statuses.withLock { $0.append(status) }
+                others.leave()
+            }.start()
+        }
+        if let first = commands.first {
+            let status = spawn(first[0], Array(first.dropFirst()), onLine: onLine)
+            statuses.withLock { $0.append(status) }
+        }
+        others.wait()
+        let all = statuses.withLock { $0 }
+        return all.first { $0 == .cancelled || $0 == .timedOut }
+            ?? all.first { if case .couldNotStart = $0 { true } else { false } }
+            ?? (all.contains(.failed) ? .failed : .succeeded)
     }
 
     /// Runs one command in a process group of its own, streaming its lines, until it ends or is stopped.
@@ -214,7 +311,7 @@ public final class PageBuild: Sendable {
         }
         close(child.trace)
         let earlyStop = state.withLock { state -> Bool in
-            state.pid = child.pid
+            state.groups.insert(child.pid)
             return state.stopReason != nil
         }
         if earlyStop { kill(-child.pid, SIGKILL) }
@@ -230,7 +327,7 @@ public final class PageBuild: Sendable {
         // Compiler jobs killed with the group may still hold the pipes for a moment; they end with it.
         for reader in readers { _ = reader.waitUntilDone(timeout: 5) }
         let reason = state.withLock { state -> BuildOutcome.Status? in
-            state.pid = nil
+            state.groups.remove(child.pid)
             return state.stopReason
         }
         let exit = ProcessExit.reap(child.pid)

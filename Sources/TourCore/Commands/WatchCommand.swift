@@ -15,6 +15,8 @@ public final class WatchCommand: @unchecked Sendable {
     private let builder: PageBuilder
     private let queue = DispatchQueue(label: "tour.watch")
     private let watcher: SourceWatcher
+    /// Used only where the file system's notifications cannot be trusted.
+    private static let pollInterval = 0.05
 
     // Touched only on `queue`.
     private var cycle = RebuildCycle()
@@ -24,9 +26,6 @@ public final class WatchCommand: @unchecked Sendable {
     /// The run was told to stop for a newer version: its end says so instead of printing its summary.
     private var runWasStopped = false
     private var build: PageBuild?
-    /// Rerun SwiftPM's last plan for the page directly when it still fits (see `PageBuilder.build`); not for the
-    /// first build, which may follow edits made before watching began.
-    private var planBuilds = false
 
     private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
                  emit: @escaping @Sendable (String) -> Void) {
@@ -55,11 +54,14 @@ public final class WatchCommand: @unchecked Sendable {
             emit("Warning: \(error); tour reset will not be able to undo edits of this page")
         }
         emit("Watching \(watcher.folder.path) (*.swift). Save a change to rebuild and rerun; `tour reset \(page.slug)` undoes your edits; Ctrl-C ends.")
+        if watcher.chooseMethod() == .polling {
+            emit("(This file system may not report changes: looking for them every \(Self.pollInterval) s.)")
+        }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed,
                                   knobs: options.knobs) { emit(line) }
-        // The binary may be older than the source (edited before watching began): build first; a null build is 0.3 s.
+        // The binary may be older than the source (edited before watching began): build first.
         queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
-        watcher.start { event in self.queue.async { self.handle(event) } }
+        watcher.start(every: Self.pollInterval) { event in self.queue.async { self.handle(event) } }
     }
 
     private func handle(_ event: SourceWatcher.Event) {
@@ -67,7 +69,6 @@ public final class WatchCommand: @unchecked Sendable {
         case .changed(let files):
             emit("")
             emit("── \(files.joined(separator: ", ")) changed: rebuilding \(page.product) ──")
-            planBuilds = true
             perform(cycle.changeSeen(buildID: takeBuildID(), runIsLive: run != nil))
         case .unavailable(let missing, let unreadable):
             perform(cycle.sourceLost(runIsLive: run != nil))
@@ -103,7 +104,15 @@ public final class WatchCommand: @unchecked Sendable {
     }
 
     private func startBuild(_ buildID: Int) {
-        let build = builder.build(product: page.product, sources: planBuilds ? page.listSourceFiles() : nil)
+        // The direct route when SwiftPM's last plan for the page still holds (see `PageBuilder.directStages`), for the
+        // first build too: what it checks covers everything the page needs, and it compiles every file of the page.
+        let build = builder.build(product: page.product, sources: page.listSourceFiles(), onRoute: { route in
+            guard case .swiftBuild(let reason?) = route else { return }
+            self.queue.async {
+                guard self.cycle.buildInFlight == buildID else { return }
+                self.emit("(a full build, which takes longer: \(reason))")
+            }
+        })
         self.build = build
         DispatchQueue.global().async {
             let outcome = build.wait()

@@ -11,8 +11,8 @@ public enum EditLoopEvent: Sendable {
     case sourceRead(page: Page, ParsedPageSource)
     /// The page's source went away or became unreadable.
     case sourceUnavailable(page: Page, missing: [String], unreadable: [String])
-    /// The build process started, at this time on the monotonic clock.
-    case buildStarted(buildID: Int, time: UInt64)
+    /// The build started, at this time on the monotonic clock, and goes by `route`.
+    case buildStarted(buildID: Int, time: UInt64, route: BuildRoute)
     case buildOutput(buildID: Int, lines: [String])
     case buildFinished(buildID: Int, BuildOutcome)
     case editorFinished(EditorResult)

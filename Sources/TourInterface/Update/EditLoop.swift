@@ -21,8 +21,8 @@ extension TourModel {
             notice = "\(files.joined(separator: ", ")) changed: rebuilding \(page.product)\(glyphs.ellipsis)"
             let actions = pages[index].build.cycle.changeSeen(buildID: nextBuildID(), runIsLive: pages[index].isRunning)
             startingBuild(index)
-            // The new text is shown while the program builds.
-            return [.readSource(page)] + effects(of: actions, page: index)
+            // The build starts first, then the new text is read, to be shown while the program builds.
+            return effects(of: actions, page: index) + [.readSource(page)]
         case .sourceUnavailable(let page, let missing, let unreadable):
             guard let index = index(of: page) else { return [] }
             let effects = effects(of: pages[index].build.cycle.sourceLost(runIsLive: pages[index].isRunning), page: index)
@@ -32,10 +32,14 @@ extension TourModel {
             pages[index].build.needsBuild = true
             notice = Self.sourceMissing(page)
             return effects
-        case .buildStarted(let buildID, let time):
+        case .buildStarted(let buildID, let time, let route):
             guard let index = building(buildID) else { return [] }
             now = max(now, time)
             pages[index].build.buildStarted = time
+            // A full build takes many times longer than the direct one: the learner is told why before waiting.
+            if case .swiftBuild(let reason?) = route {
+                notice = "Full rebuild of \(pages[index].page.product) (\(reason))\(glyphs.ellipsis)"
+            }
             return []
         case .buildOutput(let buildID, let lines):
             guard let index = building(buildID) else { return [] }
@@ -213,7 +217,8 @@ extension TourModel {
             }
             // Most of the wait between a save and the new run, so worth seeing. The old run was told to stop when the
             // change came; a rerun that waits for its end means the two never overlap.
-            notice = String(format: "Rebuilt in %.2f s.", outcome.seconds)
+            let inFull = if case .swiftBuild(let reason?) = outcome.route { ", in full: \(reason)" } else { "" }
+            notice = String(format: "Rebuilt in %.2f s", outcome.seconds) + inFull + "."
             return effects(of: actions, page: index)
         case .failed:
             build.failure = .doesNotCompile

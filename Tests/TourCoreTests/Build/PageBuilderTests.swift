@@ -49,9 +49,19 @@ final class PageBuilderTests {
         #expect(real.scratchPath == nil || real.scratchPath == scratch)
     }
 
-    @Test func rerunsSwiftPMsPlanWhenItCoversExactlyThePageFiles() async throws {
+    @Test func theDirectRouteIsRefusedWhenThePlanNoLongerHolds() async throws {
         let products = folder.appendingPathComponent("scratch/x86_64-unknown-linux-gnu/debug")
         try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        // Made anew each time: the builder finds its build folder by the plan in it.
+        var builder: PageBuilder { PageBuilder(packageRoot: URL(fileURLWithPath: "/p"), productsDirectory: products) }
+        let main = URL(fileURLWithPath: "/p/Lessons/01-Operation/main.swift")
+        func reason(_ sources: [URL], product: String = "Lesson01Operation") -> String? {
+            if case .swiftBuild(let reason) = builder.plan(product: product, sources: sources).route { return reason }
+            return nil
+        }
+        #expect(reason([main]) == "no build plan yet")
+        // Without the page's files (the first build of `tour watch`) nothing is asked of the plan.
+        #expect(builder.plan(product: "Lesson01Operation", sources: nil).route == .swiftBuild(reason: nil))
         // The shape of the two entries SwiftPM writes for a page into `debug.yaml`.
         try Data("""
             commands:
@@ -62,28 +72,49 @@ final class PageBuilderTests {
 
               "C.Lesson01Operation-x86_64-unknown-linux-gnu-debug.module":
                 tool: shell
-                inputs: ["/p/Lessons/01-Operation/main.swift","/p/.build/Modules/LessonKit.swiftmodule"]
+                inputs: ["/p/Lessons/01-Operation/main.swift","/p/Lessons/01-Operation/Old.swift"]
                 args: ["/opt/swift/usr/bin/swiftc","-module-name","Lesson01Operation","-parseable-output","-c"]
 
             """.utf8).write(to: folder.appendingPathComponent("scratch/debug.yaml"))
-        let builder = PageBuilder(packageRoot: URL(fileURLWithPath: "/p"), productsDirectory: products)
-        let main = URL(fileURLWithPath: "/p/Lessons/01-Operation/main.swift")
-        #expect(builder.plannedCommands(product: "Lesson01Operation", sources: [main]) == [
-            ["/opt/swift/usr/bin/swiftc", "-module-name", "Lesson01Operation", "-c"],
-            ["/opt/swift/usr/bin/swiftc", "-o", "/p/.build/Lesson01Operation"],
-        ])
-        // A helper file the plan does not know: only `swift build` can add it.
-        #expect(builder.plannedCommands(product: "Lesson01Operation", sources: [main, URL(fileURLWithPath: "/p/Lessons/01-Operation/New.swift")]) == nil)
-        #expect(builder.plannedCommands(product: "Lesson02Queue", sources: [main]) == nil)
+        let old = URL(fileURLWithPath: "/p/Lessons/01-Operation/Old.swift")
+        #expect(reason([main, old, URL(fileURLWithPath: "/p/Lessons/01-Operation/New.swift")]) == "New.swift is new")
+        #expect(reason([main]) == "Old.swift was removed")
+        #expect(reason([main], product: "Lesson02Queue") == "the build plan has no Lesson02Queue")
+        // The objects the link takes from earlier builds are not there.
+        #expect(reason([main, old]) == "Lesson01Operation has not been built in full yet")
     }
 
-    @Test func plannedStepsRunInOrderAndStopAtTheFirstFailure() async throws {
+    @Test func jobLinesAreSplitAsAShellWould() async {
+        // swiftc -### quotes with single quotes; clang -### with double quotes and backslashes.
+        #expect(shellWords(#"/bin/swift-frontend -frontend -c '-rpath=$ORIGIN' /a\ b.swift"#)
+                == ["/bin/swift-frontend", "-frontend", "-c", "-rpath=$ORIGIN", "/a b.swift"])
+        #expect(shellWords(#" "/opt/ld.lld" "-rpath=\$ORIGIN" "a\"b" "c\d""#) == ["/opt/ld.lld", "-rpath=$ORIGIN", "a\"b", "c\\d"])
+        #expect(shellWords("a  'it'\\''s' \"\"") == ["a", "it's", ""])
+        #expect(DirectJobs.withoutIndexing(["f", "-c", "-index-store-path", "/s", "-index-system-modules", "-o", "x"]) == ["f", "-c", "-o", "x"])
+    }
+
+    @Test func stagesRunInOrderAndStopAtTheFirstFailure() async throws {
         try standIn("echo \"step $*\"; [ \"$1\" = ok ]")
         let swift = folder.appendingPathComponent("swift").path
-        let build = PageBuild(builder: builder(), product: "P", steps: [[swift, "ok"], [swift, "fails"], [swift, "ok"]]) { _ in }
+        let stages = [PageBuilder.Stage(commands: [[swift, "ok"]]), PageBuilder.Stage(commands: [[swift, "fails"]]), PageBuilder.Stage(commands: [[swift, "ok"]])]
+        let build = PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }
         let outcome = await build.finished()
         #expect(outcome.status == .failed)
+        #expect(outcome.route == .direct)
         #expect(outcome.output == ["step ok", "step fails"])
+    }
+
+    @Test func aStageRunsItsCommandsSideBySideAndAFailedOneFallsBack() async throws {
+        // Each command waits for the other's mark: run one after the other, the first would wait forever.
+        let (a, b) = (folder.appendingPathComponent("a").path, folder.appendingPathComponent("b").path)
+        try standIn("""
+            touch "$1"; while [ ! -e "$2" ]; do sleep 0.01; done; echo "$1 done"; [ "$3" = ok ]
+            """)
+        let swift = folder.appendingPathComponent("swift").path
+        let stages = [PageBuilder.Stage(commands: [[swift, a, b, "ok"], [swift, b, a, "fails"]], ifFailed: [swift, a, a, "ok"])]
+        let outcome = await PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }.finished()
+        #expect(outcome.status == .succeeded)
+        #expect(Set(outcome.output) == ["\(a) done", "\(b) done"])
     }
 
     @Test func streamsLinesAndReportsDiagnostics() async throws {

@@ -1,0 +1,326 @@
+@preconcurrency import Glibc
+import Foundation
+
+/// How one rebuild of a page goes.
+public enum BuildRoute: Sendable, Equatable {
+    /// Only the jobs the page's program needs, run directly: its compile jobs (no module for others to import, no
+    /// index) and a link with `ld.lld`, as `swiftc -###` laid them out from SwiftPM's last plan for the page.
+    case direct
+    /// `swift build --product`; `reason` says why the direct route could not be taken (nil when it was not asked for).
+    case swiftBuild(reason: String?)
+}
+
+/// The llbuild plan SwiftPM wrote on its last build (`<scratch>/<configuration>.yaml`), as far as a page's rebuild
+/// needs it: the inputs, outputs and arguments of each compile and link command.
+struct BuildPlan {
+    struct Command {
+        var inputs: [String] = []
+        var outputs: [String] = []
+        var args: [String] = []
+    }
+
+    let file: URL
+    private(set) var commands: [String: Command] = [:]
+
+    /// Nil when there is no plan to read.
+    init?(file: URL) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        self.file = file
+        var name: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("  \"C.") && line.hasSuffix("\":") {
+                let command = String(line.dropFirst(3).dropLast(2))
+                // Only what builds Swift modules and links programs; the plan has hundreds of other entries.
+                name = command.hasSuffix(".module") || command.hasSuffix(".exe") ? command : nil
+                continue
+            }
+            guard let current = name else { continue }
+            guard line.hasPrefix("    ") else {
+                name = nil
+                continue
+            }
+            let field = line.dropFirst(4)
+            for key in ["inputs", "outputs", "args"] where field.hasPrefix("\(key): [") {
+                let values = (try? JSONDecoder().decode([String].self, from: Data(field.dropFirst(key.count + 2).utf8))) ?? []
+                switch key {
+                case "inputs": commands[current, default: Command()].inputs = values
+                case "outputs": commands[current, default: Command()].outputs = values
+                default: commands[current, default: Command()].args = values
+                }
+            }
+        }
+    }
+
+    /// `C.<product>-<triple>-<configuration>.<kind>`: `module` compiles it, `exe` links it.
+    func command(product: String, configuration: String, kind: String) -> Command? {
+        commands.first { $0.key.hasPrefix("C.\(product)-") && $0.key.hasSuffix("-\(configuration).\(kind)") }?.value
+    }
+
+    /// The command that writes `output`.
+    func command(writing output: String) -> Command? {
+        commands.values.first { $0.outputs.contains(output) }
+    }
+
+    /// Why the modules `command` imports (LessonKit, and what LessonKit imports) are not what their sources say now,
+    /// or nil when every one of their sources is older than its object file and no source was added or removed.
+    func staleDependency(of command: Command) -> String? {
+        var seen: Set<String> = []
+        var pending = command.inputs.filter { $0.hasSuffix(".swiftmodule") }
+        while let module = pending.popLast() {
+            guard seen.insert(module).inserted, let dependency = self.command(writing: module) else { continue }
+            let name = URL(fileURLWithPath: module).deletingPathExtension().lastPathComponent
+            if let reason = Self.staleness(of: dependency, named: name) { return reason }
+            pending += dependency.inputs.filter { $0.hasSuffix(".swiftmodule") }
+        }
+        return nil
+    }
+
+    /// Compares each source of a module with the object compiled from it (SwiftPM's driver recompiles only the files
+    /// that changed, so the module's other outputs can be older than its sources and still be right).
+    private static func staleness(of command: Command, named name: String) -> String? {
+        guard let mapIndex = command.args.firstIndex(of: "-output-file-map"), mapIndex + 1 < command.args.count,
+              let data = FileManager.default.contents(atPath: command.args[mapIndex + 1]),
+              let map = try? JSONDecoder().decode([String: [String: String]].self, from: data) else {
+            return "\(name) has not been built"
+        }
+        let sources = map.keys.filter { $0.hasSuffix(".swift") }
+        for source in sources.sorted() {
+            let file = (source as NSString).lastPathComponent
+            guard let sourceTime = modificationTime(source) else { return "\(name)'s \(file) was deleted" }
+            guard let object = map[source]?["object"], let objectTime = modificationTime(object), objectTime >= sourceTime else {
+                return "\(name) changed (\(file))"
+            }
+        }
+        let known = Set(sources)
+        for folder in Set(sources.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if let added = files.sorted().first(where: { $0.hasSuffix(".swift") && !known.contains(folder + "/" + $0) }) {
+                return "\(name) has a new file (\(added))"
+            }
+        }
+        return nil
+    }
+}
+
+/// The modification time of `path` in nanoseconds, or nil when it is not there.
+func modificationTime(_ path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
+}
+
+/// The jobs of a page's direct rebuild, derived once from SwiftPM's plan with `swiftc -###` and `clang -###`, and
+/// kept on disk beside the plan under a key of the plan's commands and the toolchain's programs.
+struct DirectJobs: Codable, Equatable {
+    /// Changes when the plan's commands for the page or the toolchain change.
+    var key: String
+    /// The frontend's compile jobs, run side by side (the driver batches a page's files over the cores).
+    var compile: [[String]]
+    /// `swift-autolink-extract`, which lists the libraries the objects import, for the link; nil with `link` nil.
+    var autolink: [String]?
+    /// `ld.lld` called directly; nil when the toolchain has none, and SwiftPM's own link command is used instead.
+    var link: [String]?
+
+    /// Bump when what is derived changes, so jobs kept by an older `tour` are derived again.
+    static let version = "direct-2"
+    /// Stands in for the autolink file in the line `clang -###` prints, to be replaced by a reference to the real one:
+    /// clang expands response files, so the libraries of the day would otherwise be frozen into the cached line.
+    static let autolinkMarker = "-lTOURDIRECTAUTOLINKMARKER"
+
+    enum DerivationError: Error, CustomStringConvertible {
+        case failed(String)
+        var description: String {
+            switch self { case .failed(let why): why }
+        }
+    }
+
+    /// The key of `compile` and `link`: their arguments and the identity (size and time) of the programs they run.
+    static func key(compile: [String], link: [String]) -> String {
+        let toolchain = URL(fileURLWithPath: compile.first ?? "").deletingLastPathComponent().path
+        let programs = [compile.first ?? "", "swift-frontend", "clang", "ld.lld", "swift-autolink-extract"].map { program -> String in
+            let path = program.hasPrefix("/") ? program : toolchain + "/" + program
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "\(program):none" }
+            return "\(program):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        // A response file's name stays the same when the files it lists change (a helper file added).
+        let listed = (compile + link).filter { $0.hasPrefix("@") }.map { argument -> String in
+            FileManager.default.contents(atPath: String(argument.dropFirst())).map { String(decoding: $0, as: UTF8.self) } ?? "none"
+        }
+        let text = ([version] + compile + ["|"] + link + ["|"] + listed + ["|"] + programs).joined(separator: "\u{0}")
+        return String(contentHash(Data(text.utf8)), radix: 16)
+    }
+
+    /// Reads the jobs kept in `file` if they match `key`, else derives them and keeps them there.
+    static func load(from file: URL, compile: [String], link: [String], packageRoot: URL) throws -> DirectJobs {
+        let key = key(compile: compile, link: link)
+        if let data = FileManager.default.contents(atPath: file.path),
+           let kept = try? JSONDecoder().decode(DirectJobs.self, from: data), kept.key == key {
+            return kept
+        }
+        let jobs = try derive(compile: compile, link: link, key: key, packageRoot: packageRoot, scratch: file.deletingLastPathComponent())
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? JSONEncoder().encode(jobs).write(to: file, options: .atomic)
+        return jobs
+    }
+
+    /// Asks the driver which jobs the plan's commands stand for, and keeps the ones a run of the program needs.
+    static func derive(compile: [String], link: [String], key: String, packageRoot: URL, scratch: URL) throws -> DirectJobs {
+        guard let driver = compile.first, let linkDriver = link.first else { throw DerivationError.failed("the plan's commands are empty") }
+        // Without `-incremental` the driver lists every job, not only those its last build left undone.
+        let compileArguments = compile.dropFirst().filter { $0 != "-incremental" && $0 != "-parseable-output" }
+        let compileJobs = try jobLines(driver, ["-###"] + compileArguments, in: packageRoot)
+            .filter { $0.count > 2 && $0[1] == "-frontend" && $0[2] == "-c" }
+            .map(withoutIndexing)
+        guard !compileJobs.isEmpty else { throw DerivationError.failed("swiftc -### listed no compile job") }
+
+        let linkJobs = try jobLines(linkDriver, ["-###"] + link.dropFirst() + ["-use-ld=lld"], in: packageRoot)
+        guard let autolink = linkJobs.first(where: { $0.first?.hasSuffix("swift-autolink-extract") == true }),
+              let autolinkOutput = autolink.firstIndex(of: "-o").map({ autolink[$0 + 1] }),
+              let clang = linkJobs.first(where: { $0.first?.hasSuffix("clang") == true }),
+              let autolinkReference = clang.firstIndex(of: "@" + autolinkOutput) else {
+            // No lld link to be had from this toolchain: SwiftPM's own link command still links.
+            return DirectJobs(key: key, compile: compileJobs, autolink: nil, link: nil)
+        }
+        let marker = scratch.appendingPathComponent("autolink-marker")
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try Data((autolinkMarker + "\n").utf8).write(to: marker, options: .atomic)
+        var clangArguments = Array(clang.dropFirst())
+        clangArguments[autolinkReference - 1] = "@" + marker.path
+        let linker = try jobLines(clang[0], ["-###"] + clangArguments, in: packageRoot)
+            .first { $0.first?.hasSuffix("ld.lld") == true && $0.contains(autolinkMarker) }
+        guard let linker else { return DirectJobs(key: key, compile: compileJobs, autolink: nil, link: nil) }
+        return DirectJobs(key: key, compile: compileJobs, autolink: autolink,
+                          link: linker.map { $0 == autolinkMarker ? "@" + autolinkOutput : $0 })
+    }
+
+    /// The index store is for an editor's cross-references; SwiftPM's next build brings it up to date. Writing it
+    /// costs about a sixth of the compile job.
+    static func withoutIndexing(_ job: [String]) -> [String] {
+        var result: [String] = []
+        var skipNext = false
+        for argument in job {
+            if skipNext {
+                skipNext = false
+            } else if argument == "-index-store-path" {
+                skipNext = true
+            } else if argument != "-index-system-modules" {
+                result.append(argument)
+            }
+        }
+        return result
+    }
+
+    /// Runs a driver with `-###` in the package root (its folder goes into the debug info, as SwiftPM's builds have it)
+    /// and splits each printed job into its words.
+    static func jobLines(_ executable: String, _ arguments: [String], in folder: URL) throws -> [[String]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            throw DerivationError.failed("could not start \(executable): \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw DerivationError.failed("\((executable as NSString).lastPathComponent) -### failed: \(text.split(separator: "\n").first ?? "")")
+        }
+        return text.split(separator: "\n").map { shellWords(String($0)) }
+    }
+}
+
+/// Splits a command line as a POSIX shell would, for what drivers print with `-###`: the Swift driver quotes with
+/// single quotes, clang with double quotes and backslashes.
+func shellWords(_ line: String) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var inWord = false
+    var quote: Character?
+    var escaped = false
+    for character in line {
+        if escaped {
+            // Inside double quotes a backslash escapes only these; elsewhere it is kept.
+            if quote == "\"" && !"$`\"\\\n".contains(character) { word.append("\\") }
+            word.append(character)
+            escaped = false
+        } else if quote == "'" {
+            if character == "'" { quote = nil } else { word.append(character) }
+        } else if character == "\\" {
+            escaped = true
+            inWord = true
+        } else if quote == "\"" {
+            if character == "\"" { quote = nil } else { word.append(character) }
+        } else if character == "'" || character == "\"" {
+            quote = character
+            inWord = true
+        } else if character == " " || character == "\t" {
+            if inWord { words.append(word) }
+            word = ""
+            inWord = false
+        } else {
+            word.append(character)
+            inWord = true
+        }
+    }
+    if inWord { words.append(word) }
+    return words
+}
+
+/// What `swift-autolink-extract` does for a link, done in this process: the libraries the objects ask to be linked
+/// with (`import Foundation` asks for `-lFoundation`, and so on), read from each object's `.swift1_autolink_entries`
+/// section and written one a line, in order of first appearance. A process less per rebuild.
+enum AutolinkEntries {
+    static let section = ".swift1_autolink_entries"
+
+    /// Writes the autolink file `command` (a `swift-autolink-extract` job) would write; false when it cannot (an input
+    /// that is not a 64-bit little-endian ELF object, such as an archive), and the tool itself must run.
+    static func write(for command: [String]) -> Bool {
+        guard command.first?.hasSuffix("swift-autolink-extract") == true,
+              let outputIndex = command.firstIndex(of: "-o"), outputIndex + 1 < command.count else { return false }
+        let inputs = command[1...].enumerated().filter { $0.offset + 1 != outputIndex && $0.offset + 1 != outputIndex + 1 }.map(\.element)
+        var entries: [String] = []
+        var seen: Set<String> = []
+        for input in inputs {
+            guard let data = FileManager.default.contents(atPath: input), let found = self.entries(inObject: data) else { return false }
+            for entry in found where seen.insert(entry).inserted { entries.append(entry) }
+        }
+        let text = entries.map { $0 + "\n" }.joined()
+        return (try? Data(text.utf8).write(to: URL(fileURLWithPath: command[outputIndex + 1]), options: .atomic)) != nil
+    }
+
+    /// The section's NUL-separated entries, empty when the object has no such section; nil when `data` is not an ELF64
+    /// little-endian object.
+    static func entries(inObject data: Data) -> [String]? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [String]? in
+            guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
+                  bytes[4] == 2, bytes[5] == 1 else { return nil }
+            func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Int? {
+                guard offset >= 0, offset + MemoryLayout<T>.size <= bytes.count else { return nil }
+                return Int(exactly: T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self)))
+            }
+            guard let sectionTable = integer(0x28, UInt64.self), let entrySize = integer(0x3A, UInt16.self),
+                  let count = integer(0x3C, UInt16.self), let namesIndex = integer(0x3E, UInt16.self),
+                  entrySize >= 64, namesIndex < count,
+                  let namesOffset = integer(sectionTable + namesIndex * entrySize + 0x18, UInt64.self) else { return nil }
+            for index in 0..<count {
+                let header = sectionTable + index * entrySize
+                guard let nameOffset = integer(header, UInt32.self), let offset = integer(header + 0x18, UInt64.self),
+                      let size = integer(header + 0x20, UInt64.self) else { return nil }
+                let nameStart = namesOffset + nameOffset
+                guard nameStart < bytes.count else { return nil }
+                let name = bytes[nameStart...].prefix { $0 != 0 }
+                guard name.elementsEqual(section.utf8) else { continue }
+                guard offset + size <= bytes.count else { return nil }
+                return bytes[offset..<(offset + size)].split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return []
+        }
+    }
+}
