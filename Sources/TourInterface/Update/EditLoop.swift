@@ -55,6 +55,12 @@ extension TourModel {
             return []
         case .resetFinished(let page, let result):
             notice = Self.notice(for: result, page: page)
+            guard let index = index(of: page) else { return [] }
+            switch result {
+            case .restored: pages[index].offersUndo = true
+            case .undone, .nothingToUndo: pages[index].offersUndo = false
+            case .unchanged, .noOriginal, .failed, .undoFailed: break
+            }
             return []
         }
     }
