@@ -108,7 +108,8 @@ public struct OriginalPages: Sendable {
             try FileManager.default.removeItem(at: folder)
         } catch {
             throw Problem(description: "put back the version the last reset replaced, but could not remove its copy "
-                          + "\(relative(folder)) (\(error.localizedDescription)); remove it by hand, or undo will put it back again")
+                          + "\(relative(folder)) (\(FileProblem(error, action: "remove", path: folder.path).reason)); "
+                          + "remove it by hand, or undo will put it back again")
         }
         return .restored(rewritten: rewritten, removed: removed)
     }
@@ -139,7 +140,7 @@ public struct OriginalPages: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
         } catch {
-            throw Problem(description: "could not list \(relative(folder)) to \(purpose): \(error.localizedDescription). \(refusal)")
+            throw Problem(description: "\(words(FileProblem(error, action: "list", path: folder.path))), so tour will not \(purpose). \(refusal)")
         }
         var files: Files = []
         for name in names {
@@ -177,6 +178,8 @@ public struct OriginalPages: Sendable {
             manifest = try PageFileManifest.parse(data, folder: page.folder, mainFile: page.source.lastPathComponent)
         } catch let problem as PageFileManifest.Problem {
             throw refuse("\(relative(manifestFile)) cannot be trusted: \(problem)")
+        } catch let problem as FileProblem {
+            throw refuse(words(problem))
         } catch {
             throw refuse("\(relative(manifestFile)) cannot be read: \(error)")
         }
@@ -218,7 +221,7 @@ public struct OriginalPages: Sendable {
             try manager.moveItem(at: partial, to: target)
         } catch {
             try? manager.removeItem(at: partial)
-            let reason = (error as? FileProblem)?.reason ?? error.localizedDescription
+            let reason = (error as? FileProblem ?? FileProblem(error, action: "write", path: target.path)).reason
             throw Problem(description: "could not keep a copy of page \(page.number) (\(page.folder)) in \(relative(target)): \(reason)")
         }
     }
@@ -252,7 +255,7 @@ public struct OriginalPages: Sendable {
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw Problem(description: "could not create \(relative(folder)): \(error.localizedDescription)")
+            throw Problem(description: "\(words(FileProblem(error, action: "create", path: folder.path))). Nothing was changed.")
         }
         let now = Dictionary(current.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first })
         var rewritten: [String] = []

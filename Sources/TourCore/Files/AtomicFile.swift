@@ -59,6 +59,18 @@ public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// A Foundation file error in the same words: the system's reason beneath it, never its domain and number
+    /// ("NSCocoaErrorDomain error 512").
+    public init(_ error: any Error, action: String, path: String) {
+        func posixCode(_ error: any Error) -> Int32? {
+            if let posix = error as? POSIXError { return posix.code.rawValue }
+            let bridged = error as NSError
+            return bridged.domain == NSPOSIXErrorDomain ? Int32(bridged.code) : nil
+        }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error
+        self.init(action: action, path: path, code: underlying.flatMap(posixCode) ?? posixCode(error) ?? EIO)
+    }
+
     /// The system's words for `code`, such as "No such file or directory".
     public var reason: String { String(cString: strerror(code)) }
 

@@ -101,6 +101,19 @@ struct ResetFaultTests {
         #expect(message.contains("git checkout -- Lessons/01-Operation"), "\(message)")
     }
 
+    @Test func aFoundationErrorReadsAsTheSystemsReason() async throws {
+        let package = try ScratchPackage()
+        let inside = package.learnersFile.appendingPathComponent("inside").path
+        var caught: (any Error)?
+        do {
+            try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
+        } catch {
+            caught = error
+        }
+        let problem = FileProblem(try #require(caught), action: "create", path: inside)
+        #expect(problem.description == "could not create \(inside): Not a directory")
+    }
+
     @Test func resetThatCannotKeepTheLearnersVersionChangesNothing() async throws {
         let package = try ScratchPackage()
         try OriginalPages(packageRoot: package.root).keepOriginal(of: package.operation)
