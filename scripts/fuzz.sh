@@ -38,7 +38,9 @@ build_library() {
     "$swiftc" "${flags[@]}" -I "$out/modules" -module-name "$name" -emit-library -static \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$out/modules/lib$name.a" "$@"
 }
-build_library PageProtocol "$root"/Sources/PageProtocol/*.swift
+# Built from a copy, so an edit saved during the minutes the build takes cannot stop it.
+rm -rf "$out/sources" && mkdir -p "$out/sources" && cp -R "$root/Sources/PageProtocol" "$root/Sources/TourCore" "$out/sources/"
+build_library PageProtocol "$out"/sources/PageProtocol/*.swift
 libraries=(-lPageProtocol)
 # TourCore takes minutes to build instrumented: only when a target imports it.
 needs_core() {
@@ -47,7 +49,7 @@ needs_core() {
     return 1
 }
 if needs_core; then
-    mapfile -t core_sources < <(find "$root/Sources/TourCore" -name '*.swift' | sort)
+    mapfile -t core_sources < <(find "$out/sources/TourCore" -name '*.swift' | sort)
     build_library TourCore "${core_sources[@]}"
     libraries=(-lTourCore -lPageProtocol)
 fi
