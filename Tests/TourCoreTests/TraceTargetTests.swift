@@ -51,6 +51,16 @@ final class TraceTargetTests {
         #expect(try String(contentsOfFile: path("notes.txt"), encoding: .utf8) == "the learner's notes")
     }
 
+    @Test func watchTakesNoTrace() {
+        #expect(throws: TourCommand.UsageError(description: "watch writes no trace, since it reruns the page at every save; "
+                                               + "use tour run <page> --trace FILE.json")) {
+            try TourCommand.parse(["watch", "1", "--trace", "run.json"])
+        }
+        #expect(throws: TourCommand.UsageError(description: "--trace needs a file name, for example --trace run.json")) {
+            try TourCommand.parse(["run", "1", "--trace", ""])
+        }
+    }
+
     /// The folder went away while the page ran: the run still ends, with status 4 and the reason.
     @Test func aWriteThatFailsAtTheEndIsStatusFour() async throws {
         let gone = path("gone/run.json")
