@@ -345,4 +345,12 @@ struct TraceLineFailureTests {
         #expect(addressAgain == address, "an address under 2^63 comes back exactly")
         #expect(pcAgain == UInt64(Double(pc)), "past 2^63: the nearest double")
     }
+
+    /// Found by `scripts/fuzz.sh` (TraceLineParser): a row whose `px` is not a string had an empty picture, which the
+    /// encoder leaves out, so the row came back without one. A `px` that is not a string is no picture.
+    @Test func aRowWhosePixelsAreNotAStringHasNoPicture() throws {
+        let event = try parse(#"{"e":"row","t":0,"tid":12143,"q":"","index":0,"caption":"lod","px":0}"#).get()
+        #expect(event.kind == .row(index: 0, caption: "lod", picture: nil, parts: nil))
+        #expect(try TraceLineParser.parse(event.encoded().dropLast()).get() == event)
+    }
 }
