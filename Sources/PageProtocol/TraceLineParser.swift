@@ -307,7 +307,7 @@ struct Fields {
         case .rows: return .rows(count: try integer(.count))
         case .row:
             return .row(index: try integer(.index), caption: try string(.caption),
-                        picture: self[.px] == nil ? nil : picture(), parts: optionalInteger(.parts))
+                        picture: optionalString(.px) == nil ? nil : picture(), parts: optionalInteger(.parts))
         case .detail:
             return .detail(index: try integer(.index), part: try integer(.part), caption: try string(.caption),
                            picture: picture())

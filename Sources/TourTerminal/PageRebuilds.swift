@@ -88,6 +88,20 @@ final class PageRebuilds: @unchecked Sendable {
         post(.resetFinished(page: page, result))
     }
 
+    /// Puts back the version the page's last reset replaced; the watcher then reports the change, as after a reset.
+    func undoReset(_ page: Page) {
+        let result: PageResetResult
+        do {
+            switch try originals.undoReset(page) {
+            case .restored: result = .undone
+            case .nothingToUndo: result = .nothingToUndo
+            }
+        } catch {
+            result = .undoFailed("\(error)")
+        }
+        post(.resetFinished(page: page, result))
+    }
+
     func stopAll() {
         watcher?.stop()
         for build in builds.values { build.cancel() }

@@ -143,6 +143,8 @@ final class TourLoop: @unchecked Sendable {
                 rebuilds.cancel(buildID: buildID)
             case .reset(let page):
                 rebuilds.reset(page)
+            case .undoReset(let page):
+                rebuilds.undoReset(page)
             case .send(let runID, let command):
                 runs[runID]?.send(command)
             case .closeInput(let runID):

@@ -67,6 +67,11 @@ case .reset(let query):
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)
+case .undoReset(let query):
+    let (lines, status) = ResetCommand.undo(query, catalog: catalog)
+    if status == .usage { fail(lines.joined(separator: "\n")) }
+    for line in lines { print(line) }
+    exit(status.rawValue)
 case .interactive(let speed):
     exit(InteractiveTour.run(catalog: loadCatalog(), speed: speed))
 }

@@ -326,4 +326,31 @@ struct TraceLineFailureTests {
             == "an event line that is not a flat JSON object (expected '{' at byte 0)")
         #expect(TraceLineParser.Failure.missingField("tid").description == "an event line without its \"tid\" field")
     }
+
+    /// Found by `scripts/fuzz.sh` (TraceLineParser): a negative `pc` reads as its 64-bit pattern, past 2^63, which the
+    /// encoder writes back as a JSON number, so the round trip moves it to the nearest double; it must then stay put.
+    @Test func anAddressPast2To63SettlesAfterOneRoundTrip() throws {
+        let line = #"{"e":"crash","t":2306241290111,"tid":12134,"q":"","signal":4,"image":"libdispatch.so","program":false,"pc":-40693061560280,"addr":1406930660280,"stackOverflow":false}"#
+        let event = try parse(line).get()
+        func addresses(_ event: PageEvent) -> (pc: UInt64, address: UInt64)? {
+            if case .crash(_, _, _, let pc, let address, _) = event.kind { return (pc, address) }
+            return nil
+        }
+        let (pc, address) = try #require(addresses(event))
+        #expect(pc == UInt64(bitPattern: -40_693_061_560_280))
+        #expect(address == 1_406_930_660_280)
+        let again = try TraceLineParser.parse(event.encoded().dropLast()).get()
+        #expect(try TraceLineParser.parse(again.encoded().dropLast()).get() == again)
+        let (pcAgain, addressAgain) = try #require(addresses(again))
+        #expect(addressAgain == address, "an address under 2^63 comes back exactly")
+        #expect(pcAgain == UInt64(Double(pc)), "past 2^63: the nearest double")
+    }
+
+    /// Found by `scripts/fuzz.sh` (TraceLineParser): a row whose `px` is not a string had an empty picture, which the
+    /// encoder leaves out, so the row came back without one. A `px` that is not a string is no picture.
+    @Test func aRowWhosePixelsAreNotAStringHasNoPicture() throws {
+        let event = try parse(#"{"e":"row","t":0,"tid":12143,"q":"","index":0,"caption":"lod","px":0}"#).get()
+        #expect(event.kind == .row(index: 0, caption: "lod", picture: nil, parts: nil))
+        #expect(try TraceLineParser.parse(event.encoded().dropLast()).get() == event)
+    }
 }

@@ -85,6 +85,6 @@ struct EditLoopRenderingTests {
         model.press(.character("x"))
         let screen = TourRenderer.render(model)
         #expect(screen.find("Restore page 1 to its original text?") != nil)
-        #expect(screen.find("Your edits are lost.") != nil)
+        #expect(screen.find("Your version is kept: u undoes it.") != nil)
     }
 }

@@ -185,6 +185,29 @@ struct EditLoopUpdateTests {
         #expect(model.notice == "Page 1 was never edited through the tour: nothing to reset.")
     }
 
+    @Test("after a reset the status line offers u, and u asks to undo it; help lists it")
+    func undoReset() throws {
+        var model = try FixturePages.model()
+        let page = model.currentPage.page
+        _ = model.update(.editLoop(.resetFinished(page: page, .restored)))
+        let notice = try #require(model.notice)
+        #expect(notice.hasPrefix("Page 1 is back to its original text; u undoes the reset."))
+        #expect(TourRenderer.render(model).find("u undoes the reset", in: model.layout.status) != nil)
+        // Once the notice gives way, the hints keep offering it.
+        _ = model.update(.key(.character("j")))
+        #expect(model.notice == nil)
+        #expect(TourRenderer.render(model).find("u undo reset", in: model.layout.status) != nil)
+        #expect(model.update(.key(.character("u"))) == [.undoReset(page)])
+        _ = model.update(.editLoop(.resetFinished(page: page, .undone)))
+        #expect(model.notice == "Page 1 is back to the version its reset replaced; it rebuilds and runs again.")
+        #expect(!model.currentPage.offersUndo)
+        _ = model.update(.editLoop(.resetFinished(page: page, .nothingToUndo)))
+        #expect(model.notice == "Page 1 has no reset to undo.")
+        _ = model.update(.editLoop(.resetFinished(page: page, .undoFailed("the kept copy is damaged"))))
+        #expect(model.notice == "Could not undo the reset of page 1: the kept copy is damaged")
+        #expect(Overlays.helpLines(model).contains { $0.keys.contains("x u") && $0.meaning.contains("undo reset") })
+    }
+
     @Test("s cancels a build in flight; r then builds before it runs")
     func cancelBuild() throws {
         var model = try FixturePages.model()

@@ -119,7 +119,7 @@ public struct BuildDiagnostics: Sendable, Equatable {
             for severity in [Diagnostic.Severity.error, .warning, .note] {
                 guard let range = line.range(of: ": \(severity.rawValue): ") else { continue }
                 let place = line[..<range.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
-                guard place.count >= 3, let column = Int(place[place.count - 1]), let number = Int(place[place.count - 2]) else { continue }
+                guard place.count >= 3, let column = positive(place[place.count - 1]), let number = positive(place[place.count - 2]) else { continue }
                 let file = place.dropLast(2).joined(separator: ":")
                 guard file.hasPrefix("/") || file.hasSuffix(".swift") else { continue }
                 return Diagnostic(file: file, line: number, column: column, severity: severity,
@@ -131,7 +131,15 @@ public struct BuildDiagnostics: Sendable, Equatable {
         /// ` 21 | let photo = …`: the source line number of an excerpt row.
         static func excerptRow(_ line: String) -> Int? {
             guard let bar = line.range(of: " |") else { return nil }
-            return Int(line[..<bar.lowerBound].trimmingCharacters(in: .whitespaces))
+            return positive(Substring(line[..<bar.lowerBound].trimmingCharacters(in: .whitespaces)))
+        }
+
+        /// A line or column number as the compiler prints them: digits only, counting from 1. A sign, `0` or
+        /// anything else is not one (`main.swift:-94:6:` is not a place in a file).
+        static func positive(_ text: Substring) -> Int? {
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let number = Int(text), number >= 1 else { return nil }
+            return number
         }
 
         /// `[4/6] Compiling …`: SwiftPM's progress, which ends any diagnostic before it.
@@ -149,7 +157,8 @@ public struct BuildDiagnostics: Sendable, Equatable {
             for arm in ["`- ", "|- "] {
                 guard let armRange = rest.range(of: arm) else { continue }
                 // The gutter is `NN | `: the bar, then one space, then the source text.
-                let column = line.distance(from: afterBar, to: armRange.lowerBound)
+                // A marker straight after the bar points before the first character: column 1 is the nearest.
+                let column = max(1, line.distance(from: afterBar, to: armRange.lowerBound))
                 let text = rest[armRange.upperBound...]
                 for severity in [Diagnostic.Severity.error, .warning, .note] where text.hasPrefix("\(severity.rawValue): ") {
                     return (column, severity, String(text.dropFirst(severity.rawValue.count + 2)))

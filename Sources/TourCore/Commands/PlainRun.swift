@@ -9,12 +9,17 @@ public enum PlainRun {
         case endedOtherwise = 1
         case usage = 2
         case couldNotStart = 3
+        /// The page ran, but the file `--trace` named could not be written.
+        case traceNotWritten = 4
     }
 
     /// Checks the request against the catalog and the page's declared knobs before anything runs.
     public static func validate(_ options: TourCommand.RunOptions, catalog: PageCatalog) throws -> Page {
         guard let page = catalog.page(named: options.page) else {
             throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
+        }
+        if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) {
+            throw TourCommand.UsageError(description: problem)
         }
         // Reading the knobs parses the whole page and its helpers: only a run that sets one waits for that.
         guard !options.knobs.isEmpty else { return page }
@@ -56,7 +61,8 @@ public enum PlainRun {
                 try ChromeTrace.write(record, title: "\(page.number) \(page.title)", to: file)
                 emit("Trace written to \(file) (\(record.threads.count) threads); open it at https://ui.perfetto.dev")
             } catch {
-                emit("Could not write the trace to \(file): \(error.localizedDescription)")
+                emit("The trace was not written: \(error)")
+                return .traceNotWritten
             }
         }
         if case .failedToStart = ending { return .couldNotStart }

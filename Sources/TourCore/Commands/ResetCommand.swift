@@ -1,15 +1,14 @@
 import Foundation
 import PageProtocol
 
-/// `tour reset <page>` and `tour reset --all`: put pages back to the text kept before their first edit.
+/// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`: put pages back to the text kept before
+/// their first edit, or put back the version a reset replaced.
 public enum ResetCommand {
     /// Resets one page, or every page when `query` is nil; returns the lines to print and the exit status.
     public static func execute(_ query: String?, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
         let pages: [Page]
         if let query {
-            guard let page = catalog.page(named: query) else {
-                return (["there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)"], .usage)
-            }
+            guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
             pages = [page]
         } else {
             pages = catalog.pages
@@ -22,10 +21,8 @@ public enum ResetCommand {
             do {
                 switch try originals.reset(page) {
                 case .restored(let rewritten, let removed):
-                    var parts = ["restored \(rewritten.joined(separator: ", "))"]
-                    if rewritten.isEmpty { parts = [] }
-                    if !removed.isEmpty { parts.append("removed the added \(removed.joined(separator: ", "))") }
-                    lines.append("\(name): \(parts.joined(separator: "; ")); it is back to its original text.")
+                    lines.append("\(name): \(changes(rewritten, removed)); it is back to its original text. "
+                                 + "Your version is kept: tour reset --undo \(page.slug) puts it back.")
                 case .unchanged:
                     lines.append("\(name): already has its original text.")
                 case .noOriginal:
@@ -37,5 +34,35 @@ public enum ResetCommand {
             }
         }
         return (lines, failed ? .endedOtherwise : .endedAsExpected)
+    }
+
+    /// Puts back the version the last reset of the page named `query` replaced.
+    public static func undo(_ query: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
+        guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
+        let name = "Page \(page.number) (\(page.slug))"
+        do {
+            switch try OriginalPages(packageRoot: catalog.root).undoReset(page) {
+            case .restored(let rewritten, let removed):
+                let left = OriginalPages(packageRoot: catalog.root).keptVersionCount(of: page)
+                return (["\(name): \(changes(rewritten, removed)); it is back to the version its last reset replaced"
+                         + (left > 0 ? " (\(left) more kept)." : ".")], .endedAsExpected)
+            case .nothingToUndo:
+                return (["\(name): has no reset to undo."], .endedAsExpected)
+            }
+        } catch {
+            return (["\(name): could not undo the reset: \(error)"], .endedOtherwise)
+        }
+    }
+
+    private static func unknown(_ query: String, _ catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
+        (["there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)"], .usage)
+    }
+
+    /// "restored main.swift; removed the added Helper.swift".
+    private static func changes(_ rewritten: [String], _ removed: [String]) -> String {
+        var parts: [String] = []
+        if !rewritten.isEmpty { parts.append("restored \(rewritten.joined(separator: ", "))") }
+        if !removed.isEmpty { parts.append("removed the added \(removed.joined(separator: ", "))") }
+        return parts.isEmpty ? "no file needed changing" : parts.joined(separator: "; ")
     }
 }

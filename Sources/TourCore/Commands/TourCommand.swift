@@ -9,6 +9,8 @@ public enum TourCommand: Equatable, Sendable {
     case watch(RunOptions)
     /// `tour reset <page>`, or every page when nil (`tour reset --all`).
     case reset(page: String?)
+    /// `tour reset --undo <page>`: put back the version the page's last reset replaced.
+    case undoReset(page: String)
     case help
     case version
 
@@ -40,7 +42,9 @@ public enum TourCommand: Equatable, Sendable {
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
                                         (compile errors are shown on their lines; Ctrl-C ends it)
-          tour reset <page> | --all     put a page (or every page) back to its original text
+          tour reset <page> | --all     put a page (or every page) back to its original text; the text it
+                                        replaces is kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
+          tour reset --undo <page>      put back the version the page's last reset replaced
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
@@ -49,11 +53,14 @@ public enum TourCommand: Equatable, Sendable {
           --plain              no colour and ASCII only (for screen readers, logs and pipes)
           --set name=value     set a knob of the page; repeat for several knobs
           --speed N            run simulated waits N times faster (0.1 to 100; times shown stay real)
-          --trace FILE.json    also write the run as Chrome trace JSON (open it in Perfetto)
+          --trace FILE.json    run only: also write the run as Chrome trace JSON (open it in Perfetto); a
+                               regular file there is replaced, anything else is refused before the run
           --stuck-after S      call the run stuck after S seconds without progress (default 3)
 
         Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise
-        (crash, stuck, failure it did not announce); 2 a usage mistake; 3 the page could not start.
+        (crash, stuck, failure it did not announce); 2 a usage mistake, such as a --trace FILE that is not
+        a regular file or is in a folder that does not exist (checked before the page runs); 3 the page
+        could not start; 4 the page ran but its trace could not be written.
         """
 
     public static func parse(_ arguments: [String]) throws -> TourCommand {
@@ -85,10 +92,18 @@ public enum TourCommand: Equatable, Sendable {
             return .reset(page: nil)
         case 1 where !arguments[0].hasPrefix("-"):
             return .reset(page: arguments[0])
+        case 2 where arguments.contains("--undo"):
+            let page = arguments[0] == "--undo" ? arguments[1] : arguments[0]
+            guard !page.hasPrefix("-") else {
+                throw UsageError(description: "reset --undo takes one page, for example: tour reset --undo operation")
+            }
+            return .undoReset(page: page)
+        case 1 where arguments[0] == "--undo":
+            throw UsageError(description: "reset --undo needs a page, for example: tour reset --undo operation")
         case 0:
             throw UsageError(description: "reset needs a page, for example: tour reset operation, or tour reset --all for every page")
         default:
-            throw UsageError(description: "reset takes one page or --all, but got \(EchoedInput.quoted(arguments.joined(separator: " ")))")
+            throw UsageError(description: "reset takes one page, --all, or --undo and a page, but got \(EchoedInput.quoted(arguments.joined(separator: " ")))")
         }
     }
 
@@ -104,7 +119,11 @@ public enum TourCommand: Equatable, Sendable {
             case "--speed":
                 options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
             case "--trace":
-                guard let file = remaining.popFirst(), !file.hasPrefix("--") else {
+                guard command == "run" else {
+                    throw UsageError(description: "watch writes no trace, since it reruns the page at every save; "
+                                     + "use tour run <page> --trace FILE.json")
+                }
+                guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
                     throw UsageError(description: "--trace needs a file name, for example --trace run.json")
                 }
                 options.traceFile = file

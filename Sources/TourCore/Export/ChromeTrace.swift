@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
@@ -52,9 +53,53 @@ public enum ChromeTrace {
         return ["traceEvents": events, "displayTimeUnit": "ms", "otherData": other]
     }
 
-    /// Writes the document to `path`, replacing any file there.
+    /// What is wrong with `path` as the file `--trace` writes, or nil when it can be written: checked before the page
+    /// runs, so a bad target costs the learner no run. A regular file is replaced; a symbolic link, a named pipe, a
+    /// device or a folder is never replaced by one, and the folder it goes in must exist and take a new file.
+    public static func problem(withTarget path: String) -> String? {
+        let named = "--trace \(path)"
+        let example = "for example --trace run.json"
+        if path.hasSuffix("/") { return "\(named) names a folder; name a file in it, \(example)" }
+        switch PathKind.at(path) {
+        case .regularFile, .missing: break
+        case .directory: return "\(named) is a folder; name a file in it, for example --trace \(path)/run.json"
+        case .symbolicLink(let target):
+            return "\(named) is a symbolic link to \(target); the trace would replace the link, so name the file itself "
+                + "or a new one, \(example)"
+        case .unreadable(let problem): return "\(named) cannot be looked at (\(problem.reason)); name a file in a folder you can use, \(example)"
+        case let kind: return "\(named) is \(kind), not a regular file; name a regular file, \(example)"
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var info = stat()
+        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            return "\(named) is in a folder that does not exist, \(folder); create it first (mkdir -p \(folder)) or name a file in a folder that exists"
+        }
+        // A real attempt rather than access(2): it also answers for root, read-only mounts and full disks.
+        let probe = URL(fileURLWithPath: folder).appendingPathComponent(".tour-trace-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            return "\(named) cannot be written: no new file can be made in \(folder) (\(String(cString: strerror(errno)))); "
+                + "name a file in a folder you can write to, \(example)"
+        }
+        close(descriptor)
+        unlink(probe)
+        return nil
+    }
+
+    /// Writes the document to `path`, replacing a regular file there and nothing else.
     public static func write(_ record: RunRecord, title: String, to path: String) throws {
+        // Checked again: the path may have changed while the page ran.
+        if let problem = problem(withTarget: path) { throw TraceWriteFailure(description: problem) }
         let data = try JSONSerialization.data(withJSONObject: document(for: record, title: title), options: [.sortedKeys])
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw TraceWriteFailure(description: error.description)
+        }
+    }
+
+    /// Why the trace was not written, in words.
+    public struct TraceWriteFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 }

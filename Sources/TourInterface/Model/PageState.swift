@@ -26,6 +26,8 @@ public struct PageState: Sendable {
     public var liveFullSizeRow: Int?
     /// The edit loop's rebuilds of the page's program.
     public var build = PageBuildState()
+    /// A reset of this page kept the learner's version in this session: the status line offers `u` until it is undone.
+    public var offersUndo = false
 
     public init(page: Page) {
         self.page = page

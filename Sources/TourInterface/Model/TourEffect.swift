@@ -15,6 +15,8 @@ public enum TourEffect: Equatable, Sendable {
     case cancelBuild(buildID: Int)
     /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
     case reset(Page)
+    /// Put back the version of a page's files that its last reset replaced.
+    case undoReset(Page)
     /// Write `command` as a line to the page's standard input (a page that takes scroll commands).
     case send(runID: Int, command: String)
     /// Close the page's standard input: the learner let go of the list.

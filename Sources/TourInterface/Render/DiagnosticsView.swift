@@ -50,7 +50,7 @@ enum DiagnosticsView {
 
     static func drawConfirmReset(_ model: TourModel, page index: Int, into buffer: inout CellBuffer) {
         let number = model.pages[index].page.number
-        let lines = ["Restore page \(number) to its original text?", "Your edits are lost.", "y yes   n no"]
+        let lines = ["Restore page \(number) to its original text?", "Your version is kept: u undoes it.", "y yes   n no"]
         let box = Overlays.centered(width: 48, height: lines.count + 4, in: buffer.size)
         buffer.fill(box)
         buffer.drawBox(box, title: "Reset", focused: true, glyphs: model.glyphs)

@@ -21,7 +21,7 @@ enum Overlays {
         ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
-        ("", "d D  x", "compiler messages / restore original (asks)"),
+        ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
     ] }
 

@@ -65,6 +65,7 @@ enum StatusLine {
     /// The keys worth knowing in the current state and focus, most useful first.
     static func hints(_ model: TourModel) -> [String] {
         var keys = DiagnosticsView.hints(for: model.currentPage) ?? (model.runningPage == nil ? ["r run", "e edit"] : ["s stop", "r rerun"])
+        if model.currentPage.offersUndo { keys.insert("u undo reset", at: min(1, keys.count)) }
         switch model.focus {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]

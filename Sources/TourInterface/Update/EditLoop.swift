@@ -55,6 +55,12 @@ extension TourModel {
             return []
         case .resetFinished(let page, let result):
             notice = Self.notice(for: result, page: page)
+            guard let index = index(of: page) else { return [] }
+            switch result {
+            case .restored: pages[index].offersUndo = true
+            case .undone, .nothingToUndo: pages[index].offersUndo = false
+            case .unchanged, .noOriginal, .failed, .undoFailed: break
+            }
             return []
         }
     }
@@ -112,7 +118,8 @@ extension TourModel {
         return [.edit(EditOrder(page: page.page, file: page.page.source.path, line: codeLineInView()))]
     }
 
-    /// `x`: asks before putting the page back; its text may hold an hour of the learner's work.
+    /// `x`: asks before putting the page back; its text may hold an hour of the learner's work (kept, and `u` puts it
+    /// back, but a question costs less than a surprise).
     mutating func askToReset() {
         overlay = .confirmReset(page: current)
     }
@@ -277,10 +284,13 @@ extension TourModel {
 
     static func notice(for result: PageResetResult, page: Page) -> String {
         switch result {
-        case .restored: "Page \(page.number) is back to its original text; it rebuilds and runs again."
+        case .restored: "Page \(page.number) is back to its original text; u undoes the reset. It rebuilds and runs again."
         case .unchanged: "Page \(page.number) already has its original text: nothing to reset."
         case .noOriginal: "Page \(page.number) was never edited through the tour: nothing to reset."
+        case .undone: "Page \(page.number) is back to the version its reset replaced; it rebuilds and runs again."
+        case .nothingToUndo: "Page \(page.number) has no reset to undo."
         case .failed(let reason): "Could not reset page \(page.number): \(reason)"
+        case .undoFailed(let reason): "Could not undo the reset of page \(page.number): \(reason)"
         }
     }
 }

@@ -96,6 +96,8 @@ extension TourModel {
             return edit()
         case .character("x"):
             askToReset()
+        case .character("u"):
+            return [.undoReset(currentPage.page)]
         case .character("d"):
             stepDiagnostic(by: 1)
         case .character("D"):

@@ -86,4 +86,24 @@ struct BuildDiagnosticsTests {
         #expect(parsed.diagnostics.count == 1)
         #expect(parsed.diagnostics[0].notes.map { "\($0.line):\($0.column) \($0.message)" } == ["4:10 cannot find 'y' in scope"])
     }
+
+    /// Found by `scripts/fuzz.sh` (BuildDiagnostics): a header with a negative line, an excerpt row numbered 0 and a
+    /// marker right after the bar gave places before the start of the file, where the page pane and the editor look.
+    @Test func everyPlaceCountsFromOne() throws {
+        let output = """
+            /tmp/cap/Lessons/03-Async/main.swift:-94:6: error: invalid redeclaration of 'describe(_:of:)'
+            /tmp/cap/Lessons/03-Async/main.swift:+94:6: error: a signed line
+            /tmp/cap/Lessons/03-Async/main.swift:0:6: error: line zero
+            /tmp/cap/Lessons/03-Async/main.swift:12:5: error: the real one
+            0 | func describe()
+              |      `- note: under row zero
+            -3 | func describe()
+              |      `- note: under a negative row
+            13 | func describe()
+              |`- note: straight after the bar
+            """
+        let parsed = BuildDiagnostics.parse(output)
+        let places = parsed.diagnostics.flatMap { [$0] + $0.notes }.map { "\($0.line):\($0.column) \($0.message)" }
+        #expect(places == ["12:5 the real one", "13:1 straight after the bar"])
+    }
 }

@@ -48,7 +48,7 @@ struct WatchResetCommandTests {
         let all = ResetCommand.execute(nil, catalog: catalog)
         #expect(all.status == .endedAsExpected)
         #expect(all.lines == [
-            "Page 1 (operation): restored main.swift; it is back to its original text.",
+            "Page 1 (operation): restored main.swift; it is back to its original text. Your version is kept: tour reset --undo operation puts it back.",
             "Page 2 (queue): never edited through tour, so there is nothing to reset.",
         ])
         #expect(FileManager.default.contents(atPath: catalog.pages[0].source.path) == Data("print(1)\n".utf8))

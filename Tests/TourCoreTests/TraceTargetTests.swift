@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import TourCore
+
+/// `--trace FILE`: the target is checked before the page runs, only a regular file is ever replaced, and a write
+/// that fails at the end is an exit status of its own. Every test works in a temporary folder of its own.
+@Suite("Trace targets")
+final class TraceTargetTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tour-trace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    @Test func aNewFileOrARegularFileIsFine() throws {
+        #expect(ChromeTrace.problem(withTarget: path("run.json")) == nil)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path("old.json")))
+        #expect(ChromeTrace.problem(withTarget: path("old.json")) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["old.json"], "the check leaves nothing behind")
+    }
+
+    @Test func everyOtherKindIsRefusedByName() throws {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: path("dir"), withIntermediateDirectories: false)
+        try Data("the learner's notes".utf8).write(to: URL(fileURLWithPath: path("notes.txt")))
+        try manager.createSymbolicLink(atPath: path("link.json"), withDestinationPath: path("notes.txt"))
+        #expect(mkfifo(path("fifo.json"), 0o600) == 0)
+        let cases: [(String, String)] = [
+            (path("dir"), "--trace \(path("dir")) is a folder; name a file in it, for example --trace \(path("dir"))/run.json"),
+            (path("link.json"), "--trace \(path("link.json")) is a symbolic link to \(path("notes.txt")); the trace would replace the link"),
+            (path("fifo.json"), "--trace \(path("fifo.json")) is a named pipe (FIFO), not a regular file; name a regular file"),
+            ("/dev/null", "--trace /dev/null is a device, not a regular file; name a regular file, for example --trace run.json"),
+            (path("missing/run.json"), "--trace \(path("missing/run.json")) is in a folder that does not exist, \(path("missing")); "
+                + "create it first (mkdir -p \(path("missing")))"),
+            (path("notes.txt/run.json"), "is in a folder that does not exist, \(path("notes.txt"))"),
+            (path("dir") + "/", "names a folder; name a file in it"),
+            ("/proc/run.json", "--trace /proc/run.json cannot be written: no new file can be made in /proc"),
+        ]
+        for (target, message) in cases {
+            let problem = try #require(ChromeTrace.problem(withTarget: target), "\(target) was accepted")
+            #expect(problem.contains(message), "\(problem)")
+        }
+        #expect(PathKind.at(path("link.json")) == .symbolicLink(to: path("notes.txt")))
+        #expect(PathKind.at(path("fifo.json")) == .fifo)
+        #expect(PathKind.at("/dev/null") == .device)
+        #expect(try String(contentsOfFile: path("notes.txt"), encoding: .utf8) == "the learner's notes")
+    }
+
+    @Test func watchTakesNoTrace() {
+        #expect(throws: TourCommand.UsageError(description: "watch writes no trace, since it reruns the page at every save; "
+                                               + "use tour run <page> --trace FILE.json")) {
+            try TourCommand.parse(["watch", "1", "--trace", "run.json"])
+        }
+        #expect(throws: TourCommand.UsageError(description: "--trace needs a file name, for example --trace run.json")) {
+            try TourCommand.parse(["run", "1", "--trace", ""])
+        }
+    }
+
+    /// The folder went away while the page ran: the run still ends, with status 4 and the reason.
+    @Test func aWriteThatFailsAtTheEndIsStatusFour() async throws {
+        let gone = path("gone/run.json")
+        let page = Page(number: 1, folder: "01-Fixture", title: "Fixture", summary: "", product: "RunnerFixture",
+                        source: URL(fileURLWithPath: path("main.swift")))
+        var options = TourCommand.RunOptions(page: "1")
+        options.traceFile = gone
+        let catalog = PageCatalog(pages: [page], root: folder)
+        let (status, lines) = await Self.runOffThePool(options, page: page, catalog: catalog)
+        #expect(status == .traceNotWritten)
+        #expect(lines.contains { $0.hasPrefix("The trace was not written: --trace \(gone) is in a folder that does not exist") }, "\(lines)")
+
+        options.traceFile = path("written.json")
+        let (written, _) = await Self.runOffThePool(options, page: page, catalog: catalog)
+        #expect(written != .traceNotWritten)
+        #expect(PathKind.at(path("written.json")) == .regularFile)
+    }
+
+    /// Runs the page on a Dispatch thread, so its wait never holds one of the test pool's threads.
+    static func runOffThePool(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog) async -> (PlainRun.Status, [String]) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let lines = Lines()
+                let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: true)) { lines.append($0) }
+                continuation.resume(returning: (status, lines.all))
+            }
+        }
+    }
+
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Fuzzes the parsers a learner or a page can feed, with libFuzzer through the Swift toolchain.
+#
+#   scripts/fuzz.sh SECONDS [target...]
+#
+# Each target is a folder under Tests/Fuzz/ (LiterateParser, TraceLineParser, BuildDiagnostics, ResetManifest)
+# with an Entry.swift that defines LLVMFuzzerTestOneInput and a small seed corpus in corpus/. Every target named
+# (all of them when none is) is built with coverage and run for SECONDS; what the fuzzer adds to the corpus stays
+# in .build/fuzz/<target>/corpus, so the seeds in the repository stay small. A crash leaves its input in
+# .build/fuzz/<target>/crash-*, and the script ends non-zero: turn each one into a regression test in the suites.
+# Not run by CI. Needs the toolchain's libFuzzer (swiftc -sanitize=fuzzer).
+set -euo pipefail
+
+usage() { echo "usage: scripts/fuzz.sh SECONDS [target...]; the targets are: $(ls "$fuzz_sources" | tr '\n' ' ')" >&2; exit 2; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+fuzz_sources="$root/Tests/Fuzz"
+out="$root/.build/fuzz"
+swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
+
+[[ $# -ge 1 && $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || usage
+seconds=$1
+shift
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(ls "$fuzz_sources")
+for target in "${targets[@]}"; do
+    [[ -f "$fuzz_sources/$target/Entry.swift" ]] || { echo "fuzz.sh: no target '$target'" >&2; usage; }
+done
+
+# The libraries under test, instrumented once: PageProtocol, then TourCore against it. -enable-testing lets an
+# entry reach internal parsers with @testable import.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -enable-testing -swift-version 6)
+mkdir -p "$out/modules"
+build_library() {
+    local name=$1
+    shift
+    echo "fuzz.sh: building $name with coverage" >&2
+    "$swiftc" "${flags[@]}" -I "$out/modules" -module-name "$name" -emit-library -static \
+        -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$out/modules/lib$name.a" "$@"
+}
+# Built from a copy, so an edit saved during the minutes the build takes cannot stop it.
+rm -rf "$out/sources" && mkdir -p "$out/sources" && cp -R "$root/Sources/PageProtocol" "$root/Sources/TourCore" "$out/sources/"
+build_library PageProtocol "$out"/sources/PageProtocol/*.swift
+libraries=(-lPageProtocol)
+# TourCore takes minutes to build instrumented: only when a target imports it.
+needs_core() {
+    local target
+    for target in "${targets[@]}"; do grep -q "import TourCore" "$fuzz_sources/$target/Entry.swift" && return 0; done
+    return 1
+}
+if needs_core; then
+    mapfile -t core_sources < <(find "$out/sources/TourCore" -name '*.swift' | sort)
+    build_library TourCore "${core_sources[@]}"
+    libraries=(-lTourCore -lPageProtocol)
+fi
+
+failed=()
+for target in "${targets[@]}"; do
+    work="$out/$target"
+    mkdir -p "$work/corpus"
+    echo "fuzz.sh: building $target" >&2
+    "$swiftc" "${flags[@]}" -I "$out/modules" -L "$out/modules" "${libraries[@]}" \
+        -module-name "Fuzz$target" "$fuzz_sources/$target/Entry.swift" -o "$work/fuzzer"
+    echo "fuzz.sh: running $target for $seconds s" >&2
+    # The seeds are read but never written: new inputs go to the first folder, the one under .build.
+    # Swift's backtracer would take seconds per crash; libFuzzer reports the crash and keeps its input itself.
+    if ! (cd "$work" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 ./fuzzer -max_total_time="$seconds" \
+            -max_len=4096 -timeout=10 -print_final_stats=1 corpus "$fuzz_sources/$target/corpus" 2>&1 | tee "$work/last-run.log" | tail -n 25); then
+        failed+=("$target")
+    fi
+    grep -q "^Done " "$work/last-run.log" || { [[ " ${failed[*]} " == *" $target "* ]] || failed+=("$target"); }
+done
+if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "fuzz.sh: crashes or failures in: ${failed[*]} (inputs in $out/<target>/crash-*)" >&2
+    exit 1
+fi
+echo "fuzz.sh: no crashes in ${targets[*]} (${seconds} s each)" >&2
