@@ -68,7 +68,7 @@ case .reset(let query):
     for line in lines { print(line) }
     exit(status.rawValue)
 case .undoReset(let query):
-    let (lines, status) = ResetCommand.undo(query, catalog: catalog)
+    let (lines, status) = ResetCommand.undo(query, catalog: loadCatalog())
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)

@@ -3,21 +3,21 @@ import Testing
 @testable import TourCore
 
 /// `tour reset` against kept originals that cannot be trusted: each is refused, with what is wrong and how to recover,
-/// and nothing under the package (or outside it) changes. Every test works in a `ScratchPackage` of its own.
+/// and nothing under the package (or outside it) changes. Every test works in a `TwoPageFolder` of its own.
 @Suite("Reset refuses what it cannot trust")
 struct ResetFaultTests {
     /// One way the kept original can be bad: what to do to a scratch package whose page 1 has an original and an edit,
     /// and what the refusal must say.
     struct Fault: CustomTestStringConvertible, Sendable {
         let name: String
-        let damage: @Sendable (ScratchPackage) throws -> Void
+        let damage: @Sendable (TwoPageFolder) throws -> Void
         let message: String
         var testDescription: String { name }
     }
 
     static let manifestPath = ".tour/originals/01-Operation/manifest.txt"
 
-    static func manifest(_ package: ScratchPackage) -> URL {
+    static func manifest(_ package: TwoPageFolder) -> URL {
         package.root.appendingPathComponent(manifestPath)
     }
 
@@ -74,7 +74,7 @@ struct ResetFaultTests {
 
     @Test(arguments: faults)
     func aBadOriginalIsRefusedAndNothingChanges(_ fault: Fault) async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         try OriginalPages(packageRoot: package.root).keepOriginal(of: package.operation)
         try package.write("print(\"the learner's edit\")\n", to: package.operation.source)
         try fault.damage(package)
@@ -93,7 +93,7 @@ struct ResetFaultTests {
     }
 
     @Test func aBadOriginalSaysHowToRecover() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         try OriginalPages(packageRoot: package.root).keepOriginal(of: package.operation)
         try package.write("", to: Self.manifest(package))
         let message = try #require(ResetCommand.execute("operation", catalog: package.catalog).lines.first)
@@ -102,7 +102,7 @@ struct ResetFaultTests {
     }
 
     @Test func aFoundationErrorReadsAsTheSystemsReason() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         let inside = package.learnersFile.appendingPathComponent("inside").path
         var caught: (any Error)?
         do {
@@ -115,7 +115,7 @@ struct ResetFaultTests {
     }
 
     @Test func resetThatCannotKeepTheLearnersVersionChangesNothing() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         try OriginalPages(packageRoot: package.root).keepOriginal(of: package.operation)
         try package.write("print(\"an hour of work\")\n", to: package.operation.source)
         // A file where the kept versions' folder goes: no version can be kept, whoever runs the test.

@@ -6,7 +6,7 @@ import Testing
 @Suite("Undoing a reset")
 struct ResetUndoTests {
     @Test func undoPutsBackWhatTheResetReplacedAndRemoved() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         let originals = OriginalPages(packageRoot: package.root)
         try originals.keepOriginal(of: package.operation)
         try package.write("print(\"an hour of work\")\n", to: package.operation.source)
@@ -30,7 +30,7 @@ struct ResetUndoTests {
     }
 
     @Test func editsMadeAfterAResetAreKeptWhenItIsUndone() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         let originals = OriginalPages(packageRoot: package.root)
         try originals.keepOriginal(of: package.operation)
         try package.write("first version\n", to: package.operation.source)
@@ -45,7 +45,7 @@ struct ResetUndoTests {
     }
 
     @Test func onlyTheLastResetsAreKept() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         let originals = OriginalPages(packageRoot: package.root)
         try originals.keepOriginal(of: package.operation)
         let limit = OriginalPages.keptVersionLimit
@@ -67,7 +67,7 @@ struct ResetUndoTests {
     }
 
     @Test func aDamagedKeptVersionIsRefusedAndNothingChanges() async throws {
-        let package = try ScratchPackage()
+        let package = try TwoPageFolder()
         let originals = OriginalPages(packageRoot: package.root)
         try originals.keepOriginal(of: package.operation)
         try package.write("the learner's edit\n", to: package.operation.source)
@@ -94,6 +94,6 @@ struct ResetUndoTests {
         }
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["reset", "--undo", "--all"]) }
         #expect(TourCommand.usage.contains("tour reset --undo <page>"))
-        #expect(ResetCommand.undo("nine", catalog: try ScratchPackage().catalog).status == .usage)
+        #expect(ResetCommand.undo("nine", catalog: try TwoPageFolder().catalog).status == .usage)
     }
 }

@@ -4,7 +4,7 @@ import TourCore
 /// A package of two small pages in a temporary folder of its own, with a file of the learner's beside the pages and one
 /// outside the package, for tests that must never touch the checkout. `tree` is everything under the folder, to show
 /// that a refused reset changed nothing.
-final class ScratchPackage {
+final class TwoPageFolder {
     /// The temporary folder: `package/` and `outside.swift` are in it.
     let folder: URL
     let root: URL
