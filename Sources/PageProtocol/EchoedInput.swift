@@ -8,13 +8,20 @@ public enum EchoedInput {
     public static let limit = 80
 
     /// `'text'` in single quotes; control characters written as Swift escapes (`\n`, `\t`, `\u{1B}`) so they
-    /// cannot move the cursor or break the line; cut after `limit` characters, saying how long the input was:
-    /// `'aaaa...' (100,000 characters)`.
+    /// cannot move the cursor or break the line; cut once `limit` characters are shown, escapes counted as they are
+    /// written, saying how long the input was: `'aaaa...' (100,000 characters)`.
     public static func quoted(_ text: String) -> String {
-        let cut = text.count > limit
-        let shown = cut ? String(text.prefix(limit)) : text
-        let visible = shown.unicodeScalars.map(visibleForm).joined()
-        return cut ? "'\(visible)...' (\(CountText.grouped(text.count)) characters)" : "'\(visible)'"
+        var visible = ""
+        var shown = 0
+        for scalar in text.unicodeScalars {
+            let form = visibleForm(scalar)
+            guard shown + form.count <= limit else {
+                return "'\(visible)...' (\(CountText.grouped(text.count)) characters)"
+            }
+            visible += form
+            shown += form.count
+        }
+        return "'\(visible)'"
     }
 
     private static func visibleForm(_ scalar: Unicode.Scalar) -> String {

@@ -27,7 +27,8 @@ public enum InteractiveTour {
         }
         TerminalRestore.installCrashHandlers()
         var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
-        model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root)
+        // TOUR_BUILD_NOTICE=off keeps a scripted launch (a test, a recorded demo) from using up the learner's notice.
+        if environment["TOUR_BUILD_NOTICE"] != "off" { model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root) }
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)

@@ -213,10 +213,23 @@ public final class LiveProcessGroups: Sendable {
     /// Ends the host with `status`, unless a signal is ending it already: then it waits for that ending, whose status
     /// (128 + the signal) is the one that tells the truth. In plain mode on a terminal Ctrl-C ends the page too, and
     /// the run's normal end races the signal's handler to `exit`; two threads in `exit` at once is undefined.
+    ///
+    /// A page that shared the terminal and died of one of `endingSignals` was sent it by the terminal (Ctrl-C reaches
+    /// the whole foreground group, the host too): the host then ends with 128 + that signal, as its own handler would
+    /// have, even when the run's end gets here before the handler runs.
     public static func exitHost(_ status: Int32) -> Never {
-        if claimExit() { exit(status) }
+        let signal = signalOfTerminal.load(ordering: .acquiring)
+        if claimExit() { exit(signal == 0 ? status : 128 + signal) }
         while true { pause() }
     }
+
+    /// Remembers that a page sharing the host's terminal was killed by `signal`, for `exitHost`.
+    static func notePageSharingTheTerminalEnded(by signal: Int32) {
+        guard endingSignals.contains(signal) else { return }
+        signalOfTerminal.store(signal, ordering: .releasing)
+    }
+
+    private static let signalOfTerminal = Atomic<Int32>(0)
 
     /// True for the first caller only: the one ending the host.
     private static func claimExit() -> Bool {

@@ -243,7 +243,10 @@ public final class PageRun: @unchecked Sendable {
         let waiter = Thread { [self] in
             let exit = ProcessExit.reap(child.pid)
             // A page that shared the terminal may have left it raw or silent, by a crash or a kill.
-            if request.terminal == .shared { SharedTerminal.restore() }
+            if request.terminal == .shared {
+                SharedTerminal.restore()
+                if case .killed(let signal) = exit { LiveProcessGroups.notePageSharingTheTerminalEnded(by: signal) }
+            }
             // Whatever the page left behind goes with it: in its group, and anywhere else it went (`setsid`, a
             // double fork). Once they are gone, nothing holds the pipes open.
             if child.leadsItsGroup { kill(-child.pid, SIGKILL) }

@@ -89,7 +89,9 @@ final class Tmux: Sendable {
             holdsSlot.withLock { $0 = true }
         }
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
-        for (name, value) in ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment, uniquingKeysWith: { $1 }) {
+        // The checkout's own first-launch notice stays the learner's (TOUR_BUILD_NOTICE), and its stamp untouched.
+        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TOUR_BUILD_NOTICE": "off"]
+        for (name, value) in base.merging(environment, uniquingKeysWith: { $1 }) {
             arguments += ["-e", "\(name)=\(value)"]
         }
         try await run(arguments + [command])

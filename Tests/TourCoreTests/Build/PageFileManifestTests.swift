@@ -53,6 +53,7 @@ struct PageFileManifestTests {
     @Test func aDamagedLineIsShownShortAndPrintable() {
         let problem = PageFileManifest.Problem.damagedLine(number: 2, String(repeating: "\u{1B}[2J", count: 100))
         #expect(!problem.description.contains("\u{1B}"))
-        #expect(problem.description.count < 140)
+        #expect(problem.description.count <= 160, "one line: the 80 characters EchoedInput shows, and the words around them")
+        #expect(problem.description.contains("...' (400 characters)"))
     }
 }
