@@ -29,6 +29,25 @@ func checkedPage(_ options: TourCommand.RunOptions) -> Page {
     }
 }
 
+/// The learner's progress file, where the environment says it lives.
+let progressStore = ProgressStore(environment: ProcessInfo.processInfo.environment)
+
+/// Records what the learner did; a problem with the file is said on stderr and never stops the command.
+func recordProgress(_ event: ProgressEvent) {
+    do {
+        if let setAside = try progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside)\n".utf8)) }
+    } catch {
+        FileHandle.standardError.write(Data("tour: progress not recorded: \(error)\n".utf8))
+    }
+}
+
+/// Prints a progress command's lines and messages and exits with its status.
+func finish(_ outcome: ProgressCommand.Outcome) -> Never {
+    for message in outcome.messages { FileHandle.standardError.write(Data("tour: \(message)\n".utf8)) }
+    for line in outcome.lines { print(line) }
+    exit(outcome.status.rawValue)
+}
+
 let catalog: PageCatalog
 do {
     catalog = try PageCatalog.load()
@@ -50,6 +69,7 @@ case .run(let options):
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
+    if status != .couldNotStart { recordProgress(.ran(page: page.slug)) }
     LiveProcessGroups.exitHost(status.rawValue)
 case .watch(let options):
     let page = checkedPage(options)
@@ -61,6 +81,15 @@ case .reset(let query):
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)
+case .progress(let options):
+    finish(ProgressCommand.execute(options, store: progressStore, catalog: catalog,
+                                   environment: ProcessInfo.processInfo.environment, style: .detect(forceBare: options.plain)))
+case .resetProgress(let confirmed):
+    finish(ProgressCommand.reset(confirmed: confirmed, store: progressStore, onTerminal: isatty(STDIN_FILENO) == 1) { question in
+        print(question, terminator: "")
+        fflush(stdout)
+        return readLine()
+    })
 case .interactive(let speed):
     exit(InteractiveTour.run(catalog: catalog, speed: speed))
 }

@@ -9,6 +9,10 @@ public enum TourCommand: Equatable, Sendable {
     case watch(RunOptions)
     /// `tour reset <page>`, or every page when nil (`tour reset --all`).
     case reset(page: String?)
+    /// `tour progress [--json | --summary FILE…]` (see `ProgressCommand`).
+    case progress(ProgressOptions)
+    /// `tour reset --progress [--yes]`: set the progress file aside, after asking unless `confirmed`.
+    case resetProgress(confirmed: Bool)
     case help
     case version
 
@@ -41,6 +45,11 @@ public enum TourCommand: Equatable, Sendable {
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
                                         (compile errors are shown on their lines; Ctrl-C ends it)
           tour reset <page> | --all     put a page (or every page) back to its original text
+          tour progress [--plain]       the pages you opened and ran, predictions answered, exercises passed
+          tour progress --json [--name N]   the same as one JSON document, for a workshop leader to collect
+          tour progress --summary FILE...   several participants' --json documents: who is on which page,
+                                        and which exercises most have not passed
+          tour reset --progress [--yes] start progress afresh (asks first; the old file is kept beside it)
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
@@ -73,13 +82,22 @@ public enum TourCommand: Equatable, Sendable {
             return .watch(try runOptions(&remaining, command: "watch"))
         case "reset":
             return try reset(&remaining)
+        case "progress":
+            return .progress(try ProgressOptions.parse(&remaining))
         default:
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page> and progress, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
     private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
         let arguments = Array(remaining)
+        if arguments.contains("--progress") {
+            let others = arguments.filter { $0 != "--progress" && $0 != "--yes" }
+            guard others.isEmpty else {
+                throw UsageError(description: "reset --progress takes only --yes, but got \(EchoedInput.quoted(others.joined(separator: " ")))")
+            }
+            return .resetProgress(confirmed: arguments.contains("--yes"))
+        }
         switch arguments.count {
         case 1 where arguments[0] == "--all":
             return .reset(page: nil)
