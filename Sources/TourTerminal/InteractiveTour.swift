@@ -26,11 +26,23 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
-        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
+        // The page left last time is shown first; a progress file that cannot be read is said in the status line.
+        let progress = ProgressStore(environment: environment)
+        var reading = ProgressStore.Reading(record: ProgressRecord())
+        var progressProblem: String?
+        do {
+            if let progress { reading = try progress.read() }
+            progressProblem = reading.setAside
+        } catch {
+            progressProblem = "Progress not read: \(error)"
+        }
+        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth,
+                                   progress: reading.record)
+        model.notice = progressProblem
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
-        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff)
+        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff, progress: progress)
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()
         dispatchMain()

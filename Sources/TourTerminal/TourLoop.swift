@@ -24,12 +24,17 @@ final class TourLoop: @unchecked Sendable {
     private var inbox: HostEventInbox!
     private var rebuilds: PageRebuilds!
     private let editor: EditorHandoff
+    /// Where opened pages and runs are recorded, off `queue`: a write waits for the file's lock, which another
+    /// tutorial may hold, and the interface must not wait with it.
+    private let progress: ProgressStore?
+    private let progressQueue = DispatchQueue(label: "tour.progress", qos: .utility)
     private var input: DispatchSourceRead?
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
 
-    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff) {
+    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?) {
+        self.progress = progress
         self.screen = screen
         self.model = model
         self.editor = editor
@@ -148,7 +153,24 @@ final class TourLoop: @unchecked Sendable {
                 perform(model.update(.editLoop(.sourceRead(page: page, page.readSourceTexts()))))
             case .watch(let page):
                 rebuilds.watch(page)
+            case .recordProgress(let event):
+                record(event)
             }
+        }
+    }
+
+    /// Records `event` in the progress file; a file set aside or a failed write comes back as a notice.
+    private func record(_ event: ProgressEvent) {
+        guard let progress else { return }
+        progressQueue.async { [unowned self] in
+            let problem: String?
+            do {
+                problem = try progress.record(event).setAside
+            } catch {
+                problem = "Progress not recorded: \(error)"
+            }
+            guard let problem else { return }
+            queue.async { [unowned self] in handle(.progressProblem(problem), drawNow: true) }
         }
     }
 

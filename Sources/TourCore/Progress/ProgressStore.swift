@@ -40,6 +40,11 @@ public struct ProgressStore: Sendable {
         public var record: ProgressRecord
         /// Why the file found was set aside and where it went; nil when it was fine or absent.
         public var setAside: String?
+
+        public init(record: ProgressRecord, setAside: String? = nil) {
+            self.record = record
+            self.setAside = setAside
+        }
     }
 
     /// Reads the record; a file that cannot be trusted is set aside and an empty record returned in its place.
