@@ -131,7 +131,7 @@ struct ProgressStoreTests {
             }
             return await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(failures.isEmpty)
+        #expect(failures.count == 0, "first failure: \(failures.first ?? "")")
         let reading = try ProgressStore(file: file).read()
         #expect(reading.setAside == nil, "the file was never seen half written")
         #expect(reading.record.pages["queue"]?.runs == updates)
