@@ -25,7 +25,12 @@ final class Tmux {
     /// fails half-way must not leave a tutorial running.
     func stop() {
         _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(at: stateFolder)
     }
+
+    /// The `XDG_STATE_HOME` of what runs in this server: its progress is its own, never the learner's, and every
+    /// test's tutorial starts on page 1 rather than where another test left off.
+    var stateFolder: URL { FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state") }
 
     /// Runs a tmux command on this server and returns its standard output.
     ///
@@ -71,7 +76,8 @@ final class Tmux {
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
     func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) throws {
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
-        for (name, value) in ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment, uniquingKeysWith: { $1 }) {
+        let defaults = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_STATE_HOME": stateFolder.path]
+        for (name, value) in defaults.merging(environment, uniquingKeysWith: { $1 }) {
             arguments += ["-e", "\(name)=\(value)"]
         }
         try run(arguments + [command])
