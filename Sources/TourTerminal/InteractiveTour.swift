@@ -7,7 +7,8 @@ import TourInterface
 public enum InteractiveTour {
     /// Runs the interface until the learner quits, which exits the process; returns only when the interface
     /// cannot start, with status 2 after saying why and what to use instead.
-    public static func run(catalog: PageCatalog, speed: Double) -> Int32 {
+    /// It opens on the page at `startPage` when given, else on the page the learner's progress says they left.
+    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
@@ -39,6 +40,7 @@ public enum InteractiveTour {
         var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth,
                                    progress: reading.record)
         model.notice = progressProblem
+        if let startPage { model.current = startPage }
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)

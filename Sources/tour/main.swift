@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import PageProtocol
 import TourCore
 import TourTerminal
 
@@ -90,6 +91,11 @@ case .resetProgress(let confirmed):
         fflush(stdout)
         return readLine()
     })
-case .interactive(let speed):
-    exit(InteractiveTour.run(catalog: catalog, speed: speed))
+case .interactive(let speed, let query):
+    var startPage: Int?
+    if let query {
+        guard let page = catalog.page(named: query) else { fail("there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)") }
+        startPage = catalog.pages.firstIndex(of: page)
+    }
+    exit(InteractiveTour.run(catalog: catalog, speed: speed, startPage: startPage))
 }

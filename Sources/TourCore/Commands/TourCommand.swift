@@ -2,7 +2,8 @@ import PageProtocol
 
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
-    case interactive(speed: Double)
+    /// The full-screen tutorial, on `page` if named (`--page`), else on the page the progress says was left.
+    case interactive(speed: Double, page: String? = nil)
     case list
     case run(RunOptions)
     /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
@@ -39,7 +40,7 @@ public enum TourCommand: Equatable, Sendable {
         ConcurrencyTour: learn Operation, OperationQueue and Grand Central Dispatch by running them.
 
         Usage:
-          tour                          open the full-screen tutorial (needs a terminal)
+          tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
           tour list                     the eight pages, in order
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
@@ -74,8 +75,8 @@ public enum TourCommand: Equatable, Sendable {
         case "list":
             guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
-        case "--speed":
-            return .interactive(speed: try usage(SpeedFactor.parse(remaining.popFirst())))
+        case "--speed", "--page":
+            return try interactive(first, &remaining)
         case "run":
             return .run(try runOptions(&remaining, command: "run"))
         case "watch":
@@ -87,6 +88,28 @@ public enum TourCommand: Equatable, Sendable {
         default:
             throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page> and progress, or none for the full-screen tutorial (see tour --help)")
         }
+    }
+
+    /// `tour --speed N --page P`, either or both.
+    private static func interactive(_ first: String, _ remaining: inout ArraySlice<String>) throws -> TourCommand {
+        var speed: Double = 1
+        var page: String?
+        var option: String? = first
+        while let argument = option {
+            switch argument {
+            case "--speed":
+                speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case "--page":
+                guard let name = remaining.popFirst(), !name.hasPrefix("-") else {
+                    throw UsageError(description: "--page needs a page, for example: tour --page 3 (see tour list)")
+                }
+                page = name
+            default:
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N and --page P")
+            }
+            option = remaining.popFirst()
+        }
+        return .interactive(speed: speed, page: page)
     }
 
     private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {

@@ -40,6 +40,14 @@ struct ProgressCommandTests {
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["reset", "--progress", "queue"]) }
     }
 
+    @Test func theTutorialOpensOnANamedPageElseWhereTheProgressSays() throws {
+        #expect(try TourCommand.parse([]) == .interactive(speed: 1, page: nil))
+        #expect(try TourCommand.parse(["--page", "3"]) == .interactive(speed: 1, page: "3"))
+        #expect(try TourCommand.parse(["--speed", "2", "--page", "gcd"]) == .interactive(speed: 2, page: "gcd"))
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page", "3", "--plain"]) }
+    }
+
     @Test func theTableShowsWhatTheRecordHoldsAndADashForNone() async throws {
         let folder = try ProgressStoreTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
