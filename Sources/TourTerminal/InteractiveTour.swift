@@ -33,7 +33,7 @@ public enum InteractiveTour {
         var progressProblem: String?
         do {
             if let progress { reading = try progress.read() }
-            progressProblem = reading.setAside
+            progressProblem = reading.setAside?.briefMessage
         } catch {
             progressProblem = "Progress not read: \(error)"
         }

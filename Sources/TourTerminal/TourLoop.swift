@@ -165,7 +165,7 @@ final class TourLoop: @unchecked Sendable {
         progressQueue.async { [unowned self] in
             let problem: String?
             do {
-                problem = try progress.record(event).setAside
+                problem = try progress.record(event).setAside?.briefMessage
             } catch {
                 problem = "Progress not recorded: \(error)"
             }

@@ -36,7 +36,7 @@ let progressStore = ProgressStore(environment: ProcessInfo.processInfo.environme
 /// Records what the learner did; a problem with the file is said on stderr and never stops the command.
 func recordProgress(_ event: ProgressEvent) {
     do {
-        if let setAside = try progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside)\n".utf8)) }
+        if let setAside = try progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside.message)\n".utf8)) }
     } catch {
         FileHandle.standardError.write(Data("tour: progress not recorded: \(error)\n".utf8))
     }

@@ -96,7 +96,7 @@ public enum ProgressCommand {
             outcome.status = .couldNotStart
             return outcome
         }
-        if let setAside = reading.setAside { outcome.messages.append(setAside) }
+        if let setAside = reading.setAside { outcome.messages.append(setAside.message) }
         if options.json {
             let name = options.name ?? environment["USER"] ?? environment["LOGNAME"] ?? "unknown"
             let document = ParticipantProgress(participant: name, tourVersion: TourVersion.current,

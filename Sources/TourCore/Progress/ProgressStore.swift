@@ -38,12 +38,30 @@ public struct ProgressStore: Sendable {
     /// What a read found, with the message for a file that had to be set aside.
     public struct Reading: Sendable {
         public var record: ProgressRecord
-        /// Why the file found was set aside and where it went; nil when it was fine or absent.
-        public var setAside: String?
+        /// The file found, if it had to be set aside; nil when it was fine or absent.
+        public var setAside: SetAside?
 
-        public init(record: ProgressRecord, setAside: String? = nil) {
+        public init(record: ProgressRecord, setAside: SetAside? = nil) {
             self.record = record
             self.setAside = setAside
+        }
+    }
+
+    /// A progress file that could not be trusted, and the copy it became.
+    public struct SetAside: Equatable, Sendable {
+        public var file: URL
+        public var copy: URL
+        /// What was wrong with it, in words ("is not valid JSON").
+        public var problem: String
+
+        /// The whole story, for a command's standard error.
+        public var message: String {
+            "progress file \(file.path) \(problem); it was moved to \(copy.path) and progress starts afresh"
+        }
+
+        /// Short enough for the interface's status line: the copy's name says why, and the folder is the file's own.
+        public var briefMessage: String {
+            "Progress file set aside as \(copy.lastPathComponent) beside it; progress starts afresh."
         }
     }
 
@@ -94,8 +112,7 @@ public struct ProgressStore: Sendable {
             problem = (reason, what)
         }
         guard let moved = try setAsideUnlocked(reason: problem.reason) else { return Reading(record: ProgressRecord()) }
-        return Reading(record: ProgressRecord(),
-                       setAside: "progress file \(file.path) \(problem.what); it was moved to \(moved.path) and progress starts afresh")
+        return Reading(record: ProgressRecord(), setAside: SetAside(file: file, copy: moved, problem: problem.what))
     }
 
     private func setAsideUnlocked(reason: String) throws -> URL? {

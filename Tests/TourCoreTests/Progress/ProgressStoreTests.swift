@@ -88,7 +88,8 @@ struct ProgressStoreTests {
         #expect(try Self.setAsideCopies(in: store) == [copyName])
         let copy = store.file.deletingLastPathComponent().appendingPathComponent(copyName)
         #expect(try String(contentsOf: copy, encoding: .utf8) == contents, "the file set aside is kept byte for byte")
-        let message = try #require(reading.setAside)
+        let message = try #require(reading.setAside).message
+        #expect(reading.setAside?.briefMessage.contains(copyName) == true, "the status line names the copy")
         #expect(message.contains(store.file.path) && message.contains(what) && message.contains(copy.path), "\(message)")
         let fresh = try store.read()
         #expect(fresh.setAside == nil)
