@@ -128,6 +128,8 @@ final class TourLoop: @unchecked Sendable {
             case .stop(let runID):
                 runs[runID]?.stop()
             case .quit:
+                // The page just opened is written before exit, so the next start resumes on it.
+                progressQueue.sync {}
                 rebuilds.stopAll()
                 for run in runs.values { run.stop() }
                 TerminalRestore.restore()
