@@ -7,7 +7,8 @@ import TourInterface
 public enum InteractiveTour {
     /// Runs the interface until the learner quits, which exits the process; returns only when the interface
     /// cannot start, with status 2 after saying why and what to use instead.
-    public static func run(catalog: PageCatalog, speed: Double) -> Int32 {
+    /// It opens on the page at `startPage` when given, else on the page the learner's progress says they left.
+    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
@@ -26,13 +27,26 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
-        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth)
+        // The page left last time is shown first; a progress file that cannot be read is said in the status line.
+        let progress = ProgressStore(environment: environment)
+        var reading = ProgressStore.Reading(record: ProgressRecord())
+        var progressProblem: String?
+        do {
+            if let progress { reading = try progress.read() }
+            progressProblem = reading.setAside?.briefMessage
+        } catch {
+            progressProblem = "Progress not read: \(error)"
+        }
+        var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth,
+                                   progress: reading.record)
         // TOUR_BUILD_NOTICE=off keeps a scripted launch (a test, a recorded demo) from using up the learner's notice.
         if environment["TOUR_BUILD_NOTICE"] != "off" { model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root) }
+        if let progressProblem { model.notice = progressProblem }
+        if let startPage { model.current = startPage }
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
-        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff)
+        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff, progress: progress)
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()
         dispatchMain()

@@ -28,12 +28,17 @@ final class TourLoop: @unchecked Sendable {
     private var inbox: HostEventInbox!
     private var rebuilds: PageRebuilds!
     private let editor: EditorHandoff
+    /// Where opened pages and runs are recorded, off `queue`: a write waits for the file's lock, which another
+    /// tutorial may hold, and the interface must not wait with it.
+    private let progress: ProgressStore?
+    private let progressQueue = DispatchQueue(label: "tour.progress", qos: .utility)
     private var input: DispatchSourceRead?
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
 
-    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff) {
+    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?) {
+        self.progress = progress
         self.screen = screen
         self.model = model
         self.editor = editor
@@ -127,6 +132,8 @@ final class TourLoop: @unchecked Sendable {
             case .stop(let runID):
                 runs[runID]?.stop()
             case .quit:
+                // The page just opened is written before exit, so the next start resumes on it.
+                progressQueue.sync {}
                 rebuilds.stopAll()
                 for run in runs.values { run.stop() }
                 TerminalRestore.restore()
@@ -156,6 +163,8 @@ final class TourLoop: @unchecked Sendable {
                 readAhead(pages)
             case .watch(let page):
                 rebuilds.watch(page)
+            case .recordProgress(let event):
+                record(event)
             }
         }
     }
@@ -171,6 +180,21 @@ final class TourLoop: @unchecked Sendable {
                     queue.async { [self] in perform(model.update(.sourceReadAhead(page: page, source))) }
                 }
             }
+        }
+    }
+
+    /// Records `event` in the progress file; a file set aside or a failed write comes back as a notice.
+    private func record(_ event: ProgressEvent) {
+        guard let progress else { return }
+        progressQueue.async { [unowned self] in
+            let problem: String?
+            do {
+                problem = try progress.record(event).setAside?.briefMessage
+            } catch {
+                problem = "Progress not recorded: \(error)"
+            }
+            guard let problem else { return }
+            queue.async { [unowned self] in handle(.progressProblem(problem), drawNow: true) }
         }
     }
 

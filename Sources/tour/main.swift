@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import PageProtocol
 import TourCore
 import TourTerminal
 
@@ -38,6 +39,25 @@ func checkedPage(_ options: TourCommand.RunOptions, catalog: PageCatalog) -> Pag
     }
 }
 
+/// The learner's progress file, where the environment says it lives.
+let progressStore = ProgressStore(environment: ProcessInfo.processInfo.environment)
+
+/// Records what the learner did; a problem with the file is said on stderr and never stops the command.
+func recordProgress(_ event: ProgressEvent) {
+    do {
+        if let setAside = try progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside.message)\n".utf8)) }
+    } catch {
+        FileHandle.standardError.write(Data("tour: progress not recorded: \(error)\n".utf8))
+    }
+}
+
+/// Prints a progress command's lines and messages and exits with its status.
+func finish(_ outcome: ProgressCommand.Outcome) -> Never {
+    for message in outcome.messages { FileHandle.standardError.write(Data("tour: \(message)\n".utf8)) }
+    for line in outcome.lines { print(line) }
+    exit(outcome.status.rawValue)
+}
+
 switch command {
 case .help:
     print(TourCommand.usage)
@@ -55,6 +75,7 @@ case .run(let options):
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
+    if status != .couldNotStart { recordProgress(.ran(page: page.slug)) }
     LiveProcessGroups.exitHost(status.rawValue)
 case .watch(let options):
     let catalog = loadCatalog()
@@ -72,6 +93,21 @@ case .undoReset(let query):
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)
-case .interactive(let speed):
-    exit(InteractiveTour.run(catalog: loadCatalog(), speed: speed))
+case .progress(let options):
+    finish(ProgressCommand.execute(options, store: progressStore, catalog: loadCatalog(),
+                                   environment: ProcessInfo.processInfo.environment, style: .detect(forceBare: options.plain)))
+case .resetProgress(let confirmed):
+    finish(ProgressCommand.reset(confirmed: confirmed, store: progressStore, onTerminal: isatty(STDIN_FILENO) == 1) { question in
+        print(question, terminator: "")
+        fflush(stdout)
+        return readLine()
+    })
+case .interactive(let speed, let query):
+    let catalog = loadCatalog()
+    var startPage: Int?
+    if let query {
+        guard let page = catalog.page(named: query) else { fail("there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)") }
+        startPage = catalog.pages.firstIndex(of: page)
+    }
+    exit(InteractiveTour.run(catalog: catalog, speed: speed, startPage: startPage))
 }

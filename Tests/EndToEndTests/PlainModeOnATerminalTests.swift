@@ -14,9 +14,12 @@ struct PlainModeOnATerminalTests {
     @Test func pageFiveReadsTheLearnersScrollCommandsFromTheTerminal() async throws {
         let marker = FaultMarker()
         defer { marker.killLeftovers() }
+        // The run it records goes to a folder of the test's, never the learner's progress.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-plain-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
         let tour = try PseudoTerminal([BuildProducts.executable(named: "tour"), "run", "in-practice", "--plain",
                                        "--set", "script=keys", "--speed", "10"],
-                                      environment: marker.environment.merging(["NO_COLOR": "1"]) { $1 })
+                                      environment: marker.environment.merging(["NO_COLOR": "1", "XDG_STATE_HOME": state.path]) { $1 })
         defer { tour.stop() }
         try #require(await tour.output(containing: "Reading scroll commands from standard input.", within: Self.patience),
                      "\(tour.output)")

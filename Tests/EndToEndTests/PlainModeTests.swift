@@ -27,6 +27,10 @@ struct PlainModeTests {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        // The runs it records go to a folder of the test's, never the learner's progress.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("plain-mode-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        environment["XDG_STATE_HOME"] = state.path
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

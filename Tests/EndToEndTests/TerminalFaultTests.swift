@@ -160,7 +160,9 @@ func runToEnd(_ executable: String, _ arguments: [String], environment: [String:
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    // What `tour run` records goes to the run's own folder, never the learner's progress.
+    process.environment = ProcessInfo.processInfo.environment
+        .merging(["XDG_STATE_HOME": folder.appendingPathComponent("state").path]) { $1 }.merging(environment) { $1 }
     process.standardInput = FileHandle.nullDevice
     let output = try FileHandle(forWritingTo: outputFile)
     let errors = try FileHandle(forWritingTo: errorFile)

@@ -23,8 +23,8 @@ struct KeyUpdateTests {
     func runAndRerun() throws {
         var model = try FixturePages.model()
         let first = model.update(.key(.character("r")))
-        let order = try #require(first.first?.runOrder, "r did not start a run: \(first)")
-        #expect(first.count == 1)
+        let order = try #require(first.last?.runOrder, "r did not start a run: \(first)")
+        #expect(first == [.recordProgress(.ran(page: order.page.slug)), .start(order)])
         #expect(order.page.number == 1)
         #expect(order.speed == 1)
         #expect(model.currentPage.status == .running)

@@ -17,7 +17,8 @@ struct SourceEffectsTests {
         var model = try Self.unreadModel()
         let page = model.currentPage.page
         #expect(model.currentPage.document.blocks.isEmpty, "loading reads no file")
-        #expect(model.update(.launched) == [.readSource(page), .watch(page), .readSourcesAhead(model.pages.dropFirst().map(\.page))])
+        #expect(model.update(.launched) == [.readSource(page), .watch(page), .recordProgress(.opened(page: page.slug)),
+                                             .readSourcesAhead(model.pages.dropFirst().map(\.page))])
         _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(Page.SourceTexts(main: FixturePages.queueSource)))))
         #expect(model.currentPage.document.title == "Queue")
         #expect(model.currentPage.declaredKnobs.map(\.name) == ["width", "serial"])
@@ -37,13 +38,13 @@ struct SourceEffectsTests {
         #expect(TourRenderer.render(model).find("Only in the event") != nil)
     }
 
-    @Test("Moving to a page reads it once and watches it; moving back only watches")
+    @Test("Moving to a page reads it once, watches it and records it as opened; moving back does not read it again")
     func movingReadsOnce() throws {
         var model = try Self.unreadModel()
         let (first, second) = (model.pages[0].page, model.pages[1].page)
         _ = model.update(.editLoop(.sourceRead(page: first, first.readParsedSource())))
-        #expect(model.update(.key(.character("n"))) == [.readSource(second), .watch(second)])
-        #expect(model.update(.key(.character("p"))) == [.watch(first)])
+        #expect(model.update(.key(.character("n"))) == [.readSource(second), .watch(second), .recordProgress(.opened(page: second.slug))])
+        #expect(model.update(.key(.character("p"))) == [.watch(first), .recordProgress(.opened(page: first.slug))])
         #expect(model.update(.key(.character("p"))) == [], "no move, no effect")
     }
 

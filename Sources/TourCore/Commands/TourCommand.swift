@@ -2,7 +2,8 @@ import PageProtocol
 
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
-    case interactive(speed: Double)
+    /// The full-screen tutorial, on `page` if named (`--page`), else on the page the progress says was left.
+    case interactive(speed: Double, page: String? = nil)
     case list
     case run(RunOptions)
     /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
@@ -11,6 +12,10 @@ public enum TourCommand: Equatable, Sendable {
     case reset(page: String?)
     /// `tour reset --undo <page>`: put back the version the page's last reset replaced.
     case undoReset(page: String)
+    /// `tour progress [--json | --summary FILE…]` (see `ProgressCommand`).
+    case progress(ProgressOptions)
+    /// `tour reset --progress [--yes]`: set the progress file aside, after asking unless `confirmed`.
+    case resetProgress(confirmed: Bool)
     case help
     case version
 
@@ -37,7 +42,7 @@ public enum TourCommand: Equatable, Sendable {
         ConcurrencyTour: learn Operation, OperationQueue and Grand Central Dispatch by running them.
 
         Usage:
-          tour                          open the full-screen tutorial (needs a terminal)
+          tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
           tour list                     the eight pages, in order
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
@@ -45,6 +50,11 @@ public enum TourCommand: Equatable, Sendable {
           tour reset <page> | --all     put a page (or every page) back to its original text; the text it
                                         replaces is kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
           tour reset --undo <page>      put back the version the page's last reset replaced
+          tour progress [--plain]       the pages you opened and ran, predictions answered, exercises passed
+          tour progress --json [--name N]   the same as one JSON document, for a workshop leader to collect
+          tour progress --summary FILE...   several participants' --json documents: who is on which page,
+                                        and which exercises most have not passed
+          tour reset --progress [--yes] start progress afresh (asks first; the old file is kept beside it)
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
@@ -72,21 +82,52 @@ public enum TourCommand: Equatable, Sendable {
         case "list":
             guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
-        case "--speed":
-            return .interactive(speed: try usage(SpeedFactor.parse(remaining.popFirst())))
+        case "--speed", "--page":
+            return try interactive(first, &remaining)
         case "run":
             return .run(try runOptions(&remaining, command: "run"))
         case "watch":
             return .watch(try runOptions(&remaining, command: "watch"))
         case "reset":
             return try reset(&remaining)
+        case "progress":
+            return .progress(try ProgressOptions.parse(&remaining))
         default:
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page> and reset <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page> and progress, or none for the full-screen tutorial (see tour --help)")
         }
+    }
+
+    /// `tour --speed N --page P`, either or both.
+    private static func interactive(_ first: String, _ remaining: inout ArraySlice<String>) throws -> TourCommand {
+        var speed: Double = 1
+        var page: String?
+        var option: String? = first
+        while let argument = option {
+            switch argument {
+            case "--speed":
+                speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case "--page":
+                guard let name = remaining.popFirst(), !name.hasPrefix("-") else {
+                    throw UsageError(description: "--page needs a page, for example: tour --page 3 (see tour list)")
+                }
+                page = name
+            default:
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N and --page P")
+            }
+            option = remaining.popFirst()
+        }
+        return .interactive(speed: speed, page: page)
     }
 
     private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
         let arguments = Array(remaining)
+        if arguments.contains("--progress") {
+            let others = arguments.filter { $0 != "--progress" && $0 != "--yes" }
+            guard others.isEmpty else {
+                throw UsageError(description: "reset --progress takes only --yes, but got \(EchoedInput.quoted(others.joined(separator: " ")))")
+            }
+            return .resetProgress(confirmed: arguments.contains("--yes"))
+        }
         switch arguments.count {
         case 1 where arguments[0] == "--all":
             return .reset(page: nil)

@@ -29,4 +29,6 @@ public enum TourEffect: Equatable, Sendable {
     case readSourcesAhead([Page])
     /// Watch this page's folder instead of the one watched so far; `.editLoop(.watchStarted)` comes back, then changes.
     case watch(Page)
+    /// Remember in the learner's progress file that this happened; the loop writes it off its queue.
+    case recordProgress(ProgressEvent)
 }

@@ -19,4 +19,6 @@ public enum TourEvent: Sendable {
     case editLoop(EditLoopEvent)
     /// The screen now shows the model as it is: the live view's newest frame was seen, not dropped.
     case drawn
+    /// Progress could not be recorded, or its file was set aside: the message says which file and why.
+    case progressProblem(String)
 }

@@ -66,9 +66,13 @@ public struct TourModel: Sendable {
 
     /// The model for `catalog`, with no file read: each page's source arrives as `.sourceRead`, asked for by the
     /// `.readSource` effect that `.launched` and moving to the page return.
+    /// The first page shown is the one `progress` says the learner left, if any.
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
-                            pictureDepth: PictureColorDepth) -> TourModel {
-        TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs, pictureDepth: pictureDepth)
+                            pictureDepth: PictureColorDepth, progress: ProgressRecord = ProgressRecord()) -> TourModel {
+        var model = TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs,
+                              pictureDepth: pictureDepth)
+        model.current = progress.resumeIndex(in: catalog.pages) ?? 0
+        return model
     }
 
     public var currentPage: PageState {

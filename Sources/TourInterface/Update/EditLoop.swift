@@ -66,9 +66,10 @@ extension TourModel {
     }
 
     /// The current page's source is read if it never was, and its folder is watched: on launch and whenever the
-    /// page on screen changes, whichever key or click changed it.
+    /// page on screen changes, whichever key or click changed it; progress remembers the page as opened.
     func show(_ index: Int) -> [TourEffect] {
-        (pages[index].text == nil ? [.readSource(pages[index].page)] : []) + [.watch(pages[index].page)]
+        let page = pages[index].page
+        return (pages[index].text == nil ? [.readSource(page)] : []) + [.watch(page), .recordProgress(.opened(page: page.slug))]
     }
 
     /// `r` on a page whose program cannot be trusted: build it first and run it after, or wait for the build in flight.

@@ -48,6 +48,9 @@ extension TourModel {
         case .drawn:
             currentPage.record?.markLiveViewDrawn()
             return []
+        case .progressProblem(let message):
+            notice = message
+            return []
         }
     }
 
@@ -177,7 +180,8 @@ extension TourModel {
         page.outputScrollBack = 0
         page.timeline = TimelineState()
         pages[index] = page
-        return effects + [.start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
+        return effects + [.recordProgress(.ran(page: page.page.slug)),
+                          .start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
     }
 
     /// Stops the run and any build in flight, wherever they are.

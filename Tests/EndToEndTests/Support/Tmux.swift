@@ -29,10 +29,15 @@ final class Tmux: Sendable {
     func stop() {
         _ = try? command(["kill-server"])
         if holdsSlot.withLock({ holds in defer { holds = false }; return holds }) { PageRunSlots.shared.release() }
+        try? FileManager.default.removeItem(at: stateFolder)
     }
 
     /// Whether `start` took a page-run slot that `stop` has not given back.
     private let holdsSlot = Mutex(false)
+
+    /// The `XDG_STATE_HOME` of what runs in this server: its progress is its own, never the learner's, and every
+    /// test's tutorial starts on page 1 rather than where another test left off.
+    var stateFolder: URL { FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state") }
 
     /// Runs a tmux command on this server and returns its standard output.
     ///
@@ -89,8 +94,9 @@ final class Tmux: Sendable {
             holdsSlot.withLock { $0 = true }
         }
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
-        // The checkout's own first-launch notice stays the learner's (TOUR_BUILD_NOTICE), and its stamp untouched.
-        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TOUR_BUILD_NOTICE": "off"]
+        // The checkout's own first-launch notice stays the learner's (TOUR_BUILD_NOTICE), and its stamp untouched;
+        // the progress is the server's own (`stateFolder`).
+        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TOUR_BUILD_NOTICE": "off", "XDG_STATE_HOME": stateFolder.path]
         for (name, value) in base.merging(environment, uniquingKeysWith: { $1 }) {
             arguments += ["-e", "\(name)=\(value)"]
         }

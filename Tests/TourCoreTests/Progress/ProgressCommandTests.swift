@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import TourCore
+
+/// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.
+@Suite("Progress commands")
+struct ProgressCommandTests {
+    static let morning = ProgressStoreTests.morning
+
+    static func options(_ arguments: [String]) throws -> TourCommand.ProgressOptions {
+        guard case .progress(let options) = try TourCommand.parse(["progress"] + arguments) else {
+            throw TourCommand.UsageError(description: "tour progress \(arguments) did not parse as progress")
+        }
+        return options
+    }
+
+    /// A participant who opened pages up to `page`, ran it, and passed `passed` (as `page/exercise`).
+    static func participant(_ name: String, on page: String, passed: [String]) -> ParticipantProgress {
+        var record = ProgressRecord()
+        record.apply(.opened(page: page), at: morning)
+        record.apply(.ran(page: page), at: morning)
+        for exercise in passed {
+            let (page, name) = ProgressReport.split(exercise)
+            record.apply(.passed(page: page, exercise: name), at: morning)
+        }
+        return ParticipantProgress(participant: name, tourVersion: TourVersion.current, writtenAt: morning, progress: record)
+    }
+
+    @Test func theCommandLineParses() throws {
+        #expect(try Self.options([]) == TourCommand.ProgressOptions())
+        let json = try Self.options(["--json", "--name", "ana"])
+        #expect(json.json && json.name == "ana")
+        #expect(try Self.options(["--summary", "a.json", "b.json"]).summaryFiles == ["a.json", "b.json"])
+        #expect(try TourCommand.parse(["reset", "--progress"]) == .resetProgress(confirmed: false))
+        #expect(try TourCommand.parse(["reset", "--progress", "--yes"]) == .resetProgress(confirmed: true))
+        #expect(try TourCommand.parse(["reset", "queue"]) == .reset(page: "queue"), "a page's reset is unchanged")
+        #expect(throws: TourCommand.UsageError.self) { try Self.options(["--summary"]) }
+        #expect(throws: TourCommand.UsageError.self) { try Self.options(["--name", "ana"]) }
+        #expect(throws: TourCommand.UsageError.self) { try Self.options(["--summary", "a.json", "--json"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["reset", "--progress", "queue"]) }
+    }
+
+    @Test func theTutorialOpensOnANamedPageElseWhereTheProgressSays() throws {
+        #expect(try TourCommand.parse([]) == .interactive(speed: 1, page: nil))
+        #expect(try TourCommand.parse(["--page", "3"]) == .interactive(speed: 1, page: "3"))
+        #expect(try TourCommand.parse(["--speed", "2", "--page", "gcd"]) == .interactive(speed: 2, page: "gcd"))
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page", "3", "--plain"]) }
+    }
+
+    @Test func theTableShowsWhatTheRecordHoldsAndADashForNone() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ProgressStoreTests.store(in: folder)
+        try store.record(.opened(page: "queue"))
+        try store.record(.ran(page: "queue"))
+        try store.record(.predicted(page: "queue", prediction: "lanes", right: true))
+        try store.record(.predicted(page: "queue", prediction: "order", right: false))
+        try store.record(.passed(page: "queue", exercise: "preview-first"))
+        let outcome = ProgressCommand.execute(TourCommand.ProgressOptions(), store: store, catalog: try PageCatalog.load(),
+                                              environment: [:], style: .bare)
+        #expect(outcome.status == .endedAsExpected && outcome.messages.isEmpty)
+        let lines = outcome.lines
+        #expect(lines.contains("The tutorial resumes on page 2 (queue)."))
+        let queue = try #require(lines.first { $0.hasPrefix("2 queue") })
+        #expect(queue.split(separator: " ", omittingEmptySubsequences: true).suffix(3) == ["1", "1/2", "preview-first"], "\(queue)")
+        let gcd = try #require(lines.first { $0.hasPrefix("6 gcd") })
+        #expect(gcd.split(separator: " ", omittingEmptySubsequences: true) == ["6", "gcd", "-", "-", "-", "-"], "\(gcd)")
+        #expect(lines.allSatisfy { $0.allSatisfy(\.isASCII) })
+        let unicode = ProgressReport(style: PlainStyle(colour: false, unicode: true)).table(ProgressRecord(), pages: try PageCatalog.load().pages, file: store.file)
+        #expect(unicode.contains { $0.hasPrefix("1 operation") && $0.hasSuffix("–") })
+    }
+
+    @Test func theJSONDocumentNamesTheParticipantAndTheTourAndReadsBack() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ProgressStoreTests.store(in: folder)
+        try store.record(.opened(page: "gcd"))
+        let catalog = try PageCatalog.load()
+        let byUser = ProgressCommand.execute(try Self.options(["--json"]), store: store, catalog: catalog,
+                                             environment: ["USER": "ana"], style: .bare)
+        let named = ProgressCommand.execute(try Self.options(["--json", "--name", "Bob B."]), store: store, catalog: catalog,
+                                            environment: ["USER": "ana"], style: .bare)
+        let document = try ParticipantProgress.parse(Data(try #require(byUser.lines.first).utf8)).get()
+        #expect(document.participant == "ana")
+        #expect(document.tourVersion == TourVersion.current)
+        #expect(document.writtenAt == Self.morning)
+        #expect(document.progress.lastPage == "gcd")
+        #expect(try ParticipantProgress.parse(Data(try #require(named.lines.first).utf8)).get().participant == "Bob B.")
+    }
+
+    @Test("--summary says who is on which page and which exercises most have not passed; a bad file is named, skipped, counted")
+    func summaryOverFixtureDocuments() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let documents = [
+            Self.participant("ana", on: "dependencies", passed: ["operation/cancel", "queue/preview-first", "async/finish"]),
+            Self.participant("bob", on: "queue", passed: ["operation/cancel"]),
+            Self.participant("cy", on: "async", passed: ["operation/cancel", "queue/preview-first"]),
+        ]
+        var files: [String] = []
+        for document in documents {
+            let file = folder.appendingPathComponent("\(document.participant).json")
+            try Data(try document.json().utf8).write(to: file)
+            files.append(file.path)
+        }
+        // One written by hand, as a leader might receive it: the format is the document, not this code's encoder.
+        let handWritten = folder.appendingPathComponent("dee.json")
+        try Data("""
+            {"format": "concurrency-tour-participant", "version": 1, "participant": "dee", "tourVersion": "0.1.0",
+             "writtenAt": "2026-12-01T13:40:00Z",
+             "progress": {"format": "concurrency-tour-progress", "version": 1, "lastPage": "operation",
+                          "pages": {"operation": {"opens": 1}}}}
+            """.utf8).write(to: handWritten)
+        files.append(handWritten.path)
+        let foreign = folder.appendingPathComponent("package.json")
+        try Data("{\"name\": \"not-a-participant\"}".utf8).write(to: foreign)
+        let broken = folder.appendingPathComponent("eve.json")
+        try Data("{\"format\": \"concurrency-tour-participant\", ".utf8).write(to: broken)
+        let missing = folder.appendingPathComponent("fay.json")
+        files += [foreign.path, broken.path, missing.path]
+
+        let outcome = ProgressCommand.execute(try Self.options(["--summary"] + files), store: nil, catalog: try PageCatalog.load(),
+                                              environment: [:], style: .bare)
+        #expect(outcome.status == .endedAsExpected)
+        let lines = outcome.lines
+        #expect(lines.contains { $0 == "skipped \(foreign.path): it is not a participant's progress (no \"format\": \"concurrency-tour-participant\"; make one with tour progress --json)" })
+        #expect(lines.contains { $0 == "skipped \(broken.path): it is not valid JSON" })
+        #expect(lines.contains { $0.hasPrefix("skipped \(missing.path): it cannot be read") })
+        #expect(lines.contains("4 participants; 3 files skipped"))
+        func line(_ prefix: String) throws -> String { try #require(lines.first { $0.hasPrefix(prefix) }, "no line starts \(prefix)") }
+        #expect(try line("  ana").contains("page 4 (dependencies)"))
+        #expect(try line("  bob").contains("page 2 (queue)"))
+        #expect(try line("  cy").contains("page 3 (async)"))
+        #expect(try line("  dee").contains("page 1 (operation)"))
+        let exercises = lines.drop { $0 != "Exercises not passed, most first:" }.dropFirst()
+        #expect(exercises.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["async/finish", "queue/preview-first", "operation/cancel"], "most not passed first: \(exercises)")
+        #expect(exercises.first?.contains("3 of 4 not passed") == true)
+        #expect(exercises.first?.hasSuffix("bob, cy, dee") == true)
+    }
+
+    @Test func aSummaryOfNothingReadableFails() async throws {
+        let outcome = ProgressCommand.execute(try Self.options(["--summary", "/nonexistent/a.json"]), store: nil,
+                                              catalog: try PageCatalog.load(), environment: [:], style: .bare)
+        #expect(outcome.status == .endedOtherwise)
+        #expect(outcome.lines.contains("0 participants; 1 file skipped"))
+    }
+
+    @Test("reset --progress without --yes off a terminal refuses and changes nothing")
+    func resetOffATerminalRefuses() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ProgressStoreTests.store(in: folder)
+        try store.record(.opened(page: "gcd"))
+        let before = try Data(contentsOf: store.file)
+        var asked = false
+        let outcome = ProgressCommand.reset(confirmed: false, store: store, onTerminal: false) { _ in
+            asked = true
+            return "yes"
+        }
+        #expect(!asked, "nobody is asked where there is no terminal")
+        #expect(outcome.status == .usage)
+        #expect(outcome.messages.first?.contains("tour reset --progress --yes") == true)
+        #expect(try Data(contentsOf: store.file) == before)
+        #expect(try ProgressStoreTests.setAsideCopies(in: store).isEmpty)
+    }
+
+    @Test func resetOnATerminalNeedsYesAndKeepsTheOldFile() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ProgressStoreTests.store(in: folder)
+        try store.record(.opened(page: "gcd"))
+        let before = try Data(contentsOf: store.file)
+        for answer in ["y", "", nil] as [String?] {
+            let outcome = ProgressCommand.reset(confirmed: false, store: store, onTerminal: true) { _ in answer }
+            #expect(outcome.lines == ["Nothing changed: progress is kept as it was."], "answer \(String(describing: answer))")
+            #expect(try Data(contentsOf: store.file) == before)
+        }
+        var question = ""
+        let outcome = ProgressCommand.reset(confirmed: false, store: store, onTerminal: true) { asked in
+            question = asked
+            return "yes"
+        }
+        #expect(question.contains("Type yes"))
+        #expect(outcome.status == .endedAsExpected)
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+        let kept = store.file.deletingLastPathComponent().appendingPathComponent("progress.json.reset-20261201T134500Z")
+        #expect(try Data(contentsOf: kept) == before, "the old progress is kept, so the reset can be undone")
+        #expect(outcome.lines.first?.contains(kept.path) == true)
+        #expect(try store.read().record == ProgressRecord())
+    }
+
+    @Test func resetWithYesOffATerminalSetsTheFileAside() async throws {
+        let folder = try ProgressStoreTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ProgressStoreTests.store(in: folder)
+        try store.record(.opened(page: "gcd"))
+        let outcome = ProgressCommand.reset(confirmed: true, store: store, onTerminal: false) { _ in nil }
+        #expect(outcome.status == .endedAsExpected)
+        #expect(try ProgressStoreTests.setAsideCopies(in: store) == ["progress.json.reset-20261201T134500Z"])
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import TourCore
+
+/// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.
+@Suite("Progress store")
+struct ProgressStoreTests {
+    /// 2026-12-01 13:45:00 UTC: whole seconds, so times survive ISO 8601 unchanged.
+    static let morning = Date(timeIntervalSince1970: 1_796_132_700)
+
+    /// A fresh temporary folder for one test; nothing outside it is touched.
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func store(in folder: URL, at time: Date = morning) throws -> ProgressStore {
+        let clock: @Sendable () -> Date = { time }
+        return try #require(ProgressStore(environment: ["XDG_STATE_HOME": folder.path, "HOME": "/nonexistent-home"], clock: clock))
+    }
+
+    static func setAsideCopies(in store: ProgressStore) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: store.file.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix("progress.json.") && $0 != "progress.json.lock" }.sorted()
+    }
+
+    @Test func theFileLivesUnderXDGStateHomeElseUnderHome() throws {
+        let xdg = try #require(ProgressStore(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/ana"]))
+        #expect(xdg.file.path == "/state/tour/progress.json")
+        let home = try #require(ProgressStore(environment: ["HOME": "/home/ana"]))
+        #expect(home.file.path == "/home/ana/.local/state/tour/progress.json")
+        let relative = try #require(ProgressStore(environment: ["XDG_STATE_HOME": "state", "HOME": "/home/ana"]))
+        #expect(relative.file.path == "/home/ana/.local/state/tour/progress.json", "a relative XDG_STATE_HOME is ignored")
+        #expect(ProgressStore(environment: [:]) == nil)
+    }
+
+    @Test func aRecordSurvivesARoundTripThroughTheFile() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Self.store(in: folder)
+        try store.record(.opened(page: "queue"))
+        try store.record(.ran(page: "queue"))
+        try store.record(.ran(page: "queue"))
+        try store.record(.predicted(page: "queue", prediction: "lanes", right: true))
+        try store.record(.predicted(page: "queue", prediction: "order", right: false))
+        try store.record(.passed(page: "queue", exercise: "preview-first"))
+
+        let text = try String(contentsOf: store.file, encoding: .utf8)
+        #expect(text.contains("\"version\" : 1"))
+        #expect(text.contains("\"format\" : \"concurrency-tour-progress\""))
+        let reading = try Self.store(in: folder).read()
+        #expect(reading.setAside == nil)
+        let queue = try #require(reading.record.pages["queue"])
+        #expect(queue.opens == 1 && queue.runs == 2)
+        #expect(queue.firstOpened == Self.morning && queue.lastRun == Self.morning)
+        #expect(queue.predictions == ["lanes": PredictionAnswer(right: true, answeredAt: Self.morning),
+                                      "order": PredictionAnswer(right: false, answeredAt: Self.morning)])
+        #expect(queue.predictionsRight == 1)
+        #expect(queue.exercises == ["preview-first": ExercisePass(passedAt: Self.morning)])
+        #expect(reading.record.lastPage == "queue")
+        #expect(try Self.setAsideCopies(in: store).isEmpty, "no temporary file is left beside it")
+    }
+
+    @Test func aFirstPassIsKeptWhenTheExerciseIsPassedAgain() throws {
+        var record = ProgressRecord()
+        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: Self.morning)
+        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: Self.morning.addingTimeInterval(60))
+        #expect(record.pages["gcd"]?.exercises["deadlock"]?.passedAt == Self.morning)
+    }
+
+    @Test("A corrupt, foreign or newer file is set aside with a timestamp and a message, and progress starts afresh",
+          arguments: [
+              ("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": ", "corrupt", "is not valid JSON"),
+              ("{\"theme\": \"dark\"}", "foreign", "not a ConcurrencyTour progress file"),
+              ("{\"version\": 2, \"format\": \"concurrency-tour-progress\"}", "newer", "has version 2, newer than the 1"),
+              ("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": \"three\"}}}", "corrupt", "pages.queue.runs is not a Int"),
+          ])
+    func untrustedFileIsSetAside(contents: String, reason: String, what: String) async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Self.store(in: folder)
+        try FileManager.default.createDirectory(at: store.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: store.file)
+
+        let reading = try store.record(.opened(page: "gcd"))
+        let copyName = "progress.json.\(reason)-20261201T134500Z"
+        #expect(try Self.setAsideCopies(in: store) == [copyName])
+        let copy = store.file.deletingLastPathComponent().appendingPathComponent(copyName)
+        #expect(try String(contentsOf: copy, encoding: .utf8) == contents, "the file set aside is kept byte for byte")
+        let message = try #require(reading.setAside).message
+        #expect(reading.setAside?.briefMessage.contains(copyName) == true, "the status line names the copy")
+        #expect(message.contains(store.file.path) && message.contains(what) && message.contains(copy.path), "\(message)")
+        let fresh = try store.read()
+        #expect(fresh.setAside == nil)
+        #expect(fresh.record.pages.keys.sorted() == ["gcd"], "the new file holds only what came after")
+    }
+
+    @Test func aSecondSetAsideInTheSameSecondGetsANameOfItsOwn() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Self.store(in: folder)
+        try store.record(.opened(page: "gcd"))
+        #expect(try store.setAside(reason: "reset")?.lastPathComponent == "progress.json.reset-20261201T134500Z")
+        try store.record(.opened(page: "gcd"))
+        #expect(try store.setAside(reason: "reset")?.lastPathComponent == "progress.json.reset-20261201T134500Z-2")
+        #expect(try store.setAside(reason: "reset") == nil, "nothing is left to set aside")
+    }
+
+    @Test("Two writers at once, 200 updates each: every update survives")
+    func concurrentWritersLoseNothing() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.store(in: folder).file
+        let updates = 200
+        // Each writer has its own store and its own thread, as two tutorials would; flock locks per open file, so
+        // two threads of one process exclude each other just as two processes do.
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for page in ["queue", "gcd"] {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        Thread {
+                            let store = ProgressStore(file: file)
+                            var failures: [String] = []
+                            for _ in 0..<updates {
+                                do { try store.record(.ran(page: page)) } catch { failures.append("\(error)") }
+                            }
+                            continuation.resume(returning: failures)
+                        }.start()
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures.count == 0, "first failure: \(failures.first ?? "")")
+        let reading = try ProgressStore(file: file).read()
+        #expect(reading.setAside == nil, "the file was never seen half written")
+        #expect(reading.record.pages["queue"]?.runs == updates)
+        #expect(reading.record.pages["gcd"]?.runs == updates)
+    }
+
+    @Test func theTutorialResumesOnThePageLeftAfterARestart() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalog = try PageCatalog.load()
+        #expect(try Self.store(in: folder).read().record.resumeIndex(in: catalog.pages) == nil, "nothing to resume at first")
+        let first = try Self.store(in: folder)
+        try first.record(.opened(page: "operation"))
+        try first.record(.opened(page: "async"))
+        try first.record(.passed(page: "operation", exercise: "cancel"))
+        // A new store, as a new `tour` process makes.
+        let record = try Self.store(in: folder).read().record
+        let index = try #require(record.resumeIndex(in: catalog.pages))
+        #expect(catalog.pages[index].slug == "async", "passing an exercise on another page does not move the place left")
+        var gone = record
+        gone.lastPage = "a-page-since-removed"
+        #expect(gone.resumeIndex(in: catalog.pages) == nil)
+    }
+
+    @Test func aFileWrittenBeforeAFieldExistedStillReads() throws {
+        let data = Data("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": 3}}}".utf8)
+        var expected = ProgressRecord()
+        var queue = PageProgress()
+        queue.runs = 3
+        expected.pages["queue"] = queue
+        #expect(ProgressDocument.classify(data) == .record(expected))
+    }
+}
