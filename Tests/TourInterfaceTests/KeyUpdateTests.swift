@@ -42,11 +42,11 @@ struct KeyUpdateTests {
     func oneRunAtATime() throws {
         var model = try FixturePages.model()
         let first = model.update(.key(.character("r")))
-        let order = try #require(first.first?.runOrder, "r did not start a run: \(first)")
+        let order = try #require(first.last?.runOrder, "r did not start a run: \(first)")
         model.press(.character("n"))
         let effects = model.update(.key(.character("r")))
-        #expect(effects.first == .stop(runID: order.runID))
-        #expect(effects.count == 2)
+        let second = try #require(effects.last?.runOrder, "r did not start the second run: \(effects)")
+        #expect(effects == [.stop(runID: order.runID), .recordProgress(.ran(page: second.page.slug)), .start(second)])
     }
 
     @Test("s stops the run in flight, or says nothing is running")
@@ -54,7 +54,7 @@ struct KeyUpdateTests {
         var model = try FixturePages.model()
         #expect(model.update(.key(.character("s"))).isEmpty)
         #expect(model.notice == "Nothing is running; r runs this page.")
-        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
+        let order = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         #expect(model.update(.key(.character("s"))) == [.stop(runID: order.runID)])
     }
 
@@ -63,7 +63,7 @@ struct KeyUpdateTests {
         var model = try FixturePages.model()
         #expect(model.update(.key(.character("q"))) == [.quit])
 
-        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
+        let order = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         #expect(model.update(.key(.character("q"))).isEmpty)
         #expect(model.overlay == .confirmQuit)
         #expect(model.update(.key(.character("x"))).isEmpty)
@@ -130,7 +130,7 @@ struct KeyUpdateTests {
         model.press(.character("-"))
         #expect(model.currentPage.chosenKnobValues["serial"] == "false")
 
-        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
+        let order = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         #expect(order.knobSettings == [KnobSetting(name: "width", value: "4")])
     }
 
@@ -161,7 +161,7 @@ struct KeyUpdateTests {
         #expect(model.notice == "Speed is already at its fastest, 8×.")
         for _ in 0..<6 { model.press(.character("<")) }
         #expect(model.speed == 0.25)
-        let order = try #require(model.update(.key(.character("r"))).first?.runOrder, "r did not start a run")
+        let order = try #require(model.update(.key(.character("r"))).last?.runOrder, "r did not start a run")
         #expect(order.speed == 0.25)
     }
 
