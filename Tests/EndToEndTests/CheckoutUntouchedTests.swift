@@ -84,24 +84,13 @@ enum CheckoutGuard {
         }
     }
 
-    /// Runs git in the checkout and returns its output; posix_spawn and a file rather than Foundation's `Process`,
-    /// because this also runs while the process exits.
+    /// Runs git in the checkout and returns its standard output (a `BlockingCommand`, which also works while the
+    /// process exits; git's warnings stay on the test process's standard error, out of the parsed status).
     static func git(_ arguments: [String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-guard-\(getpid())-\(UUID().uuidString)").path
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = (["git", "-C", root.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "git", &actions, nil, argv, environ)
-        guard spawned == 0 else { throw GuardFailure(description: "could not start git: \(String(cString: strerror(spawned)))") }
-        let exit = ProcessExit.reap(pid)
-        guard exit.succeeded else { throw GuardFailure(description: "git \(arguments.joined(separator: " ")) failed (\(exit))") }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard let git = SearchPath().find("git") else { throw GuardFailure(description: "git is not on PATH") }
+        let finished = try BlockingCommand(executable: git, arguments: ["-C", root.path] + arguments, collectsStandardError: false).run()
+        guard finished.exit.succeeded else { throw GuardFailure(description: "git \(arguments.joined(separator: " ")) failed (\(finished.exit))") }
+        return finished.output
     }
 
     struct GuardFailure: Error, CustomStringConvertible {

@@ -39,11 +39,7 @@ final class Tmux: Sendable {
     /// test's tutorial starts on page 1 rather than where another test left off.
     var stateFolder: URL { FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state") }
 
-    /// Runs a tmux command on this server and returns its standard output.
-    ///
-    /// posix_spawn and a blocking waitpid rather than Foundation's `Process`, whose wait never returned here
-    /// for the client that starts the server; and output goes to a file rather than a pipe, because the server
-    /// inherits the descriptor and would keep a pipe open for as long as it lives.
+    /// Runs a tmux command on this server and returns its standard output (a `BlockingCommand`, on a thread of its own).
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
         let arguments = arguments
@@ -53,37 +49,11 @@ final class Tmux: Sendable {
     /// `run`, blocking the calling thread until the client ends.
     private func command(_ arguments: [String]) throws -> String {
         guard let executable = Self.executable else { throw Failure(description: "tmux is not installed") }
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
-        defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // The test runner's threads block most signals and a spawned program inherits that mask; a tmux server
-        // started with SIGCHLD and SIGTERM blocked never sees its panes end and ignores kill-server.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "could not start tmux: \(String(cString: strerror(spawned)))") }
-        let exit = ProcessExit.reap(pid)
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard exit.succeeded else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(exit)): \(text)")
+        let finished = try BlockingCommand(executable: executable, arguments: ["-L", socket, "-f", "/dev/null"] + arguments).run()
+        guard finished.exit.succeeded else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(finished.exit)): \(finished.output)")
         }
-        return text
+        return finished.output
     }
 
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.

@@ -1,0 +1,61 @@
+@preconcurrency import Glibc
+import Foundation
+import TourCore
+
+/// A short command run to its end on the calling thread, its output collected in a file.
+///
+/// posix_spawn and a blocking waitpid rather than Foundation's `Process`: `Process`'s wait never returned here for the
+/// tmux client that starts the server, and the checkout guard also runs while the test process exits. The output goes
+/// to a file rather than a pipe, because a program the command starts (a tmux server) inherits the descriptor and
+/// would keep a pipe open for as long as it lives. The test runner's threads block most signals and a spawned program
+/// inherits that mask, so the command starts with none blocked and every signal at its default: a tmux server started
+/// with SIGCHLD and SIGTERM blocked never sees its panes end and ignores kill-server.
+struct BlockingCommand {
+    /// How the command ended, and what it wrote.
+    struct Finished {
+        var exit: ProcessExit
+        var output: String
+    }
+
+    /// The command could not be started.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let executable: String
+    let arguments: [String]
+    /// Whether standard error goes to the same file as standard output, or stays the test process's own.
+    var collectsStandardError = true
+
+    /// Runs the command and blocks until it ends; standard input is `/dev/null`.
+    func run() throws(Failure) -> Finished {
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tour-command-\(getpid())-\(UUID().uuidString).out").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if collectsStandardError { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw Failure(description: "could not start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        let exit = ProcessExit.reap(pid)
+        return Finished(exit: exit, output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    }
+}
