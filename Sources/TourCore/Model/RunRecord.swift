@@ -63,11 +63,6 @@ public struct RunRecord: Sendable {
         public var threads = 0
         public var queues = 0
         public var knobs = 0
-
-        /// `value` with its thousands grouped, "12,004", as the notes about drops write counts.
-        public static func grouped(_ value: Int) -> String {
-            CountText.grouped(value)
-        }
     }
 
     public let limits: Limits
@@ -187,7 +182,7 @@ public struct RunRecord: Sendable {
     }
 
     private static func nanoseconds(_ value: UInt64) -> String {
-        value >= 1_000_000_000 ? "\(Drops.grouped(Int(value / 1_000_000_000))) s" : "\(value / 1_000_000) ms"
+        value >= 1_000_000_000 ? "\(CountText.grouped(Int(value / 1_000_000_000))) s" : "\(value / 1_000_000) ms"
     }
 
     /// Folds one event into the record. Events straight from a page go through `ingest(_:receivedAt:)` first.
@@ -440,7 +435,7 @@ public struct RunRecord: Sendable {
     /// One sentence for each cap the run went beyond, such as "12,004 results beyond the cap of 1,000 were dropped",
     /// as plain mode and the interface show them; the interface tells of dropped output lines above the output instead.
     public func dropNotes(includingOutput: Bool = true) -> [String] {
-        let count = Drops.grouped
+        let count = CountText.grouped
         var notes: [String] = []
         func note(_ dropped: Int, _ what: String, _ cap: String, _ which: String = "") {
             guard dropped > 0 else { return }

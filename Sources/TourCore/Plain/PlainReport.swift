@@ -95,7 +95,7 @@ public struct PlainReport: Sendable {
             let location = "\(result.file):\(result.line)".padding(toLength: 16, withPad: " ", startingAt: 0)
             lines.append(TerminalText.sanitized("  \(location) \(code.padding(toLength: 48, withPad: " ", startingAt: 0))  → \(result.text)\(count)"))
         }
-        if sorted.count > Self.listedResults { lines.append("  … and \(RunRecord.Drops.grouped(sorted.count - Self.listedResults)) more") }
+        if sorted.count > Self.listedResults { lines.append("  … and \(CountText.grouped(sorted.count - Self.listedResults)) more") }
         lines.append("")
         return lines
     }
@@ -133,7 +133,7 @@ public struct PlainReport: Sendable {
             }
             lines.append("  " + title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|")
         }
-        if lanesLeft > 0 { lines.append("  … and \(RunRecord.Drops.grouped(lanesLeft)) more lanes") }
+        if lanesLeft > 0 { lines.append("  … and \(CountText.grouped(lanesLeft)) more lanes") }
         lines.append("  " + style.dim("\(style.markCharacter) mark   \(record.spans.count) spans, \(record.marks.count) marks on \(record.threads.count) threads"))
         lines += queueLegend(record)
         let listed = record.spans.sorted { $0.start < $1.start }.prefix(30)
@@ -162,7 +162,7 @@ public struct PlainReport: Sendable {
         let listed = record.queues.prefix(Self.listedQueues)
         return ["  Queues seen (a span's letter in its lane is the queue it ran on):"]
             + listed.map { TerminalText.sanitized("    \(queueKey($0, in: record)) \(QueueLabel.shown($0))") }
-            + (record.queues.count > listed.count ? ["    … and \(RunRecord.Drops.grouped(record.queues.count - listed.count)) more"] : [])
+            + (record.queues.count > listed.count ? ["    … and \(CountText.grouped(record.queues.count - listed.count)) more"] : [])
     }
 
     private func columnIndex(_ time: UInt64, start: UInt64, column: Double) -> Int {

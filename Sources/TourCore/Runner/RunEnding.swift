@@ -206,7 +206,7 @@ public struct Stall: Sendable, Equatable {
             // The last name may use the room the "and N more" would have taken.
             let room = index == names.count - 1 ? budget + 24 : budget
             guard text.count + piece.count <= room || index == 0 else {
-                return text + " … and \(RunRecord.Drops.grouped(names.count - index)) more"
+                return text + " … and \(CountText.grouped(names.count - index)) more"
             }
             text += index == 0 && piece.count > budget ? String(piece.prefix(budget - 1)) + "…" : piece
         }
