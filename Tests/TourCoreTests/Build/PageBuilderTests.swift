@@ -159,7 +159,9 @@ final class PageBuilderTests {
             wait
             """)
         let started = Occurrences()
-        let build = builder().build(product: "Lesson01Operation") { _ in started.signal() }
+        // No time limit that could end the build before the cancel does: on a loaded CI machine the stand-in once
+        // took over 30 s, the default limit, to say it had started, and the build ended as timed out instead.
+        let build = builder(timeout: 3_600).build(product: "Lesson01Operation") { _ in started.signal() }
         try #require(await started.next())
         let grandchild = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         build.cancel()
