@@ -28,12 +28,35 @@ let pageTargets: [Target] = pages.map { folder in
     .executableTarget(name: productName(folder), dependencies: ["LessonKit"], path: "Lessons/\(folder)")
 }
 
+/// The pages with a code challenge (`Sources/TourCore/Exercises/`). For each, three one-file programs:
+/// the learner's `Exercises/NN-Name/main.swift`, the reference `Solutions/NN-Name/main.swift`, and, for the tests,
+/// the exercise with its body deleted and one that prints what a solution prints without doing the work.
+let exercisePages: [String] = [
+]
+
+let exerciseVariants = ["Emptied", "Faked"]
+
+func exerciseName(_ folder: String) -> String { "Exercise" + folder.filter { $0 != "-" } }
+func solutionName(_ folder: String) -> String { "Solution" + folder.filter { $0 != "-" } }
+func variantName(_ folder: String, _ variant: String) -> String { "ExerciseVariant" + folder.filter { $0 != "-" } + variant }
+
+let exerciseTargets: [Target] = exercisePages.flatMap { folder -> [Target] in
+    [
+        .executableTarget(name: exerciseName(folder), dependencies: ["LessonKit"], path: "Exercises/\(folder)"),
+        .executableTarget(name: solutionName(folder), dependencies: ["LessonKit"], path: "Solutions/\(folder)"),
+    ] + exerciseVariants.map { variant in
+        .executableTarget(name: variantName(folder, variant), dependencies: ["LessonKit"],
+                          path: "Tests/Fixtures/ExerciseVariants/\(folder)/\(variant)")
+    }
+}
+
 let package = Package(
     name: "ConcurrencyTour",
     products: [
         .executable(name: "tour", targets: ["tour"]),
         .library(name: "LessonKit", targets: ["LessonKit"]),
-    ] + pages.map { .executable(name: productName($0), targets: [productName($0)]) },
+    ] + pages.map { .executable(name: productName($0), targets: [productName($0)]) }
+      + exercisePages.map { .executable(name: exerciseName($0), targets: [exerciseName($0)]) },
     targets: [
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
@@ -45,6 +68,7 @@ let package = Package(
         .executableTarget(
             name: "tour",
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
+                + exercisePages.map { .target(name: exerciseName($0)) }
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
         .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
@@ -60,5 +84,11 @@ let package = Package(
             name: "LessonTests",
             dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + pages.map { .target(name: productName($0)) }
         ),
-    ] + pageTargets
+        .testTarget(
+            name: "ExerciseTests",
+            dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + exercisePages.flatMap { folder in
+                [exerciseName(folder), solutionName(folder)] + exerciseVariants.map { variantName(folder, $0) }
+            }.map { .target(name: $0) }
+        ),
+    ] + pageTargets + exerciseTargets
 )
