@@ -1,0 +1,41 @@
+import PageProtocol
+
+/// A stretch of time a thread spent in `trace("name") { … }`; `end` is nil while it is still open.
+public struct Span: Sendable, Equatable {
+    public var id: Int
+    public var name: String
+    public var thread: Int32
+    public var queue: String
+    public var start: UInt64
+    public var end: UInt64?
+
+    public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
+}
+
+/// An instant on a thread's lane.
+public struct Mark: Sendable, Equatable {
+    public var name: String
+    public var thread: Int32
+    public var queue: String
+    public var time: UInt64
+}
+
+/// The latest result shown beside one source line, and how many times that line reported.
+public struct LineResult: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var kind: ResultKind
+    public var text: String
+    public var seconds: Double?
+    public var count: Int
+    public var time: UInt64
+}
+
+/// A knob as the page announced it, with the value this run used: the record keeps the announcement itself.
+public typealias KnobValue = KnobAnnouncement
+
+/// The ending a page announced before it happened.
+public struct Expectation: Sendable, Equatable {
+    public var ending: Ending
+    public var reason: String
+}
