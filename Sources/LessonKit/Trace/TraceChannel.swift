@@ -23,9 +23,9 @@ final class TraceChannel: Sendable {
         buffer = fileDescriptor.map { LineBuffer(fileDescriptor: $0) }
     }
 
-    /// Opens the host's channel when fd 3 is open; a channel that sends nothing when the page runs on its own.
+    /// Opens the host's channel when fd 3 is one; a channel that sends nothing when the page runs on its own.
     static func fromEnvironment() -> TraceChannel {
-        let open = fcntl(PageTransport.traceDescriptor, F_GETFD) != -1
+        let open = carriesLines(PageTransport.traceDescriptor)
         let channel = TraceChannel(fileDescriptor: open ? PageTransport.traceDescriptor : nil)
         if let buffer = channel.buffer {
             buffer.startFlusher()
@@ -33,6 +33,21 @@ final class TraceChannel: Sendable {
             atexit { CrashFlush.flushAtExit() }
         }
         return channel
+    }
+
+    /// Whether `descriptor` is something lines can be written to: a pipe (the host's), a socket, a file or a device.
+    ///
+    /// Being open is not enough. In a program run on its own, fd 3 is free, and libdispatch takes the lowest free
+    /// descriptor for its epoll instance the first time a queue needs it; a page that first touches LessonKit after
+    /// that would take the epoll descriptor for the host's pipe and send its events, and its narration, nowhere.
+    /// Such descriptors (epoll, eventfd, timerfd) are anonymous inodes, with no file type in their mode.
+    static func carriesLines(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO, S_IFSOCK, S_IFREG, S_IFCHR: return true
+        default: return false
+        }
     }
 
     /// A channel that sends nothing, for a page in control mode (`ControlMode`).

@@ -1,0 +1,32 @@
+import Foundation
+import Glibc
+import Testing
+@testable import LessonKit
+
+/// A page decides once whether fd 3 is the host's trace pipe. Run on its own, fd 3 may already be libdispatch's epoll
+/// descriptor; taking that for the pipe would send the page's events and narration nowhere.
+@Suite("Trace channel")
+struct TraceChannelTests {
+    @Test func aPipeCarriesTheTrace() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(TraceChannel.carriesLines(ends[1]))
+    }
+
+    /// An inotify descriptor is an anonymous inode, as libdispatch's epoll descriptor is (Glibc's module map does not
+    /// bring in `epoll_create1`).
+    @Test func anAnonymousInodeIsNotATraceChannel() throws {
+        let anonymous = inotify_init1(0)
+        try #require(anonymous >= 0)
+        defer { close(anonymous) }
+        #expect(!TraceChannel.carriesLines(anonymous))
+    }
+
+    @Test func aClosedDescriptorIsNotATraceChannel() throws {
+        let descriptor = open("/dev/null", O_WRONLY)
+        try #require(descriptor >= 0)
+        close(descriptor)
+        #expect(!TraceChannel.carriesLines(descriptor))
+    }
+}
