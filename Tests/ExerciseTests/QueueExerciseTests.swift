@@ -62,12 +62,15 @@ struct QueueExerciseTests {
         #expect(seen.happened == "this run ended before the downloads queue was suspended and resumed, so it cannot tell")
     }
 
-    /// The demo page itself: the running download finishes while the queue is suspended, and no other starts.
+    /// The demo page itself: its run is readable, and graded by what happened in it. Which answer is right there
+    /// rests on the page's sleeps (a download of 0.3 s in a pause of 1 s), so a loaded machine may change it, and
+    /// this test does not ask for one.
     @Test func predictionReadsTheDemoPagesOwnRun() async throws {
         let prediction = try #require(Self.exercises).prediction
         let run = await recordRun(product: "Lesson02Queue", speed: 4)
         let seen = prediction.observe(run)
-        #expect(seen.rightChoice == "b", "\(seen.happened)")
+        #expect(prediction.choices.map(\.key).contains(try #require(seen.rightChoice, "\(seen.happened)")))
+        #expect(seen.happened.contains(" of 4 finished while it was suspended, from "), "\(seen.happened)")
     }
 
     static func check(_ product: String) async throws -> CheckVerdict {
