@@ -140,4 +140,24 @@ struct OperationExerciseTests {
             "no operation named \"banded filter\" reported a state: the program must run its BandedFilterOperation on the queue",
         ])
     }
+
+    /// A learner who took the hold out of band 1 and cancelled before the queue started the filter: the check says
+    /// where the cancel landed, and that no band was stopped by it, rather than passing a filter that never ran.
+    @Test func aCancelBeforeTheFilterBeganIsNamedAsSuch() throws {
+        let judge = try #require(Self.exercises).challenge.judge
+        let worker: Int32 = 101
+        let queue = "exercise1.filters"
+        let run = try TraceFixture.record([
+            TraceFixture.state("banded filter", 1, "ready", at: 5),
+            TraceFixture.state("banded filter", 1, "cancelled", at: 6),
+            TraceFixture.state("banded filter", 1, "executing", at: 10, tid: worker, queue: queue),
+            TraceFixture.line("begin", at: 11, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.line("end", at: 60, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.state("banded filter", 1, "finished", at: 61, tid: worker, queue: queue),
+        ])
+        #expect(judge(run).filter { !$0.holds }.map(\.text) == [
+            "cancel() came at 0.01 s, before the filter began executing: keep the hold in band 1, so the cancel lands while it works",
+            "1 band began after cancel() at 0.01 s (band 1): main() went on to the next band without looking at isCancelled; a cancelled filter starts no new band",
+        ])
+    }
 }
