@@ -1,0 +1,163 @@
+import Foundation
+import PageProtocol
+import Testing
+import TourCore
+import TourTestSupport
+
+/// A run record folded from trace lines written as a page sends them, for grading predictions without a run.
+enum TraceFixture {
+    /// The page's process id, and so its main thread's `tid`.
+    static let pid: Int32 = 100
+    /// When the fixture's run started, on the monotonic clock; lines are stamped in milliseconds after it.
+    static let start: UInt64 = 1_000_000_000
+
+    /// One trace line of kind `kind`, `milliseconds` into the run, from thread `tid` running queue `queue`, with the
+    /// kind's own fields as JSON members (`"name":"completion block"`).
+    static func line(_ kind: String, at milliseconds: Int, tid: Int32 = pid, queue: String = "com.apple.main-thread",
+                     _ fields: String) -> String {
+        #"{"e":"\#(kind)","t":\#(start + UInt64(milliseconds) * 1_000_000),"tid":\#(tid),"q":"\#(queue)",\#(fields)}"#
+    }
+
+    /// The `op` line of operation `oid` called `name` reaching `state`.
+    static func state(_ name: String, _ oid: Int, _ state: String, at milliseconds: Int, tid: Int32 = pid,
+                      queue: String = "com.apple.main-thread") -> String {
+        line("op", at: milliseconds, tid: tid, queue: queue, #""op":"\#(name)","oid":\#(oid),"state":"\#(state)""#)
+    }
+
+    /// A mark called `name`.
+    static func mark(_ name: String, at milliseconds: Int, tid: Int32 = pid, queue: String = "com.apple.main-thread") -> String {
+        line("mark", at: milliseconds, tid: tid, queue: queue, #""name":"\#(name)""#)
+    }
+
+    /// The record of a run that sent `lines`, taken in the order of their stamps, and exited normally.
+    static func record(_ lines: [String]) throws -> RunRecord {
+        var record = RunRecord()
+        record.apply(.started(pid: pid, time: start))
+        let events = try lines.map { try TraceLineParser.parse(Array($0.utf8)).get() }
+        for event in events.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
+            record.apply(.trace(event.element))
+        }
+        record.apply(.ended(.exited(code: 0), time: start + 10_000_000_000))
+        return record
+    }
+}
+
+/// Page 1's prediction, graded from fixture records, and its challenge, judged from real runs of the learner's
+/// untouched file, the reference solution and the two variants that must fail.
+@Suite("Exercises of page 1: Operation")
+struct OperationExerciseTests {
+    static let exercises = ExerciseCatalog.exercises(forPage: "operation")
+
+    /// The completion block's mark on thread `tid` running `queue`, after "filter coffee" finished on main.
+    static func completionBlockRun(tid: Int32, queue: String) throws -> RunRecord {
+        try TraceFixture.record([
+            TraceFixture.state("filter coffee", 3, "ready", at: 10),
+            TraceFixture.state("filter coffee", 3, "executing", at: 10),
+            TraceFixture.state("filter coffee", 3, "finished", at: 150),
+            TraceFixture.mark("completion block", at: 152, tid: tid, queue: queue),
+        ])
+    }
+
+    @Test func predictionIsRightForMainWhenTheBlockRanOnTheMainThread() throws {
+        let prediction = try #require(Self.exercises).prediction
+        let seen = prediction.observe(try Self.completionBlockRun(tid: TraceFixture.pid, queue: "com.apple.main-thread"))
+        #expect(seen == .init(rightChoice: "a", happened: "it ran on main, the main thread, on the queue com.apple.main-thread, 2.0 ms after the operation finished"))
+    }
+
+    @Test func predictionIsRightForAPoolThreadWhenTheBlockRanOnAGlobalQueue() throws {
+        let prediction = try #require(Self.exercises).prediction
+        let seen = prediction.observe(try Self.completionBlockRun(tid: 101, queue: "com.apple.root.default-qos"))
+        #expect(seen == .init(rightChoice: "b", happened: "it ran on T1, a pool thread, on the queue com.apple.root.default-qos, 2.0 ms after the operation finished"))
+    }
+
+    @Test func predictionIsRightForAThreadOfItsOwnWhenTheBlockRanOnNoQueue() throws {
+        let prediction = try #require(Self.exercises).prediction
+        let seen = prediction.observe(try Self.completionBlockRun(tid: 102, queue: ""))
+        #expect(seen == .init(rightChoice: "c", happened: "it ran on T1, a thread of its own, on no queue, 2.0 ms after the operation finished"))
+    }
+
+    @Test func predictionCannotTellFromARunThatEndedBeforeTheCompletionBlock() throws {
+        let prediction = try #require(Self.exercises).prediction
+        let run = try TraceFixture.record([
+            TraceFixture.state("filter coffee", 3, "ready", at: 10),
+            TraceFixture.state("filter coffee", 3, "executing", at: 10),
+        ])
+        let seen = prediction.observe(run)
+        #expect(seen.rightChoice == nil)
+        #expect(seen.happened == "this run ended before the completion block ran, so it cannot tell")
+    }
+
+    /// The demo page itself, as the learner runs it after answering: the observation reads that run, whatever the machine.
+    @Test func predictionReadsTheDemoPagesOwnRun() async throws {
+        let prediction = try #require(Self.exercises).prediction
+        let run = await recordRun(product: "Lesson01Operation", speed: 10)
+        let seen = prediction.observe(run)
+        #expect(seen.rightChoice == "b", "Foundation schedules the completion block on a global queue: \(seen.happened)")
+        #expect(prediction.choices.map(\.key).contains(try #require(seen.rightChoice)))
+    }
+
+    /// Runs `product` as the check would run the challenge's program, and judges it.
+    static func check(_ product: String) async throws -> CheckVerdict {
+        let challenge = try #require(exercises).challenge
+        let run = await recordRun(product: product, knobs: challenge.knobs.map { ($0.name, $0.value) },
+                                  speed: challenge.speed, stuckAfter: challenge.stuckAfter)
+        return CheckVerdict(of: run, for: challenge)
+    }
+
+    @Test func untouchedExerciseFailsBecauseBandsBeganAfterTheCancel() async throws {
+        let challenge = try #require(Self.exercises).challenge
+        let verdict = try await Self.check(challenge.product)
+        #expect(!verdict.passed)
+        let failures = verdict.failures.map(\.text)
+        try #require(failures.count == 1, "only the bands after the cancel are wrong: \(failures)")
+        let expected = #/7 bands began after cancel\(\) at \d+\.\d\d s \(band 2 to band 8\): main\(\) went on to the next band without looking at isCancelled; a cancelled filter starts no new band/#
+        #expect(failures[0].wholeMatch(of: expected) != nil, "\(failures[0])")
+        #expect(verdict.findings.contains { $0.holds && $0.text.hasPrefix("cancel() reached it at ") && $0.text.hasSuffix(", while band 1 was at work") },
+                "the hold in band 1 made the cancel land while it worked")
+    }
+
+    @Test func referenceSolutionPasses() async throws {
+        let challenge = try #require(Self.exercises).challenge
+        let verdict = try await Self.check(challenge.solutionProduct)
+        #expect(verdict.passed, "\(verdict.failures.map(\.text))")
+        #expect(verdict.findings.contains { $0.text == "no band began after the cancel: it stopped after band 1" })
+    }
+
+    @Test func exerciseWithItsBodyDeletedFails() async throws {
+        let verdict = try await Self.check("ExerciseVariant01OperationEmptied")
+        let failures = verdict.failures.map(\.text)
+        // The ending's wording is CheckVerdict's; what matters here is that the watchdog named the wait for band 1.
+        #expect(verdict.findings.first?.holds == false && failures.first?.contains("waiting for band 1 to begin") == true,
+                "the main thread waits for band 1 forever, and the watchdog ends it: \(failures)")
+        #expect(failures.contains { $0.hasPrefix("\"banded filter\" began executing at ") && $0.hasSuffix(", a pool thread, but ran no band: its main() did no work") },
+                "\(failures)")
+    }
+
+    @Test func outputFakedWithoutTheWorkFails() async throws {
+        let verdict = try await Self.check("ExerciseVariant01OperationFaked")
+        #expect(verdict.findings.first?.holds == true, "it ran to its end")
+        #expect(verdict.failures.map(\.text) == [
+            "no operation named \"banded filter\" reported a state: the program must run its BandedFilterOperation on the queue",
+        ])
+    }
+
+    /// A learner who took the hold out of band 1 and cancelled before the queue started the filter: the check says
+    /// where the cancel landed, and that no band was stopped by it, rather than passing a filter that never ran.
+    @Test func aCancelBeforeTheFilterBeganIsNamedAsSuch() throws {
+        let judge = try #require(Self.exercises).challenge.judge
+        let worker: Int32 = 101
+        let queue = "exercise1.filters"
+        let run = try TraceFixture.record([
+            TraceFixture.state("banded filter", 1, "ready", at: 5),
+            TraceFixture.state("banded filter", 1, "cancelled", at: 6),
+            TraceFixture.state("banded filter", 1, "executing", at: 10, tid: worker, queue: queue),
+            TraceFixture.line("begin", at: 11, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.line("end", at: 60, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.state("banded filter", 1, "finished", at: 61, tid: worker, queue: queue),
+        ])
+        #expect(judge(run).filter { !$0.holds }.map(\.text) == [
+            "cancel() came at 0.01 s, before the filter began executing: keep the hold in band 1, so the cancel lands while it works",
+            "1 band began after cancel() at 0.01 s (band 1): main() went on to the next band without looking at isCancelled; a cancelled filter starts no new band",
+        ])
+    }
+}
