@@ -34,6 +34,8 @@ let pageTargets: [Target] = pages.map { folder in
 let exercisePages: [String] = [
     "01-Operation",
     "02-Queue",
+    "04-Dependencies",
+    "05-InPractice",
 ]
 
 let exerciseVariants = ["Emptied", "Faked"]

@@ -61,7 +61,7 @@ struct OperationExerciseTests {
     @Test func predictionIsRightForMainWhenTheBlockRanOnTheMainThread() throws {
         let prediction = try #require(Self.exercises).prediction
         let seen = prediction.observe(try Self.completionBlockRun(tid: TraceFixture.pid, queue: "com.apple.main-thread"))
-        #expect(seen == .init(rightChoice: "a", happened: "it ran on main, the main thread, on the queue com.apple.main-thread, 2.0 ms after the operation finished"))
+        #expect(seen == .init(rightChoice: "a", happened: "it ran on the main thread, on the queue com.apple.main-thread, 2.0 ms after the operation finished"))
     }
 
     @Test func predictionIsRightForAPoolThreadWhenTheBlockRanOnAGlobalQueue() throws {

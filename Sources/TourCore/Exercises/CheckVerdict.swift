@@ -18,6 +18,9 @@ public struct CheckVerdict: Sendable, Equatable {
         switch record.ending {
         case .exited(code: 0)?:
             ending = CheckFinding(holds: true, "the program ran to its end")
+        case .stuck(let stall)?:
+            // Its headline starts "stuck: no progress…".
+            ending = CheckFinding(holds: false, "the program got \(RunEnding.stuck(stall).headline)")
         case let other?:
             ending = CheckFinding(holds: false, "the program \(other.headline)")
         case nil:

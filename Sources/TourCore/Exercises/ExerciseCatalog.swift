@@ -3,6 +3,8 @@ public enum ExerciseCatalog {
     public static let all: [PageExercises] = [
         .operation,
         .queue,
+        .dependencies,
+        .inPractice,
     ]
 
     /// The exercises of the page with this slug, if it has any.

@@ -1,61 +1,118 @@
+import Foundation
 import PageProtocol
 
-/// Questions the exercises ask of a run's record: which operation did what, on which kind of thread, how many at
-/// once, written in the words a finding or a prediction shows the learner.
+/// Questions the exercises' judges and predictions ask of a run's record: which spans, which operation did what and on
+/// which thread, how much overlapped, in the words their findings use. Each reads only what the record holds (spans,
+/// marks, operation states, lanes), never the page's printed text.
 extension RunRecord {
-    /// The first operation called `name` that reported a state, if any did.
+    /// A moment of the run as a finding names it, in seconds from the start with two decimals: "0.42 s".
+    public func timeText(at time: UInt64) -> String {
+        String(format: "%.2f s", seconds(at: time))
+    }
+
+    /// Spans named `name` the record holds, in order of their start: those that ended, and, once the run is over,
+    /// those it ended inside (their `end` is nil).
+    public func spans(named name: String) -> [Span] {
+        spans.filter { $0.name == name }.sorted { $0.start < $1.start }
+    }
+
+    /// The first span named `name`, by its start.
+    public func firstSpan(named name: String) -> Span? {
+        spans.filter { $0.name == name }.min { $0.start < $1.start }
+    }
+
+    /// Spans named `name` that began and never ended: still open, or open when the run ended. In order of their start.
+    public func openSpans(named name: String) -> [Span] {
+        (spans.filter { $0.end == nil } + openSpans.values).filter { $0.name == name }.sorted { $0.start < $1.start }
+    }
+
+    /// The spans still open when the run ended, in the order they began: what a crash or a hang stopped in the middle.
+    /// Empty while the run goes on (its open spans are `openSpans` then).
+    public var spansOpenAtEnd: [Span] {
+        spans.filter { $0.end == nil }.sorted { $0.start < $1.start }
+    }
+
+    /// The first operation named `name` that reported a state, if any did.
     public func operation(named name: String) -> OperationRecord? {
         operations.first { $0.name == name }
     }
 
-    /// A moment of the run as a finding writes it: "0.42 s", the time since the run started.
-    public func momentText(_ time: UInt64) -> String {
-        String(format: "%.2f s", seconds(at: time))
+    /// The operations that reported under `name`, in the order they first reported; several objects may share a name.
+    public func operations(named name: String) -> [OperationRecord] {
+        operations.filter { $0.name == name }
     }
 
-    /// Whether `thread` is a worker of Dispatch's pool: not the page's main thread, and running a dispatch queue
-    /// when it reported something. A `Thread` of the page's own runs no queue, so all its events carry an empty label;
-    /// the main queue's blocks after `dispatchMain()` run on pool workers and count as one.
+    /// The finished spans `operation` ran: those on the thread that reported it `executing`, begun after that and
+    /// before it reported `finished` (or the run ended), except the span `ObservedOperation` itself draws for it.
+    public func spans(ranBy operation: OperationRecord) -> [Span] {
+        guard let executing = operation.firstChange(to: .executing) else { return [] }
+        let finished = operation.firstTime(of: .finished) ?? UInt64.max
+        return spans.filter {
+            $0.thread == executing.thread && $0.start >= executing.time && $0.start <= finished
+                && $0.end != nil && $0.name != operation.name
+        }.sorted { $0.start < $1.start }
+    }
+
+    /// Whether `operation` waits for `dependency`, as the page reported it (`ObservedOperation.addDependency`).
+    public func dependency(of operation: OperationRecord, on dependency: OperationRecord) -> Bool {
+        dependencies.contains { $0.operation == operation.id && $0.dependsOn == dependency.id }
+    }
+
+    /// Whether `thread` is the page's main thread, the one its process began on.
+    public func isMainThread(_ thread: Int32) -> Bool {
+        lane(for: thread)?.isMain ?? (thread == pid)
+    }
+
+    /// Whether `thread` is one the run saw other than the main thread: a thread of a pool (a dispatch worker, which
+    /// also runs `OperationQueue`'s operations) or one the page started itself.
+    public func isBackgroundThread(_ thread: Int32) -> Bool {
+        lane(for: thread).map { !$0.isMain } ?? false
+    }
+
+    /// Whether `thread` is a worker of Dispatch's pool: not the main thread, and it reported something while running
+    /// a dispatch queue. A `Thread` of the page's own runs no queue, so all its events carry an empty label; the main
+    /// queue's blocks after `dispatchMain()` run on pool workers and count as one.
     public func isPoolThread(_ thread: Int32) -> Bool {
-        guard thread != pid else { return false }
+        guard !isMainThread(thread) else { return false }
         return spans.contains { $0.thread == thread && !$0.queue.isEmpty }
             || marks.contains { $0.thread == thread && !$0.queue.isEmpty }
             || operations.contains { $0.changes.contains { $0.thread == thread && !$0.queue.isEmpty } }
             || output.contains { $0.thread == thread && !($0.queue ?? "").isEmpty }
     }
 
-    /// The kind of thread `thread` is, after its lane's name: "main, the main thread", "T3, a pool thread",
-    /// "T2, a thread of its own".
+    /// The thread as a learner reads it: "the main thread", "T3, a pool thread" or "T3, a thread of its own".
     public func threadDescription(_ thread: Int32) -> String {
-        let lane = laneName(of: thread)
-        if thread == pid { return "\(lane), the main thread" }
-        return isPoolThread(thread) ? "\(lane), a pool thread" : "\(lane), a thread of its own"
+        if isMainThread(thread) { return "the main thread" }
+        return "\(laneName(of: thread)), " + (isPoolThread(thread) ? "a pool thread" : "a thread of its own")
     }
 
-    /// How many of `spans` were open at once at most, and the first moment that many were; a span still open when
-    /// the run ended counts to the end. Nil for no spans.
-    public static func mostAtOnce(of spans: [Span]) -> (count: Int, from: UInt64)? {
+    /// The most of `spans` that were open at one instant, the first instant that many were, and the spans open then;
+    /// nil for no spans. A span that ends as another begins does not overlap it, and one still open when the run
+    /// ended counts as open to the last.
+    public func mostAtOnce(_ spans: [Span]) -> (count: Int, since: UInt64, spans: [Span])? {
         guard !spans.isEmpty else { return nil }
-        // At one instant an end comes before a start: a span that ends as the next begins did not overlap it.
-        var edges: [(time: UInt64, step: Int)] = []
-        for span in spans {
-            edges.append((span.start, 1))
-            if let end = span.end { edges.append((end, -1)) }
-        }
-        edges.sort { $0.time != $1.time ? $0.time < $1.time : $0.step < $1.step }
+        // At one instant an end counts before a start, so spans that only touch are not counted together.
+        let edges = spans.flatMap { span -> [(time: UInt64, change: Int)] in [(span.start, 1), (span.end ?? .max, -1)] }
+            .sorted { $0.time != $1.time ? $0.time < $1.time : $0.change < $1.change }
         var open = 0
-        var most = (count: 0, from: spans[0].start)
+        var widest = (count: 0, since: UInt64(0))
         for edge in edges {
-            open += edge.step
-            if open > most.count { most = (open, edge.time) }
+            open += edge.change
+            if open > widest.count { widest = (open, edge.time) }
         }
-        return most
+        let openThen = spans.filter { $0.start <= widest.since && ($0.end ?? .max) > widest.since }
+        return (widest.count, widest.since, openThen)
     }
 }
 
 extension OperationRecord {
-    /// The first time this operation reported `state`, with the thread and queue that reported it.
-    public func change(to state: OperationState) -> Change? {
+    /// The first time the operation reported `state`, with the thread and queue that reported it.
+    public func firstChange(to state: OperationState) -> Change? {
         changes.first { $0.state == state }
+    }
+
+    /// Whether the operation ever reported `state`.
+    public func reported(_ state: OperationState) -> Bool {
+        firstChange(to: state) != nil
     }
 }

@@ -59,11 +59,11 @@ enum OperationExercises {
         guard let operation = record.operation(named: filterName) else {
             return [CheckFinding(holds: false, "no operation named \"\(filterName)\" reported a state: the program must run its BandedFilterOperation on the queue")]
         }
-        guard let executing = operation.change(to: .executing) else {
+        guard let executing = operation.firstChange(to: .executing) else {
             return [CheckFinding(holds: false, "\"\(filterName)\" never began executing: its main() never ran")]
         }
-        let at = record.momentText
-        let finished = operation.change(to: .finished)
+        let at = record.timeText
+        let finished = operation.firstChange(to: .finished)
         // The operation's own bands: on the thread that ran its main(), while it was executing.
         let bands = record.spans.compactMap { span -> (number: Int, span: Span)? in
             guard span.name.hasPrefix("band "), let number = Int(span.name.dropFirst(5)), span.thread == executing.thread,
@@ -78,7 +78,7 @@ enum OperationExercises {
         }
         findings.append(CheckFinding(holds: true, "\"\(filterName)\" ran its bands on \(record.threadDescription(executing.thread)), from \(at(firstBand.span.start))"))
 
-        guard let cancelled = operation.change(to: .cancelled) else {
+        guard let cancelled = operation.firstChange(to: .cancelled) else {
             findings.append(CheckFinding(holds: false, "\"\(filterName)\" was never cancelled: keep the program's cancel() while band 1 works"))
             return findings
         }

@@ -41,7 +41,7 @@ enum QueueExercises {
               let resumed = record.marks.first(where: { $0.name == "queue resumed" })?.time, !downloads.isEmpty else {
             return .init(rightChoice: nil, happened: "this run ended before the downloads queue was suspended and resumed, so it cannot tell")
         }
-        let at = record.momentText
+        let at = record.timeText
         let finishedWhile = downloads.filter { ($0.firstTime(of: .finished)).map { suspended <= $0 && $0 <= resumed } ?? false }
         let choice = finishedWhile.isEmpty ? "a" : finishedWhile.count == 1 ? "b" : "c"
         let names = finishedWhile.map(\.name).joined(separator: ", ")
@@ -58,7 +58,7 @@ enum QueueExercises {
     /// Judges the three jobs: added in the given order to a queue that held them, one at a time, no dependencies,
     /// and started preview, filter, backup.
     @Sendable static func judgePreviewFirst(_ record: RunRecord) -> [CheckFinding] {
-        let at = record.momentText
+        let at = record.timeText
         var started: [(name: String, operation: OperationRecord, executing: UInt64)] = []
         for name in addedOrder {
             guard let operation = record.operation(named: name) else {
@@ -91,9 +91,9 @@ enum QueueExercises {
         let running = started.map { job in
             Span(id: job.operation.id, name: job.name, thread: 0, queue: "", start: job.executing, end: job.operation.firstTime(of: .finished))
         }
-        if let most = RunRecord.mostAtOnce(of: running), most.count > 1 {
-            let together = running.filter { $0.start <= most.from && ($0.end.map { most.from < $0 } ?? true) }.map(\.name)
-            findings.append(CheckFinding(holds: false, "\(together.joined(separator: " and ")) ran at once from \(at(most.from)): on a queue with room for more than one they start together, and priority decides nothing; keep maxConcurrentOperationCount = 1"))
+        if let most = record.mostAtOnce(running), most.count > 1 {
+            let together = most.spans.map(\.name)
+            findings.append(CheckFinding(holds: false, "\(together.joined(separator: " and ")) ran at once from \(at(most.since)): on a queue with room for more than one they start together, and priority decides nothing; keep maxConcurrentOperationCount = 1"))
         } else {
             findings.append(CheckFinding(holds: true, "one job ran at a time"))
         }
