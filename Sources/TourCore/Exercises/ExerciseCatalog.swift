@@ -1,6 +1,8 @@
 /// Every page's exercises, in page order.
 public enum ExerciseCatalog {
     public static let all: [PageExercises] = [
+        .gcd,
+        .groups,
     ]
 
     /// The exercises of the page with this slug, if it has any.
