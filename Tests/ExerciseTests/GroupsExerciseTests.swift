@@ -101,7 +101,7 @@ struct GroupsExerciseTests {
 
     @Test func aSummaryAfterTheJobsOnTheMainQueuePasses() throws {
         let findings = Self.challenge.judge(try Self.jobsRun(summaryAt: 301, summaryQueue: "com.apple.main-thread"))
-        #expect(findings.allSatisfy(\.holds), "\(findings.filter { !$0.holds })")
+        #expect(findings.filter { !$0.holds }.isEmpty, "\(findings.filter { !$0.holds })")
     }
 
     // MARK: The prediction
