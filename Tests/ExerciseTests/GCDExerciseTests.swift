@@ -97,6 +97,13 @@ struct GCDExerciseTests {
                                                + "a block waits for a queue that only it could free"))
     }
 
+    @Test func aTrapOutsideAnySpanStillSaysWhatLibdispatchStopsFor() throws {
+        let findings = PageExercises.gcd.challenge.judge(try TraceFixture.record([], ending: .dispatchTrap))
+        #expect(findings.first?.holds == false)
+        #expect(findings.first?.text.hasPrefix("libdispatch trapped outside any span: most often code already running on a serial "
+                                               + "queue called sync on that same queue (or DispatchQueue.main.sync on the main thread)") == true)
+    }
+
     // MARK: The prediction
 
     static let prediction = PageExercises.gcd.prediction

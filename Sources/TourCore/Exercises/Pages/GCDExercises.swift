@@ -72,9 +72,11 @@ enum GCDExerciseJudging {
         switch record.ending {
         case .dispatchTrap?:
             guard let innermost = open.last else {
-                return CheckFinding(holds: false, "libdispatch trapped: most often code already running on a serial queue "
-                                    + "called sync on that same queue, which would wait for itself for ever")
+                return CheckFinding(holds: false, "libdispatch trapped outside any span: most often code already running on a "
+                                    + "serial queue called sync on that same queue (or DispatchQueue.main.sync on the main thread), "
+                                    + "which would wait for itself for ever")
             }
+            // The record does not say which thread trapped; the span that began last is the likeliest to hold the sync.
             let queue = QueueLabel.shown(innermost.queue)
             return CheckFinding(holds: false, "libdispatch trapped while \(stoppedIn) was running: code already on the serial queue "
                                 + "\(queue) called sync on \(queue), which waits until the queue is free, and the queue is held by "
