@@ -77,7 +77,15 @@ struct GCDExerciseTests {
         let findings = PageExercises.gcd.challenge.judge(try Self.ledgerRun(starts: [0, 100, 200, 300], queue: "com.apple.root.default-qos", thread: 8))
         #expect(findings.filter { !$0.holds }.map(\.text) == [
             "\"deposit 10\" ran on com.apple.root.default-qos, not on the ledger's queue tour.gcd.ledger: the balance is only safe on its queue",
-            "\"deposit 10\" ran outside \"post the day's deposits\" (it ran from 0.00 s on T2; the block ran from 0.00 s on T1), so other work could have come between the deposits",
+            "\"deposit 10\" ran outside \"post the day's deposits\", on T2, not on the block's thread T1: other work could have come between the deposits",
+        ])
+    }
+
+    @Test func depositsAfterThePostingBlockEndedAreNamed() throws {
+        // As when deposit(_:) uses ledger.async: the posting block only queues the deposits, which run once it has returned.
+        let findings = PageExercises.gcd.challenge.judge(try Self.ledgerRun(starts: [1_000, 1_100, 1_200, 1_300]))
+        #expect(findings.filter { !$0.holds }.map(\.text) == [
+            "\"deposit 10\" ran outside \"post the day's deposits\", from 1.00 s, after the block had ended at 1.00 s: other work could have come between the deposits",
         ])
     }
 

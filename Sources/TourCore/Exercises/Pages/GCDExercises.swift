@@ -134,9 +134,16 @@ enum GCDExerciseJudging {
             deposit.thread != post.thread || deposit.start < post.start || (deposit.end ?? .max) > (post.end ?? .max)
         }
         if let stray = outside.first {
-            findings.append(CheckFinding(holds: false, "\"\(stray.name)\" ran outside \"\(posting)\" (it ran from \(record.moment(stray.start)) "
-                                         + "on \(record.laneName(of: stray.thread)); the block ran from \(record.moment(post.start)) on "
-                                         + "\(record.laneName(of: post.thread))), so other work could have come between the deposits"))
+            let how: String
+            if stray.thread != post.thread {
+                how = "on \(record.laneName(of: stray.thread)), not on the block's thread \(record.laneName(of: post.thread))"
+            } else if stray.start < post.start {
+                how = "from \(record.moment(stray.start)), before the block began at \(record.moment(post.start))"
+            } else {
+                how = "from \(record.moment(stray.start)), after the block had ended at \(post.end.map(record.moment) ?? "?")"
+            }
+            findings.append(CheckFinding(holds: false, "\"\(stray.name)\" ran outside \"\(posting)\", \(how): other work could "
+                                         + "have come between the deposits"))
         } else {
             findings.append(CheckFinding(holds: true, "all \(names.count) deposits ran inside \"\(posting)\", on its thread"))
         }
