@@ -36,6 +36,8 @@ let exercisePages: [String] = [
     "02-Queue",
     "04-Dependencies",
     "05-InPractice",
+    "06-GCD",
+    "07-Groups",
 ]
 
 let exerciseVariants = ["Emptied", "Faked"]

@@ -153,11 +153,5 @@ func wholeMatch(_ text: String, _ pattern: String) throws -> Bool {
 /// A record of a run made of `lines`, each a trace line as docs/trace-format.md writes it, from a page whose main
 /// thread is 10, started at time 1,000 and ended by `ending`.
 func recordFromTrace(_ lines: [String], ending: RunEnding = .exited(code: 0)) throws -> RunRecord {
-    var record = RunRecord()
-    record.apply(.started(pid: 10, time: 1_000))
-    for line in lines {
-        record.apply(.trace(try TraceLineParser.parse(Array(line.utf8)).get()))
-    }
-    record.apply(.ended(ending, time: (record.spans.map { $0.end ?? 0 } + record.operations.flatMap { $0.changes.map(\.time) }).max() ?? 2_000))
-    return record
+    try TraceFixture.record(lines, pid: 10, start: 1_000, ending: ending)
 }

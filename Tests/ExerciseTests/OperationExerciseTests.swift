@@ -4,44 +4,6 @@ import Testing
 import TourCore
 import TourTestSupport
 
-/// A run record folded from trace lines written as a page sends them, for grading predictions without a run.
-enum TraceFixture {
-    /// The page's process id, and so its main thread's `tid`.
-    static let pid: Int32 = 100
-    /// When the fixture's run started, on the monotonic clock; lines are stamped in milliseconds after it.
-    static let start: UInt64 = 1_000_000_000
-
-    /// One trace line of kind `kind`, `milliseconds` into the run, from thread `tid` running queue `queue`, with the
-    /// kind's own fields as JSON members (`"name":"completion block"`).
-    static func line(_ kind: String, at milliseconds: Int, tid: Int32 = pid, queue: String = "com.apple.main-thread",
-                     _ fields: String) -> String {
-        #"{"e":"\#(kind)","t":\#(start + UInt64(milliseconds) * 1_000_000),"tid":\#(tid),"q":"\#(queue)",\#(fields)}"#
-    }
-
-    /// The `op` line of operation `oid` called `name` reaching `state`.
-    static func state(_ name: String, _ oid: Int, _ state: String, at milliseconds: Int, tid: Int32 = pid,
-                      queue: String = "com.apple.main-thread") -> String {
-        line("op", at: milliseconds, tid: tid, queue: queue, #""op":"\#(name)","oid":\#(oid),"state":"\#(state)""#)
-    }
-
-    /// A mark called `name`.
-    static func mark(_ name: String, at milliseconds: Int, tid: Int32 = pid, queue: String = "com.apple.main-thread") -> String {
-        line("mark", at: milliseconds, tid: tid, queue: queue, #""name":"\#(name)""#)
-    }
-
-    /// The record of a run that sent `lines`, taken in the order of their stamps, and exited normally.
-    static func record(_ lines: [String]) throws -> RunRecord {
-        var record = RunRecord()
-        record.apply(.started(pid: pid, time: start))
-        let events = try lines.map { try TraceLineParser.parse(Array($0.utf8)).get() }
-        for event in events.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
-            record.apply(.trace(event.element))
-        }
-        record.apply(.ended(.exited(code: 0), time: start + 10_000_000_000))
-        return record
-    }
-}
-
 /// Page 1's prediction, graded from fixture records, and its challenge, judged from real runs of the learner's
 /// untouched file, the reference solution and the two variants that must fail.
 @Suite("Exercises of page 1: Operation")
@@ -54,7 +16,7 @@ struct OperationExerciseTests {
             TraceFixture.state("filter coffee", 3, "ready", at: 10),
             TraceFixture.state("filter coffee", 3, "executing", at: 10),
             TraceFixture.state("filter coffee", 3, "finished", at: 150),
-            TraceFixture.mark("completion block", at: 152, tid: tid, queue: queue),
+            TraceFixture.mark("completion block", at: 152, thread: tid, queue: queue),
         ])
     }
 
@@ -150,10 +112,10 @@ struct OperationExerciseTests {
         let run = try TraceFixture.record([
             TraceFixture.state("banded filter", 1, "ready", at: 5),
             TraceFixture.state("banded filter", 1, "cancelled", at: 6),
-            TraceFixture.state("banded filter", 1, "executing", at: 10, tid: worker, queue: queue),
-            TraceFixture.line("begin", at: 11, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
-            TraceFixture.line("end", at: 60, tid: worker, queue: queue, #""id":1,"name":"band 1""#),
-            TraceFixture.state("banded filter", 1, "finished", at: 61, tid: worker, queue: queue),
+            TraceFixture.state("banded filter", 1, "executing", at: 10, thread: worker, queue: queue),
+            TraceFixture.line("begin", at: 11, thread: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.line("end", at: 60, thread: worker, queue: queue, #""id":1,"name":"band 1""#),
+            TraceFixture.state("banded filter", 1, "finished", at: 61, thread: worker, queue: queue),
         ])
         #expect(judge(run).filter { !$0.holds }.map(\.text) == [
             "cancel() came at 0.01 s, before the filter began executing: keep the hold in band 1, so the cancel lands while it works",

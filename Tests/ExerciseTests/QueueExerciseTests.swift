@@ -15,7 +15,7 @@ struct QueueExerciseTests {
     static func suspendedRun(_ lines: [String]) throws -> RunRecord {
         try TraceFixture.record([
             TraceFixture.state("download 1", 1, "ready", at: 380),
-            TraceFixture.state("download 1", 1, "executing", at: 390, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 1", 1, "executing", at: 390, thread: 101, queue: "downloads"),
             TraceFixture.mark("queue suspended", at: 400),
         ] + lines + [
             TraceFixture.mark("queue resumed", at: 1400),
@@ -25,7 +25,7 @@ struct QueueExerciseTests {
     @Test func predictionIsRightForNoneWhenTheRunningDownloadOutlastedTheSuspension() throws {
         let prediction = try #require(Self.exercises).prediction
         let seen = prediction.observe(try Self.suspendedRun([
-            TraceFixture.state("download 1", 1, "finished", at: 1500, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 1", 1, "finished", at: 1500, thread: 101, queue: "downloads"),
         ]))
         #expect(seen == .init(rightChoice: "a", happened: "0 of 1 finished while it was suspended, from 0.40 s to 1.40 s"))
     }
@@ -33,9 +33,9 @@ struct QueueExerciseTests {
     @Test func predictionIsRightForOneWhenOnlyTheRunningDownloadFinished() throws {
         let prediction = try #require(Self.exercises).prediction
         let seen = prediction.observe(try Self.suspendedRun([
-            TraceFixture.state("download 1", 1, "finished", at: 690, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 1", 1, "finished", at: 690, thread: 101, queue: "downloads"),
             TraceFixture.state("download 2", 2, "ready", at: 381),
-            TraceFixture.state("download 2", 2, "executing", at: 1401, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 2", 2, "executing", at: 1401, thread: 101, queue: "downloads"),
         ]))
         #expect(seen == .init(rightChoice: "b", happened: "1 of 2 finished while it was suspended, from 0.40 s to 1.40 s (download 1); the next, download 2, began at 1.40 s, after the resume"))
     }
@@ -43,10 +43,10 @@ struct QueueExerciseTests {
     @Test func predictionIsRightForMoreThanOneWhenTheQueueWentOn() throws {
         let prediction = try #require(Self.exercises).prediction
         let seen = prediction.observe(try Self.suspendedRun([
-            TraceFixture.state("download 1", 1, "finished", at: 690, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 1", 1, "finished", at: 690, thread: 101, queue: "downloads"),
             TraceFixture.state("download 2", 2, "ready", at: 381),
-            TraceFixture.state("download 2", 2, "executing", at: 691, tid: 101, queue: "downloads"),
-            TraceFixture.state("download 2", 2, "finished", at: 990, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 2", 2, "executing", at: 691, thread: 101, queue: "downloads"),
+            TraceFixture.state("download 2", 2, "finished", at: 990, thread: 101, queue: "downloads"),
         ]))
         #expect(seen == .init(rightChoice: "c", happened: "2 of 2 finished while it was suspended, from 0.40 s to 1.40 s (download 1, download 2); the next, download 2, began at 0.69 s"))
     }
@@ -55,7 +55,7 @@ struct QueueExerciseTests {
         let prediction = try #require(Self.exercises).prediction
         let run = try TraceFixture.record([
             TraceFixture.state("download 1", 1, "ready", at: 380),
-            TraceFixture.state("download 1", 1, "executing", at: 390, tid: 101, queue: "downloads"),
+            TraceFixture.state("download 1", 1, "executing", at: 390, thread: 101, queue: "downloads"),
         ])
         let seen = prediction.observe(run)
         #expect(seen.rightChoice == nil)
@@ -116,8 +116,8 @@ struct QueueExerciseTests {
     static func jobsRun(_ jobs: [(String, Int, Int)], addedAt: [Int] = [10, 11, 12], extra: [String] = []) throws -> RunRecord {
         let adds = zip(["backup", "filter", "preview"], addedAt).map { TraceFixture.mark("added \($0)", at: $1) }
         let states = jobs.enumerated().flatMap { index, job in [
-            TraceFixture.state(job.0, index + 1, "executing", at: job.1, tid: 101 + Int32(index), queue: "exercise2.jobs"),
-            TraceFixture.state(job.0, index + 1, "finished", at: job.2, tid: 101 + Int32(index), queue: "exercise2.jobs"),
+            TraceFixture.state(job.0, index + 1, "executing", at: job.1, thread: 101 + Int32(index), queue: "exercise2.jobs"),
+            TraceFixture.state(job.0, index + 1, "finished", at: job.2, thread: 101 + Int32(index), queue: "exercise2.jobs"),
         ] }
         return try TraceFixture.record(adds + states + extra)
     }

@@ -5,6 +5,8 @@ public enum ExerciseCatalog {
         .queue,
         .dependencies,
         .inPractice,
+        .gcd,
+        .groups,
     ]
 
     /// The exercises of the page with this slug, if it has any.
