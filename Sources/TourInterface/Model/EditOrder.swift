@@ -7,4 +7,6 @@ public struct EditOrder: Equatable, Sendable {
     public var file: String
     /// 1-based; the line in focus.
     public var line: Int
+    /// Keep the page's original before the first edit, for `x`; an exercise file has `tour reset` instead.
+    public var keepsPageOriginal = true
 }
