@@ -11,7 +11,7 @@ extension Overlays {
         rows.append(PageRow(cells: []))
         for choice in prediction.choices {
             rows += ExercisesView.wrapped([(" \(choice.key)  ", ExercisesView.keys)] + ExercisesView.spans(choice.text, style: .plain),
-                                          width: textWidth, hanging: 5)
+                                          width: textWidth, hanging: 4)
         }
         rows.append(PageRow(cells: []))
         let keys = prediction.choices.map(\.key)

@@ -84,7 +84,7 @@ enum ExercisesView {
                          ("  E", keys), (" edits it; each save checks it again", muted)], width: width, indent: 2, hanging: 6)
         for (number, hint) in challenge.hints.prefix(exercise.hintsTaken).enumerated() {
             rows += wrapped([("Hint \(number + 1) of \(challenge.hints.count)  ", label)] + spans(hint, style: .plain),
-                            width: width, indent: 2, hanging: 14)
+                            width: width, indent: 2, hanging: 13)
         }
         var help: [Segment] = [("c", keys), (" checks  ", muted)]
         if exercise.hintsTaken < challenge.hints.count {

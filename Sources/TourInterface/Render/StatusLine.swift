@@ -77,7 +77,10 @@ enum StatusLine {
     static func hints(_ model: TourModel) -> [String] {
         var keys = DiagnosticsView.hints(for: model.currentPage) ?? (model.runningPage == nil ? ["r run", "e edit"] : ["s stop", "r rerun"])
         if model.currentPage.offersUndo { keys.insert("u undo reset", at: min(1, keys.count)) }
-        if let exercise = model.currentPage.exercise { keys = exerciseHints(exercise, glyphs: model.glyphs) + keys }
+        if let exercise = model.currentPage.exercise {
+            // The timeline keeps h for its spans.
+            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + keys
+        }
         switch model.focus {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]
