@@ -41,6 +41,11 @@ public enum ExerciseCommand {
         let found: (page: Page, exercises: PageExercises)
         do { found = try exercises(named: query, catalog: catalog) } catch { return usage(error) }
         let challenge = found.exercises.challenge
+        do {
+            try found.exercises.keepOriginalExercise(of: found.page, packageRoot: catalog.root)
+        } catch {
+            outcome.messages.append("\(error); tour reset will not be able to put \(challenge.file) back")
+        }
         let shown = read(store, into: &outcome)?.attempts(on: found.exercises).hintsShown ?? 0
         let hint = challenge.hint(after: shown)
         outcome.lines = ["\(challenge.title): hint \(hint.number) of \(challenge.hints.count)", hint.text]
@@ -104,6 +109,11 @@ public enum ExerciseCommand {
                                  emit: @escaping @Sendable (String) -> Void) async -> Bool {
         let printable: @Sendable (String) -> Void = { emit(style.printable($0)) }
         let challenge = exercises.challenge
+        do {
+            try exercises.keepOriginalExercise(of: page, packageRoot: catalog.root)
+        } catch {
+            printable("Warning: \(error); tour reset will not be able to put \(challenge.file) back")
+        }
         printable("Checking \(challenge.file): \(challenge.title)")
         let check = ExerciseCheck(packageRoot: catalog.root, productsDirectory: productsDirectory)
         let outcome = await check.run(challenge, progress: { stage in
