@@ -77,6 +77,9 @@ extension TourInTmuxTests {
         let recorded = try #require(try store.read().record.pages[page.slug])
         #expect(recorded.exercises[challenge.id] != nil)
         #expect(recorded.predictions[exercises.prediction.id] != nil)
+        let attempts = try #require(recorded.attempts[challenge.id])
+        #expect(attempts.hintsShown == 1)
+        #expect(attempts.checks >= 2 && attempts.failedChecks >= 1, "the failing check and the passing one: \(attempts)")
 
         // Reopened, the tutorial is back on page 3, its exercises marked done in the list.
         try await tmux.run(["kill-session", "-t", tmux.session])

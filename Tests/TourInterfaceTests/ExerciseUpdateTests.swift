@@ -110,8 +110,8 @@ struct ExerciseUpdateTests {
         #expect(model.update(.exercise(.checkRunning(checkID: order.checkID))).isEmpty)
         #expect(model.currentPage.exercise?.check == .running(checkID: order.checkID))
         let failing = FixtureExercises.verdict(passing: false)
-        #expect(model.update(.exercise(.checkFinished(checkID: order.checkID, failing, ran: true))).isEmpty,
-                "a failure records nothing")
+        #expect(model.update(.exercise(.checkFinished(checkID: order.checkID, failing, ran: true)))
+            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: false))])
         #expect(model.currentPage.exercise?.check == .finished(failing, ran: true))
         #expect(model.notice == "Check failed: two work spans ran at once; the limit is one.")
         #expect(model.currentPage.exercise?.passed == false)
@@ -121,7 +121,7 @@ struct ExerciseUpdateTests {
         #expect(again.checkID != order.checkID)
         let passing = FixtureExercises.verdict(passing: true)
         #expect(model.update(.exercise(.checkFinished(checkID: again.checkID, passing, ran: true)))
-            == [.recordProgress(.passed(page: "queue", exercise: "one-at-a-time"))])
+            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: true))])
         #expect(model.currentPage.exercise?.passed == true)
         #expect(model.notice == "Check passed: Run the work one at a time. v shows the reference solution.")
     }
@@ -142,7 +142,7 @@ struct ExerciseUpdateTests {
     @Test("h shows the next hint, except in the timeline, where it still steps to the previous span")
     func hintsAndTheTimeline() async throws {
         var model = try FixtureExercises.model()
-        model.press(.character("h"))
+        #expect(model.update(.key(.character("h"))) == [.recordProgress(.hintShown(page: "queue", exercise: "one-at-a-time", number: 1))])
         #expect(model.currentPage.exercise?.hintsTaken == 1)
         #expect(model.notice == "Hint 1 of 3: A queue has a width.")
         model.pages[0].exercise?.skippedPrediction = true
@@ -166,7 +166,8 @@ struct ExerciseUpdateTests {
         model.press(.character("h"), .character("h"))
         let exercise = try #require(model.currentPage.exercise)
         let page = model.currentPage.page
-        #expect(model.update(.key(.character("v"))) == [.readSolution(page: page, file: exercise.solutionFile)])
+        #expect(model.update(.key(.character("v"))) == [.readSolution(page: page, file: exercise.solutionFile),
+                                                        .recordProgress(.solutionOpened(page: "queue", exercise: "one-at-a-time"))])
         #expect(model.overlay == .solution(page: 0))
         #expect(exercise.solutionFile.path.hasSuffix("/Solutions/01-Queue/main.swift"))
         #expect(model.update(.exercise(.solutionRead(page: page, .read(FixtureExercises.solution)))).isEmpty)
@@ -178,7 +179,7 @@ struct ExerciseUpdateTests {
         model.press(.escape)
         #expect(model.overlay == nil)
         // Read once: opening it again needs no read.
-        #expect(model.update(.key(.character("v"))).isEmpty)
+        #expect(model.update(.key(.character("v"))) == [.recordProgress(.solutionOpened(page: "queue", exercise: "one-at-a-time"))])
         #expect(model.overlay == .solution(page: 0))
     }
 
@@ -188,7 +189,7 @@ struct ExerciseUpdateTests {
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
         _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), ran: true)))
-        #expect(model.update(.key(.character("v"))).count == 1)
+        #expect(model.update(.key(.character("v"))).count == 2)
         _ = model.update(.exercise(.solutionRead(page: model.currentPage.page, .unreadable("Solutions/01-Queue/main.swift is gone"))))
         #expect(model.overlay == nil)
         #expect(model.notice == "Could not read the reference solution: Solutions/01-Queue/main.swift is gone")
@@ -214,9 +215,11 @@ struct ExerciseUpdateTests {
         var progress = ProgressRecord()
         progress.apply(.predicted(page: "queue", prediction: "helper-thread", right: false), at: Date(timeIntervalSince1970: 0))
         progress.apply(.passed(page: "queue", exercise: "one-at-a-time"), at: Date(timeIntervalSince1970: 1))
+        progress.apply(.hintShown(page: "queue", exercise: "one-at-a-time", number: 2), at: Date(timeIntervalSince1970: 2))
         var model = try FixtureExercises.model(progress: progress)
         let exercise = try #require(model.currentPage.exercise)
         #expect(exercise.answeredRight == false && exercise.passed && exercise.isDone)
+        #expect(exercise.hintsTaken == 2, "hints shown in an earlier session stay shown")
         #expect(model.update(.launched).contains(.watchExercise(page: model.currentPage.page,
                                                                  folder: exercise.exerciseFile.deletingLastPathComponent())))
         #expect(model.update(.key(.character("r"))).last?.runOrder != nil, "an answered prediction is not asked first")

@@ -22,7 +22,7 @@ public struct PageExerciseState: Sendable {
     /// The challenge passed in this session or an earlier one, as progress recorded it.
     public var passed: Bool
     public var check = CheckState.notTried
-    /// Hints shown so far, the first `hintsTaken` of the challenge's hints.
+    /// Hints shown so far (in any session), the first `hintsTaken` of the challenge's hints.
     public var hintsTaken: Int
     /// The reference solution as read, parsed, for the solution overlay; nil until it is opened.
     var solution: PageText?
@@ -35,7 +35,7 @@ public struct PageExerciseState: Sendable {
         solutionFile = packageRoot.appendingPathComponent(exercises.challenge.solutionFile)
         answeredRight = progress?.predictions[exercises.prediction.id]?.right
         passed = progress?.exercises[exercises.challenge.id] != nil
-        hintsTaken = 0
+        hintsTaken = min(progress?.attempts[exercises.challenge.id]?.hintsShown ?? 0, exercises.challenge.hints.count)
     }
 
     public var prediction: Prediction { exercises.prediction }
@@ -44,11 +44,9 @@ public struct PageExerciseState: Sendable {
     /// Both exercises are done: the prediction answered, right or wrong, and the challenge passed.
     public var isDone: Bool { answeredRight != nil && passed }
 
-    /// The solution opens once the check has passed, or after two hints.
-    public var solutionUnlocked: Bool { passed || hintsTaken >= Self.hintsBeforeSolution }
-
-    /// How many hints open the solution before a pass.
-    public static let hintsBeforeSolution = 2
+    /// The solution opens once the check has passed, or after `ProgressRecord.hintsBeforeSolution` hints, as
+    /// `ProgressRecord.solutionIsOpen` says of the record.
+    public var solutionUnlocked: Bool { passed || hintsTaken >= ProgressRecord.hintsBeforeSolution }
 
     /// A check is building or running.
     public var isChecking: Bool { check.checkID != nil }

@@ -93,7 +93,7 @@ enum ExercisesView {
         if exercise.solutionUnlocked {
             help += [("v", keys), (" shows the reference solution", muted)]
         } else {
-            let left = PageExerciseState.hintsBeforeSolution - exercise.hintsTaken
+            let left = ProgressRecord.hintsBeforeSolution - exercise.hintsTaken
             help += [("v", keys), (" the solution opens after a pass, or after \(left) more hint\(left == 1 ? "" : "s")", muted)]
         }
         rows += wrapped(help, width: width, indent: 2)

@@ -102,16 +102,16 @@ extension TourModel {
             notice = "Page \(currentPage.page.number) has no code challenge, so no hints."
             return []
         }
-        let hints = exercise.challenge.hints
-        guard exercise.hintsTaken < hints.count else {
-            notice = "That was the last hint (\(hints.count) of \(hints.count)); v shows the reference solution."
+        let challenge = exercise.challenge
+        guard exercise.hintsTaken < challenge.hints.count else {
+            notice = "That was the last hint (\(challenge.hints.count) of \(challenge.hints.count)); v shows the reference solution."
             return []
         }
-        currentPage.exercise?.hintsTaken += 1
-        let taken = exercise.hintsTaken + 1
-        notice = "Hint \(taken) of \(hints.count): \(hints[taken - 1])"
+        let hint = challenge.hint(after: exercise.hintsTaken)
+        currentPage.exercise?.hintsTaken = hint.number
+        notice = "Hint \(hint.number) of \(challenge.hints.count): \(hint.text)"
         showExercise(\.challenge)
-        return []
+        return [.recordProgress(.hintShown(page: currentPage.page.slug, exercise: challenge.id, number: hint.number))]
     }
 
     /// `v`: the reference solution, read-only, once the check has passed or two hints were taken.
@@ -121,13 +121,14 @@ extension TourModel {
             return []
         }
         guard exercise.solutionUnlocked else {
-            let needed = PageExerciseState.hintsBeforeSolution
+            let needed = ProgressRecord.hintsBeforeSolution
             notice = "The solution opens once the check passes (c), or after \(needed) hints (h: \(exercise.hintsTaken) taken)."
             return []
         }
         overlay = .solution(page: current)
         currentPage.exercise?.solutionScroll = 0
-        return exercise.solution == nil ? [.readSolution(page: currentPage.page, file: exercise.solutionFile)] : []
+        let read: [TourEffect] = exercise.solution == nil ? [.readSolution(page: currentPage.page, file: exercise.solutionFile)] : []
+        return read + [.recordProgress(.solutionOpened(page: currentPage.page.slug, exercise: exercise.challenge.id))]
     }
 
     /// A key while the solution is shown: scrolling keys scroll it, Esc, q or v close it.
@@ -179,9 +180,9 @@ extension TourModel {
             guard let index = checking(checkID), let challenge = pages[index].exercise?.challenge else { return [] }
             pages[index].exercise?.check = .finished(verdict, ran: ran)
             notice = Self.checkNotice(verdict, challenge: challenge)
-            guard verdict.passed else { return [] }
-            pages[index].exercise?.passed = true
-            return [.recordProgress(.passed(page: pages[index].page.slug, exercise: challenge.id))]
+            if verdict.passed { pages[index].exercise?.passed = true }
+            // As `tour check` records it: every check counts, and a passing one records the pass.
+            return [.recordProgress(.checked(page: pages[index].page.slug, exercise: challenge.id, passed: verdict.passed))]
         case .exerciseChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
             let effects = check(page: index)
