@@ -20,7 +20,7 @@ struct EditorHandoff {
         // Kept before the first change, so x can always undo it.
         var warning: EditorResult?
         do {
-            if order.keepsPageOriginal { try originals.keepOriginal(of: order.page) }
+            try originals.keepOriginal(of: order.page)
         } catch {
             warning = .couldNotKeepOriginal(reason: "\(error)")
         }

@@ -26,9 +26,13 @@ final class ExerciseChecks: @unchecked Sendable {
         self.deliver = deliver
     }
 
-    /// Watches `folder`, the exercise of `page`, instead of the one watched so far; a no-op for the folder watched.
-    func watch(_ page: Page, folder: URL) {
+    /// Watches `exercise`'s folder (`PageExercises.exerciseFiles` of `page`) instead of the one watched so far; a
+    /// no-op for the folder watched. Its original is kept first, as `tour watch` keeps it, so a change saved from any
+    /// editor can be undone by `tour reset`; a failure to keep it is said when `E` opens the file (`EditorHandoff`).
+    func watch(_ page: Page, exercise: Page) {
+        let folder = exercise.source.deletingLastPathComponent()
         guard folder != watchedFolder else { return }
+        try? OriginalPages(packageRoot: packageRoot).keepOriginal(of: exercise)
         watcher?.stop()
         watchedFolder = folder
         watchedPage = page.folder

@@ -175,8 +175,8 @@ final class TourLoop: @unchecked Sendable {
                 exercises.check(order)
             case .cancelCheck(let checkID):
                 exercises.cancel(checkID: checkID)
-            case .watchExercise(let page, let folder):
-                exercises.watch(page, folder: folder)
+            case .watchExercise(let page, let exercise):
+                exercises.watch(page, exercise: exercise)
             case .readSolution(let page, let file):
                 // One small file, read on the queue: the overlay shows it in the next frame.
                 perform(model.update(.exercise(exercises.readSolution(page, file: file))))

@@ -70,6 +70,9 @@ extension TourInTmuxTests {
         try await tmux.waitFor("the passing check after the save", timeout: 300) { $0.contains("Check passed") && $0.contains("✓ passed") }
         #expect(try Data(contentsOf: exerciseFile) == solution)
         #expect(try Data(contentsOf: solutionFile) == solution, "the solution is never written")
+        // The untouched exercise was kept before the editor changed it, so `tour reset 3` can put it back.
+        let kept = scratch.root.appendingPathComponent(".tour/originals/Exercises/\(challenge.folder)/main.swift")
+        #expect((try? Data(contentsOf: kept)) == untouched, "no original of the exercise at \(kept.path)")
 
         try await tmux.send("q")
         try await tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }

@@ -195,13 +195,16 @@ struct ExerciseUpdateTests {
         #expect(model.notice == "Could not read the reference solution: Solutions/01-Queue/main.swift is gone")
     }
 
-    @Test("E opens the exercise file, not the page, and keeps no page original; pages without exercises say so")
+    @Test("E opens the exercise file, not the page, keeping the exercise's original; pages without exercises say so")
     func editExercise() async throws {
         var model = try FixtureExercises.model()
         model.editing = EditingSettings(editor: "vi", editorOrigin: "EDITOR")
         let file = try #require(model.currentPage.exercise?.exerciseFile)
-        #expect(model.update(.key(.character("E")))
-            == [.edit(EditOrder(page: model.currentPage.page, file: file.path, line: 1, keepsPageOriginal: false))])
+        let effects = model.update(.key(.character("E")))
+        let order = try #require(effects.first.flatMap { if case .edit(let order) = $0 { order } else { nil } })
+        #expect(effects.count == 1 && order.file == file.path && order.line == 1)
+        // The folder whose original is kept is the exercise's, as `tour reset` finds it.
+        #expect(order.page.folder == "Exercises/01-Queue" && order.page.source == file)
         #expect(file.path.hasSuffix("/Exercises/01-Queue/main.swift"))
         model.press(.character("n"))
         for key in ["E", "c", "h", "v", "a"] {
@@ -220,8 +223,8 @@ struct ExerciseUpdateTests {
         let exercise = try #require(model.currentPage.exercise)
         #expect(exercise.answeredRight == false && exercise.passed && exercise.isDone)
         #expect(exercise.hintsTaken == 2, "hints shown in an earlier session stay shown")
-        #expect(model.update(.launched).contains(.watchExercise(page: model.currentPage.page,
-                                                                 folder: exercise.exerciseFile.deletingLastPathComponent())))
+        #expect(model.update(.launched).contains(.watchExercise(page: model.currentPage.page, exercise: exercise.exerciseFiles)))
+        #expect(exercise.exerciseFiles.source == exercise.exerciseFile)
         #expect(model.update(.key(.character("r"))).last?.runOrder != nil, "an answered prediction is not asked first")
         // A page without exercises watches none.
         #expect(!model.update(.key(.character("n"))).contains { if case .watchExercise = $0 { true } else { false } })

@@ -9,6 +9,8 @@ public struct PageExerciseState: Sendable {
     /// The learner's file and the reference solution, absolute.
     public let exerciseFile: URL
     public let solutionFile: URL
+    /// The exercise's folder as the page's originals keep it, for `tour reset` (`PageExercises.exerciseFiles`).
+    public let exerciseFiles: Page
 
     /// Whether the prediction was answered (in any session) and whether rightly; nil while it never was.
     public var answeredRight: Bool?
@@ -29,10 +31,11 @@ public struct PageExerciseState: Sendable {
     /// The first row of the solution shown at the top of its overlay.
     public var solutionScroll = 0
 
-    public init(exercises: PageExercises, packageRoot: URL, progress: PageProgress?) {
+    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?) {
         self.exercises = exercises
         exerciseFile = packageRoot.appendingPathComponent(exercises.challenge.file)
         solutionFile = packageRoot.appendingPathComponent(exercises.challenge.solutionFile)
+        exerciseFiles = exercises.exerciseFiles(of: page, packageRoot: packageRoot)
         answeredRight = progress?.predictions[exercises.prediction.id]?.right
         passed = progress?.exercises[exercises.challenge.id] != nil
         hintsTaken = min(progress?.attempts[exercises.challenge.id]?.hintsShown ?? 0, exercises.challenge.hints.count)

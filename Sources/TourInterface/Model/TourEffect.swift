@@ -37,9 +37,9 @@ public enum TourEffect: Equatable, Sendable {
     case check(CheckOrder)
     /// Stop a check in flight; no verdict comes back for it.
     case cancelCheck(checkID: Int)
-    /// Watch the page's exercise folder too, instead of the one watched so far; a save comes back as
-    /// `.exercise(.exerciseChanged)`.
-    case watchExercise(page: Page, folder: URL)
+    /// Watch the page's exercise folder too (`exercise`, the folder as `PageExercises.exerciseFiles` names it),
+    /// instead of the one watched so far; a save comes back as `.exercise(.exerciseChanged)`.
+    case watchExercise(page: Page, exercise: Page)
     /// Read and parse the reference solution; it comes back as `.exercise(.solutionRead)`. Never writes anything.
     case readSolution(page: Page, file: URL)
 }

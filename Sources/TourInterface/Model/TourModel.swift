@@ -79,7 +79,7 @@ public struct TourModel: Sendable {
         let pages = catalog.pages.map { page in
             var state = PageState(page: page)
             state.exercise = exercises.first { $0.page == page.slug }.map {
-                PageExerciseState(exercises: $0, packageRoot: catalog.root, progress: progress.pages[page.slug])
+                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug])
             }
             return state
         }

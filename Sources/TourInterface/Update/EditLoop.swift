@@ -71,7 +71,7 @@ extension TourModel {
     func show(_ index: Int) -> [TourEffect] {
         let page = pages[index].page
         let exercise: [TourEffect] = pages[index].exercise.map {
-            [.watchExercise(page: page, folder: $0.exerciseFile.deletingLastPathComponent())]
+            [.watchExercise(page: page, exercise: $0.exerciseFiles)]
         } ?? []
         return (pages[index].text == nil ? [.readSource(page)] : []) + [.watch(page)] + exercise
             + [.recordProgress(.opened(page: page.slug))]

@@ -157,7 +157,8 @@ extension TourModel {
         return []
     }
 
-    /// `E`: the page's exercise file in the learner's editor; each save checks it again.
+    /// `E`: the page's exercise file in the learner's editor, its original kept first for `tour reset`; each save
+    /// checks it again.
     mutating func editExercise() -> [TourEffect] {
         guard let exercise = currentPage.exercise else {
             notice = "Page \(currentPage.page.number) has no code challenge to edit; e edits the page."
@@ -167,7 +168,7 @@ extension TourModel {
             notice = Self.notice(for: .notFound(editor: nil, origin: ""))
             return []
         }
-        return [.edit(EditOrder(page: currentPage.page, file: exercise.exerciseFile.path, line: 1, keepsPageOriginal: false))]
+        return [.edit(EditOrder(page: exercise.exerciseFiles, file: exercise.exerciseFile.path, line: 1))]
     }
 
     mutating func handle(_ event: ExerciseEvent) -> [TourEffect] {
