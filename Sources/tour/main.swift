@@ -114,6 +114,8 @@ case .solution(let query, _):
     finish(ExerciseCommand.solution(query, catalog: loadCatalog(), store: progressStore))
 case .check(let query, let plain):
     let catalog = loadCatalog()
+    // A page without an exercise is a usage mistake, said on stderr before anything is built.
+    do { _ = try ExerciseCommand.exercises(named: query, catalog: catalog) } catch { fail("\(error)") }
     // From here on no program the check starts outlives `tour`, even on Ctrl-C.
     LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
     Task {

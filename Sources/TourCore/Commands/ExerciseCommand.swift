@@ -97,9 +97,9 @@ public enum ExerciseCommand {
             emit("tour: \(error)")
             return .usage
         }
-        let lines = await checkOnce(found.exercises, page: found.page, catalog: catalog, store: store, style: style,
-                                    productsDirectory: productsDirectory, emit: emit)
-        return lines ? .endedAsExpected : .endedOtherwise
+        let passed = await checkOnce(found.exercises, page: found.page, catalog: catalog, store: store, style: style,
+                                     productsDirectory: productsDirectory, emit: emit)
+        return passed ? .endedAsExpected : .endedOtherwise
     }
 
     /// One check of `exercises`' challenge, its lines through `emit`, recorded in `store`; true when it passed.
