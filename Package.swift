@@ -34,6 +34,7 @@ let pageTargets: [Target] = pages.map { folder in
 let exercisePages: [String] = [
     "01-Operation",
     "02-Queue",
+    "03-Async",
     "04-Dependencies",
     "05-InPractice",
     "06-GCD",
@@ -92,9 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ExerciseTests",
+            // The pages too: a prediction is graded from a real run of its page's demo.
             dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + exercisePages.flatMap { folder in
                 [exerciseName(folder), solutionName(folder)] + exerciseVariants.map { variantName(folder, $0) }
-            }.map { .target(name: $0) }
+            }.map { .target(name: $0) } + pages.map { .target(name: productName($0)) }
         ),
     ] + pageTargets + exerciseTargets
 )

@@ -27,6 +27,7 @@ final class TourLoop: @unchecked Sendable {
     private var tickerInterval: DispatchTimeInterval?
     private var inbox: HostEventInbox!
     private var rebuilds: PageRebuilds!
+    private var exercises: ExerciseChecks!
     private let editor: EditorHandoff
     /// Where opened pages and runs are recorded, off `queue`: a write waits for the file's lock, which another
     /// tutorial may hold, and the interface must not wait with it.
@@ -46,6 +47,9 @@ final class TourLoop: @unchecked Sendable {
         rebuilds = PageRebuilds(queue: queue, packageRoot: packageRoot) { [unowned self] event in
             handle(.editLoop(event), drawNow: false)
             if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
+        }
+        exercises = ExerciseChecks(queue: queue, packageRoot: packageRoot) { [unowned self] event in
+            handle(.exercise(event), drawNow: false)
         }
     }
 
@@ -135,6 +139,7 @@ final class TourLoop: @unchecked Sendable {
                 // The page just opened is written before exit, so the next start resumes on it.
                 progressQueue.sync {}
                 rebuilds.stopAll()
+                exercises.stopAll()
                 for run in runs.values { run.stop() }
                 TerminalRestore.restore()
                 LiveProcessGroups.shared.killAll()
@@ -163,8 +168,18 @@ final class TourLoop: @unchecked Sendable {
                 readAhead(pages)
             case .watch(let page):
                 rebuilds.watch(page)
+                exercises.pageShown(page)
             case .recordProgress(let event):
                 record(event)
+            case .check(let order):
+                exercises.check(order)
+            case .cancelCheck(let checkID):
+                exercises.cancel(checkID: checkID)
+            case .watchExercise(let page, let exercise):
+                exercises.watch(page, exercise: exercise)
+            case .readSolution(let page, let file):
+                // One small file, read on the queue: the overlay shows it in the next frame.
+                perform(model.update(.exercise(exercises.readSolution(page, file: file))))
             }
         }
     }

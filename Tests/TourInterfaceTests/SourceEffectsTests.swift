@@ -6,10 +6,11 @@ import Testing
 /// File work is an effect the loop performs: the update asks for a read and folds in the texts that come back.
 @Suite("Source effects")
 struct SourceEffectsTests {
-    /// A model whose pages were never read, as `TourModel.load` leaves it.
+    /// A model whose pages were never read, as `TourModel.load` leaves it; with no exercises, since the real
+    /// catalog's would attach to fixture pages that share a real page's slug.
     static func unreadModel() throws -> TourModel {
         TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode,
-                       pictureDepth: .colors256)
+                       pictureDepth: .colors256, exercises: [])
     }
 
     @Test("Launching asks to read and watch the first page and to read the others ahead; the page shows the texts the read returned")

@@ -16,8 +16,15 @@ public enum ResetCommand {
         let originals = OriginalPages(packageRoot: catalog.root)
         var lines: [String] = []
         var failed = false
-        for page in pages {
+        // Each page, then its exercise file, kept and reset the same way. An exercise never touched through tour is
+        // not mentioned: a line per untouched exercise would bury what the reset did.
+        let targets = pages.flatMap { page -> [(page: Page, name: String, isExercise: Bool)] in
             let name = "Page \(page.number) (\(page.slug))"
+            guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return [(page, name, false)] }
+            return [(page, name, false),
+                    (exercises.exerciseFiles(of: page, packageRoot: catalog.root), "\(name) exercise (\(exercises.challenge.file))", true)]
+        }
+        for (page, name, isExercise) in targets {
             do {
                 switch try originals.reset(page) {
                 case .restored(let rewritten, let removed):
@@ -26,6 +33,7 @@ public enum ResetCommand {
                 case .unchanged:
                     lines.append("\(name): already has its original text.")
                 case .noOriginal:
+                    if isExercise { continue }
                     lines.append("\(name): never edited through tour, so there is nothing to reset.")
                 }
             } catch {
@@ -37,20 +45,30 @@ public enum ResetCommand {
     }
 
     /// Puts back the version the last reset of the page named `query` replaced.
+    /// Its exercise file's last reset is undone too.
     public static func undo(_ query: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
         guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
-        let name = "Page \(page.number) (\(page.slug))"
+        let pageUndo = undo(page, named: "Page \(page.number) (\(page.slug))", catalog: catalog)
+        guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return (pageUndo.lines, pageUndo.status) }
+        let exerciseUndo = undo(exercises.exerciseFiles(of: page, packageRoot: catalog.root),
+                                named: "Page \(page.number) (\(page.slug)) exercise (\(exercises.challenge.file))", catalog: catalog)
+        let status: PlainRun.Status = pageUndo.status == .endedAsExpected ? exerciseUndo.status : pageUndo.status
+        // An exercise with no reset to undo is not mentioned, as `execute` leaves out one never touched.
+        return (pageUndo.lines + (exerciseUndo.undid || exerciseUndo.status != .endedAsExpected ? exerciseUndo.lines : []), status)
+    }
+
+    private static func undo(_ page: Page, named name: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status, undid: Bool) {
         do {
             switch try OriginalPages(packageRoot: catalog.root).undoReset(page) {
             case .restored(let rewritten, let removed):
                 let left = OriginalPages(packageRoot: catalog.root).keptVersionCount(of: page)
                 return (["\(name): \(changes(rewritten, removed)); it is back to the version its last reset replaced"
-                         + (left > 0 ? " (\(left) more kept)." : ".")], .endedAsExpected)
+                         + (left > 0 ? " (\(left) more kept)." : ".")], .endedAsExpected, true)
             case .nothingToUndo:
-                return (["\(name): has no reset to undo."], .endedAsExpected)
+                return (["\(name): has no reset to undo."], .endedAsExpected, false)
             }
         } catch {
-            return (["\(name): could not undo the reset: \(error)"], .endedOtherwise)
+            return (["\(name): could not undo the reset: \(error)"], .endedOtherwise, false)
         }
     }
 

@@ -1,8 +1,8 @@
 /// Splits one block's prose into styled spans: `code`, *emphasis*, _emphasis_, **strong**, __strong__ and links.
 ///
 /// Markup that does not close is kept as literal text, so a stray backtick or asterisk never hides words.
-enum InlineMarkup {
-    static func spans(in text: String) -> [InlineSpan] {
+public enum InlineMarkup {
+    public static func spans(in text: String) -> [InlineSpan] {
         var scanner = InlineScanner(characters: Array(text))
         return scanner.scan()
     }

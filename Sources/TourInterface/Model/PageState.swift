@@ -28,6 +28,8 @@ public struct PageState: Sendable {
     public var build = PageBuildState()
     /// A reset of this page kept the learner's version in this session: the status line offers `u` until it is undone.
     public var offersUndo = false
+    /// The page's prediction and code challenge, if it has them.
+    public var exercise: PageExerciseState?
 
     public init(page: Page) {
         self.page = page

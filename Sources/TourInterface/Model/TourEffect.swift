@@ -1,3 +1,4 @@
+import Foundation
 import TourCore
 
 /// What an update asks the outside world to do; the model itself never starts processes or touches the terminal.
@@ -31,4 +32,14 @@ public enum TourEffect: Equatable, Sendable {
     case watch(Page)
     /// Remember in the learner's progress file that this happened; the loop writes it off its queue.
     case recordProgress(ProgressEvent)
+    /// Build the challenge's program, run it and judge the run, off the interface's queue; its progress and verdict
+    /// come back as `.exercise` events.
+    case check(CheckOrder)
+    /// Stop a check in flight; no verdict comes back for it.
+    case cancelCheck(checkID: Int)
+    /// Watch the page's exercise folder too (`exercise`, the folder as `PageExercises.exerciseFiles` names it),
+    /// instead of the one watched so far; a save comes back as `.exercise(.exerciseChanged)`.
+    case watchExercise(page: Page, exercise: Page)
+    /// Read and parse the reference solution; it comes back as `.exercise(.solutionRead)`. Never writes anything.
+    case readSolution(page: Page, file: URL)
 }

@@ -21,4 +21,6 @@ public enum TourEvent: Sendable {
     case drawn
     /// Progress could not be recorded, or its file was set aside: the message says which file and why.
     case progressProblem(String)
+    /// Checks, the exercise file and the reference solution (see `Exercises.swift`).
+    case exercise(ExerciseEvent)
 }

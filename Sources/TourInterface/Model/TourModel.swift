@@ -25,6 +25,10 @@ public enum Overlay: Equatable, Sendable {
     case confirmQuit
     /// "Restore page N to its original text?", for the page at this index.
     case confirmReset(page: Int)
+    /// The prediction of the page at this index, asked before its run; a choice key answers, Esc skips.
+    case predict(page: Int)
+    /// The reference solution of the page at this index, read-only.
+    case solution(page: Int)
 }
 
 /// The whole state of the interface. `update` changes it, `render` draws it; neither does anything else.
@@ -49,6 +53,7 @@ public struct TourModel: Sendable {
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
     var nextRunID = 1
+    var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.
     let renderCaches = RenderCaches()
 
@@ -66,11 +71,19 @@ public struct TourModel: Sendable {
 
     /// The model for `catalog`, with no file read: each page's source arrives as `.sourceRead`, asked for by the
     /// `.readSource` effect that `.launched` and moving to the page return.
-    /// The first page shown is the one `progress` says the learner left, if any.
+    /// The first page shown is the one `progress` says the learner left, if any; each page's exercises start as
+    /// `progress` recorded them.
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
-                            pictureDepth: PictureColorDepth, progress: ProgressRecord = ProgressRecord()) -> TourModel {
-        var model = TourModel(pages: catalog.pages.map(PageState.init), speed: speed, size: size, glyphs: glyphs,
-                              pictureDepth: pictureDepth)
+                            pictureDepth: PictureColorDepth, progress: ProgressRecord = ProgressRecord(),
+                            exercises: [PageExercises] = ExerciseCatalog.all) -> TourModel {
+        let pages = catalog.pages.map { page in
+            var state = PageState(page: page)
+            state.exercise = exercises.first { $0.page == page.slug }.map {
+                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug])
+            }
+            return state
+        }
+        var model = TourModel(pages: pages, speed: speed, size: size, glyphs: glyphs, pictureDepth: pictureDepth)
         model.current = progress.resumeIndex(in: catalog.pages) ?? 0
         return model
     }

@@ -8,8 +8,7 @@ enum Overlays {
         ("", "o O", "open / close the deep dive in view / all of them"),
         ("Run", "r s", "run the page (again) / stop the run or the build"),
         ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
-        ("Knobs", "[ ]", "choose a knob"),
-        ("", "- +", "change its value; r runs with it"),
+        ("Knobs", "[ ] - +", "choose a knob / change its value; r runs with it"),
         ("Panes", "Tab S-Tab", "next / previous pane; a click focuses one"),
         ("", "z  Esc", "zoom the focused pane to the full screen / back"),
         ("Scroll", "j k ↓ ↑", "a line down / up (or the mouse wheel)"),
@@ -22,6 +21,8 @@ enum Overlays {
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
+        ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
+        ("", "h v", "a hint (the timeline keeps h) / the solution"),
         ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
     ] }
 
@@ -36,15 +37,16 @@ enum Overlays {
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
         let inner = box.inside
-        // The blank row above the states is the first to go when the screen is short.
-        for (index, line) in helpLines.prefix(inner.height - 2).enumerated() {
+        // The blank row above the states is the first to go when the screen is short, then the states: the keys stay.
+        let showsStates = inner.height >= helpLines.count + 2
+        for (index, line) in helpLines.prefix(inner.height - (showsStates ? 2 : 1)).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
             buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
             buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 21, y: y, clip: inner)
         }
         var x = inner.x + 1
-        for state in states {
+        for state in showsStates ? states : [] {
             x = buffer.write("\(state.glyph(model.glyphs))", x: x, y: inner.maxY - 2, style: CellStyle(foreground: state.color, bold: true), clip: inner)
             x = buffer.write(" \(state.words) ", x: x, y: inner.maxY - 2, clip: inner)
         }

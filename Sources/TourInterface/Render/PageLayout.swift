@@ -33,6 +33,8 @@ public struct PageRow: Equatable, Sendable {
 public struct PageLayout: Sendable {
     public let width: Int
     public internal(set) var rows: [PageRow] = []
+    /// Where the page's exercises are among the rows, when they are shown (`withExercises`).
+    public internal(set) var exerciseRows: ExerciseRows?
     /// Columns for a code line's number and the space after it.
     public let gutterWidth: Int
     /// Columns code takes before the results column.
@@ -45,13 +47,15 @@ public struct PageLayout: Sendable {
     /// The deep dives shown in full, by the line of their marker; the others take one row.
     private let openDeepDives: Set<Int>
 
-    public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = []) {
+    /// `showsResults`: keep room beside code for each line's result; a program that is only read (the reference
+    /// solution) has none.
+    public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = [], showsResults: Bool = true) {
         self.width = max(10, width)
         self.glyphs = glyphs
         self.openDeepDives = openDeepDives
         let lastLine = document.codeLines.last?.number ?? 99
         gutterWidth = String(lastLine).count + 1
-        resultsWidth = width >= 50 ? min(28, max(14, width / 5)) : 0
+        resultsWidth = showsResults && width >= 50 ? min(28, max(14, width / 5)) : 0
         codeWidth = max(8, self.width - gutterWidth - (resultsWidth > 0 ? resultsWidth + 1 : 0))
         resultsColumn = gutterWidth + codeWidth + 1
         layOut(document.blocks)

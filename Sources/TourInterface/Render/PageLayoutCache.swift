@@ -3,10 +3,12 @@ import Foundation
 extension PageLayout {
     /// The layout of `page`'s document at `width`, laid out once and reused from `cache` while neither changes:
     /// every frame and every scroll key needs it, and laying out a long page each time costs milliseconds.
-    /// The compiler's messages, which change without the text changing, are added to the cached layout each time.
+    /// The compiler's messages and the exercises, which change without the text changing, are added to the cached
+    /// layout each time.
     static func cached(for page: PageState, width: Int, glyphs: Glyphs, in cache: PageLayoutCache) -> PageLayout {
         cache.layout(for: page, width: width, glyphs: glyphs)
             .annotated(with: page.diagnosticsOnPage, selected: page.build.selected, glyphs: glyphs)
+            .withExercises(page.exercise, glyphs: glyphs)
     }
 }
 

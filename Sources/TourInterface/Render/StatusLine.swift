@@ -62,10 +62,25 @@ enum StatusLine {
         return text
     }
 
+    /// A check in flight first, since the page pane may be scrolled away from it; else the exercise's next key.
+    static func exerciseHints(_ exercise: PageExerciseState, glyphs: Glyphs) -> [String] {
+        switch exercise.check {
+        case .building: ["\(glyphs.building) checking: building"]
+        case .running: ["\(glyphs.running) checking: running"]
+        case .finished(let verdict, _) where !verdict.passed: ["c check", "h hint"]
+        case .notTried where !exercise.passed: ["c check"]
+        default: []
+        }
+    }
+
     /// The keys worth knowing in the current state and focus, most useful first.
     static func hints(_ model: TourModel) -> [String] {
         var keys = DiagnosticsView.hints(for: model.currentPage) ?? (model.runningPage == nil ? ["r run", "e edit"] : ["s stop", "r rerun"])
         if model.currentPage.offersUndo { keys.insert("u undo reset", at: min(1, keys.count)) }
+        if let exercise = model.currentPage.exercise {
+            // The timeline keeps h for its spans.
+            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + keys
+        }
         switch model.focus {
         case .timeline: keys += ["h/l span", "i/o zoom"]
         case .knobs: keys += ["[ ] knob", "- + value"]

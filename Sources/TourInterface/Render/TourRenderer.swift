@@ -22,6 +22,8 @@ public enum TourRenderer {
         case .help: Overlays.drawHelp(model, into: &buffer)
         case .confirmQuit: Overlays.drawConfirmQuit(model, into: &buffer)
         case .confirmReset(let index): DiagnosticsView.drawConfirmReset(model, page: index, into: &buffer)
+        case .predict(let index): Overlays.drawPrediction(model, page: index, into: &buffer)
+        case .solution(let index): Overlays.drawSolution(model, page: index, into: &buffer)
         case nil: break
         }
         return buffer

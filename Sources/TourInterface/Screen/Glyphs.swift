@@ -21,6 +21,9 @@ public struct Glyphs: Sendable, Equatable {
     public var failed: Character
     public var building: Character
     public var doesNotCompile: Character
+    /// A page's exercises in the list of pages: both done, or not yet.
+    public var exercisesDone: Character
+    public var exercisesOpen: Character
     public var times: String
     public var arrow: String
     /// The up and down arrow keys, as help texts name them.
@@ -32,13 +35,13 @@ public struct Glyphs: Sendable, Equatable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        building: "↻", doesNotCompile: "✘", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
+        building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        building: "~", doesNotCompile: "E", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
+        building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
     )
 }

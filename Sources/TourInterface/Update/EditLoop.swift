@@ -66,10 +66,15 @@ extension TourModel {
     }
 
     /// The current page's source is read if it never was, and its folder is watched: on launch and whenever the
-    /// page on screen changes, whichever key or click changed it; progress remembers the page as opened.
+    /// page on screen changes, whichever key or click changed it, and so is its exercise's folder if it has one;
+    /// progress remembers the page as opened.
     func show(_ index: Int) -> [TourEffect] {
         let page = pages[index].page
-        return (pages[index].text == nil ? [.readSource(page)] : []) + [.watch(page), .recordProgress(.opened(page: page.slug))]
+        let exercise: [TourEffect] = pages[index].exercise.map {
+            [.watchExercise(page: page, exercise: $0.exerciseFiles)]
+        } ?? []
+        return (pages[index].text == nil ? [.readSource(page)] : []) + [.watch(page)] + exercise
+            + [.recordProgress(.opened(page: page.slug))]
     }
 
     /// `r` on a page whose program cannot be trusted: build it first and run it after, or wait for the build in flight.

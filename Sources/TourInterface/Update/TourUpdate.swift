@@ -40,7 +40,7 @@ extension TourModel {
                 now = max(now, time)
                 // An ending the page did not announce is explained in the output, so the compact layout shows it.
                 if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
-                return rerunAfterEnd(of: index)
+                return gradePrediction(page: index, runID: runID) + rerunAfterEnd(of: index)
             }
             return []
         case .editLoop(let event):
@@ -51,6 +51,8 @@ extension TourModel {
         case .progressProblem(let message):
             notice = message
             return []
+        case .exercise(let event):
+            return handle(event)
         }
     }
 
@@ -59,6 +61,10 @@ extension TourModel {
         case .help:
             self.overlay = nil
             return key == .redraw ? [.redrawAll] : []
+        case .predict(let index):
+            return handlePrediction(key, page: index)
+        case .solution(let index):
+            return handleSolution(key, page: index)
         case .confirmQuit, .confirmReset:
             // Any other key leaves the question open.
             guard let yes = Self.answer(key) else { return [] }
@@ -92,7 +98,17 @@ extension TourModel {
         case .left, .character("p"):
             go(toPage: current - 1)
         case .character("r"):
-            return run()
+            return runAskingFirst()
+        case .character("a"):
+            askPrediction()
+        case .character("c"):
+            return check(page: current)
+        case .character("E"):
+            return editExercise()
+        case .character("h"):
+            return takeHint()
+        case .character("v"):
+            return openSolution()
         case .character("s"):
             return stop()
         case .character("e"):
@@ -180,6 +196,7 @@ extension TourModel {
         page.outputScrollBack = 0
         page.timeline = TimelineState()
         pages[index] = page
+        bindPendingAnswer(page: index, runID: runID)
         return effects + [.recordProgress(.ran(page: page.page.slug)),
                           .start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
     }

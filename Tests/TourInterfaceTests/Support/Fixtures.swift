@@ -94,8 +94,10 @@ enum FixturePages {
 
     static func model(width: Int = 120, height: Int = 40, glyphs: Glyphs = .unicode, withGallery: Bool = false,
                       withDeepDives: Bool = false) throws -> TourModel {
+        // No exercises: the real catalog's would attach to fixture pages that share a real page's slug.
         var model = TourModel.load(try catalog(withGallery: withGallery, withDeepDives: withDeepDives), speed: 1,
-                                   size: Size(width: width, height: height), glyphs: glyphs, pictureDepth: .colors256)
+                                   size: Size(width: width, height: height), glyphs: glyphs, pictureDepth: .colors256,
+                                   exercises: [])
         model.readEverySource()
         return model
     }

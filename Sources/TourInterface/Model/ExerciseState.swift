@@ -1,0 +1,114 @@
+import Foundation
+import TourCore
+
+/// What the interface knows of one page's exercises: the prediction and its last grade, the challenge's last check,
+/// the hints taken and the reference solution once opened. Built from the catalog and the progress record at launch,
+/// then changed only by `update`.
+public struct PageExerciseState: Sendable {
+    public let exercises: PageExercises
+    /// The learner's file and the reference solution, absolute.
+    public let exerciseFile: URL
+    public let solutionFile: URL
+    /// The exercise's folder as the page's originals keep it, for `tour reset` (`PageExercises.exerciseFiles`).
+    public let exerciseFiles: Page
+
+    /// Whether the prediction was answered (in any session) and whether rightly; nil while it never was.
+    public var answeredRight: Bool?
+    /// The learner skipped the question with Esc in this session: `r` runs without asking again, `a` still asks.
+    public var skippedPrediction = false
+    /// The choice picked for the next run, or the run in flight, and that run's id once it has started.
+    public var pendingAnswer: PendingAnswer?
+    /// What the last graded run said about the answer.
+    public var lastGrade: PredictionGrade?
+
+    /// The challenge passed in this session or an earlier one, as progress recorded it.
+    public var passed: Bool
+    public var check = CheckState.notTried
+    /// Hints shown so far (in any session), the first `hintsTaken` of the challenge's hints.
+    public var hintsTaken: Int
+    /// The reference solution as read, parsed, for the solution overlay; nil until it is opened.
+    var solution: PageText?
+    /// The first row of the solution shown at the top of its overlay.
+    public var solutionScroll = 0
+
+    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?) {
+        self.exercises = exercises
+        exerciseFile = packageRoot.appendingPathComponent(exercises.challenge.file)
+        solutionFile = packageRoot.appendingPathComponent(exercises.challenge.solutionFile)
+        exerciseFiles = exercises.exerciseFiles(of: page, packageRoot: packageRoot)
+        answeredRight = progress?.predictions[exercises.prediction.id]?.right
+        passed = progress?.exercises[exercises.challenge.id] != nil
+        hintsTaken = min(progress?.attempts[exercises.challenge.id]?.hintsShown ?? 0, exercises.challenge.hints.count)
+    }
+
+    public var prediction: Prediction { exercises.prediction }
+    public var challenge: Challenge { exercises.challenge }
+
+    /// Both exercises are done: the prediction answered, right or wrong, and the challenge passed.
+    public var isDone: Bool { answeredRight != nil && passed }
+
+    /// The solution opens once the check has passed, or after `ProgressRecord.hintsBeforeSolution` hints, as
+    /// `ProgressRecord.solutionIsOpen` says of the record.
+    public var solutionUnlocked: Bool { passed || hintsTaken >= ProgressRecord.hintsBeforeSolution }
+
+    /// A check is building or running.
+    public var isChecking: Bool { check.checkID != nil }
+}
+
+/// A choice picked for the prediction, waiting for the run that grades it.
+public struct PendingAnswer: Equatable, Sendable {
+    public var choice: String
+    /// The run that grades it; nil until that run starts (a page that must build first runs later).
+    public var runID: Int?
+}
+
+/// Where the challenge's check stands.
+public enum CheckState: Equatable, Sendable {
+    case notTried
+    /// Building the learner's program.
+    case building(checkID: Int)
+    /// Running it, to be judged when it ends.
+    case running(checkID: Int)
+    /// `ran`: the program was built and ran; else the verdict's one finding says why not (it does not compile).
+    case finished(CheckVerdict, ran: Bool)
+
+    /// The check in flight, if any.
+    public var checkID: Int? {
+        switch self {
+        case .building(let id), .running(let id): id
+        case .notTried, .finished: nil
+        }
+    }
+}
+
+/// A check the interface asks the terminal layer to carry out: build the challenge's program, run it, judge it.
+public struct CheckOrder: Equatable, Sendable {
+    public var checkID: Int
+    public var page: Page
+    public var challenge: Challenge
+
+    /// Two orders are the same when they are the same check of the same challenge: a challenge's judge is a function.
+    public static func == (a: CheckOrder, b: CheckOrder) -> Bool {
+        a.checkID == b.checkID && a.page == b.page && a.challenge.id == b.challenge.id
+    }
+}
+
+/// What the exercise machinery reports: a check's progress and outcome, the learner's file changing, the solution read.
+public enum ExerciseEvent: Sendable {
+    /// The check's program is built and now runs.
+    case checkRunning(checkID: Int)
+    /// The check ended: `ran` says whether the program was built and ran, the verdict what held and what is wrong.
+    case checkFinished(checkID: Int, CheckVerdict, ran: Bool)
+    /// The page's exercise file changed on disk: saved in the editor or anywhere else.
+    case exerciseChanged(page: Page, files: [String])
+    /// The exercise file is gone or unreadable.
+    case exerciseUnavailable(page: Page)
+    /// The reference solution as read and parsed, or why it could not be read.
+    case solutionRead(page: Page, SolutionText)
+}
+
+/// The reference solution as a `.readSolution` effect found it.
+public enum SolutionText: Sendable {
+    case read(ParsedPageSource)
+    case unreadable(String)
+}

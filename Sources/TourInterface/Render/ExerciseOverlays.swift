@@ -1,0 +1,51 @@
+import TourCore
+
+/// The boxes the exercises draw over the panes: the prediction asked before a run, and the reference solution.
+extension Overlays {
+    /// The question, its choices, and the keys that answer it or skip it.
+    static func drawPrediction(_ model: TourModel, page index: Int, into buffer: inout CellBuffer) {
+        guard let prediction = model.pages[index].exercise?.prediction else { return }
+        let width = min(buffer.size.width - 4, 76)
+        let textWidth = width - 6
+        var rows = ExercisesView.wrapped(ExercisesView.spans(prediction.question, style: CellStyle(bold: true)), width: textWidth)
+        rows.append(PageRow(cells: []))
+        for choice in prediction.choices {
+            rows += ExercisesView.wrapped([(" \(choice.key)  ", ExercisesView.keys)] + ExercisesView.spans(choice.text, style: .plain),
+                                          width: textWidth, hanging: 4)
+        }
+        rows.append(PageRow(cells: []))
+        let keys = prediction.choices.map(\.key)
+        rows += ExercisesView.wrapped([(TourModel.listed(keys), ExercisesView.keys), (" answers and runs the page; ", .plain),
+                                       ("Esc", ExercisesView.keys), (" runs it without answering.", .plain)], width: textWidth)
+        let height = min(buffer.size.height - 2, rows.count + 4)
+        let box = centered(width: width, height: height, in: buffer.size)
+        buffer.fill(box)
+        buffer.drawBox(box, title: "Predict, then run page \(model.pages[index].page.number)", focused: true, glyphs: model.glyphs)
+        for (offset, row) in rows.prefix(height - 4).enumerated() {
+            buffer.write(row.cells, x: box.x + 3, y: box.y + 2 + offset, clip: box.inside)
+        }
+    }
+
+    /// Where the solution is shown: the whole screen above the status line, over every pane.
+    static func solutionBox(in size: Size) -> Rect {
+        Rect(x: 0, y: 0, width: max(10, size.width), height: max(4, size.height - 1))
+    }
+
+    /// The reference solution, read-only, laid out as a page, from its scroll position.
+    static func drawSolution(_ model: TourModel, page index: Int, into buffer: inout CellBuffer) {
+        guard let exercise = model.pages[index].exercise else { return }
+        let box = solutionBox(in: buffer.size)
+        buffer.fill(box)
+        buffer.drawBox(box, title: "Solution: \(exercise.challenge.title) (read-only)", focused: true, glyphs: model.glyphs)
+        let inner = box.inside
+        guard let layout = model.solutionLayout(page: index) else {
+            buffer.write("Reading \(exercise.challenge.solutionFile)\(model.glyphs.ellipsis)", x: inner.x + 1, y: inner.y,
+                         style: CellStyle(foreground: .muted), clip: inner)
+            return
+        }
+        for (offset, row) in layout.rows.dropFirst(exercise.solutionScroll).prefix(inner.height).enumerated() {
+            buffer.write(row.cells, x: inner.x, y: inner.y + offset, clip: inner)
+        }
+        buffer.writeInBottomBorder(" j/k scroll  Esc closes  your \(exercise.challenge.file) is untouched ", of: box, color: .accent)
+    }
+}

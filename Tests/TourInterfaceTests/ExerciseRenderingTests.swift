@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TourCore
+@testable import TourInterface
+
+/// How the exercises look at 120×40 and 80×24: the block at the end of the page, the question before a run, the
+/// solution, the list's marks and the keys in the help.
+@Suite("Exercise rendering")
+struct ExerciseRenderingTests {
+    /// A model whose check of the challenge has failed, after one hint.
+    private func failedCheck(width: Int, height: Int) throws -> TourModel {
+        var model = try FixtureExercises.model(width: width, height: height)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), ran: true)))
+        model.press(.character("h"))
+        return model
+    }
+
+    @Test("120×40: the exercises end the page; the failing finding comes first, in red, before what holds")
+    func fullFailedCheck() async throws {
+        let model = try failedCheck(width: 120, height: 40)
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        Snapshot.expect(screen.lines(in: page), matches: "pane-page-exercise-failing-120")
+        let failing = try #require(screen.find("✗ two work spans ran at once; the limit is one", in: page))
+        let holding = try #require(screen.find("✓ the program ran to its end", in: page))
+        #expect(failing.y < holding.y, "what is still wrong comes first")
+        #expect(screen[failing.x, failing.y].style.foreground == .failure)
+        #expect(screen[holding.x, holding.y].style.foreground == .success)
+        #expect(screen.find("Hint 1 of 3  A queue has a width.", in: page) != nil)
+        #expect(screen.find("✗ failing: 1 of 3 still wrong", in: page) != nil)
+        Snapshot.expect([screen.text(ofRow: 39)], matches: "status-exercise-failing-120")
+    }
+
+    @Test("80×24: after c the page pane shows the challenge and its findings; the strip marks the page's exercises")
+    func compactFailedCheck() async throws {
+        let model = try failedCheck(width: 80, height: 24)
+        let screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines, matches: "compact-exercise-failing")
+        let page = try #require(model.layout.panes[.page])
+        #expect(screen.find("Challenge  Run the work one at a time", in: page) != nil)
+        #expect(screen.find("two work spans ran at once", in: page) != nil)
+        // " 1▶○": the queue page's entry ends with its open exercises' mark; the dispatch page has none.
+        #expect(screen.text(ofRow: 0).hasPrefix(" 1·○ 2·  "), "\(screen.text(ofRow: 0))")
+    }
+
+    @Test("While a check builds and runs, the challenge and the status line say so")
+    func checkInFlight() async throws {
+        var model = try FixtureExercises.model(width: 120, height: 40)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        var screen = TourRenderer.render(model)
+        #expect(screen.find("↻ checking: building Exercise01Queue…") != nil)
+        #expect(screen.text(ofRow: 39).contains("↻ checking: building"))
+        _ = model.update(.exercise(.checkRunning(checkID: order.checkID)))
+        screen = TourRenderer.render(model)
+        #expect(screen.find("▶ checking: running Exercise01Queue…") != nil)
+        #expect(screen.text(ofRow: 39).contains("▶ checking: running"))
+    }
+
+    @Test("The prediction asked before the run, at 120×40 and 80×24")
+    func predictionOverlay() async throws {
+        for (width, height, name) in [(120, 40, "full-predict"), (80, 24, "compact-predict")] {
+            var model = try FixtureExercises.model(width: width, height: height)
+            model.press(.character("r"))
+            let screen = TourRenderer.render(model)
+            Snapshot.expect(screen.lines, matches: name)
+            let choice = try #require(screen.find(" b  a worker thread"))
+            #expect(screen[choice.x + 1, choice.y].style.foreground == .accent)
+            #expect(screen.find("Esc runs it without answering.") != nil)
+        }
+    }
+
+    @Test("After the run, the grade in the prediction: what was said and what the run showed")
+    func gradedPrediction() async throws {
+        var model = try FixtureExercises.model()
+        model.press(.character("r"))
+        let orderGiven = model.update(.key(.character("a"))).last?.runOrder
+        let order = try #require(orderGiven)
+        for event in RunScript.finishedQueueRun.events { _ = model.update(.host(runID: order.runID, event)) }
+        model.press(.character("G"))
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        let grade = try #require(screen.find("✗ You said (a) the main thread; it ran on", in: page), "\(screen.lines(in: page).joined(separator: "\n"))")
+        #expect(screen[grade.x, grade.y].style.foreground == .failure)
+        #expect(screen.find("✗ answered, not right", in: page) != nil)
+        #expect(screen.find("a answers it again", in: page) != nil)
+    }
+
+    @Test("The reference solution, read-only, over the panes at 80×24")
+    func solutionOverlay() async throws {
+        var model = try FixtureExercises.model(width: 80, height: 24)
+        model.press(.character("h"), .character("h"), .character("v"))
+        _ = model.update(.exercise(.solutionRead(page: model.currentPage.page, .read(FixtureExercises.solution))))
+        let screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines, matches: "compact-solution")
+        #expect(screen.find("Solution: Run the work one at a time (read-only)") != nil)
+        #expect(screen.find("queue.maxConcurrentOperationCount = 1") != nil)
+    }
+
+    @Test("The list of pages marks each page's exercises: open, then done once answered and passed")
+    func sidebarMarks() async throws {
+        var progress = ProgressRecord()
+        progress.apply(.predicted(page: "queue", prediction: "helper-thread", right: true), at: Date(timeIntervalSince1970: 0))
+        var model = try FixtureExercises.model(progress: progress)
+        let sidebar = try #require(model.layout.sidebar)
+        var screen = TourRenderer.render(model)
+        let open = try #require(screen.find("○", in: sidebar))
+        #expect(screen[open.x, open.y].style.foreground == .muted)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), ran: true)))
+        screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines(in: sidebar), matches: "pane-sidebar-exercises-120")
+        let done = try #require(screen.find("●", in: sidebar))
+        #expect(screen[done.x, done.y].style.foreground == .success)
+        #expect(done.y == open.y)
+        // The page without exercises has no mark.
+        #expect(!screen.text(ofRow: sidebar.y + 2).contains("○") && !screen.text(ofRow: sidebar.y + 2).contains("●"))
+    }
+
+    @Test("The help lists the exercise keys, and at 80×24 still every key, the states giving way")
+    func helpListsExerciseKeys() async throws {
+        for (width, height) in [(120, 40), (80, 24)] {
+            var model = try FixtureExercises.model(width: width, height: height)
+            model.press(.character("?"))
+            let screen = TourRenderer.render(model)
+            #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check your code / edit it") != nil)
+            #expect(screen.find("a hint (the timeline keeps h) / the solution") != nil)
+            #expect(screen.find("this help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
+        }
+    }
+}
