@@ -1,6 +1,7 @@
 /// Every page's exercises, in page order.
 public enum ExerciseCatalog {
     public static let all: [PageExercises] = [
+        .barrier,
     ]
 
     /// The exercises of the page with this slug, if it has any.
