@@ -111,6 +111,7 @@ enum Ledger {
             body {
                 Simulated.wait(0.05)
                 holds.holdHalfway(name)
+                Simulated.wait(0.05)
             }
         }
     }

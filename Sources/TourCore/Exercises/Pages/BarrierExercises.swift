@@ -154,30 +154,44 @@ struct BarrierPersonJudge {
 
     var writesRanAlone: CheckFinding {
         let accesses = writes + reads
-        let crowded = writes.compactMap { write -> (write: Span, other: Span)? in
-            accesses.filter { $0.id != write.id && record.ranTogether($0, write) }.min { $0.start < $1.start }.map { (write, $0) }
+        let crowded = writes.filter { write in accesses.contains { $0.id != write.id && record.ranTogether($0, write) } }
+        /// The earliest moment at which a write and one of `others` ran together.
+        func firstMeeting(with others: [Span]) -> (write: Span, other: Span)? {
+            let pairs = writes.flatMap { write in
+                others.filter { $0.id != write.id && record.ranTogether($0, write) }.map { (write: write, other: $0) }
+            }
+            return pairs.min { max($0.write.start, $0.other.start) < max($1.write.start, $1.other.start) }
         }
-        guard let first = crowded.min(by: { max($0.write.start, $0.other.start) < max($1.write.start, $1.other.start) }) else {
+        let readMeeting = firstMeeting(with: reads), writeMeeting = firstMeeting(with: writes)
+        guard let first = readMeeting ?? writeMeeting else {
             return CheckFinding(holds: true, "each of the \(writes.count) writes ran alone: no read or other write of the person ran beside it")
         }
-        let other = first.other.name == Self.readName ? "a read" : "the write of \(Self.written(first.other))"
-        var text = "a write of the name (to \(Self.written(first.write))) ran \(place(first.write)) while \(other) ran "
-            + "\(place(first.other)): the read can see half a change, and Thread Sanitizer calls it a data race"
+        var text = "a write of the name (to \(Self.written(first.write))) ran \(place(first.write)) while "
+        if readMeeting != nil {
+            text += "a read ran \(place(first.other)): the read can see half a change, and Thread Sanitizer calls it a data race"
+        } else {
+            text += "the write of \(Self.written(first.other)) ran \(place(first.other)): the two can leave half of each, and "
+                + "Thread Sanitizer calls it a data race"
+        }
         if crowded.count > 1 {
             text += "; \(crowded.count) of the \(writes.count) writes had company"
+        }
+        if readMeeting != nil, let both = writeMeeting {
+            text += ", and writes ran beside each other too (\(Self.written(both.write)) and \(Self.written(both.other)) from "
+                + "\(record.moment(max(both.write.start, both.other.start))))"
         }
         return CheckFinding(holds: false, text)
     }
 
     var writersWentOn: CheckFinding {
+        var waited: [(name: String, until: UInt64)] = []
         var wrong: [String] = []
         for write in writes {
             let name = Self.written(write)
             let wentOn = record.marks.first { $0.name == Self.wentOnPrefix + write.name }
             switch (wentOn, record.end(of: write)) {
             case let (mark?, end?) where mark.time >= end:
-                wrong.append("the writer of \(name) waited inside changeName until its write had finished at \(record.moment(end)), "
-                    + "and went on only at \(record.moment(mark.time))")
+                waited.append((name, end))
             case (nil, _) where write.end == nil:
                 wrong.append("the write of \(name) held still \(place(write)), waiting for its writer to go on, and the writer "
                     + "never came back from changeName: it was waiting for that very write")
@@ -186,6 +200,13 @@ struct BarrierPersonJudge {
             default:
                 break
             }
+        }
+        if let first = waited.first {
+            var text = "the writer of \(first.name) waited inside changeName until its write had finished, at \(record.moment(first.until))"
+            if waited.count > 1 {
+                text += ", and so did the writers of \(listed(waited.dropFirst().map(\.name)))"
+            }
+            wrong.insert(text, at: 0)
         }
         guard !wrong.isEmpty else {
             return CheckFinding(holds: true, "each writer went on while its write was still running: the writes are asynchronous")
@@ -219,7 +240,7 @@ struct BarrierPersonJudge {
         for (index, read) in reads.enumerated() {
             if let beside = reads[(index + 1)...].first(where: { record.ranTogether($0, read) }) {
                 return CheckFinding(holds: true, "two reads ran side by side from \(record.moment(beside.start)), on "
-                    + "\(record.laneName(of: read.thread)) and \(record.laneName(of: beside.thread)): readers share the queue")
+                    + "\(record.laneName(of: read.thread)) and \(record.laneName(of: beside.thread)): readers do not keep each other waiting")
             }
         }
         if let waiting = reads.first(where: { $0.end == nil }) {
