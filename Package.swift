@@ -32,6 +32,7 @@ let pageTargets: [Target] = pages.map { folder in
 /// the learner's `Exercises/NN-Name/main.swift`, the reference `Solutions/NN-Name/main.swift`, and, for the tests,
 /// the exercise with its body deleted and one that prints what a solution prints without doing the work.
 let exercisePages: [String] = [
+    "03-Async",
     "08-Barrier",
 ]
 

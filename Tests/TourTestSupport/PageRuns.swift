@@ -37,11 +37,6 @@ extension RunRecord {
     /// The text of every output line, in order.
     public var outputText: [String] { output.map(\.text) }
 
-    /// Completed spans named `name`, in order of their start.
-    public func spans(named name: String) -> [Span] {
-        spans.filter { $0.name == name }.sorted { $0.start < $1.start }
-    }
-
     /// The first span whose name starts with `prefix`.
     public func firstSpan(startingWith prefix: String) -> Span? {
         spans.filter { $0.name.hasPrefix(prefix) }.min { $0.start < $1.start }

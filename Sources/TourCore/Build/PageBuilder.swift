@@ -46,6 +46,9 @@ public struct PageBuilder: Sendable {
     public var timeout: Double
     /// The directories searched for `swift`; the first one holding an executable `swift` wins.
     public var searchPath: SearchPath
+    /// A sanitizer to build with (`thread`, as `swift build --sanitize=thread`), or nil. A sanitized build always goes
+    /// through `swift build`, into a scratch folder of its own (`scratchPath`), so it never replaces the plain programs.
+    public var sanitizer: String?
 
     /// A builder for the package at `packageRoot` that writes into the build folder `productsDirectory` belongs to.
     ///
@@ -74,6 +77,7 @@ public struct PageBuilder: Sendable {
         var arguments = ["build", "--package-path", packageRoot.path, "--product", product]
         if configuration != "debug" { arguments += ["-c", configuration] }
         if let scratchPath { arguments += ["--scratch-path", scratchPath.path] }
+        if let sanitizer { arguments += ["--sanitize=\(sanitizer)"] }
         return arguments
     }
 
@@ -115,7 +119,7 @@ public struct PageBuilder: Sendable {
 
     /// The route and its stages; nil stages for `swift build`, whose command is found on PATH when it runs.
     func plan(product: String, sources: [URL]?) -> (route: BuildRoute, stages: [Stage]?) {
-        guard let sources else { return (.swiftBuild(reason: nil), nil) }
+        guard let sources, sanitizer == nil else { return (.swiftBuild(reason: nil), nil) }
         do {
             return (.direct, try directStages(product: product, sources: sources))
         } catch let refusal as NoDirectRoute {

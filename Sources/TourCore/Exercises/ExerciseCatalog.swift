@@ -1,6 +1,7 @@
 /// Every page's exercises, in page order.
 public enum ExerciseCatalog {
     public static let all: [PageExercises] = [
+        .async,
         .barrier,
     ]
 

@@ -52,11 +52,11 @@ private struct BarrierExperiment {
 
     /// "nothing ran beside the barrier (0.50 s to 1.00 s)", "block 3 ran beside the barrier, from 0.50 s…".
     func described(in record: RunRecord) -> String {
-        let when = "\(record.moment(barrier.start)) to \(record.end(of: barrier).map(record.moment) ?? "its end")"
+        let when = "\(record.secondsText(at: barrier.start)) to \(record.end(of: barrier).map(record.secondsText(at:)) ?? "its end")"
         guard let first = company.first else { return "nothing ran beside the barrier (\(when))" }
         let names = company.map { String($0.name.split(separator: " ").suffix(2).joined(separator: " ")) }
         let together = max(first.start, barrier.start)
-        return "\(listed(names)) ran beside the barrier (\(when)), from \(record.moment(together))"
+        return "\(listed(names)) ran beside the barrier (\(when)), from \(record.secondsText(at: together))"
     }
 }
 
@@ -120,8 +120,8 @@ struct BarrierPersonJudge {
 
     /// Where `span` ran and when: "on T2 from 0.31 s to 0.35 s".
     private func place(_ span: Span) -> String {
-        let end = record.end(of: span).map { record.moment($0) } ?? "the end of the run"
-        return "on \(record.laneName(of: span.thread)) from \(record.moment(span.start)) to \(span.end == nil ? "the end of the run at " + end : end)"
+        let end = record.end(of: span).map { record.secondsText(at: $0) } ?? "the end of the run"
+        return "on \(record.laneName(of: span.thread)) from \(record.secondsText(at: span.start)) to \(span.end == nil ? "the end of the run at " + end : end)"
     }
 
     private static func written(_ span: Span) -> String {
@@ -178,7 +178,7 @@ struct BarrierPersonJudge {
         }
         if readMeeting != nil, let both = writeMeeting {
             text += ", and writes ran beside each other too (\(Self.written(both.write)) and \(Self.written(both.other)) from "
-                + "\(record.moment(max(both.write.start, both.other.start))))"
+                + "\(record.secondsText(at: max(both.write.start, both.other.start))))"
         }
         return CheckFinding(holds: false, text)
     }
@@ -202,7 +202,7 @@ struct BarrierPersonJudge {
             }
         }
         if let first = waited.first {
-            var text = "the writer of \(first.name) waited inside changeName until its write had finished, at \(record.moment(first.until))"
+            var text = "the writer of \(first.name) waited inside changeName until its write had finished, at \(record.secondsText(at: first.until))"
             if waited.count > 1 {
                 text += ", and so did the writers of \(listed(waited.dropFirst().map(\.name)))"
             }
@@ -239,7 +239,7 @@ struct BarrierPersonJudge {
     var readersShared: CheckFinding? {
         for (index, read) in reads.enumerated() {
             if let beside = reads[(index + 1)...].first(where: { record.ranTogether($0, read) }) {
-                return CheckFinding(holds: true, "two reads ran side by side from \(record.moment(beside.start)), on "
+                return CheckFinding(holds: true, "two reads ran side by side from \(record.secondsText(at: beside.start)), on "
                     + "\(record.laneName(of: read.thread)) and \(record.laneName(of: beside.thread)): readers do not keep each other waiting")
             }
         }
