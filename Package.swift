@@ -88,9 +88,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ExerciseTests",
+            // The pages too: a prediction is graded from a real run of its page's demo.
             dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + exercisePages.flatMap { folder in
                 [exerciseName(folder), solutionName(folder)] + exerciseVariants.map { variantName(folder, $0) }
-            }.map { .target(name: $0) }
+            }.map { .target(name: $0) } + pages.map { .target(name: productName($0)) }
         ),
     ] + pageTargets + exerciseTargets
 )

@@ -72,7 +72,11 @@ case .list:
 case .run(let options):
     let catalog = loadCatalog()
     let page = checkedPage(options, catalog: catalog)
-    let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
+    let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), graded: { grade in
+        if grade.isKnown, let exercises = ExerciseCatalog.exercises(forPage: page.slug) {
+            recordProgress(.predicted(page: page.slug, prediction: exercises.prediction.id, right: grade.outcome == .right))
+        }
+    }) { line in
         print(line)
     }
     if status != .couldNotStart { recordProgress(.ran(page: page.slug)) }
@@ -102,6 +106,23 @@ case .resetProgress(let confirmed):
         fflush(stdout)
         return readLine()
     })
+case .predict(let query, _):
+    finish(ExerciseCommand.predict(query, catalog: loadCatalog(), store: progressStore))
+case .hint(let query, _):
+    finish(ExerciseCommand.hint(query, catalog: loadCatalog(), store: progressStore))
+case .solution(let query, _):
+    finish(ExerciseCommand.solution(query, catalog: loadCatalog(), store: progressStore))
+case .check(let query, let plain):
+    let catalog = loadCatalog()
+    // From here on no program the check starts outlives `tour`, even on Ctrl-C.
+    LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+    Task {
+        let status = await ExerciseCommand.check(query, catalog: catalog, store: progressStore, style: .detect(forceBare: plain)) { line in
+            print(line)
+        }
+        LiveProcessGroups.exitHost(status.rawValue)
+    }
+    dispatchMain()
 case .interactive(let speed, let query):
     let catalog = loadCatalog()
     var startPage: Int?

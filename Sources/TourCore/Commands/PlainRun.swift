@@ -21,6 +21,7 @@ public enum PlainRun {
         if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) {
             throw TourCommand.UsageError(description: problem)
         }
+        if let key = options.predict { _ = try ExerciseCommand.validatePrediction(key, page: page) }
         // Reading the knobs parses the whole page and its helpers: only a run that sets one waits for that.
         guard !options.knobs.isEmpty else { return page }
         let declared = page.readSourceTexts().declaredKnobs
@@ -38,8 +39,12 @@ public enum PlainRun {
     }
 
     /// Runs the page, writing every line through `emit` as the style allows it to be printed, and returns the exit status.
+    ///
+    /// With `--predict`, the answer is graded from this run's record once it has ended, the grade printed and handed
+    /// to `graded` (for the progress record).
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
-                               style: PlainStyle, emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+                               style: PlainStyle, graded: (PredictionGrade) -> Void = { _ in },
+                               emit printLine: @escaping @Sendable (String) -> Void) -> Status {
         let emit: @Sendable (String) -> Void = { printLine(style.printable($0)) }
         let report = PlainReport(style: style)
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs) { emit(line) }
@@ -56,6 +61,11 @@ public enum PlainRun {
         let ending = run.waitUntilEnded()
         let record = recorder.record
         for line in report.summary(of: record, source: page.readSourceTexts().main) { emit(line) }
+        if let key = options.predict, let prediction = ExerciseCatalog.exercises(forPage: page.slug)?.prediction,
+           let grade = try? prediction.grade(answer: key, from: record) {
+            emit("Prediction: \(grade.message)")
+            graded(grade)
+        }
         if let file = options.traceFile {
             do {
                 try ChromeTrace.write(record, title: "\(page.number) \(page.title)", to: file)

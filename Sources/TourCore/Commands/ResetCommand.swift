@@ -16,8 +16,13 @@ public enum ResetCommand {
         let originals = OriginalPages(packageRoot: catalog.root)
         var lines: [String] = []
         var failed = false
-        for page in pages {
+        // Each page, then its exercise file, kept and reset the same way.
+        let targets = pages.flatMap { page -> [(page: Page, name: String)] in
             let name = "Page \(page.number) (\(page.slug))"
+            guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return [(page, name)] }
+            return [(page, name), (exercises.exerciseFiles(of: page, packageRoot: catalog.root), "\(name) exercise (\(exercises.challenge.file))")]
+        }
+        for (page, name) in targets {
             do {
                 switch try originals.reset(page) {
                 case .restored(let rewritten, let removed):
@@ -37,9 +42,18 @@ public enum ResetCommand {
     }
 
     /// Puts back the version the last reset of the page named `query` replaced.
+    /// Its exercise file's last reset is undone too.
     public static func undo(_ query: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
         guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
-        let name = "Page \(page.number) (\(page.slug))"
+        let pageUndo = undo(page, named: "Page \(page.number) (\(page.slug))", catalog: catalog)
+        guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return pageUndo }
+        let exerciseUndo = undo(exercises.exerciseFiles(of: page, packageRoot: catalog.root),
+                                named: "Page \(page.number) (\(page.slug)) exercise (\(exercises.challenge.file))", catalog: catalog)
+        let status: PlainRun.Status = pageUndo.status == .endedAsExpected ? exerciseUndo.status : pageUndo.status
+        return (pageUndo.lines + exerciseUndo.lines, status)
+    }
+
+    private static func undo(_ page: Page, named name: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
         do {
             switch try OriginalPages(packageRoot: catalog.root).undoReset(page) {
             case .restored(let rewritten, let removed):

@@ -16,6 +16,14 @@ public enum TourCommand: Equatable, Sendable {
     case progress(ProgressOptions)
     /// `tour reset --progress [--yes]`: set the progress file aside, after asking unless `confirmed`.
     case resetProgress(confirmed: Bool)
+    /// `tour check <page>`: build the page's exercise, run it and judge it.
+    case check(page: String, plain: Bool)
+    /// `tour hint <page>`: the next hint of the page's exercise.
+    case hint(page: String, plain: Bool)
+    /// `tour solution <page>`: the reference solution, once it is open.
+    case solution(page: String, plain: Bool)
+    /// `tour predict <page>`: the page's prediction, its question and choices.
+    case predict(page: String, plain: Bool)
     case help
     case version
 
@@ -27,6 +35,8 @@ public enum TourCommand: Equatable, Sendable {
         public var speed: Double = 1
         public var traceFile: String?
         public var stuckAfter: Double = 3
+        /// `--predict KEY` (run only): the learner's answer to the page's prediction, graded from this run.
+        public var predict: String?
 
         public init(page: String) {
             self.page = page
@@ -55,6 +65,13 @@ public enum TourCommand: Equatable, Sendable {
           tour progress --summary FILE...   several participants' --json documents: who is on which page,
                                         and which exercises most have not passed
           tour reset --progress [--yes] start progress afresh (asks first; the old file is kept beside it)
+
+        Exercises (a prediction and a code challenge per page; the challenge is Exercises/NN-Name/main.swift):
+          tour predict <page>           the page's question and its answers; answer with run --predict KEY
+          tour check <page>             build and run your exercise and judge what its threads did
+                                        (exit 0 passed, 1 not yet, 2 a page with no exercise)
+          tour hint <page>              the next hint (they go from a nudge to nearly the answer)
+          tour solution <page>          the reference solution, once the check passed or after two hints
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
@@ -66,6 +83,8 @@ public enum TourCommand: Equatable, Sendable {
           --trace FILE.json    run only: also write the run as Chrome trace JSON (open it in Perfetto); a
                                regular file there is replaced, anything else is refused before the run
           --stuck-after S      call the run stuck after S seconds without progress (default 3)
+          --predict KEY        run only: your answer to the page's prediction (tour predict <page>), graded
+                               from this run and recorded in your progress
 
         Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise
         (crash, stuck, failure it did not announce); 2 a usage mistake, such as a --trace FILE that is not
@@ -92,9 +111,36 @@ public enum TourCommand: Equatable, Sendable {
             return try reset(&remaining)
         case "progress":
             return .progress(try ProgressOptions.parse(&remaining))
+        case "check", "hint", "solution", "predict":
+            let (page, plain) = try exercisePage(&remaining, command: first)
+            switch first {
+            case "check": return .check(page: page, plain: plain)
+            case "hint": return .hint(page: page, plain: plain)
+            case "solution": return .solution(page: page, plain: plain)
+            default: return .predict(page: page, plain: plain)
+            }
         default:
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page> and progress, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page> and solution <page>, or none for the full-screen tutorial (see tour --help)")
         }
+    }
+
+    /// The one page of `tour check`, `hint`, `solution` or `predict`, and whether `--plain` was given.
+    private static func exercisePage(_ remaining: inout ArraySlice<String>, command: String) throws -> (page: String, plain: Bool) {
+        var page: String?
+        var plain = false
+        while let argument = remaining.popFirst() {
+            if argument == "--plain" {
+                plain = true
+            } else if argument.hasPrefix("-") {
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the only option is --plain")
+            } else if let first = page {
+                throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(first)) and \(EchoedInput.quoted(argument))")
+            } else {
+                page = argument
+            }
+        }
+        guard let page else { throw UsageError(description: "\(command) needs a page, for example: tour \(command) 3 (see tour list)") }
+        return (page, plain)
     }
 
     /// `tour --speed N --page P`, either or both.
@@ -173,8 +219,16 @@ public enum TourCommand: Equatable, Sendable {
                     throw UsageError(description: "--stuck-after needs a number of seconds from 0 to 600, for example --stuck-after 5")
                 }
                 options.stuckAfter = seconds
+            case "--predict":
+                guard command == "run" else {
+                    throw UsageError(description: "watch reruns the page at every save, so it grades no prediction; use tour run <page> --plain --predict KEY")
+                }
+                guard let key = remaining.popFirst(), !key.isEmpty, !key.hasPrefix("--") else {
+                    throw UsageError(description: "--predict needs your answer's key, for example --predict a (tour predict <page> lists them)")
+                }
+                options.predict = key
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S" + (command == "run" ? ", --predict KEY" : ""))
             default:
                 guard page == nil else {
                     throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")

@@ -26,6 +26,12 @@ public final class WatchCommand: @unchecked Sendable {
     /// The run was told to stop for a newer version: its end says so instead of printing its summary.
     private var runWasStopped = false
     private var build: PageBuild?
+    /// The page's exercise, if it has one: its file is watched too, and each save re-checks it.
+    private let exercises: PageExercises?
+    private let exerciseWatcher: SourceWatcher?
+    private let style: PlainStyle
+    /// The check in flight; a newer save cancels it.
+    private var check: Task<Void, Never>?
 
     private init(options: TourCommand.RunOptions, page: Page, catalog: PageCatalog, style: PlainStyle,
                  emit: @escaping @Sendable (String) -> Void) {
@@ -36,6 +42,9 @@ public final class WatchCommand: @unchecked Sendable {
         self.emit = { emit(style.printable($0)) }
         self.builder = PageBuilder(packageRoot: catalog.root)
         self.watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())
+        self.style = style
+        exercises = ExerciseCatalog.exercises(forPage: page.slug)
+        exerciseWatcher = exercises.map { SourceWatcher(folder: catalog.root.appendingPathComponent($0.challenge.file).deletingLastPathComponent()) }
     }
 
     /// Starts watching and never returns: the host ends on Ctrl-C, stopping the page and any build with it.
@@ -62,6 +71,37 @@ public final class WatchCommand: @unchecked Sendable {
         // The binary may be older than the source (edited before watching began): build first.
         queue.async { self.perform(self.cycle.build(buildID: self.takeBuildID(), thenRun: true)) }
         watcher.start(every: Self.pollInterval) { event in self.queue.async { self.handle(event) } }
+        if let exercises, let exerciseWatcher {
+            do {
+                try exercises.keepOriginalExercise(of: page, packageRoot: catalog.root)
+            } catch {
+                emit("Warning: \(error); tour reset will not be able to put \(exercises.challenge.file) back")
+            }
+            emit("Also watching \(exercises.challenge.file), the page's exercise: each save re-checks it (tour check \(page.slug)).")
+            exerciseWatcher.start(every: Self.pollInterval) { event in self.queue.async { self.handleExercise(event) } }
+        }
+    }
+
+    /// A save of the exercise: the check in flight (its build or its run) is cancelled and a new one starts.
+    private func handleExercise(_ event: SourceWatcher.Event) {
+        guard let exercises else { return }
+        check?.cancel()
+        switch event {
+        case .changed(let files):
+            emit("")
+            emit("── \(files.joined(separator: ", ")) changed: checking the exercise ──")
+            let previous = check
+            let store = ProgressStore(environment: ProcessInfo.processInfo.environment)
+            check = Task { [page, catalog, style, emit] in
+                // One check at a time: the cancelled one stops its build or run first.
+                await previous?.value
+                guard !Task.isCancelled else { return }
+                _ = await ExerciseCommand.checkOnce(exercises, page: page, catalog: catalog, store: store, style: style, emit: emit)
+            }
+        case .unavailable:
+            emit("")
+            emit("The exercise \(exercises.challenge.file) is not there to check; waiting for it to come back (tour reset \(page.slug) restores it).")
+        }
     }
 
     private func handle(_ event: SourceWatcher.Event) {

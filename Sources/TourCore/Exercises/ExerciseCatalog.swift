@@ -5,6 +5,11 @@ public enum ExerciseCatalog {
         .barrier,
     ]
 
+    /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.
+    public static var exerciseNames: [String] {
+        all.map { "\($0.page)/\($0.challenge.id)" }
+    }
+
     /// The exercises of the page with this slug, if it has any.
     public static func exercises(forPage slug: String) -> PageExercises? {
         all.first { $0.page == slug }

@@ -4,14 +4,15 @@ import PageProtocol
 /// Small questions judges and predictions ask of a run's record: which spans, which operation, which thread.
 /// Each reads only what the record holds (spans, marks, operation states, lanes), never the page's printed text.
 extension RunRecord {
-    /// Completed spans named `name`, in order of their start.
+    /// Spans named `name` the record holds, in order of their start: those that ended, and, once the run is over,
+    /// those it ended inside (their `end` is nil).
     public func spans(named name: String) -> [Span] {
         spans.filter { $0.name == name }.sorted { $0.start < $1.start }
     }
 
-    /// Spans named `name` that began and have not ended (the run ended inside them), in order of their start.
+    /// Spans named `name` that began and never ended: still open, or open when the run ended. In order of their start.
     public func openSpans(named name: String) -> [Span] {
-        openSpans.values.filter { $0.name == name }.sorted { $0.start < $1.start }
+        (spans.filter { $0.end == nil } + openSpans.values).filter { $0.name == name }.sorted { $0.start < $1.start }
     }
 
     /// The first operation named `name` that reported a state, if any did.

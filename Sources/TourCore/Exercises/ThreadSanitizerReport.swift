@@ -91,6 +91,8 @@ public struct ThreadSanitizerReport: Sendable, Equatable {
               let size = line.range(of: " of size "), let by = line.range(of: " by ", range: size.upperBound..<line.endIndex)
         else { return nil }
         let kind = line[..<size.lowerBound].trimmingCharacters(in: .whitespaces).lowercased()
+        // "Location is heap block of size 32 … allocated by main thread" says where the memory is, not who touched it.
+        guard kind.hasSuffix("read") || kind.hasSuffix("write") else { return nil }
         var who = String(line[by.upperBound...])
         if let extra = who.range(of: " (") { who = String(who[..<extra.lowerBound]) }
         if who.hasSuffix(":") { who.removeLast() }

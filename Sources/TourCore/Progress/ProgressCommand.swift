@@ -79,7 +79,7 @@ public enum ProgressCommand {
                 case .failure(let problem): skipped.append((file, problem.description))
                 }
             }
-            outcome.lines = report.summary(participants, pages: catalog.pages, skipped: skipped)
+            outcome.lines = report.summary(participants, pages: catalog.pages, exercises: ExerciseCatalog.exerciseNames, skipped: skipped)
             if participants.isEmpty { outcome.status = .endedOtherwise }
             return outcome
         }

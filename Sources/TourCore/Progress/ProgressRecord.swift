@@ -45,8 +45,22 @@ public struct ProgressRecord: Codable, Equatable, Sendable {
         case .predicted(_, let prediction, let right):
             page.predictions[prediction] = PredictionAnswer(right: right, answeredAt: time)
         case .passed(_, let exercise):
-            // The first pass is the one that counts; passing again later changes nothing.
-            if page.exercises[exercise] == nil { page.exercises[exercise] = ExercisePass(passedAt: time) }
+            page.recordPass(of: exercise, at: time)
+        case .checked(_, let exercise, let passed):
+            page.attempts[exercise, default: ExerciseAttempts()].checks += 1
+            page.attempts[exercise, default: ExerciseAttempts()].lastChecked = time
+            if passed {
+                page.recordPass(of: exercise, at: time)
+            } else {
+                page.attempts[exercise, default: ExerciseAttempts()].failedChecks += 1
+            }
+        case .hintShown(_, let exercise, let number):
+            // Hints come in order, so the furthest one shown is how many the learner has seen.
+            let shown = page.attempts[exercise]?.hintsShown ?? 0
+            page.attempts[exercise, default: ExerciseAttempts()].hintsShown = max(shown, number)
+        case .solutionOpened(_, let exercise):
+            let attempts = page.attempts[exercise] ?? ExerciseAttempts()
+            page.attempts[exercise, default: ExerciseAttempts()].solutionOpened = attempts.solutionOpened ?? time
         }
         pages[event.page] = page
     }
@@ -65,10 +79,17 @@ public enum ProgressEvent: Equatable, Sendable {
     /// A prediction answered, right or wrong; a later answer replaces an earlier one.
     case predicted(page: String, prediction: String, right: Bool)
     case passed(page: String, exercise: String)
+    /// `tour check` (or the interface's check) judged the exercise; a passing check also records the pass.
+    case checked(page: String, exercise: String, passed: Bool)
+    /// Hint `number` (1-based) of the exercise was shown.
+    case hintShown(page: String, exercise: String, number: Int)
+    /// The exercise's reference solution was shown.
+    case solutionOpened(page: String, exercise: String)
 
     public var page: String {
         switch self {
-        case .opened(let page), .ran(let page), .predicted(let page, _, _), .passed(let page, _): page
+        case .opened(let page), .ran(let page), .predicted(let page, _, _), .passed(let page, _), .checked(let page, _, _),
+             .hintShown(let page, _, _), .solutionOpened(let page, _): page
         }
     }
 }
@@ -84,10 +105,12 @@ public struct PageProgress: Codable, Equatable, Sendable {
     public var predictions: [String: PredictionAnswer] = [:]
     /// Each exercise passed, by its name.
     public var exercises: [String: ExercisePass] = [:]
+    /// What the learner did towards each exercise, passed or not, by its name: checks, hints, the solution.
+    public var attempts: [String: ExerciseAttempts] = [:]
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case opens, firstOpened, lastOpened, runs, lastRun, predictions, exercises }
+    enum CodingKeys: String, CodingKey { case opens, firstOpened, lastOpened, runs, lastRun, predictions, exercises, attempts }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -98,6 +121,12 @@ public struct PageProgress: Codable, Equatable, Sendable {
         lastRun = try container.decodeIfPresent(Date.self, forKey: .lastRun)
         predictions = try container.decodeIfPresent([String: PredictionAnswer].self, forKey: .predictions) ?? [:]
         exercises = try container.decodeIfPresent([String: ExercisePass].self, forKey: .exercises) ?? [:]
+        attempts = try container.decodeIfPresent([String: ExerciseAttempts].self, forKey: .attempts) ?? [:]
+    }
+
+    /// The first pass is the one that counts; passing again later changes nothing.
+    mutating func recordPass(of exercise: String, at time: Date) {
+        if exercises[exercise] == nil { exercises[exercise] = ExercisePass(passedAt: time) }
     }
 
     /// Predictions answered right.
@@ -111,6 +140,30 @@ public struct PredictionAnswer: Codable, Equatable, Sendable {
     public init(right: Bool, answeredAt: Date) {
         self.right = right
         self.answeredAt = answeredAt
+    }
+}
+
+/// What a learner did towards one exercise: how often it was checked and failed, how many hints were shown, and
+/// when the solution was first shown. Every field reads as none when missing.
+public struct ExerciseAttempts: Codable, Equatable, Sendable {
+    public var checks = 0
+    public var failedChecks = 0
+    public var lastChecked: Date?
+    /// The furthest hint shown (1-based); 0 for none.
+    public var hintsShown = 0
+    public var solutionOpened: Date?
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey { case checks, failedChecks, lastChecked, hintsShown, solutionOpened }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        checks = try container.decodeIfPresent(Int.self, forKey: .checks) ?? 0
+        failedChecks = try container.decodeIfPresent(Int.self, forKey: .failedChecks) ?? 0
+        lastChecked = try container.decodeIfPresent(Date.self, forKey: .lastChecked)
+        hintsShown = try container.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0
+        solutionOpened = try container.decodeIfPresent(Date.self, forKey: .solutionOpened)
     }
 }
 

@@ -70,22 +70,42 @@ public struct ProgressReport: Sendable {
             lines.append("Nothing recorded yet: open a page with tour, or run one with tour run <page>.")
         }
         lines.append("")
-        let header = ["page", "last opened", "runs", "predictions right", "exercises passed"]
+        let header = ["page", "last opened", "runs", "prediction", "exercise"]
         var rows: [[String]] = []
         for page in pages {
             let progress = record.pages[page.slug] ?? PageProgress()
-            let predictions = progress.predictions.isEmpty ? none : "\(progress.predictionsRight)/\(progress.predictions.count)"
-            let exercises = progress.exercises.isEmpty ? none : progress.exercises.keys.sorted().joined(separator: ", ")
+            let exercises = ExerciseCatalog.exercises(forPage: page.slug)
             rows.append(["\(page.number) \(page.slug)", progress.lastOpened.map(time) ?? none,
-                         progress.runs == 0 ? none : String(progress.runs), predictions, exercises])
+                         progress.runs == 0 ? none : String(progress.runs),
+                         predictionCell(progress, exercises?.prediction), exerciseCell(progress, exercises?.challenge)])
         }
         lines += Self.columns([header] + rows).map { style.printable($0) }
         return lines
     }
 
+    /// The page's prediction as answered: right, wrong, or none; several answers (from an older catalog) as a count.
+    func predictionCell(_ progress: PageProgress, _ prediction: Prediction?) -> String {
+        if let prediction, let answer = progress.predictions[prediction.id] { return answer.right ? "right" : "wrong" }
+        if progress.predictions.count == 1, let answer = progress.predictions.values.first { return answer.right ? "right" : "wrong" }
+        return progress.predictions.isEmpty ? none : "\(progress.predictionsRight) of \(progress.predictions.count) right"
+    }
+
+    /// The page's challenge: passed, or not yet with the checks that failed and the hints seen; a page without one
+    /// shows whatever passes the record holds, or none.
+    func exerciseCell(_ progress: PageProgress, _ challenge: Challenge?) -> String {
+        guard let challenge else { return progress.exercises.isEmpty ? none : progress.exercises.keys.sorted().joined(separator: ", ") }
+        if progress.exercises[challenge.id] != nil { return "passed" }
+        let attempts = progress.attempts[challenge.id] ?? ExerciseAttempts()
+        var details: [String] = []
+        if attempts.failedChecks > 0 { details.append("\(attempts.failedChecks) failed check\(attempts.failedChecks == 1 ? "" : "s")") }
+        if attempts.hintsShown > 0 { details.append("\(attempts.hintsShown) hint\(attempts.hintsShown == 1 ? "" : "s")") }
+        return "not passed" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+    }
+
     /// `tour progress --summary`: who is on which page, then the exercises most participants have not passed.
     ///
-    /// `exercises` are the exercises to judge, as `page-slug/exercise`; when empty, those any participant passed.
+    /// `exercises` are the exercises to judge, as `page-slug/exercise` (the catalog's, so one nobody passed is
+    /// counted too), and with them any other exercise a participant passed.
     public func summary(_ participants: [ParticipantProgress], pages: [Page], exercises: [String] = [],
                         skipped: [(file: String, problem: String)]) -> [String] {
         var lines: [String] = skipped.map { "skipped \($0.file): it \($0.problem)" }
@@ -104,9 +124,8 @@ public struct ProgressReport: Sendable {
                     "as of " + time(participant.writtenAt)]
         })
 
-        let judged = exercises.isEmpty
-            ? Set(participants.flatMap { $0.progress.pages.flatMap { page in page.value.exercises.keys.map { "\(page.key)/\($0)" } } }).sorted()
-            : exercises
+        let passedByAnyone = Set(participants.flatMap { $0.progress.pages.flatMap { page in page.value.exercises.keys.map { "\(page.key)/\($0)" } } })
+        let judged = exercises + passedByAnyone.subtracting(exercises).sorted()
         lines += ["", "Exercises not passed, most first:"]
         guard !judged.isEmpty else {
             lines.append("  no exercise has been passed by anyone yet")
