@@ -58,6 +58,132 @@ struct BarrierExerciseTests {
     }
 }
 
+/// The check of page 8 under Thread Sanitizer: the reports on the run's standard error become failing findings beside
+/// the span judge's, which still reads the same run.
+@Suite("Exercises, page 8: the barrier check under Thread Sanitizer")
+struct BarrierThreadSanitizerTests {
+    static let challenge = ExerciseCatalog.exercises(forPage: "barrier")?.challenge
+
+    /// A real Thread Sanitizer build compiles LessonKit again, instrumented: minutes on a loaded two-core machine,
+    /// too slow for every test run. A stand-in `swift` on `PATH` "builds" a program that runs the real reference
+    /// solution (spans and all, through the check's own runner) and then writes `report` on its standard error, as
+    /// the sanitizer does; the check must judge both.
+    @Test func aRaceReportFailsTheCheckThoughEverySpanHolds() async throws {
+        let challenge = try #require(Self.challenge)
+        #expect(challenge.threadSanitizer)
+        let stage = try SanitizerStandIn(running: "Solution08Barrier", report: SanitizerStandIn.raceOnTheLastName)
+        defer { stage.remove() }
+        let outcome = await ExerciseCheck(packageRoot: stage.root, environment: stage.environment).run(challenge)
+        #expect(stage.builds() == ["build --package-path \(stage.root.path) --product Exercise08Barrier --scratch-path "
+            + "\(stage.root.path)/.build/tsan --sanitize=thread"])
+        #expect(outcome.threadSanitizer)
+        let texts = outcome.verdict.findings.map(\.text)
+        #expect(texts.contains("each of the 3 writes ran alone: no read or other write of the person ran beside it"), "\(texts)")
+        #expect(outcome.verdict.failures.map(\.text) == [
+            "Thread Sanitizer found a data race: a write by thread T3 at Exercises/08-Barrier/main.swift:60 (Person.changeName) "
+                + "and a previous read by thread T7 at Exercises/08-Barrier/main.swift:65 (Person.name.getter)",
+        ])
+    }
+
+    @Test func aCleanSanitizedRunOfTheSolutionPasses() async throws {
+        let challenge = try #require(Self.challenge)
+        let stage = try SanitizerStandIn(running: "Solution08Barrier", report: nil)
+        defer { stage.remove() }
+        let outcome = await ExerciseCheck(packageRoot: stage.root, environment: stage.environment).run(challenge)
+        #expect(outcome.verdict.passed, "\(outcome.verdict.failures.map(\.text))")
+        #expect(outcome.verdict.findings.last == CheckFinding(holds: true, "Thread Sanitizer saw no data race"))
+    }
+
+    /// The real thing, when asked for with `TOUR_TSAN_TESTS=1`: the check builds the exercise with Thread Sanitizer into
+    /// this checkout's `.build/tsan` (as page 8's own Thread Sanitizer test does), as `tour check 8` does, and the
+    /// untouched person races.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUR_TSAN_TESTS"] == "1", "set TOUR_TSAN_TESTS=1 to build with Thread Sanitizer"))
+    func threadSanitizerFindsTheUntouchedPersonsRace() async throws {
+        let challenge = try #require(Self.challenge)
+        let outcome = await ExerciseCheck(packageRoot: PageCatalog.defaultRoot).run(challenge)
+        let races = outcome.verdict.failures.map(\.text).filter { $0.hasPrefix("Thread Sanitizer found") }
+        #expect(races.contains { $0.contains("Exercises/08-Barrier/main.swift") }, "\(races)")
+    }
+
+    /// The reference solution under the real sanitizer, built into the same `.build/tsan`: no race at all.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUR_TSAN_TESTS"] == "1", "set TOUR_TSAN_TESTS=1 to build with Thread Sanitizer"))
+    func threadSanitizerFindsNoRaceInTheReferenceSolution() async throws {
+        let challenge = try #require(Self.challenge)
+        let outcome = await ExerciseCheck(packageRoot: PageCatalog.defaultRoot).run(challenge, product: challenge.solutionProduct)
+        #expect(outcome.verdict.passed, "\(outcome.verdict.failures.map(\.text))")
+    }
+}
+
+/// A stand-in `swift` on a temporary `PATH`, and an empty package root for the check to build in.
+///
+/// `swift build` logs its arguments and puts a "sanitized" program in the scratch folder: a script that runs the real
+/// program `running` (built with the package) with the arguments and environment it was given, then writes `report`
+/// on its standard error, as Thread Sanitizer does at exit.
+private struct SanitizerStandIn {
+    /// What the sanitizer writes for the untouched person, in the frames `ExerciseCheck.threadSanitizerOptions` asks for.
+    static let raceOnTheLastName = """
+        ==================
+        WARNING: ThreadSanitizer: data race (pid=1)
+          Write of size 8 at 0x7b0c00000010 by thread T3:
+            #0 Person.changeName Exercises/08-Barrier/main.swift:60:27
+            #1 Ledger.write Exercises/08-Barrier/main.swift:118:13
+          Previous read of size 8 at 0x7b0c00000010 by thread T7:
+            #0 Person.name.getter Exercises/08-Barrier/main.swift:65:13
+        SUMMARY: ThreadSanitizer: data race Exercises/08-Barrier/main.swift:60:27 in Person.changeName
+        ==================
+        ThreadSanitizer: reported 1 warnings
+        """
+
+    let folder: URL
+    var bin: URL { folder.appendingPathComponent("bin") }
+    var root: URL { folder.appendingPathComponent("root") }
+    var log: URL { folder.appendingPathComponent("builds.log") }
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "")
+        return environment
+    }
+
+    init(running product: String, report: String?) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("barrier-tsan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let exercise = root.appendingPathComponent("Exercises/08-Barrier")
+        try FileManager.default.createDirectory(at: exercise, withIntermediateDirectories: true)
+        try "// the learner's file; the stand-in build does not read it\n".write(to: exercise.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let program = BuildProducts.executable(named: product)
+        let reportLines = report.map { "cat >&2 <<'REPORT'\n\($0)\nREPORT\n" } ?? ""
+        let sanitized = "#!/bin/sh\n'\(program)' \"$@\"\nstatus=$?\n\(reportLines)exit $status\n"
+        let swift = """
+        #!/bin/sh
+        echo "$*" >> '\(log.path)'
+        scratch=""
+        product=""
+        previous=""
+        for argument in "$@"; do
+            if [ "$previous" = --scratch-path ]; then scratch="$argument"; fi
+            if [ "$previous" = --product ]; then product="$argument"; fi
+            previous="$argument"
+        done
+        mkdir -p "$scratch/debug"
+        cat > "$scratch/debug/$product" <<'PROGRAM'
+        \(sanitized)
+        PROGRAM
+        chmod +x "$scratch/debug/$product"
+        echo "Build complete!"
+        """
+        try writeExecutable(swift, to: bin.appendingPathComponent("swift"))
+    }
+
+    /// The arguments of each `swift` call, in order.
+    func builds() -> [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
 /// The judge on records of persons that went wrong in other ways than the untouched one.
 @Suite("Exercises, page 8: the barrier judge on fixture records")
 struct BarrierJudgeFixtureTests {
@@ -185,7 +311,8 @@ struct BarrierPredictionTests {
     }
 }
 
-/// A run record built from the events a page would send, with times in seconds from the run's start.
+/// A run record built from trace lines as the page writes them (docs/trace-format.md), each on the queue and thread
+/// a test names, with times in seconds from the run's start.
 fileprivate struct BarrierRecordScript {
     static let pid: Int32 = 500
     static let start: UInt64 = 1_000_000_000
@@ -193,28 +320,32 @@ fileprivate struct BarrierRecordScript {
     private var nextSpan = 1
 
     init() {
-        apply(.started(pid: Self.pid, time: Self.start))
+        record.apply(.started(pid: Self.pid, time: Self.start))
     }
 
     static func time(_ seconds: Double) -> UInt64 { start + UInt64((seconds * 1e9).rounded()) }
 
-    private mutating func apply(_ event: HostEvent) {
-        record.apply(event)
+    private mutating func line(_ kind: String, at seconds: Double, thread: Int32, queue: String, _ fields: String) {
+        let line = #"{"e":"\#(kind)","t":\#(Self.time(seconds)),"tid":\#(thread),"q":"\#(queue)",\#(fields)}"#
+        switch TraceLineParser.parse(Array(line.utf8)) {
+        case .success(let event): record.apply(.trace(event))
+        case .failure(let failure): Issue.record("the fixture wrote a bad trace line, \(failure): \(line)")
+        }
     }
 
     /// A span from `from` to `to`, or one still open at the end of the run when `to` is nil.
     mutating func span(_ name: String, thread: Int32, queue: String, from: Double, to: Double?) {
         let id = nextSpan
         nextSpan += 1
-        apply(.trace(PageEvent(time: Self.time(from), thread: thread, queue: queue, kind: .begin(id: id, name: name))))
-        if let to { apply(.trace(PageEvent(time: Self.time(to), thread: thread, queue: queue, kind: .end(id: id, name: name)))) }
+        line("begin", at: from, thread: thread, queue: queue, #""id":\#(id),"name":"\#(name)""#)
+        if let to { line("end", at: to, thread: thread, queue: queue, #""id":\#(id),"name":"\#(name)""#) }
     }
 
     mutating func mark(_ name: String, thread: Int32, queue: String, at seconds: Double) {
-        apply(.trace(PageEvent(time: Self.time(seconds), thread: thread, queue: queue, kind: .mark(name: name))))
+        line("mark", at: seconds, thread: thread, queue: queue, #""name":"\#(name)""#)
     }
 
     mutating func end(_ ending: RunEnding, at seconds: Double) {
-        apply(.ended(ending, time: Self.time(seconds)))
+        record.apply(.ended(ending, time: Self.time(seconds)))
     }
 }
