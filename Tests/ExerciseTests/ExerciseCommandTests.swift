@@ -1,0 +1,223 @@
+import Foundation
+import PageProtocol
+import Synchronization
+import Testing
+import TourCore
+import TourTestSupport
+
+/// A package folder with page 3 and its exercise and solution, in a temporary folder, and a progress store beside
+/// it: commands and resets change only these.
+final class ExerciseFolder: Sendable {
+    let folder: URL
+    let root: URL
+    let catalog: PageCatalog
+    let store: ProgressStore
+    var page: Page { catalog.pages[0] }
+    var exercise: URL { root.appendingPathComponent(PageExercises.async.challenge.file) }
+    var solution: URL { root.appendingPathComponent(PageExercises.async.challenge.solutionFile) }
+    static let shippedExercise = "//: # Exercise: Finish the asynchronous operation\nprint(\"untouched\")\n"
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tour-exercise-\(UUID().uuidString)")
+        root = folder.appendingPathComponent("package")
+        let manager = FileManager.default
+        for (path, text) in [("Lessons/03-Async/main.swift", "//: # Async\nprint(3)\n"),
+                             ("Exercises/03-Async/main.swift", Self.shippedExercise),
+                             ("Solutions/03-Async/main.swift", "//: # Solution\nprint(\"solved\")\n")] {
+            let file = root.appendingPathComponent(path)
+            try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        catalog = try PageCatalog.load(root: root)
+        store = ProgressStore(file: folder.appendingPathComponent("state/tour/progress.json"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func text(_ url: URL) -> String? {
+        FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+@Suite("Exercise commands")
+struct ExerciseCommandTests {
+    @Test func theCommandLineParsesTheExerciseCommandsAndRefusesBadInput() throws {
+        #expect(try TourCommand.parse(["check", "3"]) == .check(page: "3", plain: false))
+        #expect(try TourCommand.parse(["hint", "async", "--plain"]) == .hint(page: "async", plain: true))
+        #expect(try TourCommand.parse(["solution", "Async"]) == .solution(page: "Async", plain: false))
+        #expect(try TourCommand.parse(["predict", "3"]) == .predict(page: "3", plain: false))
+        let parsed = try TourCommand.parse(["run", "3", "--plain", "--predict", "a"])
+        let options = try #require({ if case .run(let options) = parsed { options } else { nil } }(), "\(parsed)")
+        #expect(options.predict == "a" && options.plain)
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["check"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["check", "3", "4"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["hint", "3", "--all"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["run", "3", "--predict"]) }
+        #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["watch", "3", "--predict", "a"]) }
+    }
+
+    @Test func aBadPageOrAnUnknownAnswerIsRefusedByName() throws {
+        let folder = try ExerciseFolder()
+        let unknown = ExerciseCommand.hint("nine", catalog: folder.catalog, store: folder.store)
+        #expect(unknown.status == .usage)
+        #expect(unknown.messages == ["there is no page 'nine'; the pages are \(folder.catalog.choices)"])
+        let page = try #require(folder.catalog.page(named: "async"))
+        #expect {
+            try ExerciseCommand.validatePrediction("z", page: page)
+        } throws: { error in
+            "\(error)" == "'z' is not an answer to the prediction 'too-early-finish'; the answers are a, b (see tour predict <page>)"
+        }
+        var options = TourCommand.RunOptions(page: "3")
+        options.predict = "z"
+        #expect(throws: TourCommand.UsageError.self) { try PlainRun.validate(options, catalog: folder.catalog) }
+    }
+
+    @Test func predictPrintsTheQuestionAndHowToAnswer() throws {
+        let folder = try ExerciseFolder()
+        let outcome = ExerciseCommand.predict("3", catalog: folder.catalog, store: folder.store)
+        #expect(outcome.status == .endedAsExpected)
+        #expect(outcome.lines.first == "Page 3 (async), before you run it:")
+        #expect(outcome.lines.contains("  (a) the queue calls the operation finished, while the photo is still on its way"))
+        #expect(outcome.lines.last == "Answer by running the page with it: tour run async --plain --predict a")
+    }
+
+    @Test func hintsComeInOrderRememberedAndTwoOpenTheSolutionWhichNeverTouchesTheLearnersFile() throws {
+        let folder = try ExerciseFolder()
+        let locked = ExerciseCommand.solution("3", catalog: folder.catalog, store: folder.store)
+        #expect(locked.status == .endedOtherwise)
+        #expect(locked.lines.first?.contains("opens once tour check async passes, or after 2 hints (you have seen 0; tour hint async 2 more times)") == true,
+                "\(locked.lines)")
+
+        let first = ExerciseCommand.hint("3", catalog: folder.catalog, store: folder.store)
+        #expect(first.lines.prefix(2) == ["Finish the asynchronous operation: hint 1 of 3", PageExercises.async.challenge.hints[0]])
+        #expect(first.lines.last == "Again for the next one: tour hint async")
+        #expect(ExerciseCommand.solution("async", catalog: folder.catalog, store: folder.store).status == .endedOtherwise, "one hint is not enough")
+        let second = ExerciseCommand.hint("async", catalog: folder.catalog, store: folder.store)
+        #expect(second.lines.first == "Finish the asynchronous operation: hint 2 of 3")
+        #expect(second.lines.last == "The reference solution is open: tour solution async")
+
+        let learners = "// the learner's own attempt\n"
+        try Data(learners.utf8).write(to: folder.exercise)
+        let open = ExerciseCommand.solution("3", catalog: folder.catalog, store: folder.store)
+        #expect(open.status == .endedAsExpected)
+        #expect(open.lines.contains("print(\"solved\")"))
+        #expect(folder.text(folder.exercise) == learners, "the solution is printed, never written over the learner's file")
+
+        _ = ExerciseCommand.hint("3", catalog: folder.catalog, store: folder.store)
+        let last = ExerciseCommand.hint("3", catalog: folder.catalog, store: folder.store)
+        #expect(last.lines.first == "Finish the asynchronous operation: hint 3 of 3", "after the last hint, the last again")
+        let attempts = try folder.store.read().record.attempts(on: .async)
+        #expect(attempts.hintsShown == 3)
+        #expect(attempts.solutionOpened != nil)
+    }
+
+    @Test func aCheckReportMarksEachFindingAndSaysTheNextStep() throws {
+        let folder = try ExerciseFolder()
+        let failing = CheckVerdict(findings: [CheckFinding(holds: true, "it went executing"), CheckFinding(holds: false, "it never finished")])
+        var record = ProgressRecord()
+        let lines = ExerciseCommand.report(failing, exercises: .async, page: folder.page, record: record, style: .bare)
+        #expect(lines == ["  ok it went executing", "  XX it never finished", "Not yet: 1 thing still wrong.",
+                          "Next: tour hint async (hint 1 of 3); then tour check async again."])
+        record.apply(.hintShown(page: "async", exercise: "finish", number: 3), at: Date())
+        #expect(ExerciseCommand.report(failing, exercises: .async, page: folder.page, record: record, style: .bare).last
+                == "Next: tour solution async shows the reference solution; then tour check async again.")
+        let passing = CheckVerdict(findings: [CheckFinding(holds: true, "it finished")])
+        let passed = ExerciseCommand.report(passing, exercises: .async, page: folder.page, record: nil, style: PlainStyle(colour: false, unicode: true))
+        #expect(passed == ["  ✔ it finished", "Passed: Finish the asynchronous operation.",
+                           "The reference solution is now open: tour solution async (it never replaces your file)."])
+    }
+
+    @Test func aPageWithoutAnExerciseIsAUsageMistake() async throws {
+        let folder = try ExerciseFolder()
+        // A page of this folder alone, so no page of the catalog will ever have its exercise.
+        try FileManager.default.createDirectory(at: folder.root.appendingPathComponent("Lessons/09-Extra"), withIntermediateDirectories: true)
+        try Data("//: # Extra\n".utf8).write(to: folder.root.appendingPathComponent("Lessons/09-Extra/main.swift"))
+        let catalog = try PageCatalog.load(root: folder.root)
+        let lines = Mutex<[String]>([])
+        let status = await ExerciseCommand.check("extra", catalog: catalog, store: folder.store, style: .bare) { line in lines.withLock { $0.append(line) } }
+        #expect(status == .usage)
+        #expect(lines.withLock { $0 } == ["tour: page 9 (extra) has no exercise yet; the pages with exercises are 3 (async)"])
+    }
+}
+
+@Suite("Exercise progress and reset")
+struct ExerciseProgressTests {
+    @Test func checksHintsAndTheSolutionAreRecordedAndAFileWithoutThemStillReads() throws {
+        var record = ProgressRecord()
+        let morning = Date(timeIntervalSince1970: 1_796_000_000)
+        record.apply(.checked(page: "async", exercise: "finish", passed: false), at: morning)
+        record.apply(.checked(page: "async", exercise: "finish", passed: false), at: morning)
+        #expect(!record.hasPassed(.async) && !record.solutionIsOpen(for: .async))
+        record.apply(.checked(page: "async", exercise: "finish", passed: true), at: morning.addingTimeInterval(60))
+        #expect(record.hasPassed(.async) && record.solutionIsOpen(for: .async), "a pass opens the solution")
+        record.apply(.checked(page: "async", exercise: "finish", passed: false), at: morning.addingTimeInterval(120))
+        #expect(record.pages["async"]?.exercises["finish"]?.passedAt == morning.addingTimeInterval(60), "the first pass counts")
+        let attempts = record.attempts(on: .async)
+        #expect(attempts.checks == 4 && attempts.failedChecks == 3)
+
+        let data = try JSONEncoder().encodeProgress(record)
+        #expect(ProgressDocument.classify(data) == .record(record))
+
+        // Written before attempts existed: the same version, read as none.
+        let old = Data("""
+            {"format": "concurrency-tour-progress", "version": 1, "lastPage": "async",
+             "pages": {"async": {"opens": 1, "exercises": {"finish": {"passedAt": "2026-12-01T13:50:00Z"}}}}}
+            """.utf8)
+        let kind = ProgressDocument.classify(old)
+        let older = try #require({ if case .record(let record) = kind { record } else { nil } }(), "a version 1 file without attempts must still read: \(kind)")
+        #expect(older.hasPassed(.async))
+        #expect(older.attempts(on: .async) == ExerciseAttempts())
+    }
+
+    @Test func theTableShowsEachPagesPredictionAndExercise() throws {
+        let folder = try ExerciseFolder()
+        try folder.store.record(.predicted(page: "async", prediction: "too-early-finish", right: false))
+        try folder.store.record(.checked(page: "async", exercise: "finish", passed: false))
+        try folder.store.record(.hintShown(page: "async", exercise: "finish", number: 1))
+        let outcome = ProgressCommand.execute(TourCommand.ProgressOptions(), store: folder.store, catalog: folder.catalog, environment: [:], style: .bare)
+        let row = try #require(outcome.lines.first { $0.hasPrefix("3 async") })
+        #expect(row.contains(" wrong ") && row.hasSuffix(" not passed (1 failed check, 1 hint)"), "\(row)")
+        try folder.store.record(.checked(page: "async", exercise: "finish", passed: true))
+        let passed = ProgressCommand.execute(TourCommand.ProgressOptions(), store: folder.store, catalog: folder.catalog, environment: [:], style: .bare)
+        let passedRow = try #require(passed.lines.first { $0.hasPrefix("3 async") })
+        #expect(passedRow.contains(" wrong ") && passedRow.hasSuffix(" passed"), "\(passedRow)")
+    }
+
+    @Test func theSummaryCountsAnExerciseNobodyPassed() throws {
+        let folder = try ExerciseFolder()
+        var record = ProgressRecord()
+        record.apply(.opened(page: "async"), at: Date())
+        let ana = ParticipantProgress(participant: "ana", tourVersion: "0", writtenAt: Date(), progress: record)
+        let lines = ProgressReport(style: .bare).summary([ana], pages: folder.catalog.pages, exercises: ExerciseCatalog.exerciseNames, skipped: [])
+        #expect(lines.contains { $0.hasPrefix("  async/finish") && $0.contains("1 of 1 not passed") }, "\(lines)")
+    }
+
+    @Test func resetPutsTheExerciseBackKeepingTheLearnersVersionForUndo() throws {
+        let folder = try ExerciseFolder()
+        // A hint keeps the original before the learner's first edit, as a check, tour watch or the editor do.
+        _ = ExerciseCommand.hint("3", catalog: folder.catalog, store: folder.store)
+        let learners = "// the learner's attempt, which must never be lost\n"
+        try Data(learners.utf8).write(to: folder.exercise)
+
+        let reset = ResetCommand.execute("async", catalog: folder.catalog)
+        #expect(reset.status == .endedAsExpected)
+        #expect(reset.lines.contains { $0.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift") }, "\(reset.lines)")
+        #expect(folder.text(folder.exercise) == ExerciseFolder.shippedExercise)
+        let kept = folder.root.appendingPathComponent(".tour/before-reset/Exercises/03-Async/1/main.swift")
+        #expect(folder.text(kept) == learners)
+
+        let undo = ResetCommand.undo("3", catalog: folder.catalog)
+        #expect(undo.status == .endedAsExpected)
+        #expect(undo.lines.contains { $0.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift") }, "\(undo.lines)")
+        #expect(folder.text(folder.exercise) == learners)
+        #expect(folder.text(folder.root.appendingPathComponent("Lessons/03-Async/main.swift")) == "//: # Async\nprint(3)\n", "the page was never edited")
+    }
+}
+
+extension JSONEncoder {
+    /// A progress record as the store writes it.
+    func encodeProgress(_ record: ProgressRecord) throws -> Data {
+        dateEncodingStrategy = .iso8601
+        return try encode(record)
+    }
+}
