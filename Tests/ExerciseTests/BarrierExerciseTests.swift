@@ -65,9 +65,9 @@ struct BarrierThreadSanitizerTests {
     static let challenge = ExerciseCatalog.exercises(forPage: "barrier")?.challenge
 
     /// A real Thread Sanitizer build compiles LessonKit again, instrumented: minutes on a loaded two-core machine,
-    /// too slow for every test run. A stand-in `swift` on `PATH` "builds" a program that runs the real reference
-    /// solution (spans and all, through the check's own runner) and then writes `report` on its standard error, as
-    /// the sanitizer does; the check must judge both.
+    /// too slow for every test run. A stand-in `swift` on `PATH` "builds" a program that writes a report on its standard
+    /// error, as the sanitizer does, and runs the real reference solution (spans and all, through the check's own
+    /// runner); the check must judge both.
     @Test func aRaceReportFailsTheCheckThoughEverySpanHolds() async throws {
         let challenge = try #require(Self.challenge)
         #expect(challenge.threadSanitizer)
@@ -116,9 +116,9 @@ struct BarrierThreadSanitizerTests {
 
 /// A stand-in `swift` on a temporary `PATH`, and an empty package root for the check to build in.
 ///
-/// `swift build` logs its arguments and puts a "sanitized" program in the scratch folder: a script that runs the real
-/// program `running` (built with the package) with the arguments and environment it was given, then writes `report`
-/// on its standard error, as Thread Sanitizer does at exit.
+/// `swift build` logs its arguments and puts a "sanitized" program in the scratch folder: a script that writes `report`
+/// on its standard error, as Thread Sanitizer does, and becomes the real program `running` (built with the package),
+/// with the arguments and environment it was given.
 private struct SanitizerStandIn {
     /// What the sanitizer writes for the untouched person, in the frames `ExerciseCheck.threadSanitizerOptions` asks for.
     static let raceOnTheLastName = """
@@ -152,7 +152,8 @@ private struct SanitizerStandIn {
         try "// the learner's file; the stand-in build does not read it\n".write(to: exercise.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         let program = BuildProducts.executable(named: product)
         let reportLines = report.map { "cat >&2 <<'REPORT'\n\($0)\nREPORT\n" } ?? ""
-        let sanitized = "#!/bin/sh\n'\(program)' \"$@\"\nstatus=$?\n\(reportLines)exit $status\n"
+        // The report first, then `exec`: a page exits at once unless the host is its parent (`OrphanGuard`).
+        let sanitized = "#!/bin/sh\n\(reportLines)exec '\(program)' \"$@\"\n"
         let swift = """
         #!/bin/sh
         echo "$*" >> '\(log.path)'
