@@ -233,6 +233,10 @@ struct BarrierJudgeFixtureTests {
             + "and the writer never came back from changeName: it was waiting for that very write: "
             + "send the write with async(flags: .barrier), so its caller does not wait for it"))
         #expect(!failures.contains { $0.hasPrefix("a read ") }, "the readers at the end were never reached, so they are not judged")
+        #expect(failures.contains("no write of Delia Dingle or Eva Evershed ever started; the write of Charlie Cheesecake started on T2 "
+            + "at 0.10 s and never finished; 0 of the 6 reads of the name ran to their end"), "\(failures)")
+        #expect(try Self.verdict(script).findings.contains(CheckFinding(holds: true,
+            "the one write that started ran alone: no read or other write of the person ran beside it")))
     }
 
     @Test func readsThatTakeTurnsStarveThePairAtTheEnd() throws {

@@ -137,7 +137,8 @@ struct BarrierPersonJudge {
             wrong.append("no write of \(listed(neverStarted, with: "or")) ever started")
         }
         for write in writes where write.end == nil && !finishedWrites.contains(Self.written(write)) {
-            wrong.append("the write of \(Self.written(write)) started \(place(write)) and never finished")
+            wrong.append("the write of \(Self.written(write)) started on \(record.laneName(of: write.thread)) at "
+                + "\(record.secondsText(at: write.start)) and never finished")
         }
         if finishedReads < Self.readsExpected {
             wrong.append("\(finishedReads) of the \(Self.readsExpected) reads of the name ran to their end")
@@ -164,7 +165,8 @@ struct BarrierPersonJudge {
         }
         let readMeeting = firstMeeting(with: reads), writeMeeting = firstMeeting(with: writes)
         guard let first = readMeeting ?? writeMeeting else {
-            return CheckFinding(holds: true, "each of the \(writes.count) writes ran alone: no read or other write of the person ran beside it")
+            let each = writes.count == 1 ? "the one write that started" : "each of the \(writes.count) writes"
+            return CheckFinding(holds: true, "\(each) ran alone: no read or other write of the person ran beside it")
         }
         var text = "a write of the name (to \(Self.written(first.write))) ran \(place(first.write)) while "
         if readMeeting != nil {
