@@ -39,6 +39,7 @@ let exercisePages: [String] = [
     "05-InPractice",
     "06-GCD",
     "07-Groups",
+    "08-Barrier",
 ]
 
 let exerciseVariants = ["Emptied", "Faked"]

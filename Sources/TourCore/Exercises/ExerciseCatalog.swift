@@ -8,6 +8,7 @@ public enum ExerciseCatalog {
         .inPractice,
         .gcd,
         .groups,
+        .barrier,
     ]
 
     /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.

@@ -32,6 +32,18 @@ extension RunRecord {
         spans.filter { $0.end == nil }.sorted { $0.start < $1.start }
     }
 
+    /// When `span` ended; for a span still open when the run ended (a hang, a crash), the end of the run; nil while
+    /// the run goes on.
+    public func end(of span: Span) -> UInt64? {
+        span.end ?? endTime
+    }
+
+    /// Whether two spans were both running at some moment; a span still open at the end of the run lasts to its end.
+    public func ranTogether(_ first: Span, _ second: Span) -> Bool {
+        guard let firstEnd = end(of: first), let secondEnd = end(of: second) else { return true }
+        return first.start < secondEnd && second.start < firstEnd
+    }
+
     /// The first operation named `name` that reported a state, if any did.
     public func operation(named name: String) -> OperationRecord? {
         operations.first { $0.name == name }
