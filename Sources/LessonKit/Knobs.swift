@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PageProtocol
 
 /// An integer experiment the learner can change from outside, for example
@@ -31,7 +30,7 @@ where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
 
 /// Keeps which knobs the page declared, so a setting for a knob that never appeared is reported when the page ends.
 enum KnobRegistry {
-    private static let declared = Mutex<Set<String>>([])
+    private static let declared = SanitizerVisibleLock<Set<String>>([])
     private static let exitCheck: Void = { atexit { KnobRegistry.reportUnusedSettings() } }()
 
     /// The value this run uses for `spec`: the one set from outside, checked by the spec (a wrong one stops the page

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PageProtocol
 
 /// One row of a list in the live view: a picture, or a placeholder when `picture` is nil, with a caption.
@@ -94,7 +93,7 @@ public enum LiveView {
         }
     }
 
-    private static let lastRows = Mutex<[LiveRow]>([])
+    private static let lastRows = SanitizerVisibleLock<[LiveRow]>([])
 
     /// Tells the tutorial that this page reads scroll commands on its standard input (`scroll +N`, `scroll -N`),
     /// so the learner's scroll keys in the live view reach it; closing the input means the learner let go.
@@ -181,7 +180,7 @@ final class FramePacer: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleLock(State())
     private let timer = DispatchQueue(label: "lessonkit.live-view")
 
     func offer(_ frame: @escaping Drawing, now: UInt64) -> Bool {

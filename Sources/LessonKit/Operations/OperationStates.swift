@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PageProtocol
 
 /// The states an operation passes through: the one type the host reads them as too.
@@ -41,7 +40,7 @@ private final class ObjectNumbers: Sendable {
         let number: Int
     }
 
-    private let table = Mutex<(entries: [ObjectIdentifier: Entry], next: Int)>(([:], 1))
+    private let table = SanitizerVisibleLock<(entries: [ObjectIdentifier: Entry], next: Int)>(([:], 1))
 
     func number(for object: AnyObject) -> Int {
         table.withLock { table in
@@ -81,7 +80,7 @@ open class ObservedOperation: Operation, @unchecked Sendable {
     }
 
     /// Held while a change is reported, so no getter returns a change before its line has gone out.
-    private let reported = Mutex(Reported())
+    private let reported = SanitizerVisibleLock(Reported())
 
     public override init() {
         super.init()

@@ -1,6 +1,5 @@
 @preconcurrency import Glibc
 import Foundation
-import Synchronization
 import PageProtocol
 
 /// Where a page's events go: the host's trace pipe on fd 3, or nowhere when the page runs alone
@@ -81,11 +80,11 @@ final class LineBuffer: @unchecked Sendable {
     private var count = 0
     private var waitingForSpace = 0
     private var broken = false
-    private let lock = Mutex<Void>(())
+    private let lock = SanitizerVisibleLock<Void>(())
     private let wake = DispatchSemaphore(value: 0)
     private let spaceFreed = DispatchSemaphore(value: 0)
     /// Serialises writes to the descriptor: the flusher's, and `flush()` from any thread.
-    private let writeLock = Mutex<Void>(())
+    private let writeLock = SanitizerVisibleLock<Void>(())
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
