@@ -147,6 +147,9 @@ public final class PageRunSlots: Sendable {
         state = Mutex(State(free: count))
     }
 
+    /// How many runs wait for a slot now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Waits for a free slot and takes it; give it back with `release`.
     public func acquire(_ urgency: Urgency = .normal) async {
         await withCheckedContinuation { continuation in
