@@ -17,8 +17,8 @@ private func systemSchedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRaw
 /// (when these tests ran one after another they did too); the speed-up test counts only runs that had two cores.
 @Suite("Page 2: Queue")
 struct QueuePageTests {
-    /// The suite's three runs, started together: asked for one after another, each queued behind the others'.
-    /// The run at 1× first, as it is the longest and the speed-up test may need another run after it.
+    /// The suite's three runs, started together (asked for one after another, as they once were, each queued behind
+    /// every run asked for in between). The run at 1× first: it is the longest, and the speed-up test may need more.
     static let runs = (
         atOneTimes: Task { await recordRun(product: "Lesson02Queue", speed: 1, stuckAfter: 10, urgency: .criticalPath) },
         onOneCore: Task {
