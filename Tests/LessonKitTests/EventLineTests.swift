@@ -116,6 +116,9 @@ struct LineBufferConcurrencyTests {
         reader.start()
         let threads = 8
         let linesPerThread = 3_000
+        // Names cut from one run of bytes: `String(repeating:count:)`, which appends a character at a time, was most
+        // of the test's time, and the buffer sees the same lines either way.
+        let xs = [UInt8](repeating: UInt8(ascii: "x"), count: 5_000)
         // concurrentPerform blocks its caller until every iteration is done: on a thread of its own, not the pool's.
         await awaitBlocking("concurrent-writers") {
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
@@ -125,7 +128,7 @@ struct LineBufferConcurrencyTests {
                             var line = EventLine(kindName: "mark", time: UInt64(number), thread: Int32(thread), queue: queue,
                                                  scratch: scratch)
                             // Lengths from a few bytes to several kilobytes, so lines straddle every buffer boundary.
-                            line.add("name", String(repeating: "x", count: (number * 37 + thread * 101) % 5_000))
+                            line.add("name", String(decoding: xs[..<((number * 37 + thread * 101) % 5_000)], as: UTF8.self))
                             line.withFinishedBytes { buffer.append($0) }
                         }
                     }
@@ -135,19 +138,32 @@ struct LineBufferConcurrencyTests {
         buffer.flush()
         close(fds[1])
         await received.finished()
-        let lines = received.bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
-        #expect(received.bytes.last == 10)
-        #expect(lines.count == threads * linesPerThread)
+        let bytes = received.bytes
+        #expect(bytes.last == 10)
+        // Reading 24,000 lines back is seconds of computing in a debug build: on a thread of its own, not the pool's.
+        let check = await awaitBlocking("read-back") { Self.readBack(bytes) }
+        #expect(check.lines == threads * linesPerThread)
+        #expect(check.unreadable.isEmpty, "lines that are not a whole event: \(check.unreadable.prefix(3))")
+        #expect(check.wrongLength.isEmpty, "names of the wrong length, by thread and line: \(check.wrongLength.prefix(3))")
+        #expect(check.distinct == threads * linesPerThread)
+    }
+
+    /// What the lines read back hold: how many, those that are not an event with a thread, a time and a name, those
+    /// whose name is not as long as the writer made it, and how many distinct thread-and-number pairs.
+    static func readBack(_ bytes: [UInt8]) -> (lines: Int, unreadable: [String], wrongLength: [String], distinct: Int) {
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+        var unreadable: [String] = [], wrongLength: [String] = []
         var seen = Set<String>()
         for line in lines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
-            let thread = try #require(object["tid"] as? Int)
-            let number = try #require(object["t"] as? Int)
-            let name = try #require(object["name"] as? String)
-            #expect(name.count == (number * 37 + thread * 101) % 5_000)
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+                  let thread = object["tid"] as? Int, let number = object["t"] as? Int, let name = object["name"] as? String else {
+                unreadable.append(String(decoding: line.prefix(80), as: UTF8.self))
+                continue
+            }
+            if name.utf8.count != (number * 37 + thread * 101) % 5_000 { wrongLength.append("\(thread) \(number)") }
             seen.insert("\(thread) \(number)")
         }
-        #expect(seen.count == threads * linesPerThread)
+        return (lines.count, unreadable, wrongLength, seen.count)
     }
 }
 

@@ -142,7 +142,7 @@ struct BarrierPageTests {
         #expect(!unsafe.spans.contains { $0.name.contains("queue barrier") })
         #expect(unsafe.ending == .exited(code: 0))
 
-        let safe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20)
+        let safe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20, urgency: .followUp)
         #expect(safe.outputText.contains { $0.hasPrefix("Thread-safe person's final name: ") })
         #expect(!safe.outputText.contains { $0.hasPrefix("Unsafe") })
         #expect(safe.ending == .exited(code: 0))

@@ -201,11 +201,12 @@ struct InPracticePageTests {
     }
 
     @Test func commandsFromStandardInputScrollTheList() async throws {
-        let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
-        page.send("scroll +3\nbogus\nstop\n")
-        page.closeInput()
-        let output = page.readToEnd()
-        #expect(page.exitStatus() == 0)
+        let (output, status) = try await PageWithInput.talk(arguments: ["--speed", "10", "--set", "script=keys"]) { page in
+            page.send("scroll +3\nbogus\nstop\n")
+            page.closeInput()
+            return page.readToEnd()
+        }
+        #expect(status == 0)
         #expect(output.contains("ignored 'bogus'"))
         #expect(output.contains("The list, rows 3 to 6 in view (marked >):"))
         let inView = output.split(separator: "\n").filter { $0.hasPrefix(">") }
@@ -213,26 +214,28 @@ struct InPracticePageTests {
     }
 
     @Test func theFingerLiftsByItselfWhenCommandsPause() async throws {
-        let page = try PageWithInput(arguments: ["--speed", "10", "--set", "script=keys"])
-        page.send("scroll +2\n")
-        // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
-        let untilLift = page.read(until: "Finger lifted at rows 2 to 5")
+        let ((untilLift, rest), status) = try await PageWithInput.talk(arguments: ["--speed", "10", "--set", "script=keys"]) { page in
+            page.send("scroll +2\n")
+            // No stop is sent: the page lifts the finger after a quiet spell, and only then is it told to quit.
+            let untilLift = page.read(until: "Finger lifted at rows 2 to 5")
+            page.send("quit\n")
+            page.closeInput()
+            return (untilLift, page.readToEnd())
+        }
         #expect(untilLift.contains("Finger lifted at rows 2 to 5"))
-        page.send("quit\n")
-        page.closeInput()
-        let rest = page.readToEnd()
-        #expect(page.exitStatus() == 0)
+        #expect(status == 0)
         #expect(rest.contains("Done: quit at rows 2 to 5"))
     }
 
     @Test func scrollingFromTheTutorialTakesOverFromTheScript() async throws {
-        let page = try PageWithInput(arguments: ["--speed", "10"], hostSendsCommands: true)
-        _ = page.read(until: "takes over from it")
-        // The script's first drag (+4) may be under way; the learner's -1 replaces everything after it.
-        page.send("scroll -1\nstop\n")
-        page.closeInput()
-        let output = page.readToEnd()
-        #expect(page.exitStatus() == 0)
+        let (output, status) = try await PageWithInput.talk(arguments: ["--speed", "10"], hostSendsCommands: true) { page in
+            _ = page.read(until: "takes over from it")
+            // The script's first drag (+4) may be under way; the learner's -1 replaces everything after it.
+            page.send("scroll -1\nstop\n")
+            page.closeInput()
+            return page.readToEnd()
+        }
+        #expect(status == 0)
         let firstRow = try #require(output.firstMatch(of: /The list, rows (\d+) to/).flatMap { Int($0.1) },
                                     "no final list in:\n\(output)")
         #expect(firstRow <= 3, "the script's later drags (+10, -8) still played:\n\(output)")
@@ -267,7 +270,8 @@ struct InPracticePageTests {
         // Speed 2: the drag lasts at least 0.7 s, the first downloads 0.5 s, so slots free up while the finger is down.
         let suspended = await recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
         #expect(try Self.workBegunWhileScrolling(printedBy: suspended) == [0])
-        let free = await recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2)
+        let free = await recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2,
+                                   urgency: .followUp)
         let begun = try Self.workBegunWhileScrolling(printedBy: free)
         #expect(begun.count == 1 && begun[0] >= 1, "\(begun)")
     }
@@ -433,8 +437,21 @@ final class PageWithInput: @unchecked Sendable {
     /// A guard against a page that never ends: it is stopped after this long, and the test fails on its output.
     private static let limit = 30.0
 
+    /// Starts the page in a page-run slot (`PageRunSlots`) and runs `conversation` with it on a thread of its own, as
+    /// its reads and the wait for its exit block; returns what `conversation` returned and the page's exit status.
+    static func talk<T: Sendable>(arguments: [String], hostSendsCommands: Bool = false,
+                                  _ conversation: @escaping @Sendable (PageWithInput) -> T) async throws -> (T, Int32) {
+        try await PageRunSlots.shared.withSlot {
+            try await awaitBlocking("page-with-input") {
+                let page = try PageWithInput(arguments: arguments, hostSendsCommands: hostSendsCommands)
+                let said = conversation(page)
+                return (said, page.exitStatus())
+            }
+        }
+    }
+
     /// `hostSendsCommands` runs the page as the tutorial does, its script playing until a command arrives.
-    init(arguments: [String], hostSendsCommands: Bool = false) throws {
+    private init(arguments: [String], hostSendsCommands: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: InPracticePageTests.product))
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment

@@ -69,13 +69,19 @@ struct AdversarialStreamTests {
         #expect(summary.contains { $0.hasPrefix("Ended: stuck") }, sourceLocation: sourceLocation)
     }
 
-    @Test func aDependencyChainOfAMillionOperations() throws {
+    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    @Test func aDependencyChainOfAMillionOperations() async throws {
         var feed = Feed()
         let length = 1_000_000
         // The chain's operations in a shuffled order of ids, so the search meets it from the middle as often as not.
         var ids = Array(1...length)
-        ids.shuffle(using: &feed.random)
+        // Fisher-Yates by hand, yielding as it goes: `shuffle` is a second of computing without a break.
+        for index in stride(from: length - 1, to: 0, by: -1) {
+            if index % 10_000 == 0 { await Task.yield() }
+            ids.swapAt(index, Int(feed.random.next() % UInt64(index + 1)))
+        }
         for index in 0..<length - 1 {
+            if index % 10_000 == 0 { await Task.yield() }
             feed.send(.dep(operation: "op \(ids[index])", oid: ids[index], dependency: "op \(ids[index + 1])", onid: ids[index + 1]))
         }
         #expect(feed.record.dependencies.count == feed.record.limits.dependencies)
@@ -112,11 +118,14 @@ struct AdversarialStreamTests {
     @Test func aMillionDistinctResultsOperationsAndThreads() async throws {
         var feed = Feed()
         let count = 1_000_000
+        // The texts, made once: making each again (`String(repeating:count:)` appends a character at a time) was most
+        // of the test's time, and the record sees the same texts either way.
+        let texts = (0..<400).map { String(repeating: "r", count: $0) }
         for index in 0..<count {
             if index % 10_000 == 0 { await Task.yield() }
             let thread = Int32(10_000 + index)
             feed.send(.result(file: "main.swift", line: index, kind: .peek,
-                              text: String(repeating: "r", count: Int(feed.random.next() % 400)), seconds: nil), thread: thread)
+                              text: texts[Int(feed.random.next() % 400)], seconds: nil), thread: thread)
             feed.send(.op(operation: "operation \(index)", oid: index, state: index % 2 == 0 ? .executing : .ready), thread: thread)
         }
         let record = feed.record
@@ -181,11 +190,13 @@ struct AdversarialStreamTests {
         try expectSurvived(feed, leavesWorkOpen: true)
     }
 
-    @Test func longNamesAndAMillionQueueLabelsAreCut() throws {
+    /// 200,000 events of 64 KB: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    @Test func longNamesAndAMillionQueueLabelsAreCut() async throws {
         var feed = Feed()
         let long = String(repeating: "🧵", count: 16_000)
         // Marks, and spans that end, each with a name of 64 KB and a queue label of its own: the record at its fullest.
         for index in 0..<120_000 {
+            if index % 2_000 == 0 { await Task.yield() }
             let kinds: [EventKind] = index % 3 == 0 ? [.mark(name: long)] : [.begin(id: index, name: long), .end(id: index, name: long)]
             let queue = "queue \(index) " + long.prefix(40)
             for kind in kinds {

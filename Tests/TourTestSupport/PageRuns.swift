@@ -6,7 +6,7 @@ import TourCore
 ///
 /// Tests wait for the run's real end (or the watchdog's verdict), never for a fixed time, and they wait without
 /// holding a thread: the record comes back with the run's `.ended` event. Runs take turns for the cores
-/// (`PageRunSlots`). `executable` defaults to `product` in this build's products; a test that changed a page
+/// (`PageRunSlots`), the more `urgent` first. `executable` defaults to `product` in this build's products; a test that changed a page
 /// passes the program of its own `ScratchPackage`.
 public func recordRun(
     product: String,
@@ -17,12 +17,13 @@ public func recordRun(
     silentLimit: Double = 15,
     arguments: [String] = [],
     environment: [String: String] = [:],
-    limits: RunRecord.Limits = RunRecord.Limits()
+    limits: RunRecord.Limits = RunRecord.Limits(),
+    urgency: PageRunSlots.Urgency = .normal
 ) async -> RunRecord {
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
                              stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
-    return await PageRunSlots.shared.withSlot {
+    return await PageRunSlots.shared.withSlot(urgency) {
         await withCheckedContinuation { continuation in
             _ = PageRun.start(request) { event in
                 recorder.apply(event)

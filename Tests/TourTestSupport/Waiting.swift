@@ -105,13 +105,40 @@ public final class Occurrences: Sendable {
 ///
 /// Pages compute (filters) and their watchdog calls a page stuck after a few seconds without progress; forty page
 /// runs started together on two cores, as the suite's tests would, starve one another past that.
+///
+/// A free slot goes to the most urgent waiter, and among equals to the one that has waited longest. The suite lasts
+/// as long as its longest chain of runs that wait for one another, so a run's `Urgency` says where it stands:
+/// - `.normal`, the default: a test's first run, or runs that do not wait for one another (`async let`, static
+///   `Task`s started together). Almost every new test belongs here, and its runs fill the gaps the chains leave.
+/// - `.followUp`: a run that a test starts only after an earlier run of its own ended (a retry, runs that take
+///   turns with one another). Without it each run of a chain of six queues again behind every test's first run.
+/// - `.criticalPath`: the runs of the suite's longest chain, today page 2's (`QueuePageTests`): a page run at 1×
+///   and up to two more for the speed-up. They start first, so the rest of the suite runs beside them.
+/// A new test stays off the critical path if its runs are short (a speed factor of 10 or more where its claims
+/// hold; about a second of running each) and, when it needs several, starts them together rather than one after
+/// another, or marks each later one `.followUp`. One that needs a long chain of its own should shorten it first:
+/// a test with ten runs of a second one after another cannot end before ten seconds plus the waits, however the
+/// slots are shared.
 public final class PageRunSlots: Sendable {
     /// One slot per core, and at least two.
     public static let shared = PageRunSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
+    /// How soon a waiting run gets a slot: see `PageRunSlots`.
+    public enum Urgency: Int, Sendable, Comparable {
+        case normal, followUp, criticalPath
+
+        public static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private struct Waiter {
+        var urgency: Urgency
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var free: Int
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Most urgent first; among equals, in the order they came.
+        var waiters: [Waiter] = []
     }
 
     private let state: Mutex<State>
@@ -120,12 +147,16 @@ public final class PageRunSlots: Sendable {
         state = Mutex(State(free: count))
     }
 
+    /// How many runs wait for a slot now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Waits for a free slot and takes it; give it back with `release`.
-    public func acquire() async {
+    public func acquire(_ urgency: Urgency = .normal) async {
         await withCheckedContinuation { continuation in
             let granted = state.withLock { state -> Bool in
                 guard state.free > 0 else {
-                    state.waiters.append(continuation)
+                    let place = state.waiters.firstIndex { $0.urgency < urgency } ?? state.waiters.endIndex
+                    state.waiters.insert(Waiter(urgency: urgency, continuation: continuation), at: place)
                     return false
                 }
                 state.free -= 1
@@ -135,21 +166,21 @@ public final class PageRunSlots: Sendable {
         }
     }
 
-    /// Gives a slot back: the longest waiter gets it.
+    /// Gives a slot back: the most urgent waiter, the longest waiting among equals, gets it.
     public func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiters.isEmpty else {
                 state.free += 1
                 return nil
             }
-            return state.waiters.removeFirst()
+            return state.waiters.removeFirst().continuation
         }
         next?.resume()
     }
 
     /// Runs `body` in a slot of its own.
-    public func withSlot<T>(_ body: () async throws -> T) async rethrows -> T {
-        await acquire()
+    public func withSlot<T>(_ urgency: Urgency = .normal, _ body: () async throws -> T) async rethrows -> T {
+        await acquire(urgency)
         defer { release() }
         return try await body()
     }
