@@ -66,7 +66,8 @@ struct BuildPlan {
     private static let kept = Mutex<[String: (identity: FileIdentity, plan: BuildPlan)]>([:])
 
     /// The plan in `file`, read again only when the file is not the one last read (SwiftPM rewrites it on each of its
-    /// builds, and a rewrite changes its inode, change time or size); nil when there is none. A page's rebuilds after
+    /// builds, and a rewrite changes its inode, change time or size; the change time moves by the kernel's clock tick,
+    /// and a build that rewrites the plan takes far longer than one); nil when there is none. A page's rebuilds after
     /// the first then start their compile job without reading it.
     static func load(file: URL) -> BuildPlan? {
         guard let identity = FileIdentity(path: file.path) else { return nil }
