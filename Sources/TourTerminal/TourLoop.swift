@@ -22,6 +22,8 @@ final class TourLoop: @unchecked Sendable {
     private let screen: CursesScreen
     private var model: TourModel
     private var runs: [Int: PageRun] = [:]
+    /// Runs whose first output line has not arrived yet: that line is drawn at once, not at the next frame's turn.
+    private var runsBeforeFirstOutput: Set<Int> = []
     private var sources: [DispatchSourceProtocol] = []
     private var ticker: DispatchSourceTimer?
     private var tickerInterval: DispatchTimeInterval?
@@ -113,12 +115,27 @@ final class TourLoop: @unchecked Sendable {
     }
 
     private func receive(_ batch: [(runID: Int, event: HostEvent)]) {
+        var firstOutput = false
         for (runID, event) in batch {
             perform(model.update(.host(runID: runID, event)))
-            if case .ended = event { runs[runID] = nil }
+            switch event {
+            case .output:
+                if runsBeforeFirstOutput.remove(runID) != nil { firstOutput = true }
+            case .ended:
+                runs[runID] = nil
+                runsBeforeFirstOutput.remove(runID)
+            default:
+                break
+            }
         }
         if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
-        requestFrame()
+        // A run's first line is what a learner who just saved a change waits for: it does not wait out the frame
+        // interval after the frame that showed the build's end.
+        if firstOutput {
+            drawFrame()
+        } else {
+            requestFrame()
+        }
     }
 
     private func perform(_ effects: [TourEffect]) {
@@ -131,6 +148,7 @@ final class TourLoop: @unchecked Sendable {
                                          sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
+                runsBeforeFirstOutput.insert(order.runID)
                 _ = model.update(.tick(now: monotonicNanoseconds()))
                 startTicking()
             case .stop(let runID):

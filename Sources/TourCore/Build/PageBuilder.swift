@@ -144,7 +144,7 @@ public struct PageBuilder: Sendable {
     /// to import, the index, SwiftPM's records) nothing in a run reads, and SwiftPM's next build redoes it: it sees
     /// the page's sources changed since its own last build.
     func directStages(product: String, sources: [URL]) throws -> [Stage] {
-        guard let plan = BuildPlan(file: planFile) else { throw NoDirectRoute(reason: "no build plan yet") }
+        guard let plan = BuildPlan.load(file: planFile) else { throw NoDirectRoute(reason: "no build plan yet") }
         guard let module = plan.command(product: product, configuration: configuration, kind: "module"),
               let link = plan.command(product: product, configuration: configuration, kind: "exe"),
               !module.args.isEmpty, !link.args.isEmpty else {
