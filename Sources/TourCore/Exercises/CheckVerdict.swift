@@ -36,9 +36,20 @@ public struct CheckVerdict: Sendable, Equatable {
         if let reports = threadSanitizerReports {
             findings += reports.isEmpty
                 ? [CheckFinding(holds: true, "Thread Sanitizer saw no data race")]
-                : reports.map { CheckFinding(holds: false, $0.summary) }
+                : Self.counted(reports.map(\.summary)).map { CheckFinding(holds: false, $0) }
         }
         self.findings = findings
+    }
+
+    /// The same race reported again from other threads reads as one finding with its count, in order of first report.
+    private static func counted(_ summaries: [String]) -> [String] {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for summary in summaries {
+            if counts[summary] == nil { order.append(summary) }
+            counts[summary, default: 0] += 1
+        }
+        return order.map { counts[$0]! > 1 ? "\($0) (reported \(counts[$0]!) times)" : $0 }
     }
 
     /// A verdict of these findings, for a check that never got to judge a run (`ExerciseCheck`).
