@@ -27,12 +27,11 @@ final class ExerciseChecks: @unchecked Sendable {
     }
 
     /// Watches `exercise`'s folder (`PageExercises.exerciseFiles` of `page`) instead of the one watched so far; a
-    /// no-op for the folder watched. Its original is kept first, as `tour watch` keeps it, so a change saved from any
-    /// editor can be undone by `tour reset`; a failure to keep it is said when `E` opens the file (`EditorHandoff`).
+    /// no-op for the folder watched. Watching writes nothing: the exercise's original is kept when `E` hands it to an
+    /// editor (`EditorHandoff`), as a page's is, so that only opening the tutorial never writes into the package.
     func watch(_ page: Page, exercise: Page) {
         let folder = exercise.source.deletingLastPathComponent()
         guard folder != watchedFolder else { return }
-        try? OriginalPages(packageRoot: packageRoot).keepOriginal(of: exercise)
         watcher?.stop()
         watchedFolder = folder
         watchedPage = page.folder

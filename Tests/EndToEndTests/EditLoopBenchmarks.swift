@@ -27,7 +27,7 @@ extension InteractiveTourBenchmarks {
         // and a slow poll could miss it.
         try await tmux.start("bash --norc --noprofile -c 'exec \(scratch.tour)'", width: 120, height: 60, environment: scratch.environment)
         try await tmux.waitFor("the first frame") { $0.contains("Pages") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("the first run's end", timeout: 60) { $0.contains("ended normally") }
 
         var figures = EditLoopFigures()

@@ -43,7 +43,7 @@ extension TourInTmuxTests {
         // pane shows the same words as code.
         let printedDone = #"main +[A-Z] (\S+ +)?Done: four operations"#
         let printedEdited = #"main +[A-Z] (\S+ +)?Edited: four operations"#
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("page 1's last line, and its ending", timeout: 120) { $0.matches(printedDone) && $0.contains("ended normally") }
 
         try "s/Done: four operations/Edited: four operations/\n".write(to: editScript, atomically: true, encoding: .utf8)

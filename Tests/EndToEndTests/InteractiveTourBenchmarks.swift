@@ -74,7 +74,7 @@ struct InteractiveTourBenchmarks {
         try await tmux.start("bash --norc --noprofile -c 'exec \(flood.tour)'", width: 120, height: 40, environment: ["TOUR_ROOT": flood.root.path])
         try await tmux.waitFor("the first frame") { $0.contains("Pages") }
         let pid = try await tmux.panePID()
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("the flood streaming", timeout: 10) { $0.contains("s stop") && $0.contains("Timeline") }
         try await Task.sleep(for: .seconds(2))
         let early = try ProcessStats(pid: pid)
@@ -100,7 +100,7 @@ extension InteractiveTourBenchmarks {
         try await tmux.startInColor(tour)
         try await tmux.send("n", "n", "n", "n")
         try await tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("photos", timeout: 30, colors: true) { LiveViewInTmuxTests.pictureCells(in: $0).count >= 100 }
 
         var helpLatencies: [Double] = []
@@ -142,7 +142,7 @@ extension InteractiveTourBenchmarks {
         }
         try await tmux.startInColor(flood.tour, environment: ["TOUR_ROOT": flood.root.path])
         try await tmux.waitFor("the first frame") { $0.contains("Pages") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("the frames streaming", timeout: 10) { $0.contains("s stop") && $0.contains("▀") }
         try await Task.sleep(for: .seconds(2))
         let latencies = try await tmux.helpLatencies(10)

@@ -14,7 +14,7 @@ struct LiveViewInTmuxTests {
         defer { tmux.stop() }
         try await tmux.send("n", "n", "n", "n")
         try await tmux.waitFor("page 5") { $0.contains("5 In Practice") && $0.contains("Live view") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
 
         let colored = try await tmux.waitFor("photos in the live view", timeout: 120, colors: true) { screen in
             Self.pictureCells(in: screen).count >= 100
@@ -48,7 +48,7 @@ struct LiveViewInTmuxTests {
         defer { tmux.stop() }
         try await tmux.send("n", "n", "n", "n", "n", "n")
         try await tmux.waitFor("page 7") { $0.contains("7 Groups") && $0.contains("Live view") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         let first = try await tmux.waitFor("the first frames", timeout: 120, colors: true) { Self.pictureCells(in: $0).count >= 100 }
         let firstBackground = Self.mostCommonColor(in: first)
         let last = try await tmux.waitFor("the background to change colour", timeout: 120, colors: true) { screen in

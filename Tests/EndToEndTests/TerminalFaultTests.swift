@@ -37,7 +37,7 @@ struct TerminalFaultTests {
                        environment: ["TOUR_ROOT": package.root.path, marker: markerValue])
         let shellPID = try await tmux.panePID()
         try await tmux.waitFor("the interface") { $0.contains("Pages") && $0.contains("r run") }
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("the stand-in page running") { $0.contains("tick 3") }
         let running = try await Self.waitForProcesses(carrying: marker, markerValue, toBe: "the shell, tour and its page") {
             $0.subtracting([shellPID]).count >= 2

@@ -32,7 +32,7 @@ struct TourInTmuxTests {
             screen.contains("Pages") && catalog.pages.allSatisfy { screen.contains("\($0.number) \($0.title.prefix(12))") }
         }
 
-        try await tmux.send("r")
+        try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("page 1's output", timeout: 120) { $0.contains(printed) }
         let ended = try await tmux.waitFor("the run's ending in words", timeout: 180) { $0.contains(" after ") && !$0.contains("s stop") }
         #expect(ended.contains("ended normally"))

@@ -99,6 +99,14 @@ final class Tmux: Sendable {
         try await run(["send-keys", "-t", session] + keys)
     }
 
+    /// Runs the page shown as a learner who skips its prediction does: `r`, which asks the page's unanswered
+    /// prediction first, then Esc, which runs the page without an answer. Where nothing is asked, `r` runs the page
+    /// and Esc only leaves the zoomed pane.
+    func runSkippingThePrediction() async throws {
+        try await send("r")
+        try await send("Escape")
+    }
+
     func resize(width: Int, height: Int) async throws {
         try await run(["resize-window", "-t", session, "-x", String(width), "-y", String(height)])
     }
