@@ -9,16 +9,23 @@ enum KernelThread {
 
     /// Where the thread settles: its state and the kernel function it sleeps in, such as `sleeping in sigsuspend`.
     ///
-    /// A thread that is still running is looked at again every millisecond, for up to `patience` seconds, since a
-    /// thread on its way to sleep (the main thread running its exit destructors, say) is running for a moment first.
-    static func whereabouts(of thread: Int32, patience: Double = 2) -> String {
+    /// A thread on its way to sleep (the main thread running its exit destructors, say) is running for a moment
+    /// first, and may wait on a lock on the way; on a loaded machine that moment is long. So a thread that is running,
+    /// or sleeping anywhere but in `expected`, is looked at again every millisecond, for up to `patience` seconds;
+    /// what it is doing then is the answer, whatever it is.
+    static func whereabouts(of thread: Int32, expected: String, patience: Double = 2) -> String {
         let deadline = DispatchTime.now() + patience
-        var state = self.state(of: thread)
-        while state == "R" && DispatchTime.now() < deadline {
+        var answer = whereaboutsNow(of: thread)
+        while answer != "sleeping in \(expected)" && answer != "no longer listed in /proc" && DispatchTime.now() < deadline {
             usleep(1_000)
-            state = self.state(of: thread)
+            answer = whereaboutsNow(of: thread)
         }
-        guard let state else { return "no longer listed in /proc" }
+        return answer
+    }
+
+    /// The thread's state and, when it sleeps, the kernel function it sleeps in, as it is at this moment.
+    private static func whereaboutsNow(of thread: Int32) -> String {
+        guard let state = self.state(of: thread) else { return "no longer listed in /proc" }
         let description = ["R": "running", "S": "sleeping", "D": "waiting for the disk", "Z": "a zombie"][state] ?? "state \(state)"
         // wchan names the kernel function a sleeping thread waits in; it reads 0 when the kernel will not say.
         guard let channel = read("wchan", of: thread), channel != "0", !channel.isEmpty else { return description }

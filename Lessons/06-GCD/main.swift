@@ -228,7 +228,7 @@ peek(mainBlockRan.isRaised)
 DispatchQueue.main.async {
     dispatchPrecondition(condition: .onQueue(.main))
     print("Served by dispatchMain: main-queue block on thread \(ThreadIdentity.current) (Thread.isMainThread: \(Thread.isMainThread)), queue \(ThreadIdentity.currentQueueLabel), thread name \(KernelThread.name(of: ThreadIdentity.current))")
-    print("The original main thread \(getpid()) is still there: \(KernelThread.whereabouts(of: getpid()))")
+    print("The original main thread \(getpid()) is still there: \(KernelThread.whereabouts(of: getpid(), expected: "sigsuspend"))")
     print("Done: two queues of your own, work for later, the global queues by QoS, and the main queue served two ways.")
     exit(0)
 }
