@@ -202,6 +202,8 @@ struct ExerciseProgressTests {
         let reset = ResetCommand.execute("async", catalog: folder.catalog)
         #expect(reset.status == .endedAsExpected)
         #expect(reset.lines.contains { $0.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift") }, "\(reset.lines)")
+        // The way back names the page as the learner types it, not the exercise's folder.
+        #expect(reset.lines.contains { $0.hasSuffix("Your version is kept: tour reset --undo async puts it back.") }, "\(reset.lines)")
         #expect(folder.text(folder.exercise) == ExerciseFolder.shippedExercise)
         let kept = folder.root.appendingPathComponent(".tour/before-reset/Exercises/03-Async/1/main.swift")
         #expect(folder.text(kept) == learners)

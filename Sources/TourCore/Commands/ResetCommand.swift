@@ -18,18 +18,20 @@ public enum ResetCommand {
         var failed = false
         // Each page, then its exercise file, kept and reset the same way. An exercise never touched through tour is
         // not mentioned: a line per untouched exercise would bury what the reset did.
-        let targets = pages.flatMap { page -> [(page: Page, name: String, isExercise: Bool)] in
+        // `slug` names the page the learner types, for the exercise too (its files form a page of their own).
+        let targets = pages.flatMap { page -> [(page: Page, slug: String, name: String, isExercise: Bool)] in
             let name = "Page \(page.number) (\(page.slug))"
-            guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return [(page, name, false)] }
-            return [(page, name, false),
-                    (exercises.exerciseFiles(of: page, packageRoot: catalog.root), "\(name) exercise (\(exercises.challenge.file))", true)]
+            guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return [(page, page.slug, name, false)] }
+            return [(page, page.slug, name, false),
+                    (exercises.exerciseFiles(of: page, packageRoot: catalog.root), page.slug,
+                     "\(name) exercise (\(exercises.challenge.file))", true)]
         }
-        for (page, name, isExercise) in targets {
+        for (page, slug, name, isExercise) in targets {
             do {
                 switch try originals.reset(page) {
                 case .restored(let rewritten, let removed):
                     lines.append("\(name): \(changes(rewritten, removed)); it is back to its original text. "
-                                 + "Your version is kept: tour reset --undo \(page.slug) puts it back.")
+                                 + "Your version is kept: tour reset --undo \(slug) puts it back.")
                 case .unchanged:
                     lines.append("\(name): already has its original text.")
                 case .noOriginal:
