@@ -67,7 +67,7 @@ struct GCDPageTests {
         let serial = run.spans.filter { $0.name.hasPrefix("serial job ") }
         let concurrent = run.spans.filter { $0.name.hasPrefix("concurrent job ") }
         try #require(serial.count == 4 && concurrent.count == 4)
-        let widest = maximumOverlap(of: concurrent)
+        let widest = try #require(run.mostAtOnce(concurrent)).count
         #expect(widest >= 2, "with at least two cores the concurrent queue ran jobs side by side")
         #expect(Set(concurrent.map(\.thread)).count >= 2)
         // Four jobs of 50 ms at speed 10: 200 ms one after another, about 100 ms two at a time.
@@ -241,21 +241,6 @@ struct GCDPageTests {
         #expect(!run.outputText.contains("This line never prints."))
         #expect(!run.outputText.contains { $0.hasPrefix("Done:") })
     }
-}
-
-/// The most spans open at any one instant.
-private func maximumOverlap(of spans: [Span]) -> Int {
-    let edges = spans.flatMap { span -> [(time: UInt64, change: Int)] in
-        [(span.start, 1), (span.end ?? .max, -1)]
-    }
-    // At equal times an end counts before a start: one job ending as the next begins is not an overlap.
-    let ordered = edges.sorted { $0.time != $1.time ? $0.time < $1.time : $0.change < $1.change }
-    var open = 0, widest = 0
-    for edge in ordered {
-        open += edge.change
-        widest = max(widest, open)
-    }
-    return widest
 }
 
 /// Seconds from the first start to the last end of `spans`.

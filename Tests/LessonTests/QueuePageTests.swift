@@ -62,7 +62,7 @@ struct QueuePageTests {
         #expect(filters.allSatisfy { $0.thread != run.pid }, "addOperation hands the work to the queue's threads")
         // What the page says it measured is what its trace shows.
         let threads = Set(filters.map(\.thread)).count
-        let line = "\(Self.photoCount) of \(Self.photoCount) photos filtered at width 2, at most \(Self.mostAtOnce(filters)) at a time on \(threads) threads, in "
+        let line = "\(Self.photoCount) of \(Self.photoCount) photos filtered at width 2, at most \(try #require(run.mostAtOnce(filters)).count) at a time on \(threads) threads, in "
         #expect(run.outputText.contains(line + Self.batchTime(in: run)))
     }
 
@@ -72,8 +72,8 @@ struct QueuePageTests {
         let wide = Self.firstBatchFilters(in: run)
         let serial = Self.firstBatchFilters(in: turned)
         try #require(wide.count == Self.photoCount && serial.count == Self.photoCount)
-        #expect(Self.mostAtOnce(wide) <= 2)
-        #expect(Self.mostAtOnce(serial) == 1, "with a width of 1 no two filters overlap")
+        #expect(try #require(run.mostAtOnce(wide)).count <= 2)
+        #expect(try #require(turned.mostAtOnce(serial)).count == 1, "with a width of 1 no two filters overlap")
         #expect(turned.outputText.contains { $0.hasPrefix("6 of 6 photos filtered at width 1, at most 1 at a time on ") })
     }
 
@@ -348,19 +348,6 @@ struct QueuePageTests {
         names.compactMap { name in run.operations.first { $0.name == name }.flatMap { op in op.firstTime(of: .executing).map { (name, $0) } } }
             .sorted { $0.1 < $1.1 }
             .map(\.0)
-    }
-
-    /// The largest number of `spans` open at one instant.
-    static func mostAtOnce(_ spans: [Span]) -> Int {
-        let edges = spans.flatMap { span in [(span.start, 1), (span.end ?? .max, -1)] }
-        // At equal times an end comes before a start: touching spans do not overlap.
-        let ordered = edges.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        var open = 0, most = 0
-        for edge in ordered {
-            open += edge.1
-            most = max(most, open)
-        }
-        return most
     }
 }
 
