@@ -254,10 +254,3 @@ struct BarrierPersonJudge {
         return CheckFinding(holds: false, "no two reads of the person ever ran at once: readers must share its queue")
     }
 }
-
-/// "a", "a and b", "a, b and c"; past `limit` items, "a, b, c and 2 more".
-private func listed(_ items: [String], with conjunction: String = "and", limit: Int = .max) -> String {
-    let shown = items.count > limit ? Array(items.prefix(limit)) + ["\(items.count - limit) more"] : items
-    guard let last = shown.last, shown.count > 1 else { return shown.first ?? "" }
-    return shown.dropLast().joined(separator: ", ") + " \(conjunction) " + last
-}

@@ -228,10 +228,4 @@ private enum PhotoListChallenge {
     private static func number(after prefix: String, in text: String) -> Int? {
         text.hasPrefix(prefix) ? Int(text.dropFirst(prefix.count)) : nil
     }
-
-    /// "1", "1 and 2", "1, 2 and 3".
-    private static func listed(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items.last!
-    }
 }
