@@ -320,7 +320,7 @@ struct BarrierPredictionTests {
 /// a test names, with times in seconds from the run's start.
 fileprivate struct BarrierRecordScript {
     static let pid: Int32 = 500
-    static let start: UInt64 = 1_000_000_000
+    static let start = TraceFixture.start
     private(set) var record = RunRecord()
     private var nextSpan = 1
 
@@ -331,7 +331,8 @@ fileprivate struct BarrierRecordScript {
     static func time(_ seconds: Double) -> UInt64 { start + UInt64((seconds * 1e9).rounded()) }
 
     private mutating func line(_ kind: String, at seconds: Double, thread: Int32, queue: String, _ fields: String) {
-        let line = #"{"e":"\#(kind)","t":\#(Self.time(seconds)),"tid":\#(thread),"q":"\#(queue)",\#(fields)}"#
+        // Stamped as `TraceFixture` stamps lines: whole milliseconds after the same start.
+        let line = TraceFixture.line(kind, at: Int((seconds * 1_000).rounded()), thread: thread, queue: queue, fields)
         switch TraceLineParser.parse(Array(line.utf8)) {
         case .success(let event): record.apply(.trace(event))
         case .failure(let failure): Issue.record("the fixture wrote a bad trace line, \(failure): \(line)")

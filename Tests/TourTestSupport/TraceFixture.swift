@@ -29,16 +29,17 @@ public enum TraceFixture {
     }
 
     /// The record of a run of process `pid` begun at `start` that sent `lines`, taken in the order of their stamps
-    /// (lines with one stamp in the order given), and ended as `ending` a millisecond after the last.
+    /// (lines with one stamp in the order given), and ended as `ending` at `endedAt`, by default a millisecond after
+    /// the last line.
     public static func record(_ lines: [String], pid: Int32 = pid, start: UInt64 = start,
-                              ending: RunEnding = .exited(code: 0)) throws -> RunRecord {
+                              ending: RunEnding = .exited(code: 0), endedAt: UInt64? = nil) throws -> RunRecord {
         var record = RunRecord()
         record.apply(.started(pid: pid, time: start))
         let events = try lines.map { try TraceLineParser.parse(Array($0.utf8)).get() }
         for event in events.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
             record.apply(.trace(event.element))
         }
-        record.apply(.ended(ending, time: (events.map(\.time).max() ?? start) + 1_000_000))
+        record.apply(.ended(ending, time: endedAt ?? (events.map(\.time).max() ?? start) + 1_000_000))
         return record
     }
 }
