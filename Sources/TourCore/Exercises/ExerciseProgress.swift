@@ -13,9 +13,15 @@ extension ProgressRecord {
         pages[exercises.page]?.exercises[exercises.challenge.id] != nil
     }
 
-    /// The reference solution opens after the check has passed, or after the learner asked for a hint twice.
+    /// The reference solution opens after the check has passed, or after `hintsBeforeSolution` hints: the one rule,
+    /// for the record here and for the interface's model of a session.
+    public static func solutionOpens(passed: Bool, hintsShown: Int) -> Bool {
+        passed || hintsShown >= hintsBeforeSolution
+    }
+
+    /// Whether the record opens `exercises`' reference solution (`solutionOpens(passed:hintsShown:)`).
     public func solutionIsOpen(for exercises: PageExercises) -> Bool {
-        hasPassed(exercises) || attempts(on: exercises).hintsShown >= Self.hintsBeforeSolution
+        Self.solutionOpens(passed: hasPassed(exercises), hintsShown: attempts(on: exercises).hintsShown)
     }
 
     /// The learner's answer to `exercises`' prediction, if any.

@@ -47,9 +47,8 @@ public struct PageExerciseState: Sendable {
     /// Both exercises are done: the prediction answered, right or wrong, and the challenge passed.
     public var isDone: Bool { answeredRight != nil && passed }
 
-    /// The solution opens once the check has passed, or after `ProgressRecord.hintsBeforeSolution` hints, as
-    /// `ProgressRecord.solutionIsOpen` says of the record.
-    public var solutionUnlocked: Bool { passed || hintsTaken >= ProgressRecord.hintsBeforeSolution }
+    /// Whether the solution opens, by the rule the progress record follows too (`ProgressRecord.solutionOpens`).
+    public var solutionUnlocked: Bool { ProgressRecord.solutionOpens(passed: passed, hintsShown: hintsTaken) }
 
     /// A check is building or running.
     public var isChecking: Bool { check.checkID != nil }
