@@ -8,6 +8,9 @@ public enum HostEvent: Sendable, Equatable {
     case trace(PageEvent)
     /// A line the page wrote to stdout or stderr, or printed through LessonKit.
     case output(OutputLine)
+    /// The host sampled the page's threads at `time` (on the monotonic clock) and found them in these states.
+    /// It comes from the host, not the page, so it is no sign of the page's life.
+    case threadStates([ThreadStateReading], time: UInt64)
     /// A trace line the host could not use, with the reason; it is counted and skipped.
     case rejectedTraceLine(reason: String, time: UInt64)
     /// The run is over.

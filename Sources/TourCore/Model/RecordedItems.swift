@@ -8,6 +8,11 @@ public struct Span: Sendable, Equatable {
     public var queue: String
     public var start: UInt64
     public var end: UInt64?
+    /// The processor time its thread spent inside the span, in nanoseconds, when the page measured it (the `end`
+    /// event's `cpu` field): far below the wall time for a span that waited, close to it for one that computed.
+    public var cpuNanoseconds: UInt64? = nil
+    /// The Swift task the span ran in, when it ran in one (the `begin` event's `task` field).
+    public var task: Int? = nil
 
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }

@@ -29,6 +29,8 @@ public struct RunRecord: Sendable {
         public var dependencies = 20_000
         public var threads = 1_000
         public var queues = 256
+        /// Stretches of thread state, over all threads: a state that does not change extends its stretch.
+        public var threadStateStretches = 100_000
         /// Distinct knob names; a known knob announced again replaces its entry.
         public var knobs = 64
         /// Names, labels and texts (not output lines) are cut to this many UTF-8 bytes, ending in "…".
@@ -46,6 +48,7 @@ public struct RunRecord: Sendable {
             limits.marks = 0
             limits.results = 0
             limits.knobs = 0
+            limits.threadStateStretches = 0
             limits.keepsLiveView = false
             return limits
         }
@@ -63,6 +66,7 @@ public struct RunRecord: Sendable {
         public var threads = 0
         public var queues = 0
         public var knobs = 0
+        public var threadStateStretches = 0
     }
 
     public let limits: Limits
@@ -89,6 +93,9 @@ public struct RunRecord: Sendable {
     public private(set) var knobs: [KnobValue] = []
     public private(set) var operations: [OperationRecord] = []
     public private(set) var dependencies: [Dependency] = []
+    /// What each thread was doing over time, as the host sampled it: running or waiting, oldest first.
+    public private(set) var threadStates: [Int32: [ThreadStateStretch]] = [:]
+    private var threadStateStretchCount = 0
 
     /// What the page drew in the live view: the newest frame and the current list.
     public private(set) var liveView = LiveViewState()
@@ -207,6 +214,8 @@ public struct RunRecord: Sendable {
         case .trace(let trace):
             lastActivity = max(lastActivity, trace.time)
             apply(trace)
+        case .threadStates(let readings, let time):
+            for reading in readings { noteState(reading, at: time) }
         case .rejectedTraceLine(let reason, let time):
             lastActivity = max(lastActivity, time)
             rejectedTraceLines += 1
@@ -218,6 +227,24 @@ public struct RunRecord: Sendable {
             openSpans.removeAll()
             openSpanOrder.removeAll()
         }
+    }
+
+    /// Extends the thread's latest stretch when its state held, or starts a new one where it changed. Only threads
+    /// the page has shown on a lane are kept: a sample may see threads the page never traced from.
+    private mutating func noteState(_ reading: ThreadStateReading, at time: UInt64) {
+        guard threadIndex[reading.thread] != nil else { return }
+        var stretches = threadStates[reading.thread] ?? []
+        if let last = stretches.last, last.state == reading.state {
+            stretches[stretches.count - 1].end = max(last.end, time)
+        } else if threadStateStretchCount < limits.threadStateStretches {
+            if let last = stretches.last { stretches[stretches.count - 1].end = max(last.end, time) }
+            stretches.append(ThreadStateStretch(state: reading.state, start: time, end: time))
+            threadStateStretchCount += 1
+        } else {
+            drops.threadStateStretches += 1
+            return
+        }
+        threadStates[reading.thread] = stretches
     }
 
     private mutating func apply(_ event: PageEvent) {

@@ -62,6 +62,8 @@ public struct SourceLine: Sendable, Equatable {
 /// The callouts a page may use, named as in Xcode's playground markup.
 public enum CalloutKind: String, Sendable, Equatable, CaseIterable {
     case note, important, experiment, example
+    /// `- speaker:` notes for whoever presents the page: hidden from learners and plain mode unless asked for.
+    case speaker
 }
 
 /// A piece of inline text with its style; nested markup inside a styled piece is flattened to its text.

@@ -13,11 +13,18 @@ public struct TimelineState: Equatable, Sendable {
     public var selectedMarkTime: UInt64?
     /// The first lane shown, when there are more lanes than rows.
     public var laneScroll = 0
+    /// How the lanes are laid out.
+    public var view = TimelineViewKind.threads
 
     public init() {}
 
     /// The finest zoom: a tenth of a millisecond per column.
     static let finestSecondsPerColumn = 0.000_1
+}
+
+/// How the timeline lays a run out: a lane per thread, a lane per queue, a row per operation, or a row per Swift task.
+public enum TimelineViewKind: String, Sendable, CaseIterable {
+    case threads, queues, operations, tasks
 }
 
 /// What `h` and `l` step through on a lane, in order of time: its spans and its marks.

@@ -207,6 +207,7 @@ public struct PageLayout: Sendable {
         case .important: .important
         case .experiment: .experiment
         case .example: .example
+        case .speaker: .note
         }
     }
 

@@ -1,0 +1,33 @@
+/// Where a presenter is, as `tour notes` in a second terminal follows it: the page, the block just revealed
+/// and the next one, the speaker's notes for it, the clock, and the knob changes the talk's script has coming.
+/// It travels as one JSON line over the notes channel.
+public struct PresenterSnapshot: Sendable, Equatable, Codable {
+    /// The page's number, from 1, and its title.
+    public var page: Int
+    public var pageTitle: String
+    /// The index of the block revealed last, from 0, and how many blocks the page has.
+    public var block: Int
+    public var blockCount: Int
+    /// The revealed block's text and the next block's, as plain text; `next` is nil at the page's end.
+    public var current: String
+    public var next: String?
+    /// The `- speaker:` notes that go with the revealed block.
+    public var notes: [String]
+    /// Seconds since the talk started.
+    public var elapsedSeconds: Double
+    /// Knob changes the script makes next, as the room's caption writes them ("maxConcurrentOperationCount 1 → 3").
+    public var upcomingKnobChanges: [String]
+
+    public init(page: Int, pageTitle: String, block: Int, blockCount: Int, current: String, next: String?,
+                notes: [String], elapsedSeconds: Double, upcomingKnobChanges: [String]) {
+        self.page = page
+        self.pageTitle = pageTitle
+        self.block = block
+        self.blockCount = blockCount
+        self.current = current
+        self.next = next
+        self.notes = notes
+        self.elapsedSeconds = elapsedSeconds
+        self.upcomingKnobChanges = upcomingKnobChanges
+    }
+}
