@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The eight pages, in order. Each is an executable target under `Lessons/NN-Name/`.
+/// The pages, in order: part one (1–8) and part two (9 on). Each is an executable target under `Lessons/NN-Name/`.
 let pages = [
     "01-Operation",
     "02-Queue",
@@ -11,6 +11,8 @@ let pages = [
     "06-GCD",
     "07-Groups",
     "08-Barrier",
+    "09-Tasks",
+    "10-TaskGroups",
 ]
 
 /// The libraries on every event's path (a page writing it, the host reading it, the protocol they share) are optimised

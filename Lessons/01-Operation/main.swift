@@ -1,6 +1,8 @@
 /*:
  # Operation
 
+ Part one: Operations and Dispatch
+
  An `Operation` is one unit of work wrapped in an object: something to run, plus the state around it (is it ready, is it running, is it done, was it cancelled). On its own it runs nothing. You hand it to a queue, or you call `start()` yourself, and the object keeps track of what happened.
 
  This page does real work on real pixels: it tilt-shifts a photo, blurring the top and bottom so the scene looks like a miniature. Watch the timeline: every span is a stretch of time one thread spent on one job.

@@ -65,9 +65,7 @@ case .version:
     print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
 case .list:
     // One write for the whole list (stdout is line-buffered): a reader on a pipe wakes once, not once a line.
-    let lines = loadCatalog().pages.map { page in
-        "\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)\n"
-    }
+    let lines = loadCatalog().listing.map { $0 + "\n" }
     FileHandle.standardOutput.write(Data(lines.joined().utf8))
 case .run(let options):
     let catalog = loadCatalog()

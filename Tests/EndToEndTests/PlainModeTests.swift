@@ -46,14 +46,23 @@ struct PlainModeTests {
                        errors: String(decoding: errorData.wait(), as: UTF8.self))
     }
 
-    @Test func listShowsTheEightPagesInOrder() async throws {
+    @Test func listShowsThePagesInOrderUnderTheirParts() async throws {
         let outcome = try await Self.tour(["list"])
         #expect(outcome.status == 0)
-        let lines = outcome.output.split(separator: "\n")
-        #expect(lines.count == 8)
-        let slugs = ["operation", "queue", "async", "dependencies", "in-practice", "gcd", "groups", "barrier"]
-        for (index, line) in lines.enumerated() {
-            #expect(line.hasPrefix("\(index + 1)  \(slugs[index]) "), "line \(index + 1) is '\(line)'")
+        let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let pages = try PageCatalog.load().pages
+        // Part one's eight pages keep their numbers and order; part two follows from page 9.
+        let partOne = ["operation", "queue", "async", "dependencies", "in-practice", "gcd", "groups", "barrier"]
+        #expect(Array(pages.prefix(8).map(\.slug)) == partOne)
+        #expect(pages.map(\.number) == Array(1...pages.count))
+        var expected = ["Part one: Operations and Dispatch"] + pages.prefix(8).map { "\($0.number)  \($0.slug) " }
+        if pages.count > 8 {
+            expected += ["", "Part two: Swift Concurrency"] + pages.dropFirst(8).map { "\($0.number)  \($0.slug) " }
+        }
+        expected.append("")
+        #expect(lines.count == expected.count, "\(lines)")
+        for (line, start) in zip(lines, expected) {
+            #expect(start.isEmpty ? line.isEmpty : line.hasPrefix(start), "'\(line)' does not start with '\(start)'")
         }
     }
 

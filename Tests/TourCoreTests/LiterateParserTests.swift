@@ -533,25 +533,30 @@ struct KnobScanningTests {
 /// The page list reads only each page's opening prose; what it finds there must be what the whole parse finds.
 @Suite("Page header")
 struct PageHeaderTests {
-    /// The title and first paragraph as the full parse gives them, for comparison.
-    private static func fromFullParse(_ source: String) -> (title: String?, firstParagraph: [InlineSpan]?) {
+    /// The title, part and first paragraph as the full parse gives them, for comparison: a part's line is the first
+    /// paragraph only when it opens a part, and the summary is the paragraph after it.
+    private static func fromFullParse(_ source: String) -> (title: String?, part: PagePart?, firstParagraph: [InlineSpan]?) {
         let document = LiterateParser.parse(source)
-        let paragraph = document.blocks.lazy.compactMap { block -> [InlineSpan]? in
+        let paragraphs = document.blocks.compactMap { block -> [InlineSpan]? in
             if case .paragraph(let spans, _) = block { return spans }
             return nil
-        }.first
-        return (document.title, paragraph)
+        }
+        if let first = paragraphs.first, let part = PagePart(line: first.plainText) {
+            return (document.title, part, paragraphs.dropFirst().first)
+        }
+        return (document.title, nil, paragraphs.first)
     }
 
     @Test("Each of the checkout's pages: the header read alone is the full parse's title and first paragraph")
     func realPages() async throws {
         let catalog = try PageCatalog.load()
-        try #require(catalog.pages.count == 8)
+        try #require(catalog.pages.count >= 8)
         for page in catalog.pages {
             let source = try String(contentsOf: page.source, encoding: .utf8)
             let header = LiterateParser.header(source)
             let full = Self.fromFullParse(source)
             #expect(header.title == full.title, "page \(page.number)")
+            #expect(header.part == full.part, "page \(page.number)")
             #expect(header.firstParagraph == full.firstParagraph, "page \(page.number)")
             #expect(page.title == full.title, "page \(page.number)")
         }
@@ -565,11 +570,36 @@ struct PageHeaderTests {
               page("//: # Title", "//: - deep dive: Not the summary.", "//:", "//: The summary."),
               page("/* //: # Hidden in a comment", "*/", "//: # Shown", "/*:", " Summary *in* a block.", " */"),
               page("//: # Title ##", "//: 1. An item", "//: Not a paragraph yet", "//:", "//: The summary."),
+              page("/*:", " # Tasks", "", " Part two: Swift Concurrency", "", " The summary.", " */"),
+              page("//: # Title", "//: The summary.", "//:", "//: Part two: Too late to open one"),
           ])
     func sameAsTheFullParse(source: String) async throws {
         let header = LiterateParser.header(source)
         let full = Self.fromFullParse(source)
         #expect(header.title == full.title)
+        #expect(header.part == full.part)
         #expect(header.firstParagraph == full.firstParagraph)
+    }
+
+    @Test func aPartsLineOpensThePartAndTheParagraphAfterItIsTheSummary() async throws {
+        let header = LiterateParser.header(page("/*:", " # Tasks", "", " Part two: Swift Concurrency", "", " What a task is. More.", " */"))
+        #expect(header.title == "Tasks")
+        #expect(header.part == PagePart(label: "Part two", title: "Swift Concurrency"))
+        #expect(header.firstParagraph?.plainText == "What a task is. More.")
+        let late = LiterateParser.header(page("//: # Title", "//: The summary.", "//:", "//: Part two: Too late"))
+        #expect(late.part == nil, "a part's line after the first paragraph is an ordinary paragraph")
+        #expect(late.firstParagraph?.plainText == "The summary.")
+    }
+
+    @Test(arguments: [
+        ("Part two: Swift Concurrency", PagePart(label: "Part two", title: "Swift Concurrency")),
+        ("Part 3: Distributed actors", PagePart(label: "Part 3", title: "Distributed actors")),
+        ("Part one:   Operations and Dispatch  ", PagePart(label: "Part one", title: "Operations and Dispatch")),
+        ("Part: no number", nil), ("Parts two: plural", nil), ("Part two and three: two words", nil),
+        ("Part two:", nil), ("Part two:   ", nil), ("part two: lower case", nil), ("Part two, Swift", nil),
+        ("A paragraph that says Part two: inside", nil), ("Part tw-o: punctuation", nil),
+    ] as [(String, PagePart?)])
+    func aPartsLineIsPartOneWordAColonAndATitle(line: String, part: PagePart?) async throws {
+        #expect(PagePart(line: line) == part)
     }
 }

@@ -21,20 +21,27 @@ public enum LiterateParser {
         return (document(of: source), knobs(in: source, helperSources: texts.helpers))
     }
 
-    /// The page's title, its first heading, and its first paragraph, reading only as far as both go: the list of
-    /// pages needs no more, and the code below a page's opening prose is most of its text. Each is what `parse`
-    /// would give, since a finished block never changes as more lines are read.
-    public static func header(_ source: String) -> (title: String?, firstParagraph: [InlineSpan]?) {
+    /// The page's title, its first heading; the part it opens, if a paragraph such as `Part two: Swift Concurrency`
+    /// comes before its first paragraph; and its first paragraph, reading only as far as the title and first paragraph
+    /// go: the list of pages needs no more, and the code below a page's opening prose is most of its text. Each is what
+    /// `parse` would give, since a finished block never changes as more lines are read.
+    public static func header(_ source: String) -> (title: String?, part: PagePart?, firstParagraph: [InlineSpan]?) {
         var builder = BlockBuilder()
         var reader = PageSource(unread: source)
         var title: String?
+        var part: PagePart?
         var firstParagraph: [InlineSpan]?
         var seen = 0
         func look(at blocks: [PageBlock]) {
             for block in blocks[seen...] {
                 switch block {
                 case .heading(_, let text, _) where title == nil: title = text.plainText
-                case .paragraph(let spans, _) where firstParagraph == nil: firstParagraph = spans
+                case .paragraph(let spans, _) where firstParagraph == nil:
+                    if part == nil, let opened = PagePart(line: spans.plainText) {
+                        part = opened
+                    } else {
+                        firstParagraph = spans
+                    }
                 default: break
                 }
             }
@@ -49,7 +56,7 @@ public enum LiterateParser {
             }
         }
         if title == nil || firstParagraph == nil { look(at: builder.finish()) }
-        return (title, firstParagraph)
+        return (title, part, firstParagraph)
     }
 }
 

@@ -14,6 +14,9 @@ public struct Page: Sendable, Equatable {
     public var product: String
     /// `main.swift` of the page.
     public var source: URL
+    /// The part the page belongs to: the one it opens, or else the one the page before it belongs to; nil before the
+    /// first page that opens one.
+    public var part: PagePart? = nil
 
     /// The page's Swift files as they are on disk now: its `main.swift` and the helper files beside it, by name.
     /// A method, not a property: it lists the folder each time, so callers see it is file work.
@@ -136,6 +139,7 @@ public struct PageCatalog: Sendable {
         guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else {
             throw Problem(description: "no Lessons folder at \(lessons.path); set TOUR_ROOT to the ConcurrencyTour checkout")
         }
+        var part: PagePart?
         let pages = folders.sorted().compactMap { folder -> Page? in
             guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
             let source = lessons.appendingPathComponent(folder).appendingPathComponent("main.swift")
@@ -143,9 +147,10 @@ public struct PageCatalog: Sendable {
             // Only the opening prose is read: the rest of the page is parsed when it is shown.
             let header = LiterateParser.header(text)
             let fallbackTitle = String(folder.drop { $0.isNumber || $0 == "-" })
+            part = header.part ?? part
             return Page(number: number, folder: folder, title: header.title ?? fallbackTitle,
                         summary: Self.firstSentence(of: header.firstParagraph ?? []),
-                        product: "Lesson" + folder.filter { $0 != "-" }, source: source)
+                        product: "Lesson" + folder.filter { $0 != "-" }, source: source, part: part)
         }
         return PageCatalog(pages: pages, root: root)
     }
@@ -159,6 +164,19 @@ public struct PageCatalog: Sendable {
                 $0.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } == wanted
             }
         }
+    }
+
+    /// What `tour list` prints: a line a page (number, slug, title and summary), with a part's heading above the first
+    /// page of each part.
+    public var listing: [String] {
+        var lines: [String] = []
+        for (index, page) in pages.enumerated() {
+            if let part = page.part, index == 0 || pages[index - 1].part != part {
+                lines.append((lines.isEmpty ? "" : "\n") + part.heading)
+            }
+            lines.append("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
+        }
+        return lines
     }
 
     /// "Pages are: 1 operation, 2 queue, …", for messages about a page that does not exist.

@@ -22,7 +22,7 @@ public struct ScreenLayout: Equatable, Sendable {
     public var status: Rect
 
     /// `liveView`: the current page draws in the live view, which then gets a pane of its own.
-    public init(size: Size, pageCount: Int, focus: Pane, compactTab: Pane, zoomed: Bool, liveView: Bool = false) {
+    public init(size: Size, sidebarRows: Int, focus: Pane, compactTab: Pane, zoomed: Bool, liveView: Bool = false) {
         status = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
         panes = [:]
         if size.width < Self.minimum.width || size.height < Self.minimum.height {
@@ -36,17 +36,17 @@ public struct ScreenLayout: Equatable, Sendable {
             return
         }
         if full {
-            layOutFull(size: size, pageCount: pageCount, liveView: liveView)
+            layOutFull(size: size, sidebarRows: sidebarRows, liveView: liveView)
         } else {
             layOutCompact(size: size, tab: compactTab, liveView: liveView)
         }
     }
 
-    private mutating func layOutFull(size: Size, pageCount: Int, liveView: Bool) {
+    private mutating func layOutFull(size: Size, sidebarRows: Int, liveView: Bool) {
         let bottomHeight = max(10, size.height / 3 + 1)
         let upperHeight = size.height - 1 - bottomHeight
         let leftWidth = size.width >= 140 ? 30 : 26
-        let sidebarBox = Rect(x: 0, y: 0, width: leftWidth, height: min(upperHeight - 6, max(4, pageCount + 2)))
+        let sidebarBox = Rect(x: 0, y: 0, width: leftWidth, height: min(upperHeight - 6, max(4, sidebarRows + 2)))
         sidebar = sidebarBox
         panes[.knobs] = Rect(x: 0, y: sidebarBox.maxY, width: leftWidth, height: upperHeight - sidebarBox.height)
         placePage(in: Rect(x: leftWidth, y: 0, width: size.width - leftWidth, height: upperHeight), liveView: liveView)
@@ -88,15 +88,20 @@ public struct ScreenLayout: Equatable, Sendable {
         }
     }
 
-    /// The columns of each page's entry, such as ` 3✓ `, in the compact layout's strip of pages.
-    public static func stripColumns(pageNumbers: [Int]) -> [Range<Int>] {
+    /// The columns of each page's entry, such as ` 3✓ `, in the compact layout's strip of pages. Before each page of
+    /// `partStarts` (indices into `pageNumbers`) the strip leaves two columns, where a bar divides the parts.
+    public static func stripColumns(pageNumbers: [Int], partStarts: Set<Int> = []) -> [Range<Int>] {
         var x = 0
-        return pageNumbers.map { number in
+        return pageNumbers.enumerated().map { index, number in
+            if partStarts.contains(index) { x += stripPartGap }
             let width = String(number).count + 3
             defer { x += width }
             return x..<(x + width)
         }
     }
+
+    /// The columns left before the first page of a part after the first, in the strip of pages.
+    static let stripPartGap = 2
 
     /// The pane whose box holds the cell (`x`, `y`).
     public func pane(atX x: Int, y: Int) -> Pane? {

@@ -40,9 +40,10 @@ extension TourModel {
 
     private mutating func clickSidebar(_ mouse: MouseEvent, sidebar: Rect, mode: ScreenLayout.Mode) {
         if mode == .full {
-            let index = mouse.y - sidebar.inside.y
-            if pages.indices.contains(index) { go(toPage: index) }
-        } else if let index = ScreenLayout.stripColumns(pageNumbers: pages.map(\.page.number)).firstIndex(where: { $0.contains(mouse.x) }) {
+            let rows = sidebarRows
+            let row = mouse.y - sidebar.inside.y
+            if rows.indices.contains(row), case .page(let index) = rows[row] { go(toPage: index) }
+        } else if let index = stripColumns.firstIndex(where: { $0.contains(mouse.x) }) {
             go(toPage: index)
         }
     }

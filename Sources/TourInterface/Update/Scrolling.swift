@@ -10,14 +10,25 @@ enum ScrollAmount {
 extension TourModel {
     /// Where the panes go at the current size.
     public var layout: ScreenLayout {
-        ScreenLayout(size: size, pageCount: pages.count, focus: focus, compactTab: compactTab, zoomed: zoomed,
+        ScreenLayout(size: size, sidebarRows: sidebarRows.count, focus: focus, compactTab: compactTab, zoomed: zoomed,
                      liveView: currentPage.drawsLiveView)
+    }
+
+    /// The rows of the sidebar's list: the pages, under their parts' titles.
+    var sidebarRows: [SidebarRow] {
+        SidebarRow.rows(for: pages.map(\.page))
+    }
+
+    /// The columns of each page's entry in the compact layout's strip, with the parts divided.
+    var stripColumns: [Range<Int>] {
+        let pageList = pages.map(\.page)
+        return ScreenLayout.stripColumns(pageNumbers: pageList.map(\.number), partStarts: SidebarRow.partStarts(for: pageList))
     }
 
     /// The box `pane` has on screen, or would have if it were shown (so scrolling a hidden pane stays in bounds).
     func box(of pane: Pane) -> Rect {
         if let box = layout.panes[pane] { return box }
-        let shown = ScreenLayout(size: size, pageCount: pages.count, focus: pane, compactTab: pane, zoomed: false,
+        let shown = ScreenLayout(size: size, sidebarRows: sidebarRows.count, focus: pane, compactTab: pane, zoomed: false,
                                  liveView: currentPage.drawsLiveView)
         return shown.panes[pane] ?? Rect(x: 0, y: 0, width: size.width, height: size.height - 1)
     }

@@ -1,0 +1,297 @@
+/*:
+ # Task groups
+
+ Page 9's tasks were started one by one and awaited one by one. Most concurrent work comes in families: download every photo, then show them all; stop the whole family when one member fails. A *task group* is such a family, and the language keeps it together: the group's scope does not end before every child has.
+
+ This page sets task groups beside what part one used for families (dependencies, `DispatchGroup`, `maxConcurrentOperationCount`, `cancelAllOperations`), meets `async let`, and runs one workload three ways, one after another, so the lanes compare how each uses threads.
+ */
+@preconcurrency import Glibc
+import Foundation
+import LessonKit
+import Synchronization
+
+let groupWidth = knob("groupWidth", default: 2, in: 1...6, "how many downloads the width-limited group runs at once")
+let failingChild = knob("failingChild", default: true, "one child of the cancellation group throws; false lets all three finish")
+
+let photoNames = Photos.names
+print("Photos: \(photoNames.joined(separator: ", "))")
+
+/// Suspends the calling task for `seconds` at 1×, shortened by the speed factor; its thread is free meanwhile.
+func sleepTask(_ seconds: Double) async throws {
+    try await Task.sleep(for: .seconds(seconds / Simulated.speed))
+}
+
+/// A download that suspends rather than blocks, as an `async` network API does; each photo takes its own time, so
+/// they finish in an order of their own.
+func downloadPhoto(_ name: String, seconds: Double) async throws -> RGBImage {
+    try await trace("download \(name)") {
+        try await sleepTask(seconds)
+    }
+    return try Photos.load(name)
+}
+
+/// The photo added first downloads longest: 0.1 s at 1× for each photo added after it, and 0.1 s more.
+func downloadSeconds(_ name: String) -> Double {
+    Double(photoNames.count - (photoNames.firstIndex(of: name) ?? 0)) / 10
+}
+
+/*:
+ ## A family of tasks: `withTaskGroup`
+
+ `withTaskGroup(of:)` gives its closure a group; `group.addTask { … }` starts a child task at once, on the cooperative pool. Iterating the group with `for await` hands over each child's result **as it finishes**, not in the order they were added. And `withTaskGroup` does not return until every child has ended, whether or not the closure waited for it: the family cannot outlive its scope.
+
+ Part one built the same from parts. Page 4 made the filter *depend* on the download; page 7 counted blocks with `DispatchGroup`'s `enter()` and `leave()` and was told by `notify` when the count reached zero. A group needs neither: awaiting a child's result is the dependency, and the scope's end is the `notify`.
+ */
+let arrivals = await trace("withTaskGroup") {
+    await withTaskGroup(of: (String, RGBImage?).self) { group in
+        for name in photoNames {
+            group.addTask {
+                let photo = try? await downloadPhoto(name, seconds: downloadSeconds(name))
+                return (name, photo.map { photo in trace("tilt-shift \(name)") { tiltShift(photo) } })
+            }
+        }
+        var arrivals: [String] = []
+        for await (name, filtered) in group where filtered != nil {
+            mark("arrived: \(name)")
+            arrivals.append(name)
+        }
+        return arrivals
+    }
+}
+print("Filtered in the order they finished: \(arrivals.joined(separator: ", "))")
+
+/*:
+ The children ran concurrently, and each result was handed over once its child had finished: the timeline shows every `arrived` mark after that child's filter, and the `withTaskGroup` span ending after the last of them. The photo added first downloads longest, so on a quiet machine the results come back to front; the line above says how they came in this run.
+
+ ## Limiting a group's width
+
+ An `OperationQueue` takes `maxConcurrentOperationCount` and holds back the rest. A task group has no such setting: every `addTask` starts a child, and only the pool's width limits how many *run*. Downloads suspend, so all of them would be in flight at once. To keep a group to `groupWidth` at a time, start that many, then add the next only as one finishes: `group.next()` awaits the next child to end.
+
+ - experiment: Change `groupWidth`. At 1 the downloads run one after another, at 6 all at once; the line below says how many the page counted at most.
+ */
+let limitedMeter = OverlapMeter()
+await trace("group of width \(groupWidth)") {
+    await withTaskGroup(of: Void.self) { group in
+        var waiting = photoNames[...]
+        func startNext() {
+            guard let name = waiting.popFirst() else { return }
+            group.addTask {
+                await limitedMeter.measure {
+                    _ = try? await downloadPhoto(name, seconds: 0.3)
+                }
+            }
+        }
+        for _ in 0..<groupWidth {
+            startNext()
+        }
+        while await group.next() != nil {
+            startNext()
+        }
+    }
+}
+print("The group of width \(groupWidth) ran at most \(limitedMeter.mostAtOnce) downloads at once")
+
+/*:
+ ## `async let`: a child for a fixed number of things
+
+ When the family is small and fixed, `async let` starts a child task for one value right where it is declared, and the parent goes on until it `await`s the value. Two downloads here run at once; the parent waits for both together.
+
+ - note: An `async let` whose value is never awaited is not left behind: at the end of its scope it is cancelled and then awaited, so its work cannot outlive the function either.
+ */
+let (coffee, chelsea) = try await trace("async let") {
+    async let coffee = downloadPhoto("coffee", seconds: 0.3)
+    async let chelsea = downloadPhoto("chelsea", seconds: 0.3)
+    return try await (coffee, chelsea)
+}
+print("async let fetched coffee (\(coffee.width)×\(coffee.height)) and chelsea (\(chelsea.width)×\(chelsea.height)) side by side")
+
+/*:
+ ## One fails, its siblings are cancelled
+
+ `cancelAllOperations()` cancels a queue's operations when *you* call it; an operation that fails tells nobody, and its dependents still run (page 4). A *throwing* group does it for you: when a child's error reaches the group's closure (here through `try await group.next()`) and the closure throws, the group cancels every child still running and waits for them before the error leaves `withThrowingTaskGroup`.
+
+ Cancelled children stop the way page 9 showed, at their next check: the sleeper at once, since `Task.sleep` throws when its task is cancelled; the worker, which computes in chunks and calls `try Task.checkCancellation()` between them, after the chunk it is in. Gates keep the order certain: the failing child throws only once both siblings have started.
+
+ - experiment: Set `failingChild` to false: nothing throws, the worker does all its chunks, and the sleeper sleeps its full two seconds.
+ */
+enum UploadError: Error {
+    case serverRefused
+}
+
+let sleeperStarted = Gate()
+let workerStarted = Gate()
+let outcome: String
+do {
+    try await trace("withThrowingTaskGroup") {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await trace("sleeper") {
+                        sleeperStarted.open()
+                        try await sleepTask(2)
+                    }
+                } catch is CancellationError {
+                    mark("sleeper cancelled")
+                    throw CancellationError()
+                }
+            }
+            group.addTask {
+                workerStarted.open()
+                for chunk in 1...10 {
+                    do {
+                        try Task.checkCancellation()
+                    } catch {
+                        mark("worker saw cancellation before chunk \(chunk)")
+                        throw error
+                    }
+                    trace("worker chunk \(chunk)") { Simulated.compute(0.05) }
+                }
+            }
+            group.addTask {
+                await sleeperStarted.wait()
+                await workerStarted.wait()
+                if failingChild {
+                    mark("upload throws")
+                    throw UploadError.serverRefused
+                }
+            }
+            // The first error a child throws comes out of next(), and leaving the closure with it cancels the rest.
+            while try await group.next() != nil {}
+        }
+    }
+    outcome = "every child finished"
+} catch {
+    outcome = "the group threw \(error), after its other children ended"
+}
+print("withThrowingTaskGroup: \(outcome)")
+
+/*:
+ ## One workload, three ways
+
+ Six photos, each downloaded (half a second of waiting at 1×) and then made into a small tilt-shifted thumbnail, written the three ways this tutorial knows, run one after another:
+
+ 1. operations: a download operation and a filter operation that depends on it, on one queue;
+ 2. GCD: a block per photo on a global queue, counted by a `DispatchGroup`;
+ 3. a task group: a child per photo that awaits its download and then filters.
+
+ The operations and the blocks *block* their thread through each download, as part one's simulated network did; the children *suspend*. Each way prints how long it took, on how many threads, and how many downloads were in flight at most.
+
+ - note: The lanes show the three runs one after another, their spans named after the way that ran them. Laying the three runs over one another, to compare thread use and the cost of each hop, is what the timeline's task view is for.
+ */
+let downloadSecondsEach = 0.5
+
+/// A tilt-shifted thumbnail, a quarter of the photo's width and height: real filtering, short enough that the
+/// downloads' waits show.
+func thumbnail(of photo: RGBImage) -> RGBImage {
+    let width = photo.width / 4, height = photo.height / 4
+    var pixels: [UInt8] = []
+    pixels.reserveCapacity(width * height * 3)
+    for y in 0..<height {
+        for x in 0..<width {
+            let source = ((y * 4) * photo.width + x * 4) * 3
+            pixels += photo.pixels[source..<source + 3]
+        }
+    }
+    return tiltShift(RGBImage(width: width, height: height, pixels: pixels))
+}
+
+/// What one way of running the workload did: its time on the wall clock and what its meters counted.
+struct WayRun {
+    let name: String
+    let seconds: Double
+    let downloads: OverlapMeter
+    let filters: OverlapMeter
+
+    /// The threads that began a download or a filter.
+    var threadCount: Int { downloads.threads.union(filters.threads).count }
+}
+
+func measureWay(_ name: String, _ body: (_ downloads: OverlapMeter, _ filters: OverlapMeter) async -> Void) async -> WayRun {
+    let downloads = OverlapMeter()
+    let filters = OverlapMeter()
+    let clock = ContinuousClock()
+    let start = clock.now
+    await trace("\(name): all six photos") {
+        await body(downloads, filters)
+    }
+    return WayRun(name: name, seconds: (clock.now - start) / .seconds(1), downloads: downloads, filters: filters)
+}
+
+let byOperations = await measureWay("operations") { downloads, filters in
+    let queue = OperationQueue()
+    queue.name = "three ways: operations"
+    let photos = Mutex<[String: RGBImage]>([:])
+    for name in photoNames {
+        let download = BlockOperation {
+            downloads.measure {
+                trace("operations: download \(name)") { Simulated.wait(downloadSecondsEach) }
+            }
+            photos.withLock { $0[name] = try? Photos.load(name) }
+        }
+        let filter = BlockOperation {
+            guard let photo = photos.withLock({ $0[name] }) else { return }
+            filters.measure {
+                _ = trace("operations: tilt-shift \(name)") { thumbnail(of: photo) }
+            }
+        }
+        filter.addDependency(download)
+        queue.addOperation(download)
+        queue.addOperation(filter)
+    }
+    // The task suspends until the queue has run everything added before the barrier block.
+    await withCheckedContinuation { continuation in
+        queue.addBarrierBlock { continuation.resume() }
+    }
+}
+
+let byDispatch = await measureWay("GCD") { downloads, filters in
+    let group = DispatchGroup()
+    for name in photoNames {
+        DispatchQueue.global().async(group: group) {
+            downloads.measure {
+                trace("GCD: download \(name)") { Simulated.wait(downloadSecondsEach) }
+            }
+            guard let photo = try? Photos.load(name) else { return }
+            filters.measure {
+                _ = trace("GCD: tilt-shift \(name)") { thumbnail(of: photo) }
+            }
+        }
+    }
+    await withCheckedContinuation { continuation in
+        group.notify(queue: .global()) { continuation.resume() }
+    }
+}
+
+let byTaskGroup = await measureWay("task group") { downloads, filters in
+    await withTaskGroup(of: Void.self) { group in
+        for name in photoNames {
+            group.addTask {
+                let photo = await downloads.measure {
+                    try? await trace("task group: download \(name)") {
+                        try await sleepTask(downloadSecondsEach)
+                        return try Photos.load(name)
+                    }
+                }
+                guard let photo else { return }
+                filters.measure {
+                    _ = trace("task group: tilt-shift \(name)") { thumbnail(of: photo) }
+                }
+            }
+        }
+    }
+}
+
+for way in [byOperations, byDispatch, byTaskGroup] {
+    print("\(way.name): \(formatSeconds(way.seconds)) on \(way.threadCount) threads, at most \(way.downloads.mostAtOnce) downloads in flight and \(way.filters.mostAtOnce) filters at once")
+}
+
+/*:
+ In the task group all six downloads waited at once and held no thread (the line says how many were in flight), so the pool's few threads were free to filter. The operations and the blocks waited only as many at a time as Dispatch had threads for them, and Dispatch on Linux adds a thread for blocked work about once a second (page 2). Had the work only computed, no way could have beaten the cores: a core computes one filter at a time, however the work was handed to it.
+
+ - important: The difference is the waits, and they are the task group's only because its download *suspends*. A child that blocked with `usleep` or `Simulated.wait` would hold one of the pool's threads, as page 9's blocking batch did, and its downloads would wait a pool's width at a time: the cooperative pool never grows.
+
+ Groups tie tasks together; the next page is about data that several tasks share, and the type Swift made for it: [Actors](@next)
+
+ Back: [Tasks](@previous)
+ */
+print("Done: every family ended with its children\(failingChild ? ", and the child that failed cancelled its siblings" : "").")

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Page 9 proves what it teaches about tasks from its own trace: each test reads the events of a real run.
+@Suite("Page 9: Tasks")
+struct TasksPageTests {
+    static let speed = 5.0
+    /// One run with the default knobs serves every claim but the crash.
+    static let run = Task { await recordRun(product: "Lesson09Tasks", speed: speed) }
+    /// The run that resumes a continuation twice, and crashes as announced.
+    static let resumedTwice = Task { await recordRun(product: "Lesson09Tasks", knobs: [("resumeTwice", "true")], speed: speed) }
+
+    static let taskCount = 8
+    static let jobSeconds = 0.5
+    /// The cooperative pool's width, read where the Swift runtime reads it on Linux.
+    static let poolWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
+
+    static func span(_ name: String, in run: RunRecord) throws -> (span: Span, end: UInt64) {
+        let span = try #require(run.spans(named: name).first, "no span named \(name)")
+        return (span, try #require(span.end, "\(name) never ended"))
+    }
+
+    static func mark(_ name: String, in run: RunRecord) throws -> Mark {
+        try #require(run.marks.first { $0.name == name }, "no mark named \(name)")
+    }
+
+    static func line(startingWith prefix: String, in run: RunRecord) throws -> OutputLine {
+        try #require(run.output.first { $0.text.hasPrefix(prefix) }, "no line starting with \(prefix)")
+    }
+
+    @Test func endsNormallyAsItSays() async {
+        let run = await Self.run.value
+        #expect(run.ending == .exited(code: 0))
+        #expect(run.endedAsExpected)
+        #expect(run.outputText.last?.hasPrefix("Done:") == true)
+    }
+
+    // MARK: - From callbacks to await
+
+    @Test func topLevelCodeLeavesTheMainThreadAtItsFirstAwaitButStaysOnTheMainActor() async throws {
+        let run = await Self.run.value
+        let before = try Self.line(startingWith: "Before the first await", in: run)
+        let after = try Self.line(startingWith: "After the first await", in: run)
+        #expect(before.thread == run.pid, "top-level code begins on the main thread")
+        #expect(before.text.hasSuffix("the main thread: true"))
+        #expect(after.thread != run.pid, "after the first await a pool thread serves the main actor")
+        #expect(after.queue == "com.apple.main-thread")
+        #expect(after.text.hasSuffix("the main thread: false"))
+    }
+
+    @Test func theCallbackAndTheAwaitVersionFilterTheSamePhoto() async throws {
+        let run = await Self.run.value
+        let line = try Self.line(startingWith: "Filtered with callbacks: ", in: run)
+        let sizes = line.text.dropFirst("Filtered with callbacks: ".count).components(separatedBy: "; with await: ")
+        #expect(sizes.count == 2 && sizes[0] == sizes[1] && sizes[0] != "nothing", "\(line.text)")
+        #expect(run.spans(named: "tilt-shift coffee").count == 2)
+    }
+
+    @Test func theMainActorTicksWhileItAwaitsAndNeverWhileItBlocks() async throws {
+        let run = await Self.run.value
+        let awaiting = try Self.span("awaiting a download", in: run)
+        let blocking = try Self.span("blocking the main actor", in: run)
+        let ticks = run.marks.filter { $0.name == "tick" }
+        let whileAwaiting = ticks.filter { $0.time > awaiting.span.start && $0.time < awaiting.end }
+        let whileBlocking = ticks.filter { $0.time > blocking.span.start && $0.time < blocking.end }
+        #expect(whileAwaiting.count >= 2, "the ticking task ran while the page awaited: \(whileAwaiting.count) ticks")
+        #expect(whileBlocking.isEmpty, "a main-actor task cannot run while the main actor blocks")
+        #expect(ticks.allSatisfy { $0.queue == "com.apple.main-thread" })
+        #expect(run.outputText.contains("The ticker ticked \(ticks.count) times in all; the timeline shows where"))
+    }
+
+    // MARK: - Task {} and Task.detached
+
+    @Test func taskInheritsTheMainActorAndTaskLocalsAndDetachedDoesNot() async throws {
+        let run = await Self.run.value
+        let inheriting = try Self.span("Task {} body", in: run).span
+        let detached = try Self.span("Task.detached body", in: run).span
+        #expect(inheriting.queue == "com.apple.main-thread")
+        #expect(detached.queue == "Swift global concurrent queue")
+        #expect(run.outputText.contains("Task {} sees Request.id = request 42, on com.apple.main-thread"))
+        #expect(run.outputText.contains("Task.detached sees Request.id = none, on Swift global concurrent queue"))
+    }
+
+    // MARK: - The cooperative pool
+
+    @Test func blockingTasksRunAPoolsWidthAtATimeAndTakeThatManyRounds() async throws {
+        let run = await Self.run.value
+        let jobs = run.spans.filter { $0.name.hasPrefix("usleep task ") }
+        try #require(jobs.count == Self.taskCount)
+        let widest = try #require(run.mostAtOnce(jobs)).count
+        #expect(widest <= Self.poolWidth, "the pool never ran more than its width: \(widest)")
+        #expect(widest == min(Self.poolWidth, Self.taskCount), "the pool is as wide as the cores: \(widest)")
+        #expect(jobs.allSatisfy { $0.queue == "Swift global concurrent queue" })
+        let rounds = (Self.taskCount + Self.poolWidth - 1) / Self.poolWidth
+        let batch = try Self.span("\(Self.taskCount) tasks that block", in: run)
+        let seconds = Double(batch.end - batch.span.start) / 1e9
+        #expect(seconds >= Double(rounds) * Self.jobSeconds / Self.speed * 0.99, "\(rounds) rounds cannot take \(seconds) s")
+        #expect(run.outputText.contains("The cooperative pool here is \(Self.poolWidth) threads wide (sysconf(_SC_NPROCESSORS_CONF)), so \(Self.taskCount) blocking tasks take \(rounds) rounds"))
+        let line = try Self.line(startingWith: "\(Self.taskCount) tasks blocking in usleep", in: run)
+        #expect(line.text.contains(", at most \(widest) at once, on \(Set(jobs.map(\.thread)).count) threads"), "\(line.text)")
+    }
+
+    @Test func suspendedTasksHoldNoThreadSoMoreThanThePoolsWidthWaitAtOnce() async throws {
+        let run = await Self.run.value
+        let jobs = run.spans.filter { $0.name.hasPrefix("Task.sleep task ") }
+        try #require(jobs.count == Self.taskCount)
+        let widest = try #require(run.mostAtOnce(jobs)).count
+        #expect(widest > Self.poolWidth, "\(widest) suspended tasks waited at once on a pool \(Self.poolWidth) wide")
+        let line = try Self.line(startingWith: "\(Self.taskCount) tasks suspended in Task.sleep", in: run)
+        #expect(line.text.hasSuffix(", at most \(widest) at once"), "\(line.text)")
+    }
+
+    // MARK: - Thread hops
+
+    @Test func aTaskResumesOnAnotherThreadAndThePageCountsWhatTheTraceShows() async throws {
+        let run = await Self.run.value
+        var resumptions = 0
+        var hops = 0
+        for task in 1...4 {
+            let steps = (1...4).compactMap { step in run.spans(named: "task \(task), step \(step)").first }
+            try #require(steps.count == 4, "task \(task) ran every step")
+            #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.start < $1.start })
+            resumptions += steps.count - 1
+            hops += zip(steps, steps.dropFirst()).filter { $0.thread != $1.thread }.count
+        }
+        #expect(hops >= 1, "in this run no resumption changed threads")
+        #expect(run.outputText.contains("In this run \(hops) of \(resumptions) resumptions came back on another thread than the step before"))
+    }
+
+    // MARK: - Cancellation
+
+    @Test func aCancelledTaskRunsItsChunkToTheEndAndStopsAtItsNextCheck() async throws {
+        let run = await Self.run.value
+        let cancel = try Self.mark("cancel() the chunked task", in: run)
+        let third = try Self.span("chunk 3", in: run)
+        #expect(third.span.start < cancel.time && third.end > cancel.time, "cancel() arrived while chunk 3 ran, and did not cut it short")
+        let saw = try Self.mark("saw Task.isCancelled before chunk 4", in: run)
+        #expect(saw.time >= third.end)
+        #expect(run.spans.filter { $0.name.hasPrefix("chunk ") }.map(\.name) == ["chunk 1", "chunk 2", "chunk 3"])
+        #expect(run.outputText.contains("The chunked task did 3 of 6 chunks"))
+    }
+
+    @Test func aCancelledTaskSleepEndsAtOnceWithCancellationError() async throws {
+        let run = await Self.run.value
+        let cancel = try Self.mark("cancel() the sleeper", in: run)
+        let sleep = try Self.span("Task.sleep for 10 s", in: run)
+        #expect(sleep.end >= cancel.time)
+        #expect(Double(sleep.end - sleep.span.start) / 1e9 < 10 / Self.speed, "the sleep ended before its time")
+        #expect(try Self.mark("CancellationError", in: run).time >= sleep.end)
+        #expect(run.outputText.contains("The sleeping task stopped by CancellationError"))
+    }
+
+    // MARK: - Continuations
+
+    @Test func aContinuationResumedByTheCallbackReturnsItsValue() async throws {
+        let run = await Self.run.value
+        let awaited = try Self.span("await photoSize(named: rocket)", in: run)
+        let download = try #require(run.spans(named: "network load rocket").first)
+        #expect(download.start >= awaited.span.start && try #require(download.end) <= awaited.end, "the await lasted as long as the download")
+        #expect(run.outputText.contains { $0.hasPrefix("The rocket photo, through a continuation: ") && !$0.hasSuffix("not found") })
+    }
+
+    @Test func aContinuationNeverResumedWarnsOnStandardErrorAndItsTaskNeverEnds() async throws {
+        let run = await Self.run.value
+        let warning = "SWIFT TASK CONTINUATION MISUSE: photoSizeFromTheForgetfulService(named:) leaked its continuation without resuming it. This may cause tasks waiting on it to remain suspended forever."
+        let line = try #require(run.output.first { $0.stream == .stderr && $0.text == warning }, "\(run.output.filter { $0.stream == .stderr }.map(\.text))")
+        let done = try Self.line(startingWith: "Done:", in: run)
+        #expect(line.time < done.time, "the warning came when the continuation went, before the page ended")
+        #expect(run.outputText.contains("The task that awaited the unicorn has ended: false"))
+    }
+
+    @Test func aContinuationResumedTwiceCrashesWithTheRuntimesMessage() async throws {
+        let run = await Self.resumedTwice.value
+        #expect(run.ending?.isCrash == true)
+        #expect(run.endedAsExpected, "the page announced the crash")
+        _ = try Self.mark("retina: answering a second time", in: run)
+        let errors = run.output.filter { $0.stream == .stderr }.map(\.text)
+        let message = "_Concurrency/CheckedContinuation.swift:169: Fatal error: SWIFT TASK CONTINUATION MISUSE: photoSizeFromTheBuggyService(named:) tried to resume its continuation more than once, returning Optional(\""
+        #expect(errors.contains { $0.hasPrefix(message) && $0.hasSuffix("\")!") }, "\(errors.prefix(5))")
+    }
+}
