@@ -42,6 +42,7 @@ let exercisePages: [String] = [
     "06-GCD",
     "07-Groups",
     "08-Barrier",
+    "09-Tasks",
 ]
 
 let exerciseVariants = ["Emptied", "Faked"]

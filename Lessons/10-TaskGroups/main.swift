@@ -21,8 +21,7 @@ func sleepTask(_ seconds: Double) async throws {
     try await Task.sleep(for: .seconds(seconds / Simulated.speed))
 }
 
-/// A download that suspends rather than blocks, as an `async` network API does; each photo takes its own time, so
-/// they finish in an order of their own.
+/// A download that suspends rather than blocks, as an `async` network API does, for `seconds` at 1×.
 func downloadPhoto(_ name: String, seconds: Double) async throws -> RGBImage {
     try await trace("download \(name)") {
         try await sleepTask(seconds)

@@ -55,9 +55,13 @@ struct PlainModeTests {
         let partOne = ["operation", "queue", "async", "dependencies", "in-practice", "gcd", "groups", "barrier"]
         #expect(Array(pages.prefix(8).map(\.slug)) == partOne)
         #expect(pages.map(\.number) == Array(1...pages.count))
-        var expected = ["Part one: Operations and Dispatch"] + pages.prefix(8).map { "\($0.number)  \($0.slug) " }
+        let numberWidth = String(pages.count).count
+        func start(_ page: Page) -> String {
+            String(page.number).padding(toLength: numberWidth, withPad: " ", startingAt: 0) + "  \(page.slug) "
+        }
+        var expected = ["Part one: Operations and Dispatch"] + pages.prefix(8).map(start)
         if pages.count > 8 {
-            expected += ["", "Part two: Swift Concurrency"] + pages.dropFirst(8).map { "\($0.number)  \($0.slug) " }
+            expected += ["", "Part two: Swift Concurrency"] + pages.dropFirst(8).map(start)
         }
         expected.append("")
         #expect(lines.count == expected.count, "\(lines)")

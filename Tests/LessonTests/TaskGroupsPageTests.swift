@@ -73,7 +73,8 @@ struct TaskGroupsPageTests {
         let coffee = try #require(Self.spans("download coffee", inside: scope, of: run).first)
         let chelsea = try #require(Self.spans("download chelsea", inside: scope, of: run).first)
         #expect(run.ranTogether(coffee, chelsea))
-        #expect(try #require(coffee.end) <= scope.end && try #require(chelsea.end) <= scope.end)
+        let ends = [try #require(coffee.end), try #require(chelsea.end)]
+        #expect(ends.allSatisfy { $0 <= scope.end }, "both downloads ended inside the async let scope")
     }
 
     @Test func oneChildThrowsAndTheGroupCancelsItsSiblingsAndWaitsForThem() async throws {

@@ -9,6 +9,7 @@ public enum ExerciseCatalog {
         .gcd,
         .groups,
         .barrier,
+        .tasks,
     ]
 
     /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.

@@ -170,11 +170,14 @@ public struct PageCatalog: Sendable {
     /// page of each part.
     public var listing: [String] {
         var lines: [String] = []
+        // Numbers left-aligned in a column as wide as the widest, so the slugs line up past page 9.
+        let numberWidth = pages.map { String($0.number).count }.max() ?? 1
         for (index, page) in pages.enumerated() {
             if let part = page.part, index == 0 || pages[index - 1].part != part {
                 lines.append((lines.isEmpty ? "" : "\n") + part.heading)
             }
-            lines.append("\(page.number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
+            let number = String(page.number).padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+            lines.append("\(number)  \(page.slug.padding(toLength: 13, withPad: " ", startingAt: 0)) \(page.title): \(page.summary)")
         }
         return lines
     }
