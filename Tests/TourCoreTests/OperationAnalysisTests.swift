@@ -73,6 +73,8 @@ struct OperationAnalysisTests {
             F.state("tilt-shift", 3, "executing", at: 101, thread: Self.filterer, queue: "filters"),
             F.state("blur", 2, "executing", at: 101, thread: Self.loader, queue: "filters"),
             F.state("blur", 2, "finished", at: 180, thread: Self.loader, queue: "filters"),
+            F.state("sharpen", 8, "executing", at: 200, thread: Self.loader, queue: "filters"),
+            F.state("sharpen", 8, "finished", at: 360, thread: Self.loader, queue: "filters"),
             F.state("tilt-shift", 3, "finished", at: 240, thread: Self.filterer, queue: "filters"),
             F.state("compare", 9, "ready", at: 241, thread: Self.filterer, queue: "filters"),
             F.state("compare", 9, "executing", at: 361, thread: Self.filterer, queue: "filters"),
@@ -82,6 +84,18 @@ struct OperationAnalysisTests {
         let compare = try #require(analysis.life(of: 9))
         #expect(compare.wait.sentence == "waited 240.0 ms for tilt-shift, then 120.0 ms for a free slot on filters")
         #expect(analysis.criticalPath == [1, 3, 9], "load gated tilt-shift, which gated the comparison")
+        // Ready while sharpen held the queue's one slot: a wait for a slot. Ready on an idle queue, a wait for a thread.
+        #expect(compare.wait.slot?.queueWasBusy == true)
+        #expect(try #require(OperationAnalysis(try Self.idleQueueWait()).life(of: 1)).wait.sentence == "waited 30.0 ms for a thread to start it")
+    }
+
+    /// An operation ready at 10 ms on a queue with nothing else executing, taken up at 40 ms (a loaded machine).
+    static func idleQueueWait() throws -> RunRecord {
+        try TraceFixture.record([
+            TraceFixture.state("decode", 1, "ready", at: 10, thread: loader, queue: "filters"),
+            TraceFixture.state("decode", 1, "executing", at: 40, thread: loader, queue: "filters"),
+            TraceFixture.state("decode", 1, "finished", at: 41, thread: loader, queue: "filters"),
+        ])
     }
 
     /// A cancelled operation finishes too; its dependents' lives show the cancellation, and a cycle leaves no path

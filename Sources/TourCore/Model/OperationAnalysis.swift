@@ -26,20 +26,25 @@ public struct OperationWait: Sendable, Equatable {
     /// The dependency that finished last before the operation became ready, and how long the operation was pending
     /// until then (from `created`); nil when it had no dependency that finished before it started.
     public var dependency: (id: Int, name: String, nanoseconds: UInt64)?
-    /// How long it was ready before it executed, and the queue it then executed on, when that was long enough to be
-    /// a wait for a free slot (`OperationAnalysis.slotWait`).
-    public var slot: (queue: String, nanoseconds: UInt64)?
+    /// How long it was ready before it executed, and the queue it then executed on, when that was long enough to be a
+    /// wait (`OperationAnalysis.slotWait`); `queueWasBusy` when another operation of that queue was executing as it
+    /// became ready, so it waited for a free slot, and not only for a thread to take it up.
+    public var slot: (queue: String, nanoseconds: UInt64, queueWasBusy: Bool)?
 
     public static func == (lhs: OperationWait, rhs: OperationWait) -> Bool {
         lhs.dependency?.id == rhs.dependency?.id && lhs.dependency?.nanoseconds == rhs.dependency?.nanoseconds
             && lhs.slot?.queue == rhs.slot?.queue && lhs.slot?.nanoseconds == rhs.slot?.nanoseconds
+            && lhs.slot?.queueWasBusy == rhs.slot?.queueWasBusy
     }
 
     /// "waited 240 ms for load coffee, then 120 ms for a free slot on filters", or nil when nothing held it back.
     public var sentence: String? {
         var parts: [String] = []
         if let dependency { parts.append("\(Self.duration(dependency.nanoseconds)) for \(dependency.name)") }
-        if let slot { parts.append("\(Self.duration(slot.nanoseconds)) for a free slot on \(QueueLabel.shown(slot.queue))") }
+        if let slot {
+            parts.append("\(Self.duration(slot.nanoseconds)) " + (slot.queueWasBusy ? "for a free slot on \(QueueLabel.shown(slot.queue))"
+                                                                                : "for a thread to start it"))
+        }
         guard !parts.isEmpty else { return nil }
         return "waited " + parts.joined(separator: ", then ")
     }
@@ -51,8 +56,8 @@ public struct OperationWait: Sendable, Equatable {
 
 /// The operations of a run, their lives, what each waited for, and the critical path: pure questions of a record.
 public struct OperationAnalysis: Sendable {
-    /// Ready this much longer than it took to start counts as waiting for a slot: handing a ready operation to a
-    /// free thread takes microseconds, and a loaded machine's scheduler a few milliseconds.
+    /// Ready this much longer before it executed counts as a wait: handing a ready operation to a free thread takes
+    /// microseconds, and a loaded machine's scheduler a few milliseconds.
     public static let slotWait: UInt64 = 10_000_000
 
     /// Every operation of the run, in the order the run first reported them.
@@ -79,6 +84,11 @@ public struct OperationAnalysis: Sendable {
         for (position, operation) in record.operations.enumerated() { index[operation.id] = position }
         func finish(of id: Int) -> UInt64? { index[id].flatMap { record.operations[$0].firstTime(of: .finished) } }
 
+        // When each operation executed, and on which queue, to tell a full queue from a slow thread.
+        let executions = record.operations.compactMap { operation -> (id: Int, queue: String, start: UInt64, end: UInt64)? in
+            guard let change = operation.changes.first(where: { $0.state == .executing }) else { return nil }
+            return (operation.id, change.queue, change.time, operation.firstTime(of: .finished) ?? .max)
+        }
         var lives = record.operations.map { operation -> OperationLife in
             let created = min(firstMention[operation.id] ?? .max, operation.changes.first?.time ?? .max)
             let ready = operation.firstTime(of: .ready)
@@ -96,7 +106,8 @@ public struct OperationAnalysis: Sendable {
             }
             if let ready, let executing, executing > ready, executing - ready >= Self.slotWait,
                let queue = operation.changes.first(where: { $0.state == .executing })?.queue {
-                wait.slot = (queue, executing - ready)
+                let busy = executions.contains { $0.id != operation.id && $0.queue == queue && $0.start <= ready && $0.end > ready }
+                wait.slot = (queue, executing - ready, busy)
             }
             return OperationLife(operation: operation, created: created, ready: ready, executing: executing,
                                  cancelled: operation.firstTime(of: .cancelled), finished: operation.firstTime(of: .finished),
