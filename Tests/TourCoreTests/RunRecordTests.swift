@@ -184,7 +184,7 @@ struct RunRecordTests {
             .init(state: .finished, time: 30, thread: 501, queue: "com.apple.main-thread"),
         ])])
         #expect(record.operations[0].firstTime(of: .finished) == 30)
-        #expect(record.dependencies == [Dependency(operation: 2, operationName: "parse", dependsOn: 1, dependencyName: "download", time: 15)])
+        #expect(record.dependencies == [Dependency(operation: 2, operationName: "parse", dependsOn: 1, dependencyName: "download", time: 15, thread: 500)])
         #expect(record.rejectedTraceLines == 2)
         #expect(record.lastRejection == "second reason")
         #expect(record.eventCount == 7)

@@ -128,7 +128,7 @@ struct ExerciseRenderingTests {
             let screen = TourRenderer.render(model)
             #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check your code / edit it") != nil)
             #expect(screen.find("a hint (the timeline keeps h) / the solution") != nil)
-            #expect(screen.find("this help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
+            #expect(screen.find("help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
         }
     }
 }

@@ -46,7 +46,7 @@ public enum PlainRun {
                                style: PlainStyle, graded: (PredictionGrade) -> Void = { _ in },
                                emit printLine: @escaping @Sendable (String) -> Void) -> Status {
         let emit: @Sendable (String) -> Void = { printLine(style.printable($0)) }
-        let report = PlainReport(style: style)
+        let report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs) { emit(line) }
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }

@@ -38,7 +38,7 @@ public final class WatchCommand: @unchecked Sendable {
         self.options = options
         self.page = page
         self.catalog = catalog
-        self.report = PlainReport(style: style)
+        self.report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
         self.emit = { emit(style.printable($0)) }
         self.builder = PageBuilder(packageRoot: catalog.root)
         self.watcher = SourceWatcher(folder: page.source.deletingLastPathComponent())

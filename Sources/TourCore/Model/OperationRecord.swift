@@ -25,4 +25,6 @@ public struct Dependency: Sendable, Equatable {
     public var dependsOn: Int
     public var dependencyName: String
     public var time: UInt64
+    /// The thread that added the dependency.
+    public var thread: Int32 = 0
 }

@@ -32,14 +32,22 @@ extension RunRecord {
     }
 
     /// A cycle among unfinished operations' dependencies, as names with the first repeated at the end; empty
-    /// when there is none. A depth-first search with its own stack, in time linear in the dependencies.
+    /// when there is none.
     func dependencyCycle() -> [String] {
-        var edges: [Int: [Int]] = [:]
         var names: [Int: String] = [:]
         for dependency in dependencies {
-            edges[dependency.operation, default: []].append(dependency.dependsOn)
             if !dependency.operationName.isEmpty { names[dependency.operation] = names[dependency.operation] ?? dependency.operationName }
             if !dependency.dependencyName.isEmpty { names[dependency.dependsOn] = names[dependency.dependsOn] ?? dependency.dependencyName }
+        }
+        return dependencyCycleIDs().map { operation(id: $0)?.name ?? names[$0] ?? "operation \($0)" }
+    }
+
+    /// `dependencyCycle()` as operation ids, the first repeated at the end. A depth-first search with its own stack,
+    /// in time linear in the dependencies.
+    func dependencyCycleIDs() -> [Int] {
+        var edges: [Int: [Int]] = [:]
+        for dependency in dependencies {
+            edges[dependency.operation, default: []].append(dependency.dependsOn)
         }
         let finished = Set(operations.filter { $0.changes.contains { $0.state == .finished } }.map(\.id))
         enum Visit { case onPath, explored }
@@ -61,8 +69,7 @@ extension RunRecord {
                 switch visits[target] {
                 case .onPath?:
                     let start = path.firstIndex { $0.node == target }!
-                    let cycle = path[start...].map(\.node) + [target]
-                    return cycle.map { operation(id: $0)?.name ?? names[$0] ?? "operation \($0)" }
+                    return path[start...].map(\.node) + [target]
                 case .explored?:
                     continue
                 case nil:

@@ -282,7 +282,8 @@ public struct RunRecord: Sendable {
         case .dep(let operation, let oid, let dependency, let onid):
             guard dependencies.count < limits.dependencies else { drops.dependencies += 1; return }
             dependencies.append(Dependency(operation: oid, operationName: bounded(operation),
-                                           dependsOn: onid, dependencyName: bounded(dependency), time: event.time))
+                                           dependsOn: onid, dependencyName: bounded(dependency), time: event.time,
+                                           thread: event.thread))
         case .frame, .rows, .row, .detail:
             if limits.keepsLiveView { liveView.apply(event) }
         case .input(.scroll):

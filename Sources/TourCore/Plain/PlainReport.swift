@@ -11,10 +11,13 @@ public struct PlainReport: Sendable {
     public var style: PlainStyle
     /// Columns of the text timeline, not counting lane titles.
     public var timelineWidth: Int
+    /// The machine's cores, read by the caller when the run started, for the oversubscription warning; nil skips it.
+    public var cores: Int?
 
-    public init(style: PlainStyle, timelineWidth: Int = 60) {
+    public init(style: PlainStyle, timelineWidth: Int = 60, cores: Int? = nil) {
         self.style = style
         self.timelineWidth = timelineWidth
+        self.cores = cores
     }
 
     /// The header printed before the page starts.
@@ -57,9 +60,24 @@ public struct PlainReport: Sendable {
         lines += knobLines(record)
         lines += resultLines(record, source: source)
         lines += timelineLines(record)
+        lines += warningLines(record)
         lines += losses(record)
         lines += deepDiveLines(source)
         lines += endingLines(record)
+        return lines
+    }
+
+    /// The run's warnings (`TraceWarnings`), each with its lane and time; none, no section.
+    private func warningLines(_ record: RunRecord) -> [String] {
+        let warnings = TraceWarnings.of(record, cores: cores)
+        guard !warnings.isEmpty else { return [] }
+        var lines = [style.bold("Warnings")]
+        for warning in warnings {
+            let place = String(format: "%8.3fs  ", record.seconds(at: warning.time)) + record.laneName(of: warning.thread).padding(toLength: 4, withPad: " ", startingAt: 0)
+            let text = TerminalText.sanitized("\(place)  \(warning.text)")
+            lines.append(warning.expected == nil ? style.red(text) : text)
+        }
+        lines.append("")
         return lines
     }
 

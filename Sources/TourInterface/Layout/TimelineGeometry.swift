@@ -47,6 +47,27 @@ public struct TimelineGeometry: Sendable {
         }
     }
 
+    /// The geometry of a view that lays out rows of its own (the operations view): `rows` rows under `labelWidth`-wide
+    /// titles, the axis and its labels under them, a row for a key and the info row; the threads view's zoom and pan.
+    init(inner: Rect, labelWidth: Int, rows: Int, state: TimelineState, reachedSeconds: Double) {
+        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: rows)
+        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: max(1, inner.width - labelWidth - 1), height: rows)
+        axisRow = plot.maxY
+        tickLabelRow = plot.maxY + 1
+        legendRow = plot.maxY + 2
+        legendRows = 1
+        infoRow = plot.maxY + 3
+        visibleLanes = rows
+        firstLane = 0
+        if let zoom = state.secondsPerColumn {
+            secondsPerColumn = zoom
+            startSeconds = max(0, state.startSeconds)
+        } else {
+            secondsPerColumn = Self.fittingExtent(reachedSeconds) / Double(max(1, plot.width))
+            startSeconds = 0
+        }
+    }
+
     /// The stretch of time a fitted view shows for a run `seconds` long: a round figure a little beyond it.
     ///
     /// Round figures keep the scale still while a run grows, so bars do not shrink a little every frame and

@@ -15,6 +15,10 @@ public struct TimelineState: Equatable, Sendable {
     public var laneScroll = 0
     /// How the lanes are laid out.
     public var view = TimelineViewKind.threads
+    /// The selected row of the operations view, by its place in the run's operations.
+    public var selectedOperation = 0
+    /// The warning `W` last jumped to, by its place in the run's warnings; nil when the info row shows no warning.
+    public var selectedWarning: Int?
 
     public init() {}
 

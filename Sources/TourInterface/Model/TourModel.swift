@@ -52,6 +52,8 @@ public struct TourModel: Sendable {
     public var editing = EditingSettings()
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
+    /// The machine's cores, as the terminal layer read them at launch, for the oversubscription warning; nil skips it.
+    public var cores: Int?
     var nextRunID = 1
     var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.

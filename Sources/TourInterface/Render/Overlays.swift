@@ -23,7 +23,7 @@ enum Overlays {
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
         ("", "h v", "a hint (the timeline keeps h) / the solution"),
-        ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
+        ("Other", "? ^L q W", "help / redraw / quit (asks) / the run's warnings"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.

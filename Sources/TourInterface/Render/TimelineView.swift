@@ -5,6 +5,10 @@ import TourCore
 enum TimelineView {
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
         let page = model.currentPage
+        if page.timeline.view == .operations, page.record != nil {
+            OperationsTimelineView.draw(model, in: inner, focused: focused, into: &buffer)
+            return
+        }
         guard let record = page.record, !record.threads.isEmpty else {
             buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar "
                                 + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
@@ -84,7 +88,7 @@ enum TimelineView {
     }
 
     /// A rule with a tick every 1, 2 or 5 units, labelled where the label fits.
-    private static func drawAxis(_ geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
+    static func drawAxis(_ geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
         let muted = CellStyle(foreground: .muted)
         let plot = geometry.plot
         for x in plot.x..<plot.maxX { buffer.set(Cell(glyphs.horizontal, muted), x: x, y: geometry.axisRow) }
@@ -108,6 +112,7 @@ enum TimelineView {
     private static func drawInfo(_ record: RunRecord, reached: UInt64, geometry: TimelineGeometry, state: TimelineState,
                                  inner: Rect, model: TourModel, into buffer: inout CellBuffer) {
         let row = Rect(x: inner.x, y: geometry.infoRow, width: inner.width, height: 1)
+        if drawSelectedWarning(model, record: record, row: row, into: &buffer) { return }
         if let id = state.selectedSpanID, let selected = record.timelineSpan(id: id, now: reached) {
             let span = selected.span
             let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
@@ -120,6 +125,11 @@ enum TimelineView {
            let mark = record.mark(at: time, on: record.threads[state.selectedLane].thread) {
             let text = "\(model.glyphs.mark) \(mark.name)  at \(Formatting.duration(record.seconds(at: mark.time), glyphs: model.glyphs))"
             writeInfo(text, thread: mark.thread, queue: mark.queue, color: .mark, record: record, row: row, glyphs: model.glyphs, into: &buffer)
+            return
+        }
+        if let warnings = warningsLine(model, record: record) {
+            buffer.write(TextWidth.truncated(warnings.text, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
+                         style: CellStyle(foreground: warnings.unexpected ? .warning : .muted, bold: warnings.unexpected), clip: row)
             return
         }
         let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0, glyphs: model.glyphs))  " } ?? ""

@@ -9,7 +9,9 @@ extension TourModel {
 
     /// The keys that mean something else while the timeline has the focus; nil for any other key.
     mutating func handleTimeline(_ key: Key) -> [TourEffect]? {
+        if key != .character("W") { currentPage.timeline.selectedWarning = nil }
         switch key {
+        case .character("t"): cycleTimelineView()
         case .character("h"): selectItem(by: -1)
         case .character("l"): selectItem(by: 1)
         case .character("i"): zoom(by: 0.5)
@@ -20,6 +22,12 @@ extension TourModel {
         default: return nil
         }
         return []
+    }
+
+    /// Threads, then operations, then threads again. (The queues and tasks views come with their own helpers' work.)
+    private mutating func cycleTimelineView() {
+        currentPage.timeline.view = currentPage.timeline.view == .operations ? .threads : .operations
+        notice = "Timeline: \(currentPage.timeline.view.rawValue)"
     }
 
     /// Selects the previous or next span or mark on the selected lane, or the first one in view when none is selected.
@@ -112,6 +120,7 @@ extension TourModel {
 
     /// Moves the lane selection and keeps it on screen; a selected span or mark moves to the nearest one of the new lane.
     mutating func moveLaneSelection(_ amount: ScrollAmount) {
+        if currentPage.timeline.view == .operations { return moveOperationSelection(amount) }
         guard let record = currentPage.record, !record.threads.isEmpty, let geometry = timelineGeometry() else { return }
         let time = selectedTime(in: record)
         var timeline = currentPage.timeline

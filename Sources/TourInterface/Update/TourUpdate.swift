@@ -93,6 +93,8 @@ extension TourModel {
             overlay = .confirmQuit
         case .character("?"):
             overlay = .help
+        case .character("W"):
+            stepWarning()
         case .right, .character("n"):
             go(toPage: current + 1)
         case .left, .character("p"):

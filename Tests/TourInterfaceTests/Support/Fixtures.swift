@@ -136,6 +136,25 @@ struct RunScript {
         trace(.mark(name: name), at: milliseconds, thread: thread, queue: queue)
     }
 
+    /// Operation `oid` called `name` reaching `state`, as an `op` event reports it.
+    mutating func operation(_ name: String, _ oid: Int, _ state: OperationState, at milliseconds: Double, thread: Int32 = worker,
+                            queue: String = workerQueue) {
+        trace(.op(operation: name, oid: oid, state: state), at: milliseconds, thread: thread, queue: queue)
+    }
+
+    /// Operation `oid` called `name` waits for `dependencyID` called `dependency`.
+    mutating func dependency(_ name: String, _ oid: Int, on dependency: String, _ dependencyID: Int, at milliseconds: Double) {
+        trace(.dep(operation: name, oid: oid, dependency: dependency, onid: dependencyID), at: milliseconds, thread: Self.mainThread,
+              queue: Self.mainQueue)
+    }
+
+    /// Thread-state samples every 10 ms from `from` to `to`, as the host's sampler sends them.
+    mutating func samples(from: Double, to: Double, _ readings: (Double) -> [ThreadStateReading]) {
+        for time in stride(from: from, through: to, by: 10) {
+            events.append(.threadStates(readings(time), time: Self.time(time)))
+        }
+    }
+
     mutating func result(line: Int, _ text: String, at milliseconds: Double, kind: ResultKind = .peek) {
         trace(.result(file: "main.swift", line: line, kind: kind, text: text, seconds: nil), at: milliseconds, thread: Self.mainThread)
     }
@@ -178,6 +197,34 @@ struct RunScript {
 
     mutating func end(_ ending: RunEnding, at milliseconds: Double) {
         events.append(.ended(ending, time: Self.time(milliseconds)))
+    }
+
+    /// A finished run with page 4's first chain (load → tilt-shift → show coffee) and a cancelled download whose
+    /// filter checks and cancels itself, on the queue "images"; the main thread waits in a span meanwhile.
+    static var finishedDependenciesRun: RunScript {
+        var script = RunScript()
+        let second = worker + 1
+        script.span(1, "waitUntilAllOperationsAreFinished", from: 1, to: 600, thread: mainThread, queue: mainQueue)
+        script.dependency("tilt-shift coffee", 2, on: "load coffee", 1, at: 1)
+        script.dependency("show coffee", 3, on: "tilt-shift coffee", 2, at: 1)
+        script.dependency("tilt-shift retina", 5, on: "load retina", 4, at: 2)
+        script.operation("load retina", 4, .cancelled, at: 2, thread: mainThread, queue: mainQueue)
+        script.operation("load coffee", 1, .executing, at: 5, queue: "images")
+        script.operation("load retina", 4, .finished, at: 6, thread: second, queue: "images")
+        script.operation("tilt-shift retina", 5, .ready, at: 7, thread: second, queue: "images")
+        script.operation("tilt-shift retina", 5, .executing, at: 180, thread: second, queue: "images")
+        script.operation("tilt-shift retina", 5, .cancelled, at: 181, thread: second, queue: "images")
+        script.operation("tilt-shift retina", 5, .finished, at: 182, thread: second, queue: "images")
+        script.operation("load coffee", 1, .finished, at: 305, queue: "images")
+        script.operation("tilt-shift coffee", 2, .ready, at: 306, queue: "images")
+        script.operation("tilt-shift coffee", 2, .executing, at: 307, thread: second, queue: "images")
+        script.span(2, "filtering for tilt-shift coffee", from: 308, to: 450, thread: second, queue: "images")
+        script.operation("tilt-shift coffee", 2, .finished, at: 451, thread: second, queue: "images")
+        script.operation("show coffee", 3, .ready, at: 452, thread: second, queue: "images")
+        script.operation("show coffee", 3, .executing, at: 453, thread: second, queue: "images")
+        script.operation("show coffee", 3, .finished, at: 470, thread: second, queue: "images")
+        script.end(.exited(code: 0), at: 620)
+        return script
     }
 
     /// A finished run of the queue page: two lanes, the worker's serving two queues, a mark, results on lines

@@ -1,0 +1,164 @@
+import Foundation
+import PageProtocol
+import Testing
+import TourCore
+import TourTestSupport
+
+/// Each warning from fixture runs that raise it and from near misses that must not, then from the small fault pages
+/// made for them (Tests/Fixtures/WarningFaults), run as the tutorial runs a page.
+@Suite("Trace warnings")
+struct TraceWarningsTests {
+    typealias F = TraceFixture
+    static let worker: Int32 = 201
+
+    /// A sample every 10 ms from `from` to `to` milliseconds, reading each thread's state with `state`.
+    static func samples(from: Int, to: Int, threads: [Int32],
+                        _ state: (Int32, Int) -> ThreadRunState) -> [(milliseconds: Int, readings: [ThreadStateReading])] {
+        stride(from: from, through: to, by: 10).map { time in
+            (time, threads.map { ThreadStateReading(thread: $0, state: state($0, time)) })
+        }
+    }
+
+    // MARK: The main thread blocked
+
+    @Test func theMainThreadWaitingInsideItsOwnSpanIsBlocked() async throws {
+        let record = try F.record(F.span(1, "decode on main", from: 10, to: 400),
+                                  samples: Self.samples(from: 10, to: 400, threads: [F.pid]) { _, _ in .waiting })
+        let warnings = TraceWarnings.of(record, cores: 2)
+        let warning = try #require(warnings.first)
+        #expect(warnings.count == 1)
+        #expect(warning.kind == .mainThreadBlocked)
+        #expect(warning.thread == F.pid)
+        #expect(warning.time == F.start + 10_000_000)
+        #expect(warning.sentence.hasPrefix("main was blocked for 390.0 ms inside decode on main from 0.01 s"))
+        #expect(warning.expected == nil)
+    }
+
+    /// A run loop turning inside a span sends its timers' events (page 3's ticks every 100 ms at 1×, here every
+    /// 80 ms); a main thread idle outside any span, or computing, is not blocked either.
+    @Test func aMainThreadThatTicksIdlesOrComputesIsNotBlocked() async throws {
+        let ticks = stride(from: 90, to: 400, by: 80).map { F.mark("tick", at: $0) }
+        let turning = try F.record(F.span(1, "waitWhileRunLoopTurns", from: 10, to: 400) + ticks,
+                                   samples: Self.samples(from: 10, to: 400, threads: [F.pid]) { _, _ in .waiting })
+        #expect(TraceWarnings.of(turning, cores: 2).isEmpty)
+        let idle = try F.record(F.span(1, "setup", from: 0, to: 5) + [F.mark("idle", at: 410)],
+                                samples: Self.samples(from: 10, to: 400, threads: [F.pid]) { _, _ in .waiting })
+        #expect(TraceWarnings.of(idle, cores: 2).isEmpty)
+        let computing = try F.record(F.span(1, "decode on main", from: 10, to: 400),
+                                     samples: Self.samples(from: 10, to: 400, threads: [F.pid]) { _, _ in .running })
+        #expect(TraceWarnings.of(computing, cores: 2).isEmpty)
+    }
+
+    /// The same silence with a page that said it would hang is labelled as expected, with the page's reason.
+    @Test func aPageThatExpectsToHangExpectsTheBlock() async throws {
+        let expect = F.line("expect", at: 0, #""ending":"stuck","why":"the main thread waits for itself""#)
+        let record = try F.record([expect] + F.span(1, "sync", from: 10, to: nil),
+                                  samples: Self.samples(from: 10, to: 400, threads: [F.pid]) { _, _ in .waiting },
+                                  endedAt: F.start + 401_000_000)
+        let warnings = TraceWarnings.of(record, cores: 2)
+        #expect(warnings.map(\.kind) == [.mainThreadBlocked, .neverFinished])
+        #expect(warnings.allSatisfy { $0.expected == "the main thread waits for itself" })
+    }
+
+    // MARK: Oversubscription
+
+    /// Three workers computing from 20 ms to 120 ms: more than two cores, not more than four.
+    static func threeComputing() throws -> RunRecord {
+        let workers: [Int32] = [201, 202, 203]
+        let spans = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: 130, thread: $0.element, queue: "pool") }
+        return try F.record(spans, samples: Self.samples(from: 10, to: 130, threads: workers) { _, time in
+            time >= 20 && time <= 120 ? .running : .waiting
+        })
+    }
+
+    @Test func moreThreadsRunningThanCoresIsOversubscription() async throws {
+        let record = try Self.threeComputing()
+        let warning = try #require(TraceWarnings.of(record, cores: 2).first)
+        #expect(warning.kind == .oversubscribed)
+        #expect(warning.time == F.start + 20_000_000)
+        #expect(warning.sentence.hasPrefix("3 threads were running on 2 cores for 110.0 ms from 0.02 s"))
+        #expect(TraceWarnings.of(record, cores: 4).isEmpty, "three threads fit four cores")
+        #expect(TraceWarnings.of(record, cores: nil).isEmpty, "without the cores there is nothing to judge")
+    }
+
+    /// One sample that catches a third thread as it wakes is not a stretch; page 2, which runs twice the cores on
+    /// purpose, expects the real thing.
+    @Test func aBlipIsNotOversubscriptionAndPageTwoExpectsIt() async throws {
+        let workers: [Int32] = [201, 202, 203]
+        let spans = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: 130, thread: $0.element) }
+        let blip = try F.record(spans, samples: Self.samples(from: 10, to: 130, threads: workers) { thread, time in
+            thread != 203 || time == 60 ? .running : .waiting
+        })
+        #expect(TraceWarnings.of(blip, cores: 2).isEmpty)
+        let hello = F.line("hello", at: 0, #""v":1,"page":"Lesson02Queue","pid":100,"speed":1.0"#)
+        let pageTwo = try F.record([hello] + spans, samples: Self.samples(from: 10, to: 130, threads: workers) { _, _ in .running })
+        let warning = try #require(TraceWarnings.of(pageTwo, cores: 2).first)
+        #expect(warning.kind == .oversubscribed)
+        #expect(warning.expected == "the page runs a batch at twice the cores on purpose")
+    }
+
+    // MARK: Operations
+
+    @Test func aDependentThatRanAfterItsDependencyWasCancelledIsWarnedOf() async throws {
+        let lines = [
+            F.dependency("filter", 2, on: "load", 1, at: 0),
+            F.state("load", 1, "cancelled", at: 1),
+            F.state("load", 1, "finished", at: 2, thread: Self.worker, queue: "fault"),
+            F.state("filter", 2, "ready", at: 3, thread: Self.worker, queue: "fault"),
+            F.state("filter", 2, "executing", at: 4, thread: Self.worker, queue: "fault"),
+        ]
+        let ran = try F.record(lines + [F.state("filter", 2, "finished", at: 9, thread: Self.worker, queue: "fault")])
+        let warning = try #require(TraceWarnings.of(ran, cores: 2).first)
+        #expect(warning.kind == .ranAfterCancelledDependency)
+        #expect(warning.thread == Self.worker)
+        #expect(warning.operation == 2)
+        #expect(warning.sentence.hasPrefix("filter ran at 0.00 s although its dependency load was cancelled"))
+        // Page 4's checking filter: it finds the cancelled dependency and cancels itself.
+        let checked = try F.record(lines + [F.state("filter", 2, "cancelled", at: 5, thread: Self.worker, queue: "fault"),
+                                            F.state("filter", 2, "finished", at: 6, thread: Self.worker, queue: "fault")])
+        #expect(TraceWarnings.of(checked, cores: 2).isEmpty)
+    }
+
+    @Test func aDependencyCycleIsNamed() async throws {
+        let record = try F.record([F.dependency("compress", 1, on: "upload", 2, at: 3), F.dependency("upload", 2, on: "compress", 1, at: 4)],
+                                  ending: .exited(code: 0))
+        let warning = try #require(TraceWarnings.of(record, cores: 2).first)
+        #expect(warning.kind == .dependencyCycle)
+        #expect(warning.time == F.start + 4_000_000, "when the cycle closed")
+        #expect(warning.sentence == "a dependency cycle: compress → upload → compress; none of them can ever become ready")
+    }
+
+    @Test func workUnfinishedAtTheEndIsWarnedOfOnlyOnceTheRunEnded() async throws {
+        let lines = [F.state("upload", 1, "executing", at: 50, thread: Self.worker, queue: "uploads")]
+            + F.span(1, "wait", from: 60, to: nil)
+        let ended = try F.record(lines)
+        let warnings = TraceWarnings.of(ended, cores: 2)
+        #expect(warnings.map(\.kind) == [.neverFinished, .neverFinished])
+        #expect(warnings[0].sentence == "upload never finished: it was executing from 0.05 s to the end of the run at 0.06 s")
+        #expect(warnings[1].sentence.hasPrefix("wait on main began at 0.06 s and never ended"))
+        var running = RunRecord()
+        running.apply(.started(pid: F.pid, time: F.start))
+        for line in lines { running.apply(.trace(try TraceLineParser.parse(Array(line.utf8)).get())) }
+        #expect(TraceWarnings.of(running, cores: 2).isEmpty, "while the run goes on, the work may still finish")
+    }
+
+    // MARK: The fault pages
+
+    static func faultRun(_ fault: String, stuckAfter: Double = 3) async -> RunRecord {
+        await recordRun(product: "WarningFaults", knobs: [("fault", fault)], stuckAfter: stuckAfter)
+    }
+
+    @Test func theFaultPagesRaiseTheirWarnings() async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cancelled = await Self.faultRun("cancelledDependency")
+        #expect(TraceWarnings.of(cancelled, cores: cores).map(\.kind) == [.ranAfterCancelledDependency])
+        let cycle = await Self.faultRun("dependencyCycle", stuckAfter: 1)
+        let cycleWarnings = TraceWarnings.of(cycle, cores: cores)
+        #expect(cycleWarnings.contains { $0.kind == .dependencyCycle && $0.expected == "compress and upload each wait for the other" })
+        #expect(cycleWarnings.allSatisfy { $0.expected != nil }, "the page said it would hang: \(cycleWarnings.map(\.text))")
+        let forgetful = await Self.faultRun("neverFinished")
+        let left = TraceWarnings.of(forgetful, cores: cores)
+        #expect(left.map(\.kind) == [.neverFinished])
+        #expect(left.first?.sentence.hasPrefix("forgetful upload never finished: it was executing") == true)
+    }
+}
