@@ -29,6 +29,7 @@ private func offset(of needle: String, in text: String) -> Int {
 let oneOfEveryKind: [EventKind] = [
     .hello(version: 1, page: "Lesson01Operation", pid: 12_134, speed: 2.5),
     .begin(id: 17, name: "network load photo-3"),
+    .begin(id: 18, name: "fetch", task: 3),
     .end(id: 17, name: "network load photo-3"),
     .mark(name: "cancel requested"),
     .out(text: "says \"hi\"\tto 🧵"),
@@ -53,6 +54,10 @@ let oneOfEveryKind: [EventKind] = [
     .row(index: 0, caption: "0  coffee  loaded", picture: PagePicture(width: 1, height: 1, base64: "AQID"), parts: 1),
     .detail(index: 0, part: 0, caption: "before", picture: PagePicture(width: 1, height: 1, base64: "AQID")),
     .input(commands: .scroll),
+    .task(number: 3, parent: 1, name: "download", kind: .child, phase: .start),
+    .task(number: 3, parent: 1, name: "download", kind: .child, phase: .end),
+    .task(number: 1, parent: nil, name: "main work", kind: .unstructured, phase: .start),
+    .task(number: 4, parent: 1, name: "logger", kind: .detached, phase: .start),
 ]
 
 /// The event as the host receives it: the page's encoding without its newline, decoded.

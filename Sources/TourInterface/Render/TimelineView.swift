@@ -10,6 +10,7 @@ enum TimelineView {
                                 + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return
         }
+        if page.timeline.view == .tasks { return TasksTimelineView.draw(model, record: record, in: inner, into: &buffer) }
         let reached = record.reachedTime(now: model.now)
         let geometry = TimelineGeometry(inner: inner, state: page.timeline, record: record, now: model.now, glyphs: model.glyphs)
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
@@ -84,7 +85,7 @@ enum TimelineView {
     }
 
     /// A rule with a tick every 1, 2 or 5 units, labelled where the label fits.
-    private static func drawAxis(_ geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
+    static func drawAxis(_ geometry: TimelineGeometry, glyphs: Glyphs, into buffer: inout CellBuffer) {
         let muted = CellStyle(foreground: .muted)
         let plot = geometry.plot
         for x in plot.x..<plot.maxX { buffer.set(Cell(glyphs.horizontal, muted), x: x, y: geometry.axisRow) }
