@@ -11,6 +11,7 @@ let pages = [
     "06-GCD",
     "07-Groups",
     "08-Barrier",
+    "11-Actors",
 ]
 
 /// The libraries on every event's path (a page writing it, the host reading it, the protocol they share) are optimised

@@ -96,12 +96,12 @@ struct TraceLineRoundTripTests {
             if row.hasPrefix("| `"), let kind = row.dropFirst(3).split(separator: "`").first { documented.insert(String(kind)) }
         }
         #expect(documented == Set(oneOfEveryKind.map(\.wireName)))
-        #expect(documented.count == 16)
+        #expect(documented.count == 17)
     }
 
     @Test func theDocumentsExamplesDecodeAndEncodeByteForByte() throws {
         let examples = try traceFormatDocument().split(separator: "\n").filter { $0.hasPrefix(#"{"e":""#) }
-        #expect(examples.count == 16)
+        #expect(examples.count == 18)
         var kinds: Set<String> = []
         for example in examples {
             let event = try TraceLineParser.parse(Array(example.utf8)).get()
@@ -109,8 +109,8 @@ struct TraceLineRoundTripTests {
             if case .unknown = event.kind { Issue.record("an example of a kind the decoder does not know: \(example)") }
             kinds.insert(event.kind.wireName)
         }
-        // Two examples of `row`; every other kind has one.
-        #expect(kinds.count == 15 && !kinds.contains("input"))
+        // Two examples of `row` and of `begin` (with and without its task); every other kind has one.
+        #expect(kinds.count == 16 && !kinds.contains("input") && kinds.contains("task"))
     }
 
     @Test func helloAsTheFixtureSentIt() throws {
