@@ -151,7 +151,7 @@ print("@MainActor code ran with Thread.isMainThread \(onMainThread): \(onMainThr
 
  Page 8 found its race at run time, with Thread Sanitizer, and only on the runs where it happened. Swift 6 finds this kind before the program runs. A class with mutable state is not `Sendable`, and the compiler will not let a value that is not `Sendable` be shared between tasks that could use it at the same time.
 
- - experiment: Change `actor Person` at the top of the page to `class Person`. The edit loop rebuilds the page and the compiler refuses it, on the line of `group.addTracedTask`: the task would send `person`, a class anyone can change, into a task that runs at the same time as the other clients. That is the data race of page 8, stopped at compile time. Change it back to `actor`.
+ - experiment: Change `actor Person` at the top of the page to `class Person`. The edit loop rebuilds the page and the compiler refuses it on the lines inside the client's task that use `person`: "non-Sendable type 'Person' of let 'person' cannot exit main actor-isolated context". The task would take `person`, a class anyone can change, away from the page's top-level code into a task that runs at the same time as the other clients. That is the data race of page 8, stopped at compile time. Change it back to `actor`.
 
  ## `Mutex`: the modern lock
 
