@@ -13,6 +13,7 @@ let pages = [
     "08-Barrier",
     "09-Tasks",
     "10-TaskGroups",
+    "11-Actors",
 ]
 
 /// The libraries on every event's path (a page writing it, the host reading it, the protocol they share) are optimised

@@ -25,7 +25,7 @@ struct OpenSpan: Sendable {
         id = session.makeSpanID()
         self.name = name
         start = session.narrates ? monotonicNanoseconds() : 0
-        session.emit(.begin(id: id, name: name))
+        session.emit(.begin(id: id, name: name, task: TracedTaskIdentity.current?.number))
     }
 
     func end() {

@@ -48,6 +48,7 @@ extension EventKind {
         case .row: #"{"e":"row","t":"#
         case .detail: #"{"e":"detail","t":"#
         case .input: #"{"e":"input","t":"#
+        case .task: #"{"e":"task","t":"#
         case .unknown: nil
         }
     }
@@ -60,7 +61,11 @@ extension EventKind {
             line.add("page", page)
             line.add("pid", Int(pid))
             line.add("speed", speed)
-        case .begin(let id, let name), .end(let id, let name):
+        case .begin(let id, let name, let task):
+            line.add("id", id)
+            line.add("name", name)
+            if let task { line.add("task", task) }
+        case .end(let id, let name):
             line.add("id", id)
             line.add("name", name)
         case .mark(let name):
@@ -118,6 +123,12 @@ extension EventKind {
             line.add(picture)
         case .input(let commands):
             line.add("commands", commands.rawValue)
+        case .task(let number, let parent, let name, let kind, let phase):
+            line.add("task", number)
+            if let parent { line.add("parent", parent) }
+            line.add("name", name)
+            line.add("kind", kind.rawValue)
+            line.add("phase", phase.rawValue)
         case .unknown:
             break
         }

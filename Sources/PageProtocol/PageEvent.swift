@@ -23,8 +23,9 @@ public struct PageEvent: Sendable, Equatable {
 public enum EventKind: Sendable, Equatable {
     /// The page's first event: the format version, the executable's name, its process id and the speed factor.
     case hello(version: Int, page: String, pid: Int32, speed: Double)
-    /// A span began: `trace(name) { … }` as its body starts. `id` is unique in the process, counting from 1.
-    case begin(id: Int, name: String)
+    /// A span began: `trace(name) { … }` as its body starts. `id` is unique in the process, counting from 1;
+    /// `task` is the number of the traced Swift task it runs in (`task` events), nil outside one.
+    case begin(id: Int, name: String, task: Int? = nil)
     /// The span `id` ended.
     case end(id: Int, name: String)
     /// An instant on the thread's lane: `mark(name)`.
@@ -56,6 +57,9 @@ public enum EventKind: Sendable, Equatable {
     case detail(index: Int, part: Int, caption: String, picture: PagePicture)
     /// The page reads `commands` on its standard input.
     case input(commands: InputCommands)
+    /// A traced Swift task started or ended: its number (unique in the process, counting from 1), the number of
+    /// the task it was started from (nil for none), its name and how it was started.
+    case task(number: Int, parent: Int?, name: String, kind: TaskKind, phase: TaskPhase)
     /// A kind this reader does not know: kept, so the format can grow, and ignored.
     case unknown(String)
 
@@ -78,6 +82,7 @@ public enum EventKind: Sendable, Equatable {
         case .row: "row"
         case .detail: "detail"
         case .input: "input"
+        case .task: "task"
         case .unknown(let name): name
         }
     }
@@ -105,6 +110,24 @@ public enum ResultKind: String, Sendable, CaseIterable {
 /// The kind of value a knob holds.
 public enum KnobType: String, Sendable, CaseIterable {
     case int, bool, choice
+}
+
+/// How a traced Swift task was started, which says what its `parent` is to it.
+public enum TaskKind: String, Sendable, CaseIterable {
+    /// A child task (a task group's `addTask`, `async let`): its parent waits for it and its cancellation reaches it.
+    case child
+    /// `Task { … }`: started from `parent`, whose priority and task-locals it inherits, but which does not wait for it.
+    case unstructured
+    /// `Task.detached { … }`: inherits nothing; `parent` is the task that started it, if any.
+    case detached
+}
+
+/// Which end of a traced task's life a `task` event reports.
+public enum TaskPhase: String, Sendable, CaseIterable {
+    /// The task's body began.
+    case start
+    /// The task's body returned or threw.
+    case end
 }
 
 /// What a page reads on its standard input once it sent `input`.

@@ -29,6 +29,7 @@ private func offset(of needle: String, in text: String) -> Int {
 let oneOfEveryKind: [EventKind] = [
     .hello(version: 1, page: "Lesson01Operation", pid: 12_134, speed: 2.5),
     .begin(id: 17, name: "network load photo-3"),
+    .begin(id: 18, name: "fetch", task: 3),
     .end(id: 17, name: "network load photo-3"),
     .mark(name: "cancel requested"),
     .out(text: "says \"hi\"\tto 🧵"),
@@ -53,6 +54,10 @@ let oneOfEveryKind: [EventKind] = [
     .row(index: 0, caption: "0  coffee  loaded", picture: PagePicture(width: 1, height: 1, base64: "AQID"), parts: 1),
     .detail(index: 0, part: 0, caption: "before", picture: PagePicture(width: 1, height: 1, base64: "AQID")),
     .input(commands: .scroll),
+    .task(number: 3, parent: 1, name: "download", kind: .child, phase: .start),
+    .task(number: 3, parent: 1, name: "download", kind: .child, phase: .end),
+    .task(number: 1, parent: nil, name: "main work", kind: .unstructured, phase: .start),
+    .task(number: 4, parent: 1, name: "logger", kind: .detached, phase: .start),
 ]
 
 /// The event as the host receives it: the page's encoding without its newline, decoded.
@@ -91,12 +96,12 @@ struct TraceLineRoundTripTests {
             if row.hasPrefix("| `"), let kind = row.dropFirst(3).split(separator: "`").first { documented.insert(String(kind)) }
         }
         #expect(documented == Set(oneOfEveryKind.map(\.wireName)))
-        #expect(documented.count == 16)
+        #expect(documented.count == 17)
     }
 
     @Test func theDocumentsExamplesDecodeAndEncodeByteForByte() throws {
         let examples = try traceFormatDocument().split(separator: "\n").filter { $0.hasPrefix(#"{"e":""#) }
-        #expect(examples.count == 16)
+        #expect(examples.count == 18)
         var kinds: Set<String> = []
         for example in examples {
             let event = try TraceLineParser.parse(Array(example.utf8)).get()
@@ -104,8 +109,8 @@ struct TraceLineRoundTripTests {
             if case .unknown = event.kind { Issue.record("an example of a kind the decoder does not know: \(example)") }
             kinds.insert(event.kind.wireName)
         }
-        // Two examples of `row`; every other kind has one.
-        #expect(kinds.count == 15 && !kinds.contains("input"))
+        // Two examples of `row` and of `begin` (with and without its task); every other kind has one.
+        #expect(kinds.count == 16 && !kinds.contains("input") && kinds.contains("task"))
     }
 
     @Test func helloAsTheFixtureSentIt() throws {

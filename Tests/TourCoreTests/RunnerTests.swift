@@ -293,7 +293,7 @@ struct RunnerTests {
 
     @Test func stopEndsAStuckPageAsStopped() async throws {
         let log = EventLog(signalWhen: { event in
-            if case .trace(let trace) = event, case .begin(_, "waiting forever") = trace.kind { return true }
+            if case .trace(let trace) = event, case .begin(_, "waiting forever", _) = trace.kind { return true }
             return false
         })
         let run = PageRun.start(

@@ -42,6 +42,45 @@ public enum TraceFixture {
         line("mark", at: milliseconds, thread: thread, queue: queue, #""name":"\#(name)""#)
     }
 
+    /// The `task` line of traced task `number` reaching `phase` ("start" or "end").
+    public static func task(_ number: Int, _ name: String, parent: Int?, kind: String = "child", _ phase: String, at milliseconds: Int,
+                            thread: Int32, queue: String = "") -> String {
+        line("task", at: milliseconds, thread: thread, queue: queue,
+             #""task":\#(number),"# + (parent.map { #""parent":\#($0),"# } ?? "") + #""name":"\#(name)","kind":"\#(kind)","phase":"\#(phase)""#)
+    }
+
+    /// The `begin` and `end` lines of span `id`, run in traced task `task` (none when nil) on one thread, as a span is.
+    public static func span(_ id: Int, _ name: String, task: Int?, from: Int, to: Int, thread: Int32, queue: String = "") -> [String] {
+        let taskField = task.map { #","task":\#($0)"# } ?? ""
+        return [line("begin", at: from, thread: thread, queue: queue, #""id":\#(id),"name":"\#(name)""# + taskField),
+                line("end", at: to, thread: thread, queue: queue, #""id":\#(id),"name":"\#(name)""#)]
+    }
+
+    /// A run with nested traced tasks, ended at 420 ms: the unstructured task 1 "load album" (started on thread 101,
+    /// ended on 102) with the children 2 "download a" (moves from thread 102 to 101 between its spans) and
+    /// 3 "download b" (stays on 101), 3's child 4 "thumbnail" on 103, and 5 "logger", detached from 1 and still
+    /// running when the run ended; the main thread's span "main waits" runs in no traced task.
+    public static var nestedTasks: [String] {
+        var lines = span(8, "main waits", task: nil, from: 1, to: 410, thread: pid)
+        lines += [task(1, "load album", parent: nil, kind: "unstructured", "start", at: 10, thread: 101)]
+        lines += span(1, "list photos", task: 1, from: 20, to: 60, thread: 101)
+        lines += [task(5, "logger", parent: 1, kind: "detached", "start", at: 50, thread: 103)]
+        lines += span(7, "log", task: 5, from: 55, to: 65, thread: 103)
+        lines += [task(2, "download a", parent: 1, "start", at: 70, thread: 102)]
+        lines += [task(3, "download b", parent: 1, "start", at: 75, thread: 101)]
+        lines += span(2, "fetch a", task: 2, from: 80, to: 150, thread: 102)
+        lines += span(3, "fetch b", task: 3, from: 90, to: 180, thread: 101)
+        lines += [task(4, "thumbnail", parent: 3, "start", at: 120, thread: 103)]
+        lines += span(6, "scale", task: 4, from: 125, to: 170, thread: 103)
+        lines += [task(4, "thumbnail", parent: 3, "end", at: 175, thread: 103)]
+        lines += [task(3, "download b", parent: 1, "end", at: 190, thread: 101)]
+        lines += span(4, "decode a", task: 2, from: 220, to: 260, thread: 101)
+        lines += [task(2, "download a", parent: 1, "end", at: 270, thread: 101)]
+        lines += span(5, "save album", task: 1, from: 300, to: 380, thread: 102)
+        lines += [task(1, "load album", parent: nil, kind: "unstructured", "end", at: 400, thread: 102)]
+        return lines
+    }
+
     /// The record of a run of process `pid` begun at `start` that sent `lines`, taken in the order of their stamps
     /// (lines with one stamp in the order given), and ended as `ending` at `endedAt`, by default a millisecond after
     /// the last line.

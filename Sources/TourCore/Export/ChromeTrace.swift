@@ -4,7 +4,9 @@ import Foundation
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
 /// one thread per lane, named as everywhere else ("main", "T3"), complete (`X`) events for spans, instants for
 /// marks, operation states and printed lines, each with the queue it ran on in its `args`, and flow arrows from
-/// each dependency's end to its dependent's start.
+/// each dependency's end to its dependent's start. Each traced Swift task is an async slice (`b`/`e`, `cat` "task",
+/// `id` its number) from its start to its end, with its spans nested in it as async slices of their own, each naming
+/// the thread that ran it, since a task's spans may run on several threads.
 public enum ChromeTrace {
     public static func document(for record: RunRecord, title: String) -> [String: Any] {
         let pid = Int(record.pid ?? 0)
@@ -47,6 +49,18 @@ public enum ChromeTrace {
                                          "cat": "dependency", "pid": pid, "id": index + 1]
             events.append(common.merging(["ph": "s", "tid": Int(before.thread), "ts": microseconds(before.time)]) { $1 })
             events.append(common.merging(["ph": "f", "bp": "e", "tid": Int(after.thread), "ts": microseconds(after.time)]) { $1 })
+        }
+        for task in record.tasks {
+            let common: [String: Any] = ["cat": "task", "pid": pid, "id": task.number, "tid": Int(task.thread)]
+            var args: [String: Any] = ["task": task.number, "kind": task.kind.rawValue, "finished": task.end != nil]
+            if let parent = task.parent { args["parent"] = parent }
+            events.append(common.merging(["ph": "b", "name": task.name, "ts": microseconds(task.start), "args": args]) { $1 })
+            for span in record.spans where span.task == task.number {
+                let spanArgs: [String: Any] = ["thread": record.laneName(of: span.thread), "queue": span.queue]
+                events.append(common.merging(["ph": "b", "name": span.name, "ts": microseconds(span.start), "args": spanArgs]) { $1 })
+                events.append(common.merging(["ph": "e", "name": span.name, "ts": microseconds(span.end ?? record.endTime ?? span.start)]) { $1 })
+            }
+            events.append(common.merging(["ph": "e", "name": task.name, "ts": microseconds(task.end ?? record.endTime ?? task.start)]) { $1 })
         }
         var other: [String: Any] = ["page": title]
         if let ending = record.ending { other["ending"] = ending.headline }

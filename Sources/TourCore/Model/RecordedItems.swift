@@ -17,6 +17,21 @@ public struct Span: Sendable, Equatable {
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }
 
+/// A traced Swift task, from its `task` events: its number, the task it was started from and how, its name, when
+/// and on which thread its body began, and when it ended (nil while it runs, or when the run ended first).
+public struct TaskRecord: Sendable, Equatable {
+    public var number: Int
+    public var parent: Int?
+    public var name: String
+    public var kind: TaskKind
+    public var start: UInt64
+    public var end: UInt64?
+    /// The thread its body began on; its spans say where it ran afterwards.
+    public var thread: Int32
+    /// The thread its body ended on, once it ended.
+    public var endThread: Int32? = nil
+}
+
 /// An instant on a thread's lane.
 public struct Mark: Sendable, Equatable {
     public var name: String

@@ -104,6 +104,7 @@ extension RunRecord {
             text(operation.name) + list(operation.changes) { text($0.queue) + 8 } + 48
         }
         total += list(dependencies) { text($0.operationName) + text($0.dependencyName) }
+        total += list(tasks) { text($0.name) + 32 }
         total += list(threads) { _ in 32 }
         total += list(queues) { text($0) * 2 + 32 }
         total += liveView.frameBytes + liveView.rowPictureBytes

@@ -27,6 +27,8 @@ public struct RunRecord: Sendable {
         /// State changes kept per operation: the first ones, and always the latest in the last place.
         public var changesPerOperation = 8
         public var dependencies = 20_000
+        /// Distinct traced tasks; a known one still reports its end.
+        public var tasks = 10_000
         public var threads = 1_000
         public var queues = 256
         /// Stretches of thread state, over all threads: a state that does not change extends its stretch.
@@ -48,6 +50,7 @@ public struct RunRecord: Sendable {
             limits.marks = 0
             limits.results = 0
             limits.knobs = 0
+            limits.tasks = 0
             limits.threadStateStretches = 0
             limits.keepsLiveView = false
             return limits
@@ -63,6 +66,7 @@ public struct RunRecord: Sendable {
         public var operations = 0
         public var operationChanges = 0
         public var dependencies = 0
+        public var tasks = 0
         public var threads = 0
         public var queues = 0
         public var knobs = 0
@@ -93,6 +97,8 @@ public struct RunRecord: Sendable {
     public private(set) var knobs: [KnobValue] = []
     public private(set) var operations: [OperationRecord] = []
     public private(set) var dependencies: [Dependency] = []
+    /// The traced Swift tasks, in the order they started.
+    public private(set) var tasks: [TaskRecord] = []
     /// What each thread was doing over time, as the host sampled it: running or waiting, oldest first.
     public private(set) var threadStates: [Int32: [ThreadStateStretch]] = [:]
     private var threadStateStretchCount = 0
@@ -127,6 +133,7 @@ public struct RunRecord: Sendable {
     private var lastQueue: (label: String, kept: String)?
     private var resultIndex: [ResultKey: Int] = [:]
     private var operationIndex: [Int: Int] = [:]
+    private var taskIndex: [Int: Int] = [:]
     private var knobIndex: [String: Int] = [:]
     private var outputBytes = 0
     /// The order open spans began in, so the watchdog lists them that way.
@@ -254,13 +261,13 @@ public struct RunRecord: Sendable {
             self.page = bounded(page)
             self.speed = speed
             traceVersion = version
-        case .begin(let id, let name):
+        case .begin(let id, let name, let task):
             guard openSpans[id] == nil, openSpans.count < limits.openSpans else {
                 drops.spans += 1
                 return
             }
             openSpans[id] = Span(id: id, name: bounded(name), thread: event.thread,
-                                 queue: noteQueue(event.queue), start: event.time, end: nil)
+                                 queue: noteQueue(event.queue), start: event.time, end: nil, task: task)
             openSpanOrder[id] = spansBegun
             spansBegun += 1
         case .end(let id, _):
@@ -288,11 +295,29 @@ public struct RunRecord: Sendable {
             if limits.keepsLiveView { liveView.apply(event) }
         case .input(.scroll):
             acceptsScrollCommands = true
+        case .task(let number, let parent, let name, let kind, let phase):
+            recordTask(number: number, parent: parent, name: name, kind: kind, phase: phase, event: event)
         case .expect(let ending, let why):
             expectation = Expectation(ending: ending, reason: bounded(why))
         case .out, .crash, .unknown:
             // `out` reaches the record as an output line, `crash` through the run's ending.
             break
+        }
+    }
+
+    /// A task's start adds it, unless it is known already or the list is full; its end closes it once.
+    private mutating func recordTask(number: Int, parent: Int?, name: String, kind: TaskKind, phase: TaskPhase, event: PageEvent) {
+        switch phase {
+        case .start:
+            guard taskIndex[number] == nil else { return }
+            guard tasks.count < limits.tasks else { drops.tasks += 1; return }
+            taskIndex[number] = tasks.count
+            tasks.append(TaskRecord(number: number, parent: parent, name: bounded(name), kind: kind, start: event.time,
+                                    end: nil, thread: event.thread))
+        case .end:
+            guard let index = taskIndex[number], tasks[index].end == nil else { return }
+            tasks[index].end = event.time
+            tasks[index].endThread = event.thread
         }
     }
 
@@ -479,6 +504,7 @@ public struct RunRecord: Sendable {
         note(drops.operationChanges, drops.operationChanges == 1 ? "operation state change" : "operation state changes",
              "\(limits.changesPerOperation) per operation", " (the latest is always kept)")
         note(drops.dependencies, drops.dependencies == 1 ? "dependency" : "dependencies", count(limits.dependencies))
+        note(drops.tasks, drops.tasks == 1 ? "task" : "tasks", "\(count(limits.tasks)) tasks")
         if drops.threads > 0 {
             notes.append("\(count(drops.threads)) events came from threads beyond the cap of \(count(limits.threads)) lanes; they have no lane of their own")
         }

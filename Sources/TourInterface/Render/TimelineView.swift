@@ -14,6 +14,7 @@ enum TimelineView {
                                 + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return
         }
+        if page.timeline.view == .tasks { return TasksTimelineView.draw(model, record: record, in: inner, into: &buffer) }
         let reached = record.reachedTime(now: model.now)
         let geometry = TimelineGeometry(inner: inner, state: page.timeline, record: record, now: model.now, glyphs: model.glyphs)
         drawLanes(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)

@@ -19,6 +19,8 @@ extension TourModel {
         case .character("0"): currentPage.timeline.secondsPerColumn = nil
         case .character("H"): pan(byWidths: -0.5)
         case .character("L"): pan(byWidths: 0.5)
+        // Until the timeline's own view keys are merged: the task view and back.
+        case .character("t"): currentPage.timeline.view = currentPage.timeline.view == .tasks ? .threads : .tasks
         default: return nil
         }
         return []
