@@ -15,6 +15,12 @@ public struct TimelineState: Equatable, Sendable {
     public var laneScroll = 0
     /// How the lanes are laid out.
     public var view = TimelineViewKind.threads
+    /// When zoomed, whether the view keeps the run's latest moment in sight as it grows (`F`), or stays where it was put.
+    public var followsLiveEdge = false
+    /// The query being typed after `/`, nil when no search is open.
+    public var searchQuery: String?
+    /// The latest query searched for, offered again when `/` opens the next search.
+    public var lastSearch = ""
 
     public init() {}
 
@@ -56,24 +62,43 @@ extension RunRecord {
         return max(now, latest, startTime ?? 0)
     }
 
-    /// Completed and open spans on `thread`, in order of their start; open ones reach `now`.
-    public func timelineSpans(on thread: Int32, now: UInt64) -> [TimelineSpan] {
+    /// Completed and open spans on the lane `key` (a thread or a queue), in order of their start; open ones reach `now`.
+    public func timelineSpans(in key: TimelineLanes.Key, now: UInt64) -> [TimelineSpan] {
         let reached = reachedTime(now: now)
-        var result = spans.filter { $0.thread == thread }.map(closed)
-        result += openSpans.values.filter { $0.thread == thread }.map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
+        let belongs: (Span) -> Bool
+        switch key {
+        case .thread(let thread): belongs = { $0.thread == thread }
+        case .queue(let queue): belongs = { $0.queue == queue }
+        }
+        var result = spans.filter(belongs).map(closed)
+        result += openSpans.values.filter(belongs).map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
         return result.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
     }
 
-    /// The spans and marks on `thread`, in order of time; a span comes before a mark at the same instant.
-    func timelineItems(on thread: Int32, now: UInt64) -> [TimelineItem] {
-        let spans = timelineSpans(on: thread, now: now).map(TimelineItem.span)
-        let marks = marks.filter { $0.thread == thread }.map(TimelineItem.mark)
+    /// The marks on the lane `key`, oldest first.
+    func marks(in key: TimelineLanes.Key) -> [Mark] {
+        switch key {
+        case .thread(let thread): marks.filter { $0.thread == thread }
+        case .queue(let queue): marks.filter { $0.queue == queue }
+        }
+    }
+
+    /// The spans and marks on the lane `key`, in order of time; a span comes before a mark at the same instant.
+    func timelineItems(in key: TimelineLanes.Key, now: UInt64) -> [TimelineItem] {
+        let spans = timelineSpans(in: key, now: now).map(TimelineItem.span)
+        let marks = marks(in: key).map(TimelineItem.mark)
         return (spans + marks).enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
     }
 
-    /// The mark at `time` on `thread`, if the record still holds it.
-    func mark(at time: UInt64, on thread: Int32) -> Mark? {
-        marks.last { $0.time == time && $0.thread == thread }
+    /// The mark at `time` on the lane `key`, if the record still holds it.
+    func mark(at time: UInt64, in key: TimelineLanes.Key) -> Mark? {
+        marks.last { mark in
+            guard mark.time == time else { return false }
+            switch key {
+            case .thread(let thread): return mark.thread == thread
+            case .queue(let queue): return mark.queue == queue
+            }
+        }
     }
 
     /// The span with this id, completed or open.

@@ -1,35 +1,92 @@
 import TourCore
 
 extension TourModel {
+    /// The lanes of the timeline's current view for `record`.
+    func timelineLanes(_ record: RunRecord) -> TimelineLanes {
+        TimelineLanes(record, view: currentPage.timeline.view, queueRows: renderCaches.queueRows, now: now)
+    }
+
     /// The timeline's geometry for the current page at the current size, if it has run.
     func timelineGeometry() -> TimelineGeometry? {
         guard let record = currentPage.record else { return nil }
-        return TimelineGeometry(inner: box(of: .timeline).inside, state: currentPage.timeline, record: record, now: now, glyphs: glyphs)
+        return TimelineGeometry(inner: box(of: .timeline).inside, state: currentPage.timeline, record: record, lanes: timelineLanes(record),
+                                now: now, glyphs: glyphs)
     }
 
-    /// The keys that mean something else while the timeline has the focus; nil for any other key.
+    /// The keys that mean something else while the timeline has the focus; nil for any other key. While a search is
+    /// being typed, every key belongs to it.
     mutating func handleTimeline(_ key: Key) -> [TourEffect]? {
+        if currentPage.timeline.searchQuery != nil {
+            handleSearch(key)
+            return []
+        }
         switch key {
         case .character("h"): selectItem(by: -1)
         case .character("l"): selectItem(by: 1)
         case .character("i"): zoom(by: 0.5)
         case .character("o"): zoom(by: 2)
-        case .character("0"): currentPage.timeline.secondsPerColumn = nil
+        case .character("0"):
+            currentPage.timeline.secondsPerColumn = nil
+            currentPage.timeline.followsLiveEdge = false
         case .character("H"): pan(byWidths: -0.5)
         case .character("L"): pan(byWidths: 0.5)
+        case .character("Z"): zoomToSelection()
+        case .character("F"): toggleFollowing()
+        case .character("t"): cycleView()
+        case .character("/"):
+            guard currentPage.record != nil else {
+                notice = "Nothing to search yet: r runs the page."
+                return []
+            }
+            currentPage.timeline.searchQuery = ""
         default: return nil
         }
         return []
     }
 
-    /// Selects the previous or next span or mark on the selected lane, or the first one in view when none is selected.
-    private mutating func selectItem(by step: Int) {
-        guard let record = currentPage.record, let geometry = timelineGeometry(),
-              record.threads.indices.contains(currentPage.timeline.selectedLane) else {
+    /// The views `t` steps through for this run, in order: threads always, queues once a queue was seen, operations
+    /// when the run has some, tasks when a span ran in a Swift task.
+    static func availableViews(_ record: RunRecord) -> [TimelineViewKind] {
+        TimelineViewKind.allCases.filter { view in
+            switch view {
+            case .threads: true
+            case .queues: !record.queues.isEmpty
+            case .operations: !record.operations.isEmpty
+            case .tasks: record.spans.contains { $0.task != nil } || record.openSpans.values.contains { $0.task != nil }
+            }
+        }
+    }
+
+    /// Shows the next view with something to show; the selected span stays selected, on its lane in the new view.
+    private mutating func cycleView() {
+        guard let record = currentPage.record else {
             notice = "No lanes yet: r runs the page."
             return
         }
-        let items = record.timelineItems(on: record.threads[currentPage.timeline.selectedLane].thread, now: now)
+        let views = Self.availableViews(record)
+        let index = views.firstIndex(of: currentPage.timeline.view) ?? -1
+        currentPage.timeline.view = views[(index + 1) % views.count]
+        currentPage.timeline.laneScroll = 0
+        currentPage.timeline.selectedLane = 0
+        let lanes = timelineLanes(record)
+        if let id = currentPage.timeline.selectedSpanID, let span = record.timelineSpan(id: id, now: now)?.span {
+            reveal(lane: lanes.lane(thread: span.thread, queue: span.queue) ?? 0)
+        } else {
+            currentPage.timeline.selectedMarkTime = nil
+        }
+        let names: [TimelineViewKind: String] = [.threads: "a lane per thread", .queues: "a lane per queue, a row per span at once",
+                                                 .operations: "a row per operation", .tasks: "a row per Swift task"]
+        notice = "Timeline: \(names[currentPage.timeline.view] ?? "")."
+    }
+
+    /// Selects the previous or next span or mark on the selected lane, or the first one in view when none is selected.
+    private mutating func selectItem(by step: Int) {
+        guard let record = currentPage.record, let geometry = timelineGeometry(),
+              geometry.lanes.lanes.indices.contains(currentPage.timeline.selectedLane) else {
+            notice = "No lanes yet: r runs the page."
+            return
+        }
+        let items = record.timelineItems(in: geometry.lanes.lanes[currentPage.timeline.selectedLane].key, now: now)
         guard !items.isEmpty else {
             notice = "No spans or marks on this lane; j/k picks another."
             return
@@ -37,6 +94,7 @@ extension TourModel {
         let index: Int
         if let current = items.firstIndex(where: isSelected) {
             index = min(items.count - 1, max(0, current + step))
+            if index == current { notice = step < 0 ? "The first span or mark on this lane." : "The last span or mark on this lane." }
         } else {
             let leftEdge = geometry.startSeconds
             index = items.firstIndex { item in
@@ -73,12 +131,14 @@ extension TourModel {
         return currentPage.timeline.selectedMarkTime
     }
 
-    /// Pans a zoomed timeline so `seconds` is in view, a quarter of the way in.
+    /// Pans a zoomed timeline so `seconds` is in view, a quarter of the way in; a view that followed the live edge
+    /// stays where it was moved to.
     private mutating func bringIntoView(seconds: Double, geometry: TimelineGeometry) {
         guard currentPage.timeline.secondsPerColumn != nil else { return }
         let column = geometry.column(ofSeconds: seconds)
         if column < 0 || column >= geometry.plot.width {
             currentPage.timeline.startSeconds = max(0, seconds - Double(geometry.plot.width / 4) * geometry.secondsPerColumn)
+            currentPage.timeline.followsLiveEdge = false
         }
     }
 
@@ -88,12 +148,11 @@ extension TourModel {
             notice = "Nothing to zoom yet: r runs the page."
             return
         }
-        let fitting = TimelineGeometry(inner: box(of: .timeline).inside, state: TimelineState(), record: record, now: now,
-                                       glyphs: glyphs).secondsPerColumn
         let zoom = max(TimelineState.finestSecondsPerColumn, geometry.secondsPerColumn * factor)
-        guard zoom < fitting else {
+        guard zoom < fittingSecondsPerColumn(record) else {
             currentPage.timeline.secondsPerColumn = nil
             currentPage.timeline.startSeconds = 0
+            currentPage.timeline.followsLiveEdge = false
             return
         }
         let halfWidth = Double(geometry.plot.width) / 2
@@ -102,30 +161,157 @@ extension TourModel {
         currentPage.timeline.startSeconds = max(0, centre - halfWidth * zoom)
     }
 
+    /// Seconds per column when the whole run fits the plot.
+    private func fittingSecondsPerColumn(_ record: RunRecord) -> Double {
+        var fitting = currentPage.timeline
+        fitting.secondsPerColumn = nil
+        return TimelineGeometry(inner: box(of: .timeline).inside, state: fitting, record: record, lanes: timelineLanes(record), now: now,
+                                glyphs: glyphs).secondsPerColumn
+    }
+
+    /// Zooms so the selected span fills most of the plot, with a little of what came before and after it; a
+    /// selected mark is zoomed in on, a hundredth of the run around it.
+    private mutating func zoomToSelection() {
+        guard let record = currentPage.record, let geometry = timelineGeometry() else {
+            notice = "Nothing to zoom to yet: r runs the page."
+            return
+        }
+        let width = Double(max(1, geometry.plot.width))
+        let start: Double
+        let length: Double
+        if let id = currentPage.timeline.selectedSpanID, let shown = record.timelineSpan(id: id, now: now) {
+            start = record.seconds(at: shown.span.start)
+            length = record.seconds(at: shown.end) - start
+        } else if let time = currentPage.timeline.selectedMarkTime {
+            length = fittingSecondsPerColumn(record) * width / 100
+            start = record.seconds(at: time) - length / 2
+        } else {
+            notice = "Select a span or mark first (h/l, or click a bar); Z zooms to it."
+            return
+        }
+        // The span takes four fifths of the width, a tenth of it free on either side.
+        let zoom = max(TimelineState.finestSecondsPerColumn, length / (width * 0.8))
+        currentPage.timeline.followsLiveEdge = false
+        guard zoom < fittingSecondsPerColumn(record) else {
+            currentPage.timeline.secondsPerColumn = nil
+            currentPage.timeline.startSeconds = 0
+            return
+        }
+        currentPage.timeline.secondsPerColumn = zoom
+        currentPage.timeline.startSeconds = max(0, start + length / 2 - zoom * width / 2)
+    }
+
+    /// Follows the live edge (the view's right side keeps the run's latest moment in sight as it grows, at the
+    /// current zoom, or a quarter of the run's width when it fits whole) or pins the view where it is.
+    private mutating func toggleFollowing() {
+        guard let record = currentPage.record, let geometry = timelineGeometry() else {
+            notice = "Nothing to follow yet: r runs the page."
+            return
+        }
+        if currentPage.timeline.followsLiveEdge {
+            currentPage.timeline.followsLiveEdge = false
+            currentPage.timeline.startSeconds = geometry.startSeconds
+            notice = "Timeline pinned at \(Formatting.duration(geometry.startSeconds, glyphs: glyphs)); F follows the live edge again."
+            return
+        }
+        if currentPage.timeline.secondsPerColumn == nil {
+            currentPage.timeline.secondsPerColumn = max(TimelineState.finestSecondsPerColumn, fittingSecondsPerColumn(record) / 4)
+        }
+        currentPage.timeline.followsLiveEdge = true
+        notice = "Timeline follows the live edge; F pins it, H/L pan away."
+    }
+
     private mutating func pan(byWidths widths: Double) {
         guard let geometry = timelineGeometry(), let zoom = currentPage.timeline.secondsPerColumn else {
             notice = "The whole run is in view; zoom in with i first."
             return
         }
+        currentPage.timeline.followsLiveEdge = false
         currentPage.timeline.startSeconds = max(0, geometry.startSeconds + widths * Double(geometry.plot.width) * zoom)
+    }
+
+    /// A typed search: characters and Backspace edit the query, Enter selects the next span whose name contains it
+    /// (an empty query repeats the last search), Esc ends the search.
+    private mutating func handleSearch(_ key: Key) {
+        guard var query = currentPage.timeline.searchQuery else { return }
+        switch key {
+        case .character(let character):
+            query.append(character)
+        case .backspace:
+            if !query.isEmpty { query.removeLast() }
+        case .enter:
+            let wanted = query.isEmpty ? currentPage.timeline.lastSearch : query
+            guard !wanted.isEmpty else {
+                notice = "Type part of a span's name, then Enter."
+                return
+            }
+            currentPage.timeline.lastSearch = wanted
+            selectNextMatch(wanted)
+        case .escape:
+            currentPage.timeline.searchQuery = nil
+            return
+        default:
+            return
+        }
+        currentPage.timeline.searchQuery = query
+    }
+
+    /// Selects the first span after the selected one, in order of start and across lanes, whose name contains
+    /// `query` (ignoring case), going round to the first; puts its lane and time in view.
+    private mutating func selectNextMatch(_ query: String) {
+        guard let record = currentPage.record else { return }
+        let matches = Self.spans(matching: query, in: record, now: now)
+        guard !matches.isEmpty else {
+            notice = "No span's name contains “\(query)”."
+            return
+        }
+        let current = currentPage.timeline.selectedSpanID.flatMap { record.timelineSpan(id: $0, now: now) }
+        let next = current.flatMap { current in
+            matches.firstIndex { ($0.span.start, $0.span.id) > (current.span.start, current.span.id) }
+        } ?? 0
+        let found = matches[next]
+        select(.span(found))
+        reveal(lane: timelineLanes(record).lane(thread: found.span.thread, queue: found.span.queue) ?? 0)
+        if let geometry = timelineGeometry() { bringIntoView(seconds: record.seconds(at: found.span.start), geometry: geometry) }
+        notice = "“\(query)”: span \(next + 1) of \(matches.count), \(found.span.name)."
+    }
+
+    /// The spans, completed and open, whose name contains `query` ignoring case, in order of their start.
+    static func spans(matching query: String, in record: RunRecord, now: UInt64) -> [TimelineSpan] {
+        let reached = record.reachedTime(now: now)
+        let matches = { (span: Span) in span.name.range(of: query, options: .caseInsensitive) != nil }
+        var found = record.spans.filter(matches).map { TimelineSpan(span: $0, end: $0.end ?? record.endTime ?? $0.start, isOpen: $0.end == nil) }
+        found += record.openSpans.values.filter(matches).map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
+        return found.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
+    }
+
+    /// Selects lane `lane` and scrolls the lanes so it is on screen.
+    private mutating func reveal(lane: Int) {
+        guard let geometry = timelineGeometry() else { return }
+        currentPage.timeline.selectedLane = lane
+        if lane < geometry.firstLane {
+            currentPage.timeline.laneScroll = lane
+        } else if geometry.row(ofLane: lane) == nil {
+            // Scrolled so the lane is the last one shown.
+            var first = lane
+            var used = geometry.lanes.lanes[lane].rows
+            while first > 0 && used + geometry.lanes.lanes[first - 1].rows <= geometry.plot.height {
+                first -= 1
+                used += geometry.lanes.lanes[first].rows
+            }
+            currentPage.timeline.laneScroll = first
+        } else {
+            currentPage.timeline.laneScroll = geometry.firstLane
+        }
     }
 
     /// Moves the lane selection and keeps it on screen; a selected span or mark moves to the nearest one of the new lane.
     mutating func moveLaneSelection(_ amount: ScrollAmount) {
-        guard let record = currentPage.record, !record.threads.isEmpty, let geometry = timelineGeometry() else { return }
+        guard let record = currentPage.record, let geometry = timelineGeometry(), !geometry.lanes.lanes.isEmpty else { return }
         let time = selectedTime(in: record)
-        var timeline = currentPage.timeline
-        timeline.selectedLane = Self.moved(timeline.selectedLane, amount, page: geometry.visibleLanes, last: record.threads.count - 1)
-        if timeline.selectedLane < geometry.firstLane {
-            timeline.laneScroll = timeline.selectedLane
-        } else if timeline.selectedLane >= geometry.firstLane + geometry.visibleLanes {
-            timeline.laneScroll = timeline.selectedLane - geometry.visibleLanes + 1
-        } else {
-            timeline.laneScroll = geometry.firstLane
-        }
-        currentPage.timeline = timeline
+        reveal(lane: Self.moved(currentPage.timeline.selectedLane, amount, page: geometry.visibleLanes, last: geometry.lanes.lanes.count - 1))
         if let time {
-            let items = record.timelineItems(on: record.threads[timeline.selectedLane].thread, now: now)
+            let items = record.timelineItems(in: geometry.lanes.lanes[currentPage.timeline.selectedLane].key, now: now)
             select(items.min { distance($0.start, time) < distance($1.start, time) })
         }
     }
@@ -136,13 +322,13 @@ extension TourModel {
 
     /// Selects the span drawn at a clicked cell, if any.
     mutating func selectSpan(atX x: Int, y: Int) {
-        guard let record = currentPage.record, let geometry = timelineGeometry(),
-              let lane = geometry.lane(atRow: y, laneCount: record.threads.count) else { return }
+        guard let record = currentPage.record, let geometry = timelineGeometry(), let (lane, subRow) = geometry.lane(atRow: y) else { return }
         currentPage.timeline.selectedLane = lane
         let column = x - geometry.plot.x
         guard column >= 0, column < geometry.plot.width else { return }
-        let hit = record.timelineSpans(on: record.threads[lane].thread, now: now).last { span in
-            geometry.column(ofSeconds: record.seconds(at: span.span.start)) <= column
+        let hit = record.timelineSpans(in: geometry.lanes.lanes[lane].key, now: now).last { span in
+            geometry.lanes.subRow(ofSpan: span.span.id) == subRow
+                && geometry.column(ofSeconds: record.seconds(at: span.span.start)) <= column
                 && max(geometry.column(ofSeconds: record.seconds(at: span.span.start)), geometry.column(ofSeconds: record.seconds(at: span.end))) >= column
         }
         select(hit.map(TimelineItem.span))
