@@ -46,6 +46,15 @@ struct TimelineBenchmarks {
 
     static func report(_ what: String, _ timings: [Double]) {
         let sorted = timings.sorted()
+        let perKey = zip(keys, timings).map { key, time in
+            let name: String
+            switch key {
+            case .character(let character): name = String(character)
+            default: name = "\(key)"
+            }
+            return "\(name) \(String(format: "%.0f", time))"
+        }
+        print("benchmark \(what) per key (ms): \(perKey.joined(separator: ", "))")
         print("benchmark \(what): median \(String(format: "%.1f", sorted[sorted.count / 2])) ms, worst \(String(format: "%.1f", sorted.last ?? 0)) ms over \(timings.count) keys, load \(load())")
     }
 

@@ -33,7 +33,7 @@ public struct TimelineLanes: Sendable {
             let assignment = queueRows.assignment(for: record, now: now)
             let titles = QueueTitles.withoutCommonPrefix(record.queues.map(QueueLabel.shown))
             lanes = record.queues.enumerated().map { number, label in
-                Lane(key: .queue(label), title: titles[number], rows: max(1, assignment.rows[label] ?? 1))
+                Lane(key: .queue(label), title: titles[number], rows: max(1, assignment.rows.indices.contains(number) ? assignment.rows[number] : 1))
             }
             subRows = assignment.subRows
         default:
@@ -70,15 +70,15 @@ final class QueueRows: @unchecked Sendable {
     static let maximum = 6
 
     struct Assignment {
-        /// Rows per queue label.
-        var rows: [String: Int] = [:]
+        /// Rows per queue, by its number in the record (`RunRecord.queueNumber(of:)`).
+        var rows: [Int] = []
         /// The row of each span, by id (completed and open).
         var subRows: [Int: Int] = [:]
     }
 
     private let lock = NSLock()
-    /// The latest end of the spans on each row of each queue.
-    private var rowEnds: [String: [UInt64]] = [:]
+    /// The latest end of the spans on each row of each queue, by the queue's number.
+    private var rowEnds: [[UInt64]] = []
     private var placed = Assignment()
     /// Spans placed, counting those the record has since dropped, and the last one's id, to tell a record grown
     /// from a different one.
@@ -92,12 +92,23 @@ final class QueueRows: @unchecked Sendable {
             // Spans the record has dropped would otherwise keep their places forever in a run that never stops.
             let outgrown = placed.subRows.count > 2 * (record.spans.count + record.openSpans.count) + 1_000
             if !continues || outgrown || record.spans.count + record.droppedSpans < count {
-                rowEnds = [:]
+                rowEnds = []
                 placed = Assignment()
                 count = 0
             }
+            // Consecutive spans mostly share a queue, and the record keeps one copy of each label, so comparing
+            // with the last label is mostly comparing two pointers, where looking each one up would hash it.
+            var lastLabel: String?
+            var lastNumber = 0
+            func number(of label: String) -> Int {
+                if label != lastLabel {
+                    lastLabel = label
+                    lastNumber = record.queueNumber(of: label) ?? 0
+                }
+                return lastNumber
+            }
             for span in record.spans[max(0, count - record.droppedSpans)...] {
-                place(span.id, queue: span.queue, start: span.start, end: span.end ?? record.endTime ?? span.start,
+                place(span.id, queue: number(of: span.queue), start: span.start, end: span.end ?? record.endTime ?? span.start,
                       ends: &rowEnds, into: &placed)
             }
             count = record.spans.count + record.droppedSpans
@@ -107,20 +118,19 @@ final class QueueRows: @unchecked Sendable {
             var withOpen = placed
             let reached = record.reachedTime(now: now)
             for span in record.openSpans.values.sorted(by: { ($0.start, $0.id) < ($1.start, $1.id) }) {
-                place(span.id, queue: span.queue, start: span.start, end: max(span.start, reached), ends: &ends, into: &withOpen)
+                place(span.id, queue: number(of: span.queue), start: span.start, end: max(span.start, reached), ends: &ends, into: &withOpen)
             }
             return withOpen
         }
     }
 
-    private func place(_ id: Int, queue: String, start: UInt64, end: UInt64, ends: inout [String: [UInt64]],
-                       into assignment: inout Assignment) {
-        var rows = ends[queue] ?? []
-        let row = rows.firstIndex { $0 <= start } ?? min(rows.count, Self.maximum - 1)
-        if row == rows.count { rows.append(end) } else { rows[row] = max(rows[row], end) }
-        ends[queue] = rows
+    private func place(_ id: Int, queue: Int, start: UInt64, end: UInt64, ends: inout [[UInt64]], into assignment: inout Assignment) {
+        while ends.count <= queue { ends.append([]) }
+        while assignment.rows.count <= queue { assignment.rows.append(0) }
+        let row = ends[queue].firstIndex { $0 <= start } ?? min(ends[queue].count, Self.maximum - 1)
+        if row == ends[queue].count { ends[queue].append(end) } else { ends[queue][row] = max(ends[queue][row], end) }
         assignment.subRows[id] = row
-        assignment.rows[queue] = rows.count
+        assignment.rows[queue] = ends[queue].count
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TourCore
 
 extension TourModel {
@@ -86,26 +87,37 @@ extension TourModel {
             notice = "No lanes yet: r runs the page."
             return
         }
-        let items = record.timelineItems(in: geometry.lanes.lanes[currentPage.timeline.selectedLane].key, now: now)
-        guard !items.isEmpty else {
+        let lane = geometry.lanes.lanes[currentPage.timeline.selectedLane].key
+        guard let anyItem = record.firstItem(in: lane, now: now, where: { _ in true }) else {
             notice = "No spans or marks on this lane; j/k picks another."
             return
         }
-        let index: Int
-        if let current = items.firstIndex(where: isSelected) {
-            index = min(items.count - 1, max(0, current + step))
-            if index == current { notice = step < 0 ? "The first span or mark on this lane." : "The last span or mark on this lane." }
+        let item: TimelineItem
+        if let current = selectedOrder(in: record) {
+            let next = step < 0 ? record.lastItem(in: lane, now: now) { $0.order < current }
+                                : record.firstItem(in: lane, now: now) { current < $0.order }
+            guard let next else {
+                notice = step < 0 ? "The first span or mark on this lane." : "The last span or mark on this lane."
+                return
+            }
+            item = next
         } else {
             let leftEdge = geometry.startSeconds
-            index = items.firstIndex { item in
+            item = record.firstItem(in: lane, now: now) { item in
                 switch item {
                 case .span(let shown): record.seconds(at: shown.end) >= leftEdge
                 case .mark(let mark): record.seconds(at: mark.time) >= leftEdge
                 }
-            } ?? 0
+            } ?? anyItem
         }
-        select(items[index])
-        bringIntoView(seconds: record.seconds(at: items[index].start), geometry: geometry)
+        select(item)
+        bringIntoView(seconds: record.seconds(at: item.start), geometry: geometry)
+    }
+
+    /// Where the selected span or mark comes in its lane's order.
+    private func selectedOrder(in record: RunRecord) -> TimelineItem.Order? {
+        if let id = currentPage.timeline.selectedSpanID, let shown = record.timelineSpan(id: id, now: now) { return TimelineItem.span(shown).order }
+        return currentPage.timeline.selectedMarkTime.map { TimelineItem.Order(time: $0, rank: 1, id: 0) }
     }
 
     private func isSelected(_ item: TimelineItem) -> Bool {
@@ -257,32 +269,59 @@ extension TourModel {
     }
 
     /// Selects the first span after the selected one, in order of start and across lanes, whose name contains
-    /// `query` (ignoring case), going round to the first; puts its lane and time in view.
+    /// `query` (ignoring case), going round to the first; puts its lane and time in view. One pass over the spans.
     private mutating func selectNextMatch(_ query: String) {
         guard let record = currentPage.record else { return }
-        let matches = Self.spans(matching: query, in: record, now: now)
-        guard !matches.isEmpty else {
+        let current = currentPage.timeline.selectedSpanID.flatMap { record.timelineSpan(id: $0, now: now) }.map { TimelineItem.span($0).order }
+        var count = 0
+        var passed = 0
+        var first: TimelineSpan?
+        var next: TimelineSpan?
+        Self.forEachSpan(matching: query, in: record, now: now) { shown in
+            let order = TimelineItem.span(shown).order
+            count += 1
+            if first.map({ order < TimelineItem.span($0).order }) ?? true { first = shown }
+            if let current, order <= current { passed += 1; return }
+            if next.map({ order < TimelineItem.span($0).order }) ?? true { next = shown }
+        }
+        guard let found = next ?? first else {
             notice = "No span's name contains “\(query)”."
             return
         }
-        let current = currentPage.timeline.selectedSpanID.flatMap { record.timelineSpan(id: $0, now: now) }
-        let next = current.flatMap { current in
-            matches.firstIndex { ($0.span.start, $0.span.id) > (current.span.start, current.span.id) }
-        } ?? 0
-        let found = matches[next]
         select(.span(found))
         reveal(lane: timelineLanes(record).lane(thread: found.span.thread, queue: found.span.queue) ?? 0)
         if let geometry = timelineGeometry() { bringIntoView(seconds: record.seconds(at: found.span.start), geometry: geometry) }
-        notice = "“\(query)”: span \(next + 1) of \(matches.count), \(found.span.name)."
+        notice = "“\(query)”: span \(next == nil ? 1 : passed + 1) of \(count), \(found.span.name)."
     }
 
-    /// The spans, completed and open, whose name contains `query` ignoring case, in order of their start.
-    static func spans(matching query: String, in record: RunRecord, now: UInt64) -> [TimelineSpan] {
+    /// Visits the spans, completed and open, whose name contains `query` ignoring case, in no order.
+    static func forEachSpan(matching query: String, in record: RunRecord, now: UInt64, _ body: (TimelineSpan) -> Void) {
         let reached = record.reachedTime(now: now)
-        let matches = { (span: Span) in span.name.range(of: query, options: .caseInsensitive) != nil }
-        var found = record.spans.filter(matches).map { TimelineSpan(span: $0, end: $0.end ?? record.endTime ?? $0.start, isOpen: $0.end == nil) }
-        found += record.openSpans.values.filter(matches).map { TimelineSpan(span: $0, end: max($0.start, reached), isOpen: true) }
-        return found.sorted { ($0.span.start, $0.span.id) < ($1.span.start, $1.span.id) }
+        let wanted = Array(query.lowercased().utf8)
+        for span in record.spans where contains(span.name, wanted) {
+            body(TimelineSpan(span: span, end: span.end ?? record.endTime ?? span.start, isOpen: span.end == nil))
+        }
+        for span in record.openSpans.values where contains(span.name, wanted) {
+            body(TimelineSpan(span: span, end: max(span.start, reached), isOpen: true))
+        }
+    }
+
+    /// Whether `name` contains the lowercased UTF-8 bytes `wanted`, ASCII letters ignoring case: a byte search, since
+    /// Foundation's case-insensitive `range(of:)` over 50,000 names took longer than a key may.
+    private static func contains(_ name: String, _ wanted: [UInt8]) -> Bool {
+        guard !wanted.isEmpty else { return true }
+        // A naive search is enough: names are cut to 160 bytes.
+        let lowered = name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        guard lowered.count >= wanted.count else { return false }
+        for start in 0...(lowered.count - wanted.count) where lowered[start] == wanted[0] {
+            var matched = true
+            for offset in 1..<wanted.count where lowered[start + offset] != wanted[offset] {
+                matched = false
+                break
+            }
+            if matched { return true }
+        }
+        return false
     }
 
     /// Selects lane `lane` and scrolls the lanes so it is on screen.
@@ -311,8 +350,11 @@ extension TourModel {
         let time = selectedTime(in: record)
         reveal(lane: Self.moved(currentPage.timeline.selectedLane, amount, page: geometry.visibleLanes, last: geometry.lanes.lanes.count - 1))
         if let time {
-            let items = record.timelineItems(in: geometry.lanes.lanes[currentPage.timeline.selectedLane].key, now: now)
-            select(items.min { distance($0.start, time) < distance($1.start, time) })
+            var nearest: TimelineItem?
+            record.forEachItem(in: geometry.lanes.lanes[currentPage.timeline.selectedLane].key, now: now) { item in
+                if nearest.map({ (distance(item.start, time), item.order) < (distance($0.start, time), $0.order) }) ?? true { nearest = item }
+            }
+            select(nearest)
         }
     }
 
