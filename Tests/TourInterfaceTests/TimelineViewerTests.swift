@@ -153,7 +153,9 @@ struct TimelineViewerTests {
         #expect(SpanLabel.fitted("sleep", columns: 5, ellipsis: "…") == "sleep")
         #expect(SpanLabel.fitted("sleep", columns: 4, ellipsis: "…") == "sle…")
         #expect(SpanLabel.fitted("download 12", columns: 6, ellipsis: "…") == "dow…12")
-        #expect(SpanLabel.fitted("download 12", columns: 3, ellipsis: "…") == "12")
+        #expect(SpanLabel.fitted("download 12", columns: 4, ellipsis: "…") == "d…12")
+        // No room for the number: cut like any other name, never a bare "12".
+        #expect(SpanLabel.fitted("download 12", columns: 3, ellipsis: "…") == "do…")
         #expect(SpanLabel.fitted("sleep", columns: 1, ellipsis: "…") == "")
         #expect(SpanLabel.fitted("sleep", columns: 2, ellipsis: "~") == "s~")
     }

@@ -189,7 +189,7 @@ enum SpanBar {
 enum SpanLabel {
     /// `name` in at most `columns` columns: whole when it fits; else its head cut before `ellipsis`, keeping a
     /// trailing number whole ("download 12" → "dow…12"), since the number is what tells such spans apart; nothing
-    /// when not even a letter and the ellipsis fit.
+    /// when not even a letter and the ellipsis fit (a bare number or letter would read as a name of its own).
     static func fitted(_ name: String, columns: Int, ellipsis: String) -> String {
         guard columns > 0 else { return "" }
         if TextWidth.of(name) <= columns { return name }
@@ -208,7 +208,6 @@ enum SpanLabel {
                 }
                 return kept.trimmingCharacters(in: .whitespaces) + ellipsis + digits
             }
-            if TextWidth.of(digits) <= columns { return digits }
         }
         return columns > ellipsisWidth ? TextWidth.truncated(name, to: columns, ellipsis: ellipsis) : ""
     }
