@@ -40,6 +40,7 @@ extension CursesScreen {
         case KEY_END: return .key(.end)
         case KEY_BTAB: return .key(.backTab)
         case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
         case KEY_RESIZE: return .resized
         case KEY_MOUSE: return mouse()
         default: return nil
@@ -52,7 +53,8 @@ extension CursesScreen {
         case 10, 13: return .key(.enter)
         case 12: return .key(.redraw)
         case 27: return .key(.escape)
-        case 0..<32, 127: return nil
+        case 8, 127: return .key(.backspace)
+        case 0..<32: return nil
         default:
             guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
             return .key(.character(Character(scalar)))

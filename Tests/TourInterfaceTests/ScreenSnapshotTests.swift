@@ -95,7 +95,7 @@ struct ScreenSnapshotTests {
         var model = try FixturePages.model(width: 80, height: 24)
         var script = RunScript()
         script.span(1, "still going", from: 10, to: nil, thread: RunScript.mainThread, queue: RunScript.mainQueue)
-        script.span(2, "short", from: 20, to: 40, thread: RunScript.worker, queue: RunScript.workerQueue)
+        script.span(2, "short", from: 20, to: 200, thread: RunScript.worker, queue: RunScript.workerQueue)
         model.run(script)
         _ = model.update(.tick(now: RunScript.time(1_000)))
         model.press(.tab, .tab)
@@ -105,7 +105,7 @@ struct ScreenSnapshotTests {
         // What a thread runs now is bold, in its queue's colour.
         let open = try #require(screen.find("still going", in: timeline))
         #expect(screen[open.x, open.y].style == CellStyle(foreground: .queue(0), bold: true, reverse: true))
-        let short = try #require(screen.find("sh", in: timeline))
+        let short = try #require(screen.find("short", in: timeline))
         #expect(screen[short.x, short.y].style == CellStyle(foreground: .queue(1), reverse: true))
     }
 

@@ -49,8 +49,8 @@ enum OperationsTimelineView {
             // Two columns for the critical path's marker and a space; the name cut to leave the plot two thirds.
             let widest = analysis.lives.map { TextWidth.of($0.operation.name) }.max() ?? 4
             labelWidth = min(widest + 2, max(8, inner.width / 3))
-            geometry = TimelineGeometry(inner: inner, labelWidth: labelWidth, rows: rows, state: state,
-                                        reachedSeconds: record.seconds(at: record.reachedTime(now: now)))
+            geometry = TimelineGeometry(ownRowsIn: inner, labelWidth: labelWidth, rows: rows, firstRow: 0, state: state,
+                                        record: record, now: now, glyphs: glyphs)
             plot = geometry.plot
             visibleRows = rows
             let selected = min(state.selectedOperation, analysis.lives.count - 1)

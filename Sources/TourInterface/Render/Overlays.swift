@@ -15,9 +15,9 @@ enum Overlays {
         ("", "PgDn PgUp", "a screenful down / up"),
         ("", "g G", "top / bottom (output: G follows new lines)"),
         ("Live", "↓↑ Enter f", "scroll a running list / let go / a row full size"),
-        ("Timeline", "h l", "previous / next span or mark on the lane"),
-        ("", "j k", "lane down / up (click a bar to select it)"),
-        ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
+        ("Timeline", "h l  j k", "previous / next span or mark; lane down / up"),
+        ("", "i o 0 Z", "zoom in / out / fit the run / to the selection"),
+        ("", "H L F t /", "pan / follow the live edge / next view / search"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),

@@ -6,4 +6,5 @@
 final class RenderCaches: Sendable {
     let pageLayouts = PageLayoutCache()
     let spans = SpanRaster()
+    let queueRows = QueueRows()
 }

@@ -9,7 +9,7 @@ import TourCore
 /// changes (lanes, width, zoom, pan) or when the record is not the one it was painted from.
 final class SpanRaster: @unchecked Sendable {
     private struct View: Equatable {
-        var threads: [Int32]
+        var rows: LaneRows.Signature
         var width: Int
         var origin: UInt64
         var viewStart: Double
@@ -58,16 +58,16 @@ final class SpanRaster: @unchecked Sendable {
     }
 
     private func update(_ record: RunRecord, geometry: TimelineGeometry) {
-        let lanes = LaneRows(record, geometry: geometry)
+        let lanes = LaneRows(geometry: geometry)
         let columns = ColumnScale(record, geometry: geometry)
-        let current = View(threads: lanes.threads, width: max(0, geometry.plot.width), origin: columns.origin,
+        let current = View(rows: lanes.signature, width: max(0, geometry.plot.width), origin: columns.origin,
                            viewStart: columns.viewStart, nanosecondsPerColumn: columns.nanosecondsPerColumn)
         let sameSpans = Self.continues(spans, in: record.spans, dropped: record.droppedSpans) { ($0.end ?? $0.start, $0.thread) }
         let sameMarks = Self.continues(marks, in: record.marks, dropped: record.droppedMarks) { ($0.time, $0.thread) }
         if current != view || !sameSpans || !sameMarks {
             view = current
-            spanCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.threads.count)
-            markCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.threads.count)
+            spanCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.rowCount)
+            markCells = Array(repeating: Array(repeating: nil, count: current.width), count: lanes.rowCount)
             spans = Progress()
             marks = Progress()
         }
@@ -75,14 +75,14 @@ final class SpanRaster: @unchecked Sendable {
         for index in firstSpan..<record.spans.count {
             let span = record.spans[index]
             paint(span, color: Formatting.queueColor(span.queue, in: record), runEnd: record.endTime, lanes: lanes, columns: columns,
-                  width: current.width)
+                  width: current.width, ellipsis: geometry.labelEllipsis)
         }
         spans = Self.progress(of: record.spans, dropped: record.droppedSpans) { ($0.end ?? $0.start, $0.thread) }
         let firstMark = max(0, marks.count - record.droppedMarks)
         for index in firstMark..<record.marks.count {
             let mark = record.marks[index]
             let column = columns.column(of: mark.time)
-            if let row = lanes.row(of: mark.thread), column >= 0, column < current.width {
+            if let row = lanes.row(thread: mark.thread, queue: mark.queue), column >= 0, column < current.width {
                 markCells[row][column] = Formatting.queueColor(mark.queue, in: record)
             }
         }
@@ -92,18 +92,13 @@ final class SpanRaster: @unchecked Sendable {
     /// A bar is its queue's colour, bold when the run ended before the span did (it reaches the end of the
     /// run); a span that would only repaint a cell its lane already has is skipped, which is most of them
     /// when a long run is in view.
-    private func paint(_ span: Span, color: PaletteColor, runEnd: UInt64?, lanes: LaneRows, columns: ColumnScale, width: Int) {
-        guard let row = lanes.row(of: span.thread) else { return }
-        let first = columns.column(of: span.start)
-        let last = max(first, columns.column(of: span.end ?? runEnd ?? span.start))
-        guard last >= 0, first < width else { return }
-        if first == last && spanCells[row][first] != nil { return }
+    private func paint(_ span: Span, color: PaletteColor, runEnd: UInt64?, lanes: LaneRows, columns: ColumnScale, width: Int,
+                       ellipsis: String) {
+        guard let row = lanes.row(ofSpan: span) else { return }
         let style = CellStyle(foreground: color, bold: span.end == nil, reverse: true)
-        var name = span.name.makeIterator()
-        for _ in first..<max(first, 0) { _ = name.next() }
-        for column in max(0, first)...min(last, width - 1) {
-            spanCells[row][column] = Cell(name.next() ?? " ", style)
-        }
+        SpanBar.paint(span.name, first: columns.column(of: span.start), last: columns.column(of: span.end ?? runEnd ?? span.start),
+                      width: width, style: style, ellipsis: ellipsis,
+                      isBar: { self.spanCells[row][$0] != nil }, set: { self.spanCells[row][$0] = $1 })
     }
 
     private static func progress<Entry>(of list: [Entry], dropped: Int, _ identity: (Entry) -> (UInt64, Int32)) -> Progress {
@@ -122,21 +117,99 @@ final class SpanRaster: @unchecked Sendable {
     }
 }
 
-/// Which plot row shows a thread's lane, for the lanes in view; a handful, so a plain loop beats hashing.
+/// Which plot row shows a span or a mark, for the lanes in view.
 struct LaneRows {
-    let threads: [Int32]
-
-    init(_ record: RunRecord, geometry: TimelineGeometry) {
-        threads = Array(record.threads.dropFirst(geometry.firstLane).prefix(geometry.visibleLanes).map(\.thread))
+    /// What the rows show, to tell when a painted raster no longer fits: each shown lane's key, first row and height.
+    struct Signature: Equatable {
+        var keys: [TimelineLanes.Key] = []
+        var rows: [Int] = []
+        var heights: [Int] = []
     }
 
-    func row(of thread: Int32) -> Int? {
-        var row = 0
-        while row < threads.count {
-            if threads[row] == thread { return row }
-            row += 1
+    let lanes: TimelineLanes
+    let signature: Signature
+    let rowCount: Int
+    private let firstRows: [Int?]
+    private let heights: [Int]
+
+    init(geometry: TimelineGeometry) {
+        lanes = geometry.lanes
+        var signature = Signature()
+        var firstRows = [Int?](repeating: nil, count: geometry.lanes.lanes.count)
+        var heights = [Int](repeating: 0, count: geometry.lanes.lanes.count)
+        for lane in geometry.firstLane..<(geometry.firstLane + geometry.visibleLanes) {
+            guard let row = geometry.row(ofLane: lane) else { continue }
+            firstRows[lane] = row
+            heights[lane] = geometry.rowCount(ofLane: lane)
+            signature.keys.append(geometry.lanes.lanes[lane].key)
+            signature.rows.append(row)
+            signature.heights.append(heights[lane])
         }
-        return nil
+        self.signature = signature
+        self.firstRows = firstRows
+        self.heights = heights
+        rowCount = max(0, geometry.plot.height)
+    }
+
+    /// The plot row of a span: its lane's, and in the queue view the row inside the lane it was placed on.
+    func row(ofSpan span: Span) -> Int? {
+        guard let lane = lanes.lane(thread: span.thread, queue: span.queue), let first = firstRows[lane] else { return nil }
+        let subRow = lanes.subRow(ofSpan: span.id)
+        return subRow < heights[lane] ? first + subRow : nil
+    }
+
+    /// The plot row of a mark or anything else with a thread and a queue: its lane's first row.
+    func row(thread: Int32, queue: String) -> Int? {
+        lanes.lane(thread: thread, queue: queue).flatMap { firstRows[$0] }
+    }
+}
+
+/// How one span's bar fills the cells of its row: never over the column the bar before it ended in, a blank
+/// column after that bar when this one is wide enough to spare it (so neighbours of one colour stay apart), and
+/// its name inside, fitted to leave at least one cell of bar after it (so two names never run together).
+enum SpanBar {
+    static func paint(_ name: String, first: Int, last: Int, width: Int, style: CellStyle, ellipsis: String,
+                      isBar: (Int) -> Bool, set: (Int, Cell) -> Void) {
+        let last = max(first, last)
+        guard last >= 0, first < width else { return }
+        var from = max(0, first)
+        if isBar(from) { from += 1 }
+        if from < last, from > 0, isBar(from - 1) { from += 1 }
+        let to = min(last, width - 1)
+        guard from <= to else { return }
+        let label = Array(SpanLabel.fitted(name, columns: to - from, ellipsis: ellipsis))
+        for column in from...to {
+            let offset = column - from
+            set(column, Cell(offset < label.count ? label[offset] : " ", style))
+        }
+    }
+}
+
+/// A span's name fitted to a bar.
+enum SpanLabel {
+    /// `name` in at most `columns` columns: whole when it fits; else its head cut before `ellipsis`, keeping a
+    /// trailing number whole ("download 12" → "dow…12"), since the number is what tells such spans apart; nothing
+    /// when not even a letter and the ellipsis fit (a bare number or letter would read as a name of its own).
+    static func fitted(_ name: String, columns: Int, ellipsis: String) -> String {
+        guard columns > 0 else { return "" }
+        if TextWidth.of(name) <= columns { return name }
+        let ellipsisWidth = TextWidth.of(ellipsis)
+        let digits = String(name.reversed().prefix { $0.isNumber }.reversed())
+        let head = name.dropLast(digits.count).trimmingCharacters(in: .whitespaces)
+        if !digits.isEmpty, !head.isEmpty {
+            let room = columns - ellipsisWidth - TextWidth.of(digits)
+            if room >= 1 {
+                var kept = ""
+                var used = 0
+                for character in head {
+                    used += TextWidth.of(character)
+                    if used > room { break }
+                    kept.append(character)
+                }
+                return kept.trimmingCharacters(in: .whitespaces) + ellipsis + digits
+            }
+        }
+        return columns > ellipsisWidth ? TextWidth.truncated(name, to: columns, ellipsis: ellipsis) : ""
     }
 }
 
@@ -146,10 +219,22 @@ struct ColumnScale {
     let viewStart: Double
     let nanosecondsPerColumn: Double
 
+    init(origin: UInt64, viewStart: Double, nanosecondsPerColumn: Double) {
+        self.origin = origin
+        self.viewStart = viewStart
+        self.nanosecondsPerColumn = nanosecondsPerColumn
+    }
+
     init(_ record: RunRecord, geometry: TimelineGeometry) {
         origin = record.startTime ?? 0
         viewStart = geometry.startSeconds * 1e9
         nanosecondsPerColumn = geometry.secondsPerColumn * 1e9
+    }
+
+    /// The time on the monotonic clock at the left edge of plot column `column`.
+    func time(atColumn column: Int) -> UInt64 {
+        let offset = viewStart + Double(column) * nanosecondsPerColumn
+        return offset <= 0 ? origin : origin &+ UInt64(offset)
     }
 
     func column(of time: UInt64) -> Int {

@@ -82,7 +82,8 @@ enum StatusLine {
             keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + keys
         }
         switch model.focus {
-        case .timeline: keys += ["h/l span", "i/o zoom"]
+        case .timeline:
+            keys += model.currentPage.timeline.searchQuery != nil ? ["Enter next match", "Esc done"] : ["h/l span", "i/o zoom", "t view", "/ search"]
         case .knobs: keys += ["[ ] knob", "- + value"]
         case .page, .output: keys += ["n/p page", "j/k scroll"]
         case .live:

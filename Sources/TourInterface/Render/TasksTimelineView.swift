@@ -20,8 +20,10 @@ enum TasksTimelineView {
         }
         let titles = tree.map { title(of: $0.task, depth: $0.depth, glyphs: glyphs) }
         let labelWidth = min(max(8, titles.map(TextWidth.of).max() ?? 0), max(8, inner.width / 3))
-        let geometry = TimelineGeometry(tasksIn: inner, state: model.currentPage.timeline, taskCount: tree.count,
-                                        labelWidth: labelWidth, record: record, now: model.now)
+        let rows = max(0, inner.height - 4)
+        let geometry = TimelineGeometry(ownRowsIn: inner, labelWidth: labelWidth, rows: rows,
+                                        firstRow: max(0, min(model.currentPage.timeline.laneScroll, tree.count - rows)),
+                                        state: model.currentPage.timeline, record: record, now: model.now, glyphs: glyphs)
         let reached = record.reachedTime(now: model.now)
         let separator = Cell(glyphs.vertical, CellStyle(foreground: .muted))
         for row in 0..<geometry.visibleLanes {
@@ -84,30 +86,6 @@ enum TasksTimelineView {
                 let style = CellStyle(foreground: Formatting.queueColor(span.queue, in: record), bold: span.end == nil, reverse: true)
                 fill(from: span.start, to: span.end ?? reached) { offset in Cell(offset < text.count ? text[offset] : " ", style) }
             }
-        }
-    }
-}
-
-extension TimelineGeometry {
-    /// The task view's geometry: a row per task under the titles' column, then the axis, its labels, the view's key and
-    /// the info row; the zoom and pan of the timeline's state, as the thread view has them.
-    init(tasksIn inner: Rect, state: TimelineState, taskCount: Int, labelWidth: Int, record: RunRecord, now: UInt64) {
-        let rows = max(0, inner.height - 4)
-        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: rows)
-        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: max(1, inner.width - labelWidth - 1), height: rows)
-        axisRow = plot.maxY
-        tickLabelRow = plot.maxY + 1
-        legendRow = plot.maxY + 2
-        legendRows = 1
-        infoRow = plot.maxY + 3
-        visibleLanes = rows
-        firstLane = max(0, min(state.laneScroll, taskCount - rows))
-        if let zoom = state.secondsPerColumn {
-            secondsPerColumn = zoom
-            startSeconds = max(0, state.startSeconds)
-        } else {
-            secondsPerColumn = Self.fittingExtent(record.seconds(at: record.reachedTime(now: now))) / Double(max(1, plot.width))
-            startSeconds = 0
         }
     }
 }

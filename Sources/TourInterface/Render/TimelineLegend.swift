@@ -17,17 +17,24 @@ enum TimelineLegend {
     /// The legend laid out in rows of `width`, at most `maxRows` of them. Labels lose their `com.apple.` when
     /// that lets more queues fit; when they still do not all fit, the last row ends with how many were left
     /// out ("+2 more"), and the info row names the queue of a selection.
-    static func rows(_ record: RunRecord, width: Int, maxRows: Int, glyphs: Glyphs) -> [[Entry]] {
-        let whole = rows(record, width: width, maxRows: maxRows, short: false, glyphs: glyphs)
+    ///
+    /// With `states` (the thread view of a run whose threads were sampled), the key to the thread states comes first.
+    static func rows(_ record: RunRecord, width: Int, maxRows: Int, states: Bool = false, glyphs: Glyphs) -> [[Entry]] {
+        let whole = rows(record, width: width, maxRows: maxRows, short: false, states: states, glyphs: glyphs)
         guard whole.last?.last?.swatch == nil, !whole.isEmpty else { return whole }
-        return rows(record, width: width, maxRows: maxRows, short: true, glyphs: glyphs)
+        return rows(record, width: width, maxRows: maxRows, short: true, states: states, glyphs: glyphs)
     }
 
-    private static func rows(_ record: RunRecord, width: Int, maxRows: Int, short: Bool, glyphs: Glyphs) -> [[Entry]] {
+    private static func rows(_ record: RunRecord, width: Int, maxRows: Int, short: Bool, states: Bool, glyphs: Glyphs) -> [[Entry]] {
         guard width > 4, maxRows > 0 else { return [] }
         // A swatch and a space come before each label.
-        let entries = record.queues.map {
+        var entries = record.queues.map {
             Entry(swatch: Formatting.queueSwatch($0, in: record), text: Formatting.queueLabel($0, width: width - 2, short: short, glyphs: glyphs))
+        }
+        if states && !record.threadStates.isEmpty {
+            let muted = CellStyle(foreground: .muted)
+            entries.insert(contentsOf: [Entry(swatch: Cell(glyphs.threadWaiting, muted), text: "waiting"),
+                                        Entry(swatch: Cell(glyphs.threadRunning, muted), text: "running, no span")], at: 0)
         }
         var rows: [[Entry]] = []
         var used = 0
@@ -55,8 +62,8 @@ enum TimelineLegend {
     }
 
     /// How many rows the whole legend takes at `width`.
-    static func rowCount(_ record: RunRecord, width: Int, glyphs: Glyphs) -> Int {
-        rows(record, width: width, maxRows: record.queues.count, glyphs: glyphs).count
+    static func rowCount(_ record: RunRecord, width: Int, states: Bool = false, glyphs: Glyphs) -> Int {
+        rows(record, width: width, maxRows: record.queues.count + 2, states: states, glyphs: glyphs).count
     }
 
     /// Draws the legend's rows from `y` down, from `x`, inside `clip`.

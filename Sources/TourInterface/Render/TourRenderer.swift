@@ -1,3 +1,5 @@
+import TourCore
+
 /// Draws the model into a cell buffer of the model's size: the layout, each pane, the status line and any overlay.
 public enum TourRenderer {
     public static func render(_ model: TourModel) -> CellBuffer {
@@ -64,18 +66,33 @@ public enum TourRenderer {
     private static func title(of pane: Pane, model: TourModel) -> String {
         switch pane {
         case .page: "\(model.currentPage.page.number) \(model.currentPage.page.title)"
-        case .timeline: "Timeline" + (model.currentPage.record.map { $0.threads.isEmpty ? "" : " \($0.threads.count) threads" } ?? "")
+        case .timeline: "Timeline" + (model.currentPage.record.map { timelineTitle($0, state: model.currentPage.timeline) } ?? "")
         default: pane.title
         }
     }
 
-    /// " 2 more lanes, j/k " in the bottom border, when not every thread has a row.
+    /// " 9 threads", " 4 queues", " operations": what the timeline's view shows, and whether it follows the live edge.
+    private static func timelineTitle(_ record: RunRecord, state: TimelineState) -> String {
+        guard !record.threads.isEmpty else { return "" }
+        let following = state.followsLiveEdge && state.secondsPerColumn != nil ? ", following" : ""
+        switch state.view {
+        case .threads: return " \(record.threads.count) threads" + following
+        case .queues: return " \(record.queues.count) queue\(record.queues.count == 1 ? "" : "s")" + following
+        case .operations, .tasks: return " " + state.view.rawValue
+        }
+    }
+
+    /// " 2 more lanes, j/k " in the bottom border, when not every lane has its rows.
     private static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
-        guard let record = model.currentPage.record else { return }
-        let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, record: record, now: model.now, glyphs: model.glyphs)
-        let hidden = record.threads.count - geometry.visibleLanes
+        guard let record = model.currentPage.record, model.currentPage.timeline.view == .threads || model.currentPage.timeline.view == .queues
+        else { return }
+        let lanes = model.timelineLanes(record)
+        let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, record: record, lanes: lanes, now: model.now,
+                                        glyphs: model.glyphs)
+        let hidden = lanes.lanes.count - geometry.visibleLanes
         guard hidden > 0 else { return }
-        buffer.writeInBottomBorder(" \(hidden) more lane\(hidden == 1 ? "" : "s"), j/k ", of: box, color: .accent)
+        let above = geometry.firstLane > 0 ? "\(geometry.firstLane) above, " : ""
+        buffer.writeInBottomBorder(" \(above)\(hidden) more lane\(hidden == 1 ? "" : "s"), j/k ", of: box, color: .accent)
     }
 
     /// "40%" in the bottom border, when there is more page than fits.

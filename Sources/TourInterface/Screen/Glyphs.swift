@@ -30,6 +30,9 @@ public struct Glyphs: Sendable, Equatable {
     public var upDown: String
     /// The prefix of microseconds.
     public var micro: String
+    /// A timeline cell where the thread was sampled waiting (inside a span), and running outside any span.
+    public var threadWaiting: Character = "░"
+    public var threadRunning: Character = "▁"
 
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
@@ -42,6 +45,7 @@ public struct Glyphs: Sendable, Equatable {
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
+        building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u",
+        threadWaiting: ":", threadRunning: "_"
     )
 }
