@@ -52,6 +52,8 @@ public struct TourModel: Sendable {
     public var editing = EditingSettings()
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
+    /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
+    public var presenter: PresenterState?
     var nextRunID = 1
     var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.
