@@ -111,7 +111,8 @@ struct PresenterTests {
     func runTakesTheRoom() async throws {
         var model = try PresenterFixtures.model()
         model.press(.right, .right)
-        let runID = try #require(model.run(PresenterFixtures.stageRun))
+        let started = model.run(PresenterFixtures.stageRun)
+        let runID = try #require(started)
         #expect(model.currentPage.runID == runID)
         let layout = PresenterLayout(size: model.size, model: model)
         let output = try #require(layout.output)

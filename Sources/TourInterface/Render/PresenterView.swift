@@ -12,6 +12,8 @@ struct PresenterLayout: Equatable {
 
     /// The fewest rows of prose kept while a run takes the room below it.
     static let proseMinimum = 5
+    /// The fewest rows the run's panes get, however little the run has to show yet.
+    static let runMinimum = 12
     /// From this width the output sits beside the timeline; below it, under it.
     static let sideBySideWidth = 100
 
@@ -30,7 +32,7 @@ struct PresenterLayout: Equatable {
         let outputNeed = min(OutputEntries(page: page, glyphs: model.glyphs).count, 12) + 2
         let sideBySide = size.width >= Self.sideBySideWidth
         let need = sideBySide ? max(timelineNeed, outputNeed) : timelineNeed + outputNeed
-        let room = max(size.height / 2, min(need, bottom - 2 - Self.proseMinimum))
+        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum)
         let top = bottom - room
         prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - 2))
         if sideBySide {

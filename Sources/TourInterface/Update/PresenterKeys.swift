@@ -53,6 +53,8 @@ extension TourModel {
             let before = speed
             changeSpeed(by: key == .character("<") || key == .character(",") ? -1 : 1)
             if speed != before { showCaption("speed \(speedText(before)) \(glyphs.arrow) \(speedText(speed))") }
+            // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
+            if speed != before { notice = nil }
         case .character("P"), .escape:
             presenter = nil
         case .character("q"):
@@ -129,6 +131,8 @@ extension TourModel {
         } else {
             showCaption("\(knob.name) = \(value)")
         }
+        // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
+        notice = nil
     }
 
     mutating func showCaption(_ text: String) {
