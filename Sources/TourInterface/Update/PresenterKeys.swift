@@ -52,9 +52,11 @@ extension TourModel {
         case .character("<"), .character(","), .character(">"), .character("."):
             let before = speed
             changeSpeed(by: key == .character("<") || key == .character(",") ? -1 : 1)
-            if speed != before { showCaption("speed \(speedText(before)) \(glyphs.arrow) \(speedText(speed))") }
-            // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
-            if speed != before { notice = nil }
+            if speed != before {
+                showCaption("speed \(speedText(before)) \(glyphs.arrow) \(speedText(speed))")
+                // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
+                notice = nil
+            }
         case .character("P"), .escape:
             presenter = nil
         case .character("q"):
