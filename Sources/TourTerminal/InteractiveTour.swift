@@ -8,7 +8,8 @@ public enum InteractiveTour {
     /// Runs the interface until the learner quits, which exits the process; returns only when the interface
     /// cannot start, with status 2 after saying why and what to use instead.
     /// It opens on the page at `startPage` when given, else on the page the learner's progress says they left.
-    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil) -> Int32 {
+    /// With `presenting`, it opens on stage instead (`tour present`): the presenter on those pages, or playing that script.
+    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil, presenting: Presenting? = nil) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
@@ -44,6 +45,15 @@ public enum InteractiveTour {
         if environment["TOUR_BUILD_NOTICE"] != "off" { model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root) }
         if let progressProblem { model.notice = progressProblem }
         if let startPage { model.current = startPage }
+        if let presenting {
+            // On stage the room sees no notice about builds or progress.
+            model.notice = nil
+            // The script was checked against these pages, so each of its pages is found.
+            let playback = presenting.script.flatMap { script in
+                TalkPlayback(script) { name in catalog.page(named: name).flatMap { catalog.pages.firstIndex(of: $0) } }
+            }
+            model.startPresenting(order: presenting.order, playback: playback)
+        }
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
@@ -61,5 +71,17 @@ public enum InteractiveTour {
             """
         FileHandle.standardError.write(Data(message.utf8))
         return 2
+    }
+}
+
+/// What `tour present` puts on stage: the pages in order (indices into the catalog; every page when empty), or a
+/// talk's script to play, already checked against the catalog (`TalkPlan.check`).
+public struct Presenting: Sendable {
+    public var order: [Int]
+    public var script: TalkScript?
+
+    public init(order: [Int] = [], script: TalkScript? = nil) {
+        self.order = order
+        self.script = script
     }
 }

@@ -48,7 +48,7 @@ final class TourLoop: @unchecked Sendable {
         inbox = HostEventInbox(queue: queue) { [unowned self] batch in receive(batch) }
         rebuilds = PageRebuilds(queue: queue, packageRoot: packageRoot) { [unowned self] event in
             handle(.editLoop(event), drawNow: false)
-            if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
+            if runs.isEmpty && !rebuilds.isBuilding && model.presenter == nil { stopTicking() }
         }
         exercises = ExerciseChecks(queue: queue, packageRoot: packageRoot) { [unowned self] event in
             handle(.exercise(event), drawNow: false)
@@ -60,6 +60,11 @@ final class TourLoop: @unchecked Sendable {
         queue.async { [self] in
             // The first page's source is read before the first frame, so it never draws empty.
             perform(model.update(.launched))
+            // On stage the talk's clock starts with the first frame.
+            if model.presenter != nil {
+                perform(model.update(.tick(now: monotonicNanoseconds())))
+                startTicking()
+            }
             drawFrame()
             let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
             input.setEventHandler { [unowned self] in readInput() }
@@ -107,6 +112,8 @@ final class TourLoop: @unchecked Sendable {
 
     private func handle(_ event: TourEvent, drawNow: Bool) {
         perform(model.update(event))
+        // On stage the clock in the corner and a script's pauses move on while nothing runs.
+        if model.presenter != nil { startTicking() }
         if drawNow {
             drawFrame()
         } else {
@@ -128,7 +135,7 @@ final class TourLoop: @unchecked Sendable {
                 break
             }
         }
-        if runs.isEmpty && !rebuilds.isBuilding { stopTicking() }
+        if runs.isEmpty && !rebuilds.isBuilding && model.presenter == nil { stopTicking() }
         // A run's first line is what a learner who just saved a change waits for: it does not wait out the frame
         // interval after the frame that showed the build's end.
         if firstOutput {
@@ -149,7 +156,8 @@ final class TourLoop: @unchecked Sendable {
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
                 runsBeforeFirstOutput.insert(order.runID)
-                _ = model.update(.tick(now: monotonicNanoseconds()))
+                // On stage a tick may start the clock and play the script's next steps: their effects are carried out too.
+                perform(model.update(.tick(now: monotonicNanoseconds())))
                 startTicking()
             case .stop(let runID):
                 runs[runID]?.stop()
@@ -198,9 +206,18 @@ final class TourLoop: @unchecked Sendable {
             case .readSolution(let page, let file):
                 // One small file, read on the queue: the overlay shows it in the next frame.
                 perform(model.update(.exercise(exercises.readSolution(page, file: file))))
+            case .publishPresenterSnapshot(let snapshot):
+                publishPresenterSnapshot(snapshot)
             }
         }
     }
+
+    /// The one place the presenter's position leaves the interface, for `tour notes` in a second terminal.
+    ///
+    /// Until the notes channel (issue 16, point 2, branch `notes`) is merged nothing listens, so this does nothing; the
+    /// merge wires its publisher here, and only here. It runs on `queue` for every change the model reports (the clock at
+    /// most once a second), so the publisher must not block: it hands the line to its own queue.
+    private func publishPresenterSnapshot(_ snapshot: PresenterSnapshot) {}
 
     /// Reads and parses `pages` on a background queue once the block running now (which draws the frame) is done, and
     /// folds each in as it is ready. No frame follows: a page read ahead is not on screen, since the page on screen is

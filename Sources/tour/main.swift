@@ -123,6 +123,33 @@ case .check(let query, let plain):
         LiveProcessGroups.exitHost(status.rawValue)
     }
     dispatchMain()
+case .present(let options):
+    let catalog = loadCatalog()
+    if options.check, let script = options.script {
+        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+        let status = TalkCheckCommand.execute(path: script, catalog: catalog) { line in print(line) }
+        LiveProcessGroups.exitHost(status.rawValue)
+    }
+    var presenting = Presenting()
+    if let path = options.script {
+        // The pre-flight's own checks, without the runs: a wrong line is said before the screen changes.
+        do {
+            let script = try TalkScript.parse(try String(contentsOfFile: path, encoding: .utf8))
+            _ = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+            presenting.script = script
+        } catch let problems as TalkScriptProblems {
+            fail(problems.problems.map { "\(path): \($0)" }.joined(separator: "\n"))
+        } catch {
+            fail("cannot read the script \(EchoedInput.quoted(path)): \(error.localizedDescription)")
+        }
+    }
+    for name in options.pages {
+        guard let page = catalog.page(named: name), let index = catalog.pages.firstIndex(of: page) else {
+            fail("there is no page \(EchoedInput.quoted(name)); the pages are \(catalog.choices)")
+        }
+        presenting.order.append(index)
+    }
+    exit(InteractiveTour.run(catalog: catalog, speed: options.speed, presenting: presenting))
 case .interactive(let speed, let query):
     let catalog = loadCatalog()
     var startPage: Int?

@@ -24,6 +24,8 @@ public enum TourCommand: Equatable, Sendable {
     case solution(page: String, plain: Bool)
     /// `tour predict <page>`: the page's prediction, its question and choices.
     case predict(page: String, plain: Bool)
+    /// `tour present [page…] | SCRIPT.talk [--speed N]`: the presenter, on stage; `tour present --check SCRIPT`: its pre-flight.
+    case present(PresentOptions)
     case help
     case version
 
@@ -40,6 +42,24 @@ public enum TourCommand: Equatable, Sendable {
 
         public init(page: String) {
             self.page = page
+        }
+    }
+
+    /// The options of `tour present`.
+    public struct PresentOptions: Equatable, Sendable {
+        /// The pages to present, in order, as named on the command line; every page when empty.
+        public var pages: [String] = []
+        /// A talk's script (a `.talk` file) to play instead.
+        public var script: String?
+        /// Check the script offline instead of presenting it.
+        public var check = false
+        public var speed: Double = 1
+
+        public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1) {
+            self.pages = pages
+            self.script = script
+            self.check = check
+            self.speed = speed
         }
     }
 
@@ -72,6 +92,14 @@ public enum TourCommand: Equatable, Sendable {
                                         (exit 0 passed, 1 not yet, 2 a page with no exercise)
           tour hint <page>              the next hint (they go from a nudge to nearly the answer)
           tour solution <page>          the reference solution, once the check passed or after two hints
+
+        On stage (see docs/talk-format.md):
+          tour present [page...]        the presenter: no chrome, one block at a time (space or right arrow),
+                                        r runs, the clock in a corner; every page, or the pages named, in order
+          tour present TALK.talk        play a talk's script (assets/talks/tour.talk walks the eight pages)
+          tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, and each
+                                        run ends as expected at the script's speed (exit 0 passed, 1 a run
+                                        failed, 2 a wrong line, named)
           tour --help | --version
 
         <page> is a number (1-8) or a name such as operation, queue, in-practice.
@@ -111,6 +139,8 @@ public enum TourCommand: Equatable, Sendable {
             return try reset(&remaining)
         case "progress":
             return .progress(try ProgressOptions.parse(&remaining))
+        case "present":
+            return .present(try presentOptions(&remaining))
         case "check", "hint", "solution", "predict":
             let (page, plain) = try exercisePage(&remaining, command: first)
             switch first {
@@ -120,7 +150,7 @@ public enum TourCommand: Equatable, Sendable {
             default: return .predict(page: page, plain: plain)
             }
         default:
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page> and solution <page>, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page> and present, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
@@ -141,6 +171,38 @@ public enum TourCommand: Equatable, Sendable {
         }
         guard let page else { throw UsageError(description: "\(command) needs a page, for example: tour \(command) 3 (see tour list)") }
         return (page, plain)
+    }
+
+    /// `tour present [page…] | SCRIPT.talk [--speed N]`, or `tour present --check SCRIPT.talk`.
+    private static func presentOptions(_ remaining: inout ArraySlice<String>) throws -> PresentOptions {
+        var options = PresentOptions()
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--check":
+                options.check = true
+            case "--speed":
+                options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case _ where argument.hasPrefix("-"):
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk and --speed N")
+            case _ where argument.hasSuffix(".talk"):
+                if let script = options.script {
+                    throw UsageError(description: "present plays one script, but got \(EchoedInput.quoted(script)) and \(EchoedInput.quoted(argument))")
+                }
+                options.script = argument
+            default:
+                options.pages.append(argument)
+            }
+        }
+        if options.script != nil && !options.pages.isEmpty {
+            throw UsageError(description: "present takes pages or a script, not both: the script names its own pages with `page` steps")
+        }
+        if options.check && options.script == nil {
+            throw UsageError(description: "--check needs a script, for example: tour present --check assets/talks/tour.talk")
+        }
+        if options.check && options.speed != 1 {
+            throw UsageError(description: "--check runs at the script's own speed (its `speed` steps), so it takes no --speed")
+        }
+        return options
     }
 
     /// `tour --speed N --page P`, either or both.

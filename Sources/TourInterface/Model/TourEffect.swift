@@ -42,4 +42,6 @@ public enum TourEffect: Equatable, Sendable {
     case watchExercise(page: Page, exercise: Page)
     /// Read and parse the reference solution; it comes back as `.exercise(.solutionRead)`. Never writes anything.
     case readSolution(page: Page, file: URL)
+    /// Hand where the presenter is to `tour notes` in a second terminal; sent when it changes (the clock at most once a second).
+    case publishPresenterSnapshot(PresenterSnapshot)
 }

@@ -54,6 +54,8 @@ public struct TourModel: Sendable {
     public var pictureDepth: PictureColorDepth
     /// The machine's cores, as the terminal layer read them at launch, for the oversubscription warning; nil skips it.
     public var cores: Int?
+    /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
+    public var presenter: PresenterState?
     var nextRunID = 1
     var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.

@@ -3,7 +3,23 @@ import Foundation
 /// Boxes drawn over the panes: the list of keys, and the question before quitting during a run.
 enum Overlays {
     /// Every key and mouse action, grouped; `?` shows it, any key closes it.
-    static func helpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
+    static func helpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] {
+        model.presenter == nil ? tutorialHelpLines(model) : presenterHelpLines
+    }
+
+    /// The presenter's keys (`tour present`, `P`).
+    static let presenterHelpLines: [(group: String, keys: String, meaning: String)] = [
+        ("Reveal", "Space → ←", "next block (at a page's end, the next page) / back one"),
+        ("Pages", "n p", "next / previous page of the talk"),
+        ("Run", "r s t", "run the page / stop it / hide or show output and timeline"),
+        ("Knobs", "[ ] - +", "choose a knob / change it; the room sees a caption"),
+        ("Speed", "< >", "slower / faster simulated waits"),
+        ("Scroll", "k j ↑ ↓", "back up the page / down again"),
+        ("Script", "Space →", "go on after a wait, or cut a pause short (Enter too)"),
+        ("Other", "P Esc  ? q", "back to the tutorial / this help / quit"),
+    ]
+
+    private static func tutorialHelpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
         ("", "o O", "open / close the deep dive in view / all of them"),
         ("Run", "r s", "run the page (again) / stop the run or the build"),
@@ -23,7 +39,7 @@ enum Overlays {
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
         ("", "h v", "a hint (the timeline keeps h) / the solution"),
-        ("Other", "? ^L q W", "help / redraw / quit (asks) / the run's warnings"),
+        ("Other", "? ^L q W P", "help / redraw / quit (asks) / warnings / present"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.

@@ -35,6 +35,8 @@ public struct PageLayout: Sendable {
     public internal(set) var rows: [PageRow] = []
     /// Where the page's exercises are among the rows, when they are shown (`withExercises`).
     public internal(set) var exerciseRows: ExerciseRows?
+    /// The row each of the document's blocks starts on, in block order (the presenter reveals rows block by block).
+    public private(set) var blockStarts: [Int] = []
     /// Columns for a code line's number and the space after it.
     public let gutterWidth: Int
     /// Columns code takes before the results column.
@@ -65,6 +67,7 @@ public struct PageLayout: Sendable {
         var previous: PageBlock?
         for block in blocks {
             if let previous, needsBlankLine(between: previous, and: block) { rows.append(PageRow(cells: [])) }
+            blockStarts.append(rows.count)
             switch block {
             case .heading(let level, let text, _):
                 layOutHeading(level: level, text: text)

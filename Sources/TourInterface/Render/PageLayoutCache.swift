@@ -19,24 +19,27 @@ final class PageLayoutCache: @unchecked Sendable {
         var layout: PageLayout
         var glyphs: Glyphs
         var openDeepDives: Set<Int>
+        var speakerNotes: Bool
     }
 
     private let lock = NSLock()
     private var entries: [Entry] = []
     private let capacity = 8
 
-    func layout(for page: PageState, width: Int, glyphs: Glyphs) -> PageLayout {
+    /// `speakerNotes: false` leaves the `- speaker:` callouts out, as the presenter's screen does.
+    func layout(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool = true) -> PageLayout {
+        let document = speakerNotes ? page.document : page.document.withoutSpeakerNotes
         // A page not read yet has nothing to lay out, and nothing to cache it under.
         guard let text = page.text else {
-            return PageLayout(document: page.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+            return PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
         }
         return lock.withLock {
             if let entry = entries.first(where: { $0.text === text && $0.layout.width == max(10, width) && $0.glyphs == glyphs
-                && $0.openDeepDives == page.openDeepDives }) {
+                && $0.openDeepDives == page.openDeepDives && $0.speakerNotes == speakerNotes }) {
                 return entry.layout
             }
-            let layout = PageLayout(document: text.document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
-            entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives), at: 0)
+            let layout = PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+            entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives, speakerNotes: speakerNotes), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }

@@ -4,16 +4,22 @@ import PageProtocol
 /// The page pane: the laid-out page from its scroll position, with each code line's latest result beside it.
 enum PageView {
     static func draw(_ model: TourModel, layout: PageLayout, in inner: Rect, into buffer: inout CellBuffer) {
-        let page = model.currentPage
-        let results = latestResults(of: page.record)
-        let separator = Cell(model.glyphs.vertical, CellStyle(foreground: .muted))
-        for (offset, row) in layout.rows.dropFirst(page.pageScroll).prefix(inner.height).enumerated() {
+        drawRows(layout.rows.dropFirst(model.currentPage.pageScroll), of: layout, record: model.currentPage.record,
+                 in: inner, glyphs: model.glyphs, into: &buffer)
+    }
+
+    /// `rows` of `layout` from the top of `inner`, as many as fit, with the results of `record` beside their code lines.
+    static func drawRows(_ rows: ArraySlice<PageRow>, of layout: PageLayout, record: RunRecord?, in inner: Rect, glyphs: Glyphs,
+                         into buffer: inout CellBuffer) {
+        let results = latestResults(of: record)
+        let separator = Cell(glyphs.vertical, CellStyle(foreground: .muted))
+        for (offset, row) in rows.prefix(inner.height).enumerated() {
             let y = inner.y + offset
             buffer.write(row.cells, x: inner.x, y: y, clip: inner)
             guard row.isCode, layout.resultsWidth > 0 else { continue }
             buffer.set(separator, x: inner.x + layout.resultsColumn - 1, y: y)
             if let line = row.sourceLine, let result = results[line] {
-                buffer.write(text(of: result, width: layout.resultsWidth - 1, glyphs: model.glyphs),
+                buffer.write(text(of: result, width: layout.resultsWidth - 1, glyphs: glyphs),
                              x: inner.x + layout.resultsColumn + 1, y: y, style: CellStyle(foreground: .result, bold: true), clip: inner)
             }
         }

@@ -9,6 +9,11 @@ public enum TourRenderer {
             Overlays.drawTooSmall(size: model.size, glyphs: model.glyphs, askingToQuit: model.overlay == .confirmQuit, into: &buffer)
             return buffer
         }
+        if model.presenter != nil {
+            PresenterView.draw(model, into: &buffer)
+            drawOverlay(model, into: &buffer)
+            return buffer
+        }
         if let sidebar = layout.sidebar {
             if layout.mode == .full {
                 SidebarView.drawList(model, in: sidebar, into: &buffer)
@@ -20,6 +25,11 @@ public enum TourRenderer {
             draw(pane, in: box, model: model, layout: layout, into: &buffer)
         }
         StatusLine.draw(model, in: layout.status, into: &buffer)
+        drawOverlay(model, into: &buffer)
+        return buffer
+    }
+
+    private static func drawOverlay(_ model: TourModel, into buffer: inout CellBuffer) {
         switch model.overlay {
         case .help: Overlays.drawHelp(model, into: &buffer)
         case .confirmQuit: Overlays.drawConfirmQuit(model, into: &buffer)
@@ -28,7 +38,6 @@ public enum TourRenderer {
         case .solution(let index): Overlays.drawSolution(model, page: index, into: &buffer)
         case nil: break
         }
-        return buffer
     }
 
     private static func draw(_ pane: Pane, in box: Rect, model: TourModel, layout: ScreenLayout, into buffer: inout CellBuffer) {

@@ -8,8 +8,10 @@ extension TourModel {
     /// thousands of events a second and must not be copied for each.
     public mutating func update(_ event: TourEvent) -> [TourEffect] {
         let shown = current
-        let effects = apply(event)
-        return current == shown ? effects : effects + show(current)
+        var effects = apply(event)
+        if presenter != nil { effects += followPresenter(after: event) }
+        if current != shown { effects += show(current) }
+        return presenter == nil ? effects : effects + publishPresenterSnapshot()
     }
 
     private mutating func apply(_ event: TourEvent) -> [TourEffect] {
@@ -85,6 +87,7 @@ extension TourModel {
     }
 
     private mutating func handle(_ key: Key) -> [TourEffect] {
+        if presenter != nil { return handlePresenter(key) }
         if focus == .timeline, let effects = handleTimeline(key) { return effects }
         if focus == .live, let effects = handleLiveView(key) { return effects }
         switch key {
@@ -131,6 +134,8 @@ extension TourModel {
             toggleDeepDiveInView()
         case .character("O"):
             toggleAllDeepDives()
+        case .character("P"):
+            return present()
         case .character("z"):
             zoomed.toggle()
         case .escape:
@@ -227,7 +232,7 @@ extension TourModel {
         if ScreenLayout.bottomTabs.contains(pane) { compactTab = pane }
     }
 
-    private mutating func chooseKnob(by step: Int) {
+    mutating func chooseKnob(by step: Int) {
         let count = currentPage.knobs.count
         showKnobsInCompactLayout()
         guard count > 0 else {
@@ -239,7 +244,7 @@ extension TourModel {
 
     /// Steps the selected knob's value for the next run. A run in flight keeps its values: restarting it
     /// behind the learner's back would throw away what they are watching, so the status line says `r` applies it.
-    private mutating func changeKnob(by step: Int) {
+    mutating func changeKnob(by step: Int) {
         let knobs = currentPage.knobs
         showKnobsInCompactLayout()
         guard !knobs.isEmpty else {
@@ -263,7 +268,7 @@ extension TourModel {
         if focus != .knobs { compactTab = .knobs }
     }
 
-    private mutating func changeSpeed(by step: Int) {
+    mutating func changeSpeed(by step: Int) {
         let speeds = Self.speeds
         let next: Double? = step > 0 ? speeds.first { $0 > speed } : speeds.last { $0 < speed }
         guard let next else {

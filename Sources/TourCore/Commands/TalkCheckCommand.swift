@@ -1,0 +1,90 @@
+import Foundation
+import PageProtocol
+
+/// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
+/// every reveal fit its page; then each run step runs its page as the talk will (its knobs, the script's speed) and
+/// must end as the page says it will.
+public enum TalkCheckCommand {
+    /// Exit statuses, as `tour --help` documents them.
+    public enum Status: Int32 {
+        case passed = 0
+        /// A run ended otherwise than its page expects.
+        case runFailed = 1
+        /// The script cannot be read, or a line of it is wrong.
+        case badScript = 2
+    }
+
+    /// Reads, parses and checks the script at `path`, then runs its run steps one after another, writing what it
+    /// finds through `emit`; returns the exit status.
+    public static func execute(path: String, catalog: PageCatalog, emit: (String) -> Void) -> Status {
+        let script: TalkScript
+        let plan: TalkPlan
+        do {
+            script = try TalkScript.parse(try readScript(path))
+            plan = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+        } catch let problems as TalkScriptProblems {
+            for problem in problems.problems { emit("\(path): \(problem)") }
+            return .badScript
+        } catch {
+            emit("\(path): \(error)")
+            return .badScript
+        }
+        emit("\(path): \(script.steps.count) steps over \(plan.pagesVisited.count) page visits; every page, knob, value and reveal exists.")
+        var failed = 0
+        var runSeconds = 0.0
+        for (index, run) in plan.runs.enumerated() {
+            let (record, seconds) = execute(run)
+            runSeconds += seconds
+            let settings = run.knobSettings.isEmpty ? "" : " with " + run.knobSettings.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            let what = "line \(run.line): run \(index + 1) of \(plan.runs.count), page \(run.page.number) (\(run.page.slug))\(settings) at \(SpeedText.factor(run.speed))"
+            let ending = record.ending?.headline ?? "no ending"
+            if record.endedAsExpected {
+                emit("\(what): ended as expected (\(ending)) in \(SpeedText.seconds(seconds))")
+            } else {
+                failed += 1
+                emit("\(what): did NOT end as expected: \(ending), after \(SpeedText.seconds(seconds))")
+            }
+        }
+        emit("Runs: \(plan.runs.count - failed) of \(plan.runs.count) ended as expected, taking \(SpeedText.seconds(runSeconds)) in all. "
+             + "The talk plans \(SpeedText.minutes(plan.pauseSeconds)) of pauses and \(plan.waits) waits for a key.")
+        return failed == 0 ? .passed : .runFailed
+    }
+
+    private static func readScript(_ path: String) throws -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw TourCommand.UsageError(description: "there is no script file \(EchoedInput.quoted(path)); the shipped one is assets/talks/tour.talk")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw TourCommand.UsageError(description: "the script \(EchoedInput.quoted(path)) cannot be read as UTF-8 text")
+        }
+        return text
+    }
+
+    /// Runs one run step's page to its end, blocking, and says how long it took.
+    private static func execute(_ run: TalkPlan.Run) -> (RunRecord, Double) {
+        let recorder = RunRecorder()
+        let started = ContinuousClock.now
+        let page = PageRun.start(RunRequest(executable: BuildProducts.executable(named: run.page.product),
+                                            knobSettings: run.knobSettings, speed: run.speed),
+                                 handler: recorder.apply)
+        _ = page.waitUntilEnded()
+        let elapsed = ContinuousClock.now - started
+        return (recorder.record, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// How the check writes speeds and durations: "2×", "3.4 s", "12 min".
+enum SpeedText {
+    static func factor(_ speed: Double) -> String {
+        (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + "x speed"
+    }
+
+    static func seconds(_ seconds: Double) -> String {
+        String(format: "%.1f s", seconds)
+    }
+
+    static func minutes(_ seconds: Double) -> String {
+        seconds < 120 ? String(format: "%.0f s", seconds) : String(format: "%.1f min", seconds / 60)
+    }
+}

@@ -1,0 +1,131 @@
+import PageProtocol
+
+/// What a script needs to know of a page to be checked: the page, the knobs its source declares and how many blocks a
+/// presenter reveals on it.
+public struct TalkPage: Sendable, Equatable {
+    public var page: Page
+    public var knobs: [KnobDeclaration]
+    public var blockCount: Int
+
+    public init(page: Page, knobs: [KnobDeclaration], blockCount: Int) {
+        self.page = page
+        self.knobs = knobs
+        self.blockCount = blockCount
+    }
+
+    /// The page as its files on disk are now.
+    public init(reading page: Page) {
+        let source = page.readParsedSource()
+        self.init(page: page, knobs: source.knobs, blockCount: source.document.presentedBlocks.count)
+    }
+}
+
+/// A script checked against the pages: the runs it makes, in order, and how long its pauses and waits are.
+public struct TalkPlan: Sendable, Equatable {
+    /// A run step: the page, with every knob the script set on it so far, at the script's speed by then.
+    public struct Run: Sendable, Equatable {
+        public var line: Int
+        public var page: Page
+        public var knobSettings: [KnobSetting]
+        public var speed: Double
+    }
+
+    public var runs: [Run] = []
+    public var pauseSeconds: Double = 0
+    public var waits = 0
+    public var pagesVisited: [Page] = []
+
+    /// Checks `script` against `pages` (the catalog's, read): every page, knob and value exists, and no reveal goes past
+    /// a page's end. Throws every problem found, each naming its line.
+    public static func check(_ script: TalkScript, pages: [TalkPage], catalog: PageCatalog) throws(TalkScriptProblems) -> TalkPlan {
+        var plan = TalkPlan()
+        var problems: [TalkScriptProblem] = []
+        var current: TalkPage?
+        var revealed = 0
+        var speed: Double = 1
+        var knobs: [String: [KnobSetting]] = [:]
+        for step in script.steps {
+            func problem(_ message: String) { problems.append(TalkScriptProblem(line: step.line, message)) }
+            let needsPage: Bool
+            switch step.step {
+            case .reveal, .set, .run: needsPage = true
+            default: needsPage = false
+            }
+            if needsPage && current == nil {
+                problem("`\(step.step.word)` comes before any `page` step, so it has no page to act on; put `page 1` (or its page) above it")
+                continue
+            }
+            switch step.step {
+            case .page(let name):
+                guard let page = catalog.page(named: name), let facts = pages.first(where: { $0.page == page }) else {
+                    problem("there is no page \(EchoedInput.quoted(name)); the pages are \(catalog.choices)")
+                    current = nil
+                    continue
+                }
+                current = facts
+                revealed = min(1, facts.blockCount)
+                plan.pagesVisited.append(page)
+            case .reveal(let reveal):
+                guard let page = current else { continue }
+                switch reveal {
+                case .all:
+                    revealed = page.blockCount
+                case .blocks(let count):
+                    guard revealed + count <= page.blockCount else {
+                        let left = page.blockCount - revealed
+                        problem("`reveal \(count)` goes past the end of page \(page.page.number) (\(page.page.slug)): it has \(page.blockCount) blocks "
+                                + "and \(revealed) are shown by then; " + (left > 0 ? "`reveal \(left)` or `reveal all` shows the rest" : "every block is shown already"))
+                        continue
+                    }
+                    revealed += count
+                }
+            case .set(let name, let value):
+                guard let page = current else { continue }
+                let pageName = "page \(page.page.number) (\(page.page.slug))"
+                guard let knob = page.knobs.first(where: { $0.name == name }) else {
+                    problem(KnobSpec.unknownKnob(name, among: page.knobs.map(\.name), of: pageName).description)
+                    continue
+                }
+                do throws(LaunchProblem) {
+                    _ = try knob.spec.value(from: value)
+                } catch {
+                    problem(error.description + "; for example `set \(name) \(knob.spec.defaultValue.text)`")
+                    continue
+                }
+                var settings = knobs[page.page.slug, default: []].filter { $0.name != name }
+                if value != knob.spec.defaultValue.text { settings.append(KnobSetting(name: name, value: value)) }
+                knobs[page.page.slug] = settings
+            case .run:
+                guard let page = current else { continue }
+                plan.runs.append(Run(line: step.line, page: page.page, knobSettings: knobs[page.page.slug] ?? [], speed: speed))
+            case .wait:
+                plan.waits += 1
+            case .pause(let seconds):
+                plan.pauseSeconds += seconds
+            case .speed(let factor):
+                speed = factor
+            case .note, .caption:
+                break
+            }
+        }
+        guard problems.isEmpty else { throw TalkScriptProblems(problems: problems) }
+        return plan
+    }
+}
+
+extension TalkStep {
+    /// The word that starts the step's line.
+    public var word: String {
+        switch self {
+        case .page: "page"
+        case .reveal: "reveal"
+        case .set: "set"
+        case .run: "run"
+        case .wait: "wait"
+        case .pause: "pause"
+        case .note: "note"
+        case .caption: "caption"
+        case .speed: "speed"
+        }
+    }
+}

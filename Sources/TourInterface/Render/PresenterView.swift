@@ -1,0 +1,159 @@
+import TourCore
+
+/// Where the presenter's parts go on a screen: one row for the page's title and the clock, the prose below, and while
+/// the page has a run the output and the timeline taking the room they need, the prose keeping at least a few rows.
+struct PresenterLayout: Equatable {
+    var header: Rect
+    var prose: Rect
+    var output: Rect?
+    var timeline: Rect?
+    /// The last row, for a notice; the prose ends above it only while there is one.
+    var notice: Rect
+
+    /// The fewest rows of prose kept while a run takes the room below it.
+    static let proseMinimum = 5
+    /// The fewest rows the run's panes get, however little the run has to show yet.
+    static let runMinimum = 12
+    /// From this width the output sits beside the timeline; below it, under it.
+    static let sideBySideWidth = 100
+
+    init(size: Size, model: TourModel) {
+        let margin = size.width >= Self.sideBySideWidth ? 2 : 1
+        header = Rect(x: margin, y: 0, width: size.width - 2 * margin, height: 1)
+        notice = Rect(x: margin, y: size.height - 1, width: size.width - 2 * margin, height: 1)
+        let bottom = size.height - (model.notice == nil ? 0 : 1)
+        let page = model.currentPage
+        guard model.presenter?.showsRun == true, let record = page.record else {
+            prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2))
+            return
+        }
+        // A lane per thread, the axis, the legend and the box; the output's lines and its box.
+        let timelineNeed = max(record.threads.count, 2) + 6
+        let outputNeed = min(OutputEntries(page: page, glyphs: model.glyphs).count, 12) + 2
+        let sideBySide = size.width >= Self.sideBySideWidth
+        let need = sideBySide ? max(timelineNeed, outputNeed) : timelineNeed + outputNeed
+        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum)
+        let top = bottom - room
+        prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - 2))
+        if sideBySide {
+            let outputWidth = size.width * 37 / 100
+            output = Rect(x: 0, y: top, width: outputWidth, height: room)
+            timeline = Rect(x: outputWidth, y: top, width: size.width - outputWidth, height: room)
+        } else {
+            let timelineHeight = min(timelineNeed, max(room - 4, room * 3 / 5))
+            timeline = Rect(x: 0, y: top, width: size.width, height: timelineHeight)
+            output = Rect(x: 0, y: top + timelineHeight, width: size.width, height: room - timelineHeight)
+        }
+    }
+}
+
+/// The presenter's screen: no sidebar, no status line, no key hints; the page's title and a clock, its prose and code
+/// revealed block by block with the code under discussion marked, the run's output and timeline when it has one, and
+/// a caption the room can read when a knob changes.
+enum PresenterView {
+    static func draw(_ model: TourModel, into buffer: inout CellBuffer) {
+        guard let presenter = model.presenter else { return }
+        let layout = PresenterLayout(size: model.size, model: model)
+        drawHeader(model, presenter: presenter, in: layout.header, into: &buffer)
+        drawProse(model, presenter: presenter, in: layout.prose, into: &buffer)
+        if let output = layout.output {
+            buffer.drawBox(output, title: "Output", focused: false, glyphs: model.glyphs)
+            OutputView.draw(model, in: output.inside, into: &buffer)
+        }
+        if let timeline = layout.timeline {
+            buffer.drawBox(timeline, title: "Timeline", focused: false, glyphs: model.glyphs)
+            TimelineView.draw(model, in: timeline.inside, focused: false, into: &buffer)
+        }
+        if let caption = presenter.caption, caption.isShown(at: model.now) {
+            drawCaption(caption.text, above: layout.output.map { min($0.y, layout.timeline?.y ?? $0.y) } ?? layout.prose.maxY,
+                        model: model, into: &buffer)
+        }
+        if let notice = model.notice {
+            buffer.write(TextWidth.truncated(notice, to: layout.notice.width, ellipsis: model.glyphs.ellipsis),
+                         x: layout.notice.x, y: layout.notice.y, style: CellStyle(foreground: .muted), clip: layout.notice)
+        }
+    }
+
+    /// "2 Queue" on the left; how far into the page, the script's line and the clock on the right.
+    private static func drawHeader(_ model: TourModel, presenter: PresenterState, in row: Rect, into buffer: inout CellBuffer) {
+        let page = model.currentPage
+        let count = model.presentedBlocks.count
+        let clock = clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
+        var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
+        if let playback = presenter.playback {
+            right += playback.isFinished ? "  script done" : playback.line.map { "  script line \($0)" } ?? ""
+        }
+        if page.isRunning { right += "  \(model.glyphs.running) running" }
+        right += "  " + clock
+        let rightWidth = TextWidth.of(right)
+        buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(foreground: .muted), clip: row)
+        buffer.write(clock, x: row.maxX - TextWidth.of(clock), y: row.y, style: CellStyle(foreground: .accent, bold: true), clip: row)
+        let title = TextWidth.truncated("\(page.page.number)  \(page.page.title)", to: max(1, row.width - rightWidth - 2), ellipsis: model.glyphs.ellipsis)
+        buffer.write(title, x: row.x, y: row.y, style: CellStyle(foreground: .heading, bold: true), clip: row)
+    }
+
+    /// "4:07", or "1:02:33" past the hour.
+    static func clockText(_ nanoseconds: UInt64) -> String {
+        let seconds = Int(nanoseconds / 1_000_000_000)
+        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        let tail = (rest < 10 ? "0" : "") + String(rest)
+        guard hours > 0 else { return "\(minutes):\(tail)" }
+        return "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes):\(tail)"
+    }
+
+    /// The revealed blocks, the last one in view; code blocks other than the last one revealed are dimmed, and that
+    /// one has a bar in the margin beside it.
+    private static func drawProse(_ model: TourModel, presenter: PresenterState, in area: Rect, into buffer: inout CellBuffer) {
+        let layout = model.renderCaches.pageLayouts.layout(for: model.currentPage, width: area.width, glyphs: model.glyphs, speakerNotes: false)
+        let blocks = model.currentPage.document.withoutSpeakerNotes.blocks
+        guard !blocks.isEmpty, layout.blockStarts.count == blocks.count else {
+            buffer.writeWrapped("Reading page \(model.currentPage.page.number)\(model.glyphs.ellipsis)", in: area, style: CellStyle(foreground: .muted))
+            return
+        }
+        let shown = presenter.shownBlocks(onPage: model.current, of: blocks.count)
+        let end = shown < blocks.count ? trimmedEnd(layout, before: layout.blockStarts[shown]) : layout.rows.count
+        let lastStart = layout.blockStarts[shown - 1]
+        let autoTop = max(0, min(lastStart, end - area.height))
+        let top = max(0, autoTop - presenter.scrollBack)
+        PageView.drawRows(layout.rows[top..<end], of: layout, record: model.currentPage.record, in: area, glyphs: model.glyphs, into: &buffer)
+
+        let discussed = (0..<shown).last { if case .code = blocks[$0] { true } else { false } }
+        for (index, block) in blocks.prefix(shown).enumerated() {
+            guard case .code = block else { continue }
+            let rows = layout.blockStarts[index]..<(index + 1 < blocks.count ? trimmedEnd(layout, before: layout.blockStarts[index + 1]) : layout.rows.count)
+            for row in rows where row >= top && row - top < area.height && row < end {
+                let y = area.y + row - top
+                if index == discussed {
+                    buffer.set(Cell(presenterBar, CellStyle(foreground: .accent, bold: true)), x: area.x - 1, y: y)
+                } else {
+                    for x in area.x..<area.maxX {
+                        var cell = buffer[x, y]
+                        cell.style.dim = true
+                        cell.style.foreground = .muted
+                        buffer.set(cell, x: x, y: y)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bar beside the code under discussion.
+    static let presenterBar: Character = "\u{258C}"
+
+    /// The row after a block's last row: the blank row before the next block's start is not the block's.
+    private static func trimmedEnd(_ layout: PageLayout, before start: Int) -> Int {
+        start > 0 && layout.rows[start - 1].cells.isEmpty ? start - 1 : start
+    }
+
+    /// A knob's change in bold reverse type, centred, just above the run's panes or at the bottom of the prose.
+    private static func drawCaption(_ text: String, above bottom: Int, model: TourModel, into buffer: inout CellBuffer) {
+        let width = min(model.size.width - 4, TextWidth.of(text) + 6)
+        let shown = TextWidth.truncated(text, to: width - 4, ellipsis: model.glyphs.ellipsis)
+        let box = Rect(x: (model.size.width - width) / 2, y: max(2, bottom - 3), width: width, height: 3)
+        let style = CellStyle(foreground: .accent, bold: true, reverse: true)
+        for y in box.y..<box.maxY {
+            for x in box.x..<box.maxX { buffer.set(Cell(" ", style), x: x, y: y) }
+        }
+        buffer.write(shown, x: box.x + (width - TextWidth.of(shown)) / 2, y: box.y + 1, style: style)
+    }
+}

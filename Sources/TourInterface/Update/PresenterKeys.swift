@@ -1,0 +1,149 @@
+import Foundation
+import TourCore
+
+extension TourModel {
+    /// Opens the presenter on `order` (page indices; every page when empty), on its first page's first block, playing
+    /// `playback` if given. `tour present` calls it before the first frame; `P` from the tutorial opens it on the page shown.
+    public mutating func startPresenting(order: [Int] = [], playback: TalkPlayback? = nil) {
+        let order = order.isEmpty ? Array(pages.indices) : order
+        presenter = PresenterState(order: order, playback: playback)
+        zoomed = false
+        if let first = order.first { current = first }
+    }
+
+    /// `P` in the tutorial: the presenter on the page shown, every page in order.
+    mutating func present() -> [TourEffect] {
+        let shown = current
+        startPresenting()
+        current = shown
+        return []
+    }
+
+    /// A key on stage. The script, when one plays and waits for a key or a pause, takes space, → and Enter.
+    mutating func handlePresenter(_ key: Key) -> [TourEffect] {
+        switch key {
+        case .character(" "), .right, .enter:
+            if continueScript() { return [] }
+            revealNext()
+        case .left, .character("b"):
+            revealBack()
+        case .character("n"), .pageDown:
+            presentPage(by: 1)
+        case .character("p"), .pageUp:
+            presentPage(by: -1)
+        case .character("r"):
+            return run()
+        case .character("s"):
+            return stop()
+        case .character("t"):
+            presenter?.showsRun.toggle()
+        case .up, .character("k"):
+            presenter?.scrollBack += 1
+        case .down, .character("j"):
+            let back = presenter?.scrollBack ?? 0
+            presenter?.scrollBack = max(0, back - 1)
+        case .character("["), .character("]"):
+            chooseKnob(by: key == .character("[") ? -1 : 1)
+            captionSelectedKnob(changedFrom: nil)
+        case .character("-"), .character("_"), .character("+"), .character("="):
+            let before = selectedKnobValue
+            changeKnob(by: key == .character("-") || key == .character("_") ? -1 : 1)
+            captionSelectedKnob(changedFrom: before)
+        case .character("<"), .character(","), .character(">"), .character("."):
+            let before = speed
+            changeSpeed(by: key == .character("<") || key == .character(",") ? -1 : 1)
+            if speed != before {
+                showCaption("speed \(speedText(before)) \(glyphs.arrow) \(speedText(speed))")
+                // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
+                notice = nil
+            }
+        case .character("P"), .escape:
+            presenter = nil
+        case .character("q"):
+            guard runningPage != nil else { return [.quit] }
+            overlay = .confirmQuit
+        case .character("?"):
+            overlay = .help
+        case .redraw:
+            return [.redrawAll]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// The blocks the presenter shows of the current page: every block but the speaker's notes.
+    var presentedBlocks: [PresentedBlock] { currentPage.document.presentedBlocks }
+
+    /// Space or →: the next block, or at the page's end the next page of the talk.
+    mutating func revealNext() {
+        guard let presenter else { return }
+        let count = presentedBlocks.count
+        let shown = presenter.shownBlocks(onPage: current, of: count)
+        guard shown < count else {
+            presentPage(by: 1)
+            return
+        }
+        self.presenter?.revealed[current] = shown + 1
+        self.presenter?.scrollBack = 0
+        self.presenter?.playback?.notes = []
+    }
+
+    /// ←: one block back, or from the first block the previous page of the talk, as far as it was revealed.
+    mutating func revealBack() {
+        guard let presenter else { return }
+        let shown = presenter.shownBlocks(onPage: current, of: presentedBlocks.count)
+        guard shown > 1 else {
+            presentPage(by: -1)
+            return
+        }
+        self.presenter?.revealed[current] = shown - 1
+        self.presenter?.scrollBack = 0
+    }
+
+    /// The page `step` places away in the talk's order; the first and last say so instead of wrapping.
+    mutating func presentPage(by step: Int) {
+        guard let order = presenter?.order else { return }
+        let position = order.firstIndex(of: current) ?? 0
+        let target = position + step
+        guard order.indices.contains(target) else {
+            notice = target < 0 ? "This is the talk's first page." : "This is the talk's last page."
+            return
+        }
+        go(toPage: order[target])
+        presenter?.scrollBack = 0
+    }
+
+    /// The value the selected knob will have in the next run, if the page has knobs.
+    private var selectedKnobValue: String? {
+        let knobs = currentPage.knobs
+        guard !knobs.isEmpty else { return nil }
+        return currentPage.nextValue(of: knobs[min(currentPage.selectedKnob, knobs.count - 1)])
+    }
+
+    /// "maxConcurrentOperationCount 1 → 3" after a change, "maxConcurrentOperationCount = 1" when only chosen.
+    private mutating func captionSelectedKnob(changedFrom before: String?) {
+        let knobs = currentPage.knobs
+        guard !knobs.isEmpty else { return }
+        let knob = knobs[min(currentPage.selectedKnob, knobs.count - 1)]
+        let value = currentPage.nextValue(of: knob)
+        if let before {
+            guard before != value else { return }
+            showCaption("\(knob.name) \(before) \(glyphs.arrow) \(value)")
+        } else {
+            showCaption("\(knob.name) = \(value)")
+        }
+        // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
+        notice = nil
+    }
+
+    mutating func showCaption(_ text: String) {
+        presenter?.caption = PresenterCaption(text: text, shownAt: now)
+    }
+
+    /// What follows `event` on stage: the clock starts at the first tick, and the script plays on as far as it can.
+    mutating func followPresenter(after event: TourEvent) -> [TourEffect] {
+        if case .tick = event, presenter?.startedAt == nil { presenter?.startedAt = now }
+        return playScript()
+    }
+}

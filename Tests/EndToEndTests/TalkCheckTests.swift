@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// `tour present --check`, the speaker's pre-flight, as a speaker runs it before a talk.
+@Suite("tour present --check")
+struct TalkCheckTests {
+    /// The shipped talk, copied into a scratch folder with `change` made to its text: the checkout is never edited.
+    static func scratchCopy(_ change: (String) -> String) throws -> URL {
+        let shipped = try String(contentsOf: PageCatalog.defaultRoot.appendingPathComponent("assets/talks/tour.talk"), encoding: .utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("talk-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("broken.talk")
+        try change(shipped).write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test("A broken copy of the shipped talk is refused before anything runs, each wrong line named with what would be right")
+    func brokenScriptNamesItsLine() async throws {
+        var brokenLines: [Int] = []
+        let file = try Self.scratchCopy { text in
+            var lines = text.components(separatedBy: "\n")
+            let knob = try! #require(lines.firstIndex(of: "set maxConcurrentOperationCount 1"))
+            lines[knob] = "set maxConcurrentOperationCount"
+            let page = try! #require(lines.firstIndex(of: "page gcd"))
+            lines[page] = "page dispatch"
+            brokenLines = [knob + 1, page + 1]
+            return lines.joined(separator: "\n")
+        }
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let outcome = try await PlainModeTests.tour(["present", "--check", file.path])
+        #expect(outcome.status == 2)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(file.path): line \(brokenLines[0]): `set` needs a knob and a value, for example `set maxConcurrentOperationCount 3`, but got 'maxConcurrentOperationCount'")
+        #expect(lines.count == 1, "a line that does not parse is reported before the pages are checked: \(lines)")
+        #expect(!outcome.output.contains("ended as expected"), "nothing ran")
+
+        // With that line mended, the next problem is found against the pages.
+        let mended = try Self.scratchCopy { text in text.replacingOccurrences(of: "page gcd", with: "page dispatch") }
+        defer { try? FileManager.default.removeItem(at: mended.deletingLastPathComponent()) }
+        let second = try await PlainModeTests.tour(["present", "--check", mended.path])
+        #expect(second.status == 2)
+        #expect(second.output.hasPrefix("\(mended.path): line \(brokenLines[1]): there is no page 'dispatch'; the pages are "))
+    }
+
+    @Test("A script that is not there is named, with the shipped one to try")
+    func missingScript() async throws {
+        let outcome = try await PlainModeTests.tour(["present", "--check", "/nonexistent/talk.talk"])
+        #expect(outcome.status == 2)
+        #expect(outcome.output.contains("there is no script file '/nonexistent/talk.talk'; the shipped one is assets/talks/tour.talk"))
+    }
+}

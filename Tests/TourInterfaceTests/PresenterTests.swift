@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+import TourCore
+import PageProtocol
+@testable import TourInterface
+
+/// Pages for the presenter: one with speaker notes, a knob and two runs of code, then the fixture queue page.
+enum PresenterFixtures {
+    static let stageSource = """
+        /*:
+         # Stage
+
+         A queue runs operations for you.
+
+         - speaker: Ask who has used a queue.
+         */
+        import LessonKit
+
+        let width = knob("width", default: 1, in: 1...4, "how many run at once")
+        duration {
+            work(42)
+        }
+        /*:
+         The queue's width is the knob.
+
+         - speaker: Point at the second lane.
+         - speaker: They usually ask why not one thread per operation.
+         */
+        let label = "stage"
+        """
+
+    static let start: UInt64 = 5_000_000_000_000
+
+    static func catalog() throws -> PageCatalog {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-presenter-\(UUID().uuidString)")
+        for (folder, source) in [("01-Stage", stageSource), ("02-Queue", FixturePages.queueSource)] {
+            let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try source.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        }
+        return try PageCatalog.load(root: root)
+    }
+
+    /// The presenter on both pages, sources read, its clock started at `start`.
+    static func model(width: Int = 120, height: Int = 40, script: String? = nil) throws -> TourModel {
+        let catalog = try catalog()
+        var model = TourModel.load(catalog, speed: 1, size: Size(width: width, height: height), glyphs: .unicode,
+                                   pictureDepth: .colors256, exercises: [])
+        model.readEverySource()
+        let playback = try script.map { text in
+            try #require(TalkPlayback(try TalkScript.parse(text)) { name in
+                catalog.page(named: name).flatMap { catalog.pages.firstIndex(of: $0) }
+            })
+        }
+        model.startPresenting(playback: playback)
+        _ = model.update(.tick(now: start))
+        return model
+    }
+
+    /// A run of the stage page: a span on each of two threads, a result on line 11, two lines of output.
+    static var stageRun: RunScript {
+        var script = RunScript()
+        script.knob("width", value: "1", defaultValue: "1", min: 1, max: 4, help: "how many run at once")
+        script.print("one at a time", at: 1)
+        script.span(1, "work", from: 2, to: 300, thread: RunScript.mainThread, queue: RunScript.mainQueue)
+        script.span(2, "helper", from: 50, to: 250, thread: RunScript.worker, queue: RunScript.workerQueue)
+        script.result(line: 11, "298.0 ms", at: 300, kind: .duration)
+        script.print("done", at: 310)
+        script.end(.exited(code: 0), at: 320)
+        return script
+    }
+}
+
+extension TourModel {
+    fileprivate var shown: Int { presenter?.shownBlocks(onPage: current, of: presentedBlocks.count) ?? 0 }
+
+    /// The snapshots `event` publishes.
+    fileprivate mutating func published(_ event: TourEvent) -> [PresenterSnapshot] {
+        update(event).compactMap { if case .publishPresenterSnapshot(let snapshot) = $0 { snapshot } else { nil } }
+    }
+}
+
+@Suite("Presenter")
+struct PresenterTests {
+    @Test("Space and → reveal the next block, ← goes back; past the last block comes the next page, before the first the previous")
+    func revealAndBack() async throws {
+        var model = try PresenterFixtures.model()
+        #expect(model.current == 0)
+        #expect(model.presentedBlocks.count == 5)
+        #expect(model.shown == 1)
+        model.press(.character(" "))
+        #expect(model.shown == 2)
+        model.press(.right, .right)
+        #expect(model.shown == 4)
+        model.press(.left)
+        #expect(model.shown == 3)
+        model.press(.right, .right)
+        #expect(model.shown == 5)
+        model.press(.right)
+        #expect(model.current == 1)
+        #expect(model.shown == 1)
+        model.press(.left)
+        #expect(model.current == 0)
+        #expect(model.shown == 5, "back on a page shows it as far as it was revealed")
+        model.press(.character("p"))
+        #expect(model.current == 0)
+        #expect(model.notice == "This is the talk's first page.")
+    }
+
+    @Test("r runs the page as the tutorial does; the run's output and timeline take room below the prose; t hides them")
+    func runTakesTheRoom() async throws {
+        var model = try PresenterFixtures.model()
+        model.press(.right, .right)
+        let started = model.run(PresenterFixtures.stageRun)
+        let runID = try #require(started)
+        #expect(model.currentPage.runID == runID)
+        let layout = PresenterLayout(size: model.size, model: model)
+        let output = try #require(layout.output)
+        let timeline = try #require(layout.timeline)
+        #expect(layout.prose.maxY <= output.y)
+        #expect(output.height >= 8 && timeline.height >= 8)
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("one at a time", in: output) != nil)
+        #expect(screen.find("work", in: timeline) != nil)
+        #expect(screen.find("298.0 ms") != nil, "the result sits beside its line")
+        model.press(.character("t"))
+        #expect(PresenterLayout(size: model.size, model: model).output == nil)
+    }
+
+    @Test("A knob changed on stage shows a caption the room reads, for five seconds of the injected clock")
+    func knobCaption() async throws {
+        var model = try PresenterFixtures.model()
+        model.press(.character("+"), .character("+"))
+        #expect(model.presenter?.caption?.text == "width 2 → 3")
+        #expect(model.currentPage.knobSettings == [KnobSetting(name: "width", value: "3")])
+        #expect(TourRenderer.render(model).find("width 2 → 3") != nil)
+        _ = model.update(.tick(now: PresenterFixtures.start + PresenterCaption.duration + 1))
+        #expect(TourRenderer.render(model).find("width 2 → 3") == nil)
+    }
+
+    @Test("The clock in the corner counts from the first tick, as the ticks say")
+    func clock() async throws {
+        var model = try PresenterFixtures.model()
+        #expect(TourRenderer.render(model).text(ofRow: 0).hasSuffix("0:00"))
+        _ = model.update(.tick(now: PresenterFixtures.start + 65_400_000_000))
+        #expect(TourRenderer.render(model).text(ofRow: 0).hasSuffix("1:05"))
+        #expect(PresenterView.clockText(3_725_000_000_000) == "1:02:05")
+    }
+
+    @Test("Speaker notes never reach the room's screen; they go with the block before them in the snapshot")
+    func speakerNotes() async throws {
+        var model = try PresenterFixtures.model()
+        model.press(.right)
+        var snapshot = try #require(model.presenterSnapshot)
+        #expect(snapshot.block == 1)
+        #expect(snapshot.current == "A queue runs operations for you.")
+        #expect(snapshot.notes == ["Ask who has used a queue."])
+        #expect(snapshot.next?.hasPrefix("import LessonKit") == true)
+        model.press(.right, .right)
+        snapshot = try #require(model.presenterSnapshot)
+        #expect(snapshot.notes == ["Point at the second lane.", "They usually ask why not one thread per operation."])
+        model.press(.right)
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("Point at") == nil)
+        #expect(screen.find("Ask who") == nil)
+        #expect(screen.find("Speaker") == nil)
+        #expect(screen.find("let label") != nil)
+    }
+
+    @Test("The snapshot is published when it changes, and the clock changes it at most once a second")
+    func publishing() async throws {
+        var model = try PresenterFixtures.model()
+        #expect(model.published(.tick(now: PresenterFixtures.start + 300_000_000)).isEmpty)
+        let afterSecond = model.published(.tick(now: PresenterFixtures.start + 1_100_000_000))
+        #expect(afterSecond.map(\.elapsedSeconds) == [1])
+        let reveal = model.published(.key(.right))
+        #expect(reveal.map(\.block) == [1])
+        #expect(model.published(.key(.character("?"))).isEmpty)
+    }
+
+    @Test("The code under discussion has the bar beside it; code revealed before it is dimmed")
+    func highlightedCode() async throws {
+        var model = try PresenterFixtures.model()
+        model.press(.right, .right)
+        var screen = TourRenderer.render(model)
+        let work = try #require(screen.find("work(42)"))
+        #expect(screen[1, work.y].character == PresenterView.presenterBar)
+        #expect(!screen[work.x, work.y].style.dim)
+        model.press(.right, .right)
+        screen = TourRenderer.render(model)
+        let dimmed = try #require(screen.find("work(42)"))
+        #expect(screen[dimmed.x, dimmed.y].style.dim)
+        let label = try #require(screen.find("let label"))
+        #expect(screen[1, label.y].character == PresenterView.presenterBar)
+    }
+
+    @Test("P opens the presenter on the tutorial's page; Esc goes back to the tutorial")
+    func fromTheTutorial() async throws {
+        var model = try FixturePages.model()
+        model.press(.character("n"))
+        model.press(.character("P"))
+        #expect(model.presenter != nil)
+        #expect(model.current == 1)
+        #expect(TourRenderer.render(model).find("Pages") == nil, "no sidebar on stage")
+        model.press(.escape)
+        #expect(model.presenter == nil)
+    }
+
+    @Test("120×40: the title and clock, the revealed blocks, then a finished run with its caption")
+    func snapshots120() async throws {
+        var model = try PresenterFixtures.model()
+        model.press(.right, .right)
+        Snapshot.expect(TourRenderer.render(model).lines, matches: "presenter-120-revealed")
+        model.press(.character("+"))
+        model.run(PresenterFixtures.stageRun)
+        Snapshot.expect(TourRenderer.render(model).lines, matches: "presenter-120-after-run")
+    }
+
+    @Test("80×24: the same, still clear")
+    func snapshots80() async throws {
+        var model = try PresenterFixtures.model(width: 80, height: 24)
+        model.press(.right, .right)
+        Snapshot.expect(TourRenderer.render(model).lines, matches: "presenter-80-revealed")
+        model.press(.character("+"))
+        model.run(PresenterFixtures.stageRun)
+        let screen = TourRenderer.render(model)
+        Snapshot.expect(screen.lines, matches: "presenter-80-after-run")
+        #expect(screen.find("width 1 → 2") != nil)
+        #expect(screen.find("298.0 ms") != nil)
+        #expect(screen.find("done") != nil)
+    }
+}
+
+@Suite("Presenter playing a script")
+struct PresenterScriptTests {
+    static let script = """
+        # a rehearsal
+        page stage
+        reveal 2
+        note Wait for the laugh.
+        set width 3
+        run
+        wait
+        pause 10
+        caption One at a time
+        page queue
+        """
+
+    @Test("Steps play until one waits: a run waits for its end, wait for a key, pause for the clock; then the next page")
+    func playback() async throws {
+        var model = try PresenterFixtures.model(script: Self.script)
+        // The first tick played page, reveal, note, set and run: the run is asked for with the script's knob.
+        #expect(model.shown == 3)
+        #expect(model.presenter?.caption?.text == "width 1 → 3")
+        #expect(model.presenterSnapshot?.notes == ["Wait for the laugh."])
+        #expect(model.presenter?.playback?.waiting == .run(page: 0, fromRunID: 1))
+        #expect(model.currentPage.isRunning)
+        #expect(model.currentPage.knobSettings == [KnobSetting(name: "width", value: "3")])
+        // Keys do not skip the run.
+        model.press(.right)
+        #expect(model.presenter?.playback?.waiting == .run(page: 0, fromRunID: 1))
+        let runID = try #require(model.currentPage.runID)
+        for event in PresenterFixtures.stageRun.events { _ = model.update(.host(runID: runID, event)) }
+        #expect(model.presenter?.playback?.waiting == .key)
+        model.press(.right)
+        let pauseEnds = try #require({ if case .clock(let time) = model.presenter?.playback?.waiting { time } else { nil } }())
+        #expect(pauseEnds == PresenterFixtures.start + 10_000_000_000, "the run's times are older than the clock, which never goes back")
+        _ = model.update(.tick(now: pauseEnds - 1))
+        #expect(model.current == 0)
+        _ = model.update(.tick(now: pauseEnds))
+        #expect(model.presenter?.caption?.text == "One at a time")
+        #expect(model.current == 1)
+        #expect(model.presenter?.playback?.isFinished == true)
+        #expect(model.notice?.hasPrefix("The script is done") == true)
+        // Then the speaker goes on by hand.
+        model.press(.right)
+        #expect(model.shown == 2)
+    }
+
+    @Test("The snapshot lists the knob changes the script makes before its next page")
+    func upcomingKnobChanges() async throws {
+        var model = try PresenterFixtures.model(script: """
+            page stage
+            wait
+            set width 2
+            set width 4
+            page queue
+            set width 3
+            """)
+        #expect(model.presenterSnapshot?.upcomingKnobChanges == ["width 1 → 2", "width 2 → 4"])
+        model.press(.right)
+        #expect(model.current == 1)
+        #expect(model.presenterSnapshot?.upcomingKnobChanges == [])
+    }
+
+    @Test("A space cuts a pause short")
+    func keyEndsPause() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\npause 30\nreveal all\n")
+        #expect(model.shown == 1)
+        model.press(.character(" "))
+        #expect(model.shown == 5)
+    }
+}
