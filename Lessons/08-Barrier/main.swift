@@ -40,9 +40,11 @@ class Person: @unchecked Sendable {
     }
 
     func changeName(firstName: String, lastName: String) {
-        Simulated.wait(.random(in: 0...0.1))
+        // PageRandom, not the system's generator: `--seed N` makes these delays, and so the mixture, the same every run.
+        var random = PageRandom(stream: "\(firstName) \(lastName)")
+        Simulated.wait(.random(in: 0...0.1, using: &random))
         self.firstName = firstName
-        Simulated.wait(.random(in: 0...0.4))
+        Simulated.wait(.random(in: 0...0.4, using: &random))
         self.lastName = lastName
     }
 

@@ -39,8 +39,12 @@ final class TourLoop: @unchecked Sendable {
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
+    /// `--record`: every frame drawn also goes to this recording.
+    private let recording: ScreenRecording?
 
-    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?) {
+    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?,
+         recording: ScreenRecording? = nil) {
+        self.recording = recording
         self.progress = progress
         self.screen = screen
         self.model = model
@@ -144,7 +148,7 @@ final class TourLoop: @unchecked Sendable {
             case .start(let order):
                 // Every page gets a pipe for input, so none can read the keys meant for the interface from the terminal.
                 let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
-                                         knobSettings: order.knobSettings, speed: order.speed,
+                                         knobSettings: order.knobSettings, speed: order.speed, seed: order.seed,
                                          sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
@@ -161,6 +165,13 @@ final class TourLoop: @unchecked Sendable {
                 for run in runs.values { run.stop() }
                 TerminalRestore.restore()
                 LiveProcessGroups.shared.killAll()
+                if let recording {
+                    if let problem = recording.finish() {
+                        FileHandle.standardError.write(Data("tour: \(problem)\n".utf8))
+                        exit(4)
+                    }
+                    print("Recording written to \(recording.path); replay it with asciinema play \(recording.path)")
+                }
                 exit(0)
             case .redrawAll:
                 screen.invalidate()
@@ -262,7 +273,9 @@ final class TourLoop: @unchecked Sendable {
     private func drawFrame() {
         needsFrame = false
         lastFrame = monotonicNanoseconds()
-        screen.draw(TourRenderer.render(model))
+        let frame = TourRenderer.render(model)
+        screen.draw(frame)
+        recording?.record(frame)
         _ = model.update(.drawn)
     }
 
