@@ -55,7 +55,7 @@ struct OnStageRunTests {
         for run in runs { #expect(run.endedAsExpected) }
         let orders = runs.map(Self.eventOrder)
         let first = try #require(orders.first)
-        #expect(first.count == 10)
+        #expect(first.count == 11)
         #expect(orders.allSatisfy { $0 == first }, "orders differ: \(Set(orders))")
         // And it is the order the seed's delays predict.
         let times = Self.writeTimes(seed: seed)

@@ -104,7 +104,7 @@ struct OnStageRenderingTests {
         terminal.feed(delta)
         #expect(terminal.unknownSequences.isEmpty)
         #expect(terminal.text == frame.textRows)
-        #expect(terminal.text[1] == "  second frame")
+        #expect(terminal.text[1] == "  secondframe")
         // A new size is drawn whole, after a clear.
         var smaller = CellBuffer(size: Size(width: 30, height: 6))
         smaller.write("after resize", x: 0, y: 0)
