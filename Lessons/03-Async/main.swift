@@ -358,7 +358,7 @@ ticker.invalidate()
 
  - experiment: Set `forgetToFinish` to true. The loader below stores its image and never calls `finish()`. The page hangs in `waitUntilAllOperationsAreFinished`, and after a few silent seconds the tutorial stops it and names the operation that never finished.
 
- - speaker: Demo: set `forgetToFinish` to true. The page prints, then hangs in `waitUntilAllOperationsAreFinished`; after a few silent seconds the tutorial calls it stuck and names the operation still executing. Usual question: "would an app crash?" No, it just never moves on, which is worse: nothing tells you.
+ - speaker: Demo: set `forgetToFinish` to true. The page prints, then hangs in `waitUntilAllOperationsAreFinished`; after a few silent seconds the tutorial calls it stuck and names the span it stuck in (`forgetful load …`). Usual question: "would an app crash?" No, it just never moves on, which is worse: nothing tells you.
  */
 final class ForgetfulImageLoadOperation: AsyncOperation, @unchecked Sendable {
     let photoName: String
