@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["tour", "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
-            dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + pages.map { .target(name: productName($0)) }
+            dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }
         ),
         .testTarget(
             name: "ExerciseTests",

@@ -6,6 +6,8 @@
  An `Operation` is one unit of work wrapped in an object: something to run, plus the state around it (is it ready, is it running, is it done, was it cancelled). On its own it runs nothing. You hand it to a queue, or you call `start()` yourself, and the object keeps track of what happened.
 
  This page does real work on real pixels: it tilt-shifts a photo, blurring the top and bottom so the scene looks like a miniature. Watch the timeline: every span is a stretch of time one thread spent on one job.
+
+ - speaker: Say: an operation is an object around one piece of work, and this page runs every one of them by hand, with no queue. Point at the lanes: nearly everything sits on the main lane, one span after another; the only other lane, T1, appears for the completion block and the cancel demo's queue. Usual question: "so where is the concurrency?" None yet, on purpose: the queue on the next page brings it.
  */
 import Foundation
 import LessonKit
@@ -34,6 +36,8 @@ duration {
  `BlockOperation` wraps a closure. Calling `start()` yourself runs the work **right here, on the calling thread**, and returns only when it is done: there is no concurrency yet. The timeline shows the span on the `main` lane.
 
  The closure must put its result somewhere the page can read it. Swift 6 lets a closure that may run on another thread capture only values that are `Sendable`: safe to share between threads. A class with a mutable `var` is not, unless it says so with `@unchecked Sendable`. That annotation is a promise the compiler cannot check: *I made every access safe myself*. `ImageBox` keeps the promise with an `NSLock`: `withLock` lets one thread at a time in, and a second thread that arrives waits at the door until the first leaves, so a read never sees half a write.
+
+ - speaker: Point at the execution block spans sitting end to end on the main lane, and at the total printed below: about three waits, not one. On Linux swift-corelibs-foundation runs a block operation's blocks one after another on one thread; Apple's Foundation runs them concurrently. Usual question: "is that a bug?" It is how corelibs' `main()` is written, a loop over the blocks; code that needs them side by side should give separate operations to a queue.
  */
 final class ImageBox: @unchecked Sendable {
     private let lock = NSLock()
@@ -113,6 +117,8 @@ peek(filterOperation.isFinished)
  ## Cancelling
 
  `cancel()` stops nothing by force: it sets a flag. On an operation that has not started, Foundation's `cancel()` also drops its wait for dependencies, so it is ready at once: the one below depends on an operation that never runs, and its `ready` line comes from the `cancel()`. Cancelled **before** it starts, an operation never runs `main()` at all: Foundation's `start()` sees the flag and goes straight to finished, with no `executing` line in between, so the timeline has no span named after it.
+
+ - speaker: Say: `cancel()` sets a flag and nothing more; no thread is interrupted. Point at the T1 lane of the cancel demo: one band span, then nothing, because the body looked at `isCancelled` before band 2. Usual question: "can I force an operation to stop?" No; the operation decides, at its own checks, so check often in long work.
  */
 let cancelledEarly = TiltShiftOperation(name: "cancelled before start")
 cancelledEarly.inputImage = photo
@@ -168,6 +174,8 @@ peek(cancelledLate.bandsDone)
  An operation instance is a single run of its work. Once finished it stays finished: Foundation's `start()` looks at its internal state first and returns at once, without running `main()` and without asking a single getter, so the timeline shows nothing for this second call: no state line, no span, only the mark after it. Adding a finished operation to a queue is a programming error, and Foundation stops it with a fatal error.
 
  - experiment: Set `reAddFinishedOperation` to true and run again. The page crashes on purpose; the tutorial catches the crash and explains it, because the page runs in a process of its own.
+
+ - speaker: Demo: set `reAddFinishedOperation` to true and run. The page dies of SIGILL with Foundation's "operations finished, executing or already in a queue cannot be enqueued", and the tutorial explains it and carries on, because every page is a process of its own. Usual question: "can I reset an operation and reuse it?" No: make a new one, they are cheap.
  */
 filterOperation.start()
 mark("second start() returned")

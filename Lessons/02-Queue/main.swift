@@ -4,6 +4,8 @@
  Wrapping work in operations pays off once you stop calling `start()` yourself. An `OperationQueue` takes operations and runs them for you on threads it borrows from Dispatch, as many at a time as you allow, in an order it decides from their readiness and priority.
 
  This page filters the shipped photos on a queue, measures what two at once buys for computing and for waiting work, then looks at which operation a queue starts next, and how to pause or empty it.
+
+ - speaker: Say: a queue takes operations and runs them for you, on worker threads it gets from Dispatch. Point at the first stretch of the timeline: two worker lanes, T1 and T2, fill side by side in the photos queue's colour while the main lane waits. Usual question: "why two?" `maxConcurrentOperationCount` is 2 here, and this machine has two cores.
  */
 import Foundation
 import LessonKit
@@ -41,6 +43,8 @@ print("Loaded \(photos.count) photos of \(photos[0].width)×\(photos[0].height) 
  The operation is the same kind as on the previous page: a subclass with an input, an output and a `main()` that does the work. This time nobody calls `start()`; the queue does, on one of its threads. Its `meter`, a helper of this page, counts how many filters run at once and on which threads.
 
  - note: `@unchecked Sendable` is page 1's promise that the class is safe to share between threads although the compiler cannot check it. It holds here: `inputImage` is a `let`, and `outputImage` is written once, in `main()`, and read only after the queue has reported the operation finished. Reporting that takes a lock that the waiting thread takes too, so the write comes before the read.
+
+ - speaker: Point at the time beside the loop that adds the filters, well under a millisecond, then at the batch's time below it: adding hands the work over and returns. Usual question: "then how do I know when they are done?" Wait for the queue (as here), or make a last operation depend on them (page 4).
  */
 final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
     let photoName: String
@@ -104,6 +108,8 @@ print("\(filteredCount) of \(filters.count) photos filtered at width \(maxConcur
  ## What two at once buys
 
  The same batch now runs at width 1, at width 2, and at twice this machine's cores. `addOperations(_:waitUntilFinished: true)` adds a whole batch and returns only once every operation in it has finished, so the time around the call is the batch's. Each width runs three times, taking turns, and its fastest run counts: other programs on the machine can slow a run down, never speed it up.
+
+ - speaker: Read the width lines aloud: they are measured in this very run. On a quiet two-core machine width 2 beats width 1 and width 4 gains nothing more; on a busy one (a build running beside the talk) the widths come out alike, because the cores are taken. Either way the lesson holds: a queue cannot be wider than the free cores.
  */
 let cores = usableCores()
 let coresInWords = cores == 1 ? "1 core" : "\(cores) cores"
@@ -169,6 +175,8 @@ print("This process may run on \(coresInWords) (sched_getaffinity); ProcessInfo.
  A download or a disk read mostly *waits*, and a thread that waits leaves its core free. Eight jobs run at the cores' width, then at the default width (`OperationQueue.defaultMaxConcurrentOperationCount`, -1: no limit of the queue's own). A sleeping job waits like a download; a computing job tilt-shifts photos for as long in CPU time.
 
  - experiment: Switch `workload` between `sleeping` and `computing`, and compare the lines below. Computing jobs take as long at the default width as at the cores' width, and use the CPU of all eight jobs: no width makes the cores compute faster. Sleeping jobs use almost no CPU, and at 1× the default width finishes sooner, because the pool adds threads while its workers wait, about one a second. At higher speeds the jobs may end before it does.
+
+ - speaker: Point at the line that says at most 2 jobs ran at once at the default width, even though they only sleep. On Linux libdispatch looks for blocked workers once a second and adds one thread at a time; Apple's kernel tells Dispatch at once. Usual question: "so sleeping jobs on Linux are capped at the cores?" For the first second or so, yes; then the pool grows, one thread a second.
  */
 let jobCount = 8
 let jobSeconds = 0.5
@@ -270,6 +278,8 @@ trace("waitUntilAllOperationsAreFinished") {
  - important: In swift-corelibs-foundation on Linux it does not. Every job below says, from inside, that it runs with the same scheduler priority (nice 0) and that `Thread.current.qualityOfService` is `default`. What it does do: on a queue wider than one, an operation without an explicit `queuePriority` gets one from its quality of service, so it changes the *order* in which waiting operations start. On a queue of width 1 even that is skipped.
 
  - experiment: Four jobs are added from least to most urgent. At width 2 the two most urgent start first; as slots free up the queue picks `utility`, then `background`. Set `serialQoSQueue` to true and they run strictly in the order added.
+
+ - speaker: Point at the four quality-of-service lines: every job says nice 0 and `Thread.current.qualityOfService = default`. Usual question: "then why set it?" For Apple platforms, where it matters; on Linux corelibs uses it only to choose which waiting operation starts next, and only when the queue is wider than 1.
  */
 /// A job that says, from inside, what its quality of service changed about the thread running it.
 final class ServiceClassJob: ObservedOperation, @unchecked Sendable {
@@ -351,6 +361,8 @@ trace("waitUntilAllOperationsAreFinished") {
  - important: On a queue of width 1 the cancelled operations still wait for the running one to end before the queue passes over them, so their completion blocks come *after* it, not at the moment you cancel.
 
  The queue counts an operation done before its completion block has run, so the page waits for those with a `DispatchGroup`: a counter of unfinished work, where `enter()` adds one, `leave()` takes one away, and `wait()` blocks until it is back to zero. Page 7 is about groups.
+
+ - speaker: Point at the five completion blocks that say `isCancelled = true`, all arriving together just after the running upload ended. Usual question: "why do cancelled operations still call their completion block?" A cancelled operation still finishes; the completion block is where you learn it ended, cancelled or not.
  */
 final class UploadOperation: ObservedOperation, @unchecked Sendable {
     let started = DispatchSemaphore(value: 0)

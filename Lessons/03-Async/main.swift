@@ -4,6 +4,8 @@
  So far every operation was done when its `main()` returned. That holds for work that runs start to end on one thread, but much work does not: a download, a database query, a timer. You call a function, it returns at once, and the result arrives later in a callback, on some other thread.
 
  This page wraps such work in operations that say for themselves when they are finished, gives them a typed result, and shows a way to wait for them without freezing the thread that waits.
+
+ - speaker: Say: most real work is asynchronous, a call that returns at once and calls back later, and an operation has to be taught to wait for it. Point, throughout the page, at the gap between an operation's span and its download's span on another lane: that gap is the bug, and then the fix.
  */
 import Foundation
 import LessonKit
@@ -67,6 +69,8 @@ func downloadPhoto(_ name: String, seconds: Double = 0.5, heldBy hold: DispatchS
  Wrap `downloadPhoto` in an ordinary operation and the queue is misled: `main()` starts the download and returns, and an ordinary operation is finished the moment `main()` returns. The queue reports the operation done while the photo is still on its way.
 
  Like every operation class in this tutorial it restates `@unchecked Sendable` (page 1 says what that promises). This one keeps its promise with a `Mutex`, from the `Synchronization` module: the image it guards can only be reached inside `withLock`, one thread at a time, so the callback's thread can store it while the page's thread reads it.
+
+ - speaker: Point at the loader's span ending almost at once while the download span goes on, on another lane: the queue already called the operation finished. Usual question: "why didn't the queue wait?" An ordinary operation is finished the moment `main()` returns; the queue cannot know about the callback.
  */
 final class TooEarlyImageLoad: ObservedOperation, @unchecked Sendable {
     let photoName: String
@@ -117,6 +121,8 @@ peek(tooEarly.outputImage.map { "\($0.width)×\($0.height), too late" } ?? "no i
  Looking for a fix, you find `isAsynchronous` in the documentation: "whether the operation executes its task asynchronously". The talk this page follows overrode it to return `true` and ran the code again: nothing changed. Nothing can. In swift-corelibs-foundation (Swift 6.3.1) nothing reads `isAsynchronous` at all: the queue calls `start()` whatever it says, and `start()` never looks at it. Apple's documentation says its queues ignore it too (under its older name, `isConcurrent`). It is a note to code that calls `start()` itself, that the work may outlast the call; heeding it is up to that code.
 
  - experiment: Set `claimAsynchronous` to true. The loader's `isAsynchronous` then returns `true`, as the line below prints, and nothing else changes: the queue still calls it finished before its download begins, and so does the `start()` called directly below.
+
+ - speaker: Demo: set `claimAsynchronous` to true and run again; the line changes, the timeline does not. Say it plainly: nothing in swift-corelibs-foundation reads `isAsynchronous`. Usual question: "then what is it for?" A hint to code that calls `start()` itself, which is free to ignore it.
  */
 print("The too-early loader's isAsynchronous: \(tooEarly.isAsynchronous)")
 let startedByHand = TooEarlyImageLoad(photoName: "coffee", heldBy: coffeeReply)
@@ -144,6 +150,8 @@ startedByHand.arrived.wait()
  - deep dive: How the queue hears of a change on Linux. There is no key-value observing: in swift-corelibs-foundation `willChangeValue(forKey:)` does nothing, and `didChangeValue(forKey:)` calls straight into Foundation's internal observer, which reads `isFinished` there and then, releases the dependents, schedules the completion block and tells the queue. That is why the state must already have changed when `didChangeValue` is called. Both are plain `public` methods, not `open`: a subclass cannot override them to watch.
 
  The loader below keeps its image in a plain `var`, and that is safe too: the callback stores it *before* calling `finish()`, and the page reads it only after the queue's wait has learned that the operation finished. That news travels only through locks (the state's `Mutex`, then Foundation's own), and what a thread wrote before it released a lock is visible to whoever takes the lock after.
+
+ - speaker: Point at the loader's span now ending with its download. Say: the state change and `didChangeValue(forKey: "isFinished")` are what the queue hears; on Linux there is no KVO and `willChangeValue` does nothing, corelibs' `didChangeValue` calls the queue directly. Usual question: "can I drop `willChangeValue` then?" Keep the pair: Apple's KVO needs both.
  */
 final class ImageLoadOperation: AsyncOperation, @unchecked Sendable {
     let photoName: String
@@ -349,6 +357,8 @@ ticker.invalidate()
  An asynchronous operation is finished only when it says so. Forget `finish()` on one path (an error branch, an early `return` in the callback) and the queue waits for it forever, and so does everything that depends on it or waits for the queue.
 
  - experiment: Set `forgetToFinish` to true. The loader below stores its image and never calls `finish()`. The page hangs in `waitUntilAllOperationsAreFinished`, and after a few silent seconds the tutorial stops it and names the operation that never finished.
+
+ - speaker: Demo: set `forgetToFinish` to true. The page prints, then hangs in `waitUntilAllOperationsAreFinished`; after a few silent seconds the tutorial calls it stuck and names the span it stuck in (`forgetful load …`). Usual question: "would an app crash?" No, it just never moves on, which is worse: nothing tells you.
  */
 final class ForgetfulImageLoadOperation: AsyncOperation, @unchecked Sendable {
     let photoName: String

@@ -6,6 +6,8 @@
  This page chains a download, a filter and a display; passes data along the chain; builds a graph across two queues; and looks at what cancellation and cycles do to it.
 
  - example: A real pipeline might read a name from a database, download the image, decode it, apply two filters and show the result: six operations, each small enough to test on its own.
+
+ - speaker: Say: a dependency is a one-way "not before": the dependent starts only once the other has finished. Point at the chain stepping across the lanes: each span starts as the one before ends, on whatever thread is free. Usual question: "is that a serial queue?" No: the order comes from the dependencies, the queue stays concurrent for anything else.
  */
 import Foundation
 import LessonKit
@@ -176,6 +178,8 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
  A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has processors, read when the page runs (filtering is all CPU). The filter on one queue still waits for the download on the other.
 
  This time the page hands the two operations over with `addOperations(_:waitUntilFinished: true)`, which adds them and then waits for exactly those (swift-corelibs-foundation calls `waitUntilFinished()` on each in turn). The download is not one of them, but they cannot finish before it.
+
+ - speaker: Point at the span on the second queue's colour starting right after the one it depends on ended, on the other queue. Say: dependencies work across queues, so work can run where it belongs (a network queue, a processing queue) and still keep its order.
  */
 let networkQueue = OperationQueue()
 networkQueue.name = "network"
@@ -233,6 +237,8 @@ trace("waitUntilAllOperationsAreFinished") {
  The retina download below is cancelled before it is queued. With `checkDependencies` on, the filter and the display each find a cancelled dependency, cancel themselves and return; the display then finds the *filter* cancelled, so the cancellation travels down the chain.
 
  - experiment: Set `checkDependencies` to false. The filter and the display still run, but there is nothing to work on: the filter reports no image and the display shows nothing.
+
+ - speaker: Say: cancelling an operation does not cancel what depends on it; the dependents run, and find nothing to work on. Usual question: "why doesn't it propagate?" A dependency means "after", not "because of": each operation has to check its input, and the `checkDependencies` knob shows what happens when one does not.
  */
 let retinaLoad = ImageLoadOperation(photoName: "retina")
 let retinaFilter = FilterOperation("tilt-shift retina", filter: tiltShift)
@@ -361,6 +367,8 @@ if case .success(let title)? = fetchTitle.result {
  - experiment: Set `makeCycle` to true. The page hangs in `waitUntilAllOperationsAreFinished`; after a few silent seconds the tutorial stops it, and because the operations reported their dependencies, it names the cycle.
 
  - deep dive: Making an operation depend on *itself* goes wrong even sooner in swift-corelibs-foundation (Swift 6.3.1): `addDependency` locks the dependency and then the operation, each with its own `NSLock`. When the two are one object, that is the same lock taken twice by one thread, and an `NSLock` is not recursive: the calling thread hangs inside Foundation before the operation reaches a queue.
+
+ - speaker: Demo: set `makeCycle` to true. Nothing runs and nothing is printed: two operations wait for each other, and `waitUntilAllOperationsAreFinished` waits forever until the tutorial's watchdog stops the page. Usual question: "does Foundation detect cycles?" No, not on Apple platforms and not on Linux.
  */
 if makeCycle {
     expectEnding(.stuck, because: "compress and upload each wait for the other, so neither can ever start")

@@ -4,6 +4,8 @@
  Photos download and tilt-shift in the background while the list keeps scrolling. Done on the thread that draws the list, the work freezes it; done for every row, it is wasted on rows scrolled past. Operations, dependencies, cancellation, a suspended queue and a cache solve it together.
 
  Linux has no UIKit, so the table view is a model: 18 rows over the six shipped photos, four in view, and a scripted finger. The live view draws the rows in view; `f` there shows a row's photo full size, before and after its filter.
+
+ - speaker: Say: this is the table-view recipe without UIKit: a list whose rows each download and filter a photo, a cache, and rows that leave the screen cancelled. Point at the live view beside the code: rows fill in as their filters end, while the scripted finger scrolls.
  */
 import Foundation
 import LessonKit
@@ -35,6 +37,8 @@ let cacheImages = knob("cacheImages", default: true, "share downloads and finish
  ## Three operations per row
 
  Each row needs three steps, each an operation that depends on the one before, as on the Dependencies page: **load** the photo (a simulated download), **tilt-shift** it, **show** it in the row. Whichever dependency provides a picture, the next operation takes it.
+
+ - speaker: Point at one row's download span and its filter span on different lanes, the filter starting the moment the download ends: a dependency, as on page 4. Usual question: "why three operations and not one?" Each can be cancelled, reused from the cache or run on its own queue.
  */
 protocol PictureProviding: AnyObject {
     var picture: RGBImage? { get }
@@ -424,6 +428,8 @@ final class ImageList: @unchecked Sendable {
  - cancelled operations stay in the queue, counted by `operationCount`, until it resumes; then each one is started, sees that it is cancelled and finishes without running `main()`.
 
  - deep dive: Suspending does not take back an operation already handed over. swift-corelibs-foundation's `_schedule()` gives an operation to its dispatch queue with `async` the moment a slot is free, and checks `isSuspended` only before doing so. libdispatch's pool starts with one worker thread per core and adds more slowly (the Queue page measures it), so on a small machine the timeline often shows only two lanes at work while the queue has three slots: the third download of the first screen can wait for a thread and begin after the finger went down. Only an operation that was ready before the suspension can do that; this page's tests check exactly that rule.
+
+ - speaker: Say: while the finger is down the queue is suspended: what already runs carries on, nothing new starts, and rows the finger only passed are cancelled before their downloads begin. Point at the row marks on the timeline (`row 6 astronaut: filtered`) bunching up after the finger lifts. Usual question: "why not cancel instead of suspending?" Rows the finger stops on still want their photos; suspending defers them, cancelling would lose them.
  */
 final class Finger {
     private let list: ImageList
@@ -499,6 +505,8 @@ let quitRequested = play(CommandSource.forThisRun(playing: script), finger: fing
  ## Coming to rest
 
  When the commands end, the page waits for the rows in view to show their filtered pictures (after `quit` it cancels everything instead), then for the queue to empty, and prints the list.
+
+ - speaker: Read the last lines aloud: how many downloads ran, how many were cancelled, and the most that worked at once. Usual question: "why not simply download everything?" Rows that left the screen are wasted bandwidth and memory; cancelling them is what keeps a long list fast.
  */
 if quitRequested {
     list.cancelEverything()

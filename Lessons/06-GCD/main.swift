@@ -4,6 +4,8 @@
  Under `OperationQueue` sits Grand Central Dispatch, the C library `libdispatch`. It has no operation objects and no states: you hand a closure to a `DispatchQueue`, and the queue runs it on one of the threads of its pool. A great deal of concurrent code on Apple platforms uses it directly, and so can yours.
 
  Linux runs the same library, built from the open-source swift-corelibs-libdispatch. What differs is underneath: on Apple platforms the kernel runs the worker threads, on Linux libdispatch keeps pools of threads of its own. This page measures what those pools do.
+
+ - speaker: Say: Grand Central Dispatch is the engine under `OperationQueue`: blocks on queues, with no objects to track. Point at the queue names in the lanes: the labels you give queues are what the timeline shows, so name your queues.
  */
 @preconcurrency import Glibc
 import Foundation
@@ -57,6 +59,8 @@ operations.waitUntilAllOperationsAreFinished()
  ## `async` returns at once, `sync` waits
 
  `async` puts the block in the queue and returns; it does not wait for the block to start, let alone finish. To make that visible, the worker is first given a half-second job, so the block sent after it waits its turn while the caller carries on.
+
+ - speaker: Point at the main lane: after `async` the main thread goes on at once while the block runs on a worker; after `sync` main's span spans the block's. Usual question: "does `sync` run the block on the main thread?" Often yes: libdispatch may run a `sync` block on the calling thread; the lane shows where it ran.
  */
 worker.async {
     trace("earlier job") { Simulated.wait(0.5) }
@@ -93,6 +97,8 @@ print("async returned after \(formatSeconds(asyncCall)); sync returned after \(f
  - deep dive: Apple's crash reports carry the line `dispatch_sync called on queue already owned by current thread`. In swift-corelibs-libdispatch (`src/internal.h`), `DISPATCH_CLIENT_CRASH` hands that text to `_dispatch_set_crash_log_cause_and_message`, which this open-source build defines, outside Windows, to drop the text (`strings libdispatch.so` does not find it here), then calls `_dispatch_hardware_crash()`, which is `__builtin_trap()`: on x86-64 the `ud2` instruction, hence `SIGILL`. The tutorial turns Swift's backtracer off to keep its output short; run the page on its own (`swift run Lesson06GCD --set syncOntoCurrentQueue=true`) and the backtrace shows where it stopped: in `__DISPATCH_WAIT_FOR_QUEUE__`, called from `_dispatch_sync_f_slow`, called from `DispatchQueue.sync`, twice.
 
  - experiment: Set `syncOntoCurrentQueue` to true: the page announces the crash, prints the outer block's line, and stops there with `SIGILL` instead of reaching "Done"; the tutorial names the ending a libdispatch trap.
+
+ - speaker: Demo: set `syncOntoCurrentQueue` to true. The page dies of SIGILL at once instead of hanging, because libdispatch sees the queue is already held by this thread. Usual question: "is every such deadlock caught?" No: `sync` in a cycle through two serial queues simply hangs.
  */
 if syncOntoCurrentQueue {
     expectEnding(.crash, because: "a block on the serial worker queue calls sync on that same queue, which could never return")
@@ -110,6 +116,8 @@ if syncOntoCurrentQueue {
  The same half-second jobs go first to the serial worker, then to the concurrent queue; a **dispatch group** (the next page's subject) waits until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the pool has threads.
 
  - note: A pool starts as wide as the machine has cores. Once a second libdispatch looks at it, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
+
+ - speaker: Point at the serial queue's jobs end to end on one lane against the concurrent queue's jobs side by side on two: the times printed follow. Say that the concurrent queue's width is the pool's, as wide as the cores at first.
  */
 func runJobs(on queue: DispatchQueue, kind: String) {
     let batch = DispatchGroup()
@@ -194,6 +202,8 @@ print("The main thread's nice value is \(niceValue())")
  Blocks sent to the main queue run only when the main thread asks for them: an app's run loop does that between events. A program that is busy running its own code, as this page is, never looks, so the block waits.
 
  The block raises a flag that the main thread reads, two threads touching one value. So the flag keeps its value in a `Mutex` (from the Synchronization module): `withLock` lets one thread at a time at the value, and every read and write goes through it. That is why `Flag` can be `Sendable` without `@unchecked`: `Mutex` is `Sendable` itself, and the compiler checks the rest.
+
+ - speaker: Say: a block sent to the main queue waits until the main thread serves it, from a run loop or `dispatchMain()`. Usual question: "after `dispatchMain()`, does main-queue work run on the main thread?" Not on Linux: the main thread exits and a pool thread serves the main queue, as the lane shows.
  */
 final class Flag: Sendable {
     private let value = Mutex(false)

@@ -4,6 +4,8 @@
  A dispatch group counts work that is still going on, wherever it runs. You can block until the count is zero, block with a time limit, or ask to be called when it gets there. That is how you do one thing after a set of unrelated jobs have all finished, without tracking them yourself.
 
  Work you send with `queue.async(group:)` is counted for you. The real strength of groups is work you do not send yourself: an asynchronous function of someone else's that calls you back when it is done. `enter()` and `leave()` let you count that too.
+
+ - speaker: Say: a group counts work still going on, wherever it runs, and tells you when the count reaches zero. Point at the photos' filter spans on the worker lanes and main's wait ending with the last of them.
  */
 import Foundation
 import LessonKit
@@ -41,6 +43,8 @@ print("The group waited \(formatSeconds(filterTime)) for \(photos.count) filter\
  Animations on two queues change one scene at the same time, so `Scene` keeps its state in a `Mutex` and every change and every look at it goes through `withLock`, one thread at a time. That is what lets `Scene` be `Sendable` with no `@unchecked`: the compiler checks it.
 
  So wrap it. This version takes a group as well: it calls `enter()` before the animation starts, and `leave()` in the completion handler, after the caller's own completion has run. Every `enter()` must be matched by exactly one `leave()`.
+
+ - speaker: Point at the live view: three animations on two queues, counted by one group through `enter()` and `leave()`, though `animate` has never heard of groups. Usual question: "what if the callback never comes?" Then the count never reaches zero; that is what `wait(timeout:)` is for.
  */
 let scene = Scene()
 
@@ -91,6 +95,8 @@ animations.notify(queue: .main) {
  `wait(timeout:)` blocks until the count is zero or the time is up, and says which: `.success` or `.timedOut`. The animations need four seconds, so a one-second wait times out; a thirty-second wait returns as soon as the last animation leaves. (These are the times at 1×: the speed factor scales the timeouts as it scales the animations.)
 
  - note: Blocking the main thread is what the wait does. In an app that would freeze the interface for as long as the wait lasts; `notify` is the way that does not.
+
+ - speaker: Point at the two results: the one-second wait says `timedOut`, the thirty-second one `success`. Say: a timed-out wait cancels nothing; the animations go on. Usual question: "should I wait on the main thread?" In an app, no: that freezes the interface; use `notify`.
  */
 let firstLook = animations.wait(timeout: .now() + 1 / Simulated.speed)
 peek(firstLook)
@@ -105,6 +111,8 @@ peek(secondLook)
  Here the page first waits, with no time limit, until all three animations have left, so the count is zero and the extra `leave()` crashes at once. Had it come earlier, it would first have done something worse than crashing: brought the count to zero while an animation was still running, so `notify` would have announced "completed" too soon.
 
  Next, readers and writers sharing one object safely: [Barrier](@next)
+
+ - speaker: Demo: set `unbalancedLeave` to true. The page stops with SIGILL and prints nothing: the Linux build of libdispatch has no message for it (Apple's crash report says "Unbalanced call to dispatch_group_leave()"). Usual question: "why crash rather than ignore it?" A count below zero means the counting is wrong, and `notify` may already have fired too soon.
  */
 if unbalancedLeave {
     expectEnding(.crash, because: "leave() is called on a group whose count is already zero, once more than enter()")

@@ -2,6 +2,8 @@
  # Barrier
 
  Running work concurrently is half the job; the other half is the state that work shares. An object that is changed from several threads at once, with nothing to order the changes, ends up in a state nobody asked for. This page breaks an object that way, repairs it with a dispatch barrier, and lets a tool prove which of the two is safe.
+
+ - speaker: Say: this page breaks a shared object, repairs it, and proves which is safe. For a rehearsal that matches the talk, run with `--seed N`: the unsafe person's delays, and so its mixed names, come out the same every time. Usual question: "isn't a race random?" The delays are; with a seed they are fixed, and the names follow them.
  */
 import Foundation
 import LessonKit
@@ -40,9 +42,11 @@ class Person: @unchecked Sendable {
     }
 
     func changeName(firstName: String, lastName: String) {
-        Simulated.wait(.random(in: 0...0.1))
+        // PageRandom, not the system's generator: `--seed N` makes these delays, and so the mixture, the same every run.
+        var random = PageRandom(stream: "\(firstName) \(lastName)")
+        Simulated.wait(.random(in: 0...0.1, using: &random))
         self.firstName = firstName
-        Simulated.wait(.random(in: 0...0.4))
+        Simulated.wait(.random(in: 0...0.4, using: &random))
         self.lastName = lastName
     }
 
@@ -57,6 +61,8 @@ let newNames = [("Charlie", "Cheesecake"), ("Delia", "Dingle"), ("Eva", "Evershe
  ## Changing it from five places at once
 
  Five clients, each with a serial queue of its own as five separate parts of an app would have, each change the name and then read it back. They run side by side, so one client's first name can meet another client's last name: a person called "Eva Dingle" that nobody ever named. Which mixture you get depends on the timing of that run: run the page again and the unsafe person's names change.
+
+ - speaker: Point at the five client lanes, one per serial queue, overlapping, then at the printed names: first names and last names from different clients, a person nobody named. Say: the mixture depends on the delays, and Swift 6 would have refused this class without the false `@unchecked Sendable`.
  */
 let clientQueues = newNames.indices.map { DispatchQueue(label: "tour.barrier.client\($0 + 1)") }
 
@@ -90,6 +96,8 @@ if people != .safe {
  This is the readers–writer pattern: many readers or one writer, never both. A read that comes after a write waits for it, so no read can see half a change. (`isolationLog`, a `RunLog` from `RunLog.swift` beside this page, notes when each write was asked for and when each block ran, for an experiment further down.)
 
  The subclass repeats `@unchecked Sendable`, and this time the promise is kept: after `init`, the names are touched only inside blocks on the isolation queue, and the queue orders every write before or after every other access. The compiler cannot see that, which is why the check stays switched off; Thread Sanitizer, at the end of the page, can.
+
+ - speaker: Point at the isolation queue's write spans, each alone on the timeline, and the reads that overlap each other between them. Usual question: "why not a serial queue?" It works too, but reads would wait for each other; the barrier lets reads run together and writes alone.
  */
 final class ThreadSafePerson: Person, @unchecked Sendable {
     private let isolation = DispatchQueue(label: "tour.barrier.isolation", attributes: .concurrent)
@@ -147,6 +155,8 @@ if people != .unsafe {
  ## A barrier on a global queue is no barrier
 
  The barrier flag works only on a concurrent queue **you created**. On a global queue, shared by the whole process, libdispatch cannot hold everyone else back, so it ignores the flag and the "barrier" runs like any other block. The same five half-second blocks go to each kind of queue, the middle one flagged as a barrier, and the page checks what ran while the barrier did.
+
+ - speaker: Point at the two lines: on the custom queue the barrier ran alongside nothing; on the global queue it ran alongside other blocks. Say: libdispatch ignores the barrier flag on a global queue, silently.
  */
 func barrierExperiment(on queue: DispatchQueue, title: String) -> [String] {
     let log = RunLog()
@@ -200,6 +210,8 @@ if people == .both {
  Expect several warnings for the unsafe person (the page shows the first in full and the summary line of each other): a write in `changeName` on one worker thread, an access to the same name on another, both stacks, and the hint "As if synchronized via sleep": the only thing keeping those accesses apart was a sleep, which orders nothing. For the safe person expect none: TSan understands libdispatch on Linux too, so it knows that a barrier block and a `sync` read on the same queue never overlap.
 
  - experiment: Set `threadSanitizer` to true. The first build takes a while (it compiles LessonKit again, instrumented); after that it is quick.
+
+ - speaker: Demo, if there is time (the first build takes a while): set `threadSanitizer` to true. Expect several warnings for the unsafe person, with both stacks and "As if synchronized via sleep", and none for the safe one. Usual question: "does TSan work with Swift on Linux?" Yes, and it understands libdispatch's queues.
  */
 if threadSanitizer {
     let sanitized = ThreadSanitizerRun(product: "Lesson08Barrier")

@@ -1,15 +1,17 @@
 import PageProtocol
 
-/// What the host (or a learner at the shell) asked of this run: knob values and the speed factor.
+/// What the host (or a learner at the shell) asked of this run: knob values, the speed factor and the seed.
 ///
-/// Arguments win over the environment: `--set name=value` (repeatable) and `--speed N`,
-/// or `TOUR_SET="name=value,name=value"` and `TOUR_SPEED=N`. Each is parsed as the host parses it (`KnobSetting`,
+/// Arguments win over the environment: `--set name=value` (repeatable), `--speed N` and `--seed N`,
+/// or `TOUR_SET="name=value,name=value"`, `TOUR_SPEED=N` and `TOUR_SEED=N`. Each is parsed as the host parses it (`KnobSetting`,
 /// `SpeedFactor`); a later setting of a knob replaces an earlier one.
 struct LaunchSettings: Sendable {
     /// The knob settings in the order given, the environment's first; `KnobSpec.value(from:)` checks one when the page
     /// declares its knob.
     var knobSettings: [KnobSetting] = []
     var speed: Double = 1
+    /// The seed of the page's random delays and choices (`Rehearsal`), nil for a random run.
+    var seed: UInt64?
 
     init(arguments: [String], environment: [String: String]) throws(LaunchProblem) {
         if let list = environment[PageEnvironment.knobSettings] {
@@ -18,6 +20,9 @@ struct LaunchSettings: Sendable {
         if let speedText = environment[PageEnvironment.speed] {
             speed = try Self.fromEnvironment(PageEnvironment.speed) { () throws(LaunchProblem) in try SpeedFactor.parse(speedText) }
         }
+        if let seedText = environment[PageEnvironment.seed] {
+            seed = try Self.fromEnvironment(PageEnvironment.seed) { () throws(LaunchProblem) in try RehearsalSeed.parse(seedText) }
+        }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
@@ -25,8 +30,10 @@ struct LaunchSettings: Sendable {
                 knobSettings.append(try KnobSetting(parsing: remaining.popFirst()))
             case "--speed":
                 speed = try SpeedFactor.parse(remaining.popFirst())
+            case "--seed":
+                seed = try RehearsalSeed.parse(remaining.popFirst())
             default:
-                throw LaunchProblem("unknown argument \(EchoedInput.quoted(argument)); a page takes --set name=value and --speed N")
+                throw LaunchProblem("unknown argument \(EchoedInput.quoted(argument)); a page takes --set name=value, --speed N and --seed N")
             }
         }
     }

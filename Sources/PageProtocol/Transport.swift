@@ -15,6 +15,8 @@ public enum PageEnvironment {
     public static let knobSettings = "TOUR_SET"
     /// The speed factor, the environment's form of `--speed`.
     public static let speed = "TOUR_SPEED"
+    /// The seed of the page's random delays and choices, the environment's form of `--seed`.
+    public static let seed = "TOUR_SEED"
     /// `1` when the host sends scroll commands on the page's standard input.
     public static let stdinCommands = "TOUR_STDIN_COMMANDS"
     /// The tutorial's assets folder, for a page binary moved away from its checkout.

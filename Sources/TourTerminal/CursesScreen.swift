@@ -82,7 +82,7 @@ final class CursesScreen {
     }
 
     /// setlocale has already run, so the codeset is the one the learner's environment asked for.
-    private static var localeIsUTF8: Bool {
+    static var localeIsUTF8: Bool {
         guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
         let name = String(cString: codeset).uppercased()
         return name == "UTF-8" || name == "UTF8"

@@ -8,14 +8,20 @@ public enum InteractiveTour {
     /// Runs the interface until the learner quits, which exits the process; returns only when the interface
     /// cannot start, with status 2 after saying why and what to use instead.
     /// It opens on the page at `startPage` when given, else on the page the learner's progress says they left.
-    /// With `presenting`, it opens on stage instead (`tour present`): the presenter on those pages, or playing that script.
-    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil, presenting: Presenting? = nil) -> Int32 {
+    /// `seed` fixes every run's random delays (`--seed`), `speakerNotes` shows the `- speaker:` callouts (`--notes`),
+    /// and `castFile` records the screen as an asciicast (`--record`). With `presenting`, it opens on stage instead
+    /// (`tour present`): the presenter on those pages, or playing that script.
+    public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil, seed: UInt64? = nil,
+                           speakerNotes: Bool = false, castFile: String? = nil, presenting: Presenting? = nil) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
         }
         guard !catalog.pages.isEmpty else {
             return refuse("there are no pages under \(catalog.root.path)/Lessons")
+        }
+        if let castFile, let problem = AsciicastRecorder.problem(withTarget: castFile, option: "--record") {
+            return refuse(problem)
         }
         let environment = ProcessInfo.processInfo.environment
         // Until `stopAllOnExit` below makes Ctrl-\ end the tutorial, it does nothing: left to the Swift runtime, its
@@ -28,6 +34,15 @@ public enum InteractiveTour {
             return refuse("\(error)")
         }
         TerminalRestore.installCrashHandlers()
+        var recording: ScreenRecording?
+        if let castFile {
+            do {
+                recording = try ScreenRecording(path: castFile, size: screen.size, theme: screen.theme)
+            } catch {
+                screen.close()
+                return refuse(error.description)
+            }
+        }
         // The page left last time is shown first; a progress file that cannot be read is said in the status line.
         let progress = ProgressStore(environment: environment)
         var reading = ProgressStore.Reading(record: ProgressRecord())
@@ -45,6 +60,8 @@ public enum InteractiveTour {
         if environment["TOUR_BUILD_NOTICE"] != "off" { model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root) }
         if let progressProblem { model.notice = progressProblem }
         if let startPage { model.current = startPage }
+        model.seed = seed
+        model.showsSpeakerNotes = speakerNotes
         if let presenting {
             // On stage the room sees no notice about builds or progress.
             model.notice = nil
@@ -57,7 +74,8 @@ public enum InteractiveTour {
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
-        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff, progress: progress)
+        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff, progress: progress,
+                            recording: recording)
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()
         dispatchMain()

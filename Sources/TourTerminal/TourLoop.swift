@@ -39,8 +39,15 @@ final class TourLoop: @unchecked Sendable {
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
+    /// `--record`: every frame drawn also goes to this recording.
+    private let recording: ScreenRecording?
+    /// The presenter's notes channel, opened by the first snapshot; `notesProblem` says why it could not open.
+    private var notes: NotesPublisher?
+    private var notesProblem: String?
 
-    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?) {
+    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?,
+         recording: ScreenRecording? = nil) {
+        self.recording = recording
         self.progress = progress
         self.screen = screen
         self.model = model
@@ -151,7 +158,7 @@ final class TourLoop: @unchecked Sendable {
             case .start(let order):
                 // Every page gets a pipe for input, so none can read the keys meant for the interface from the terminal.
                 let request = RunRequest(executable: BuildProducts.executable(named: order.page.product),
-                                         knobSettings: order.knobSettings, speed: order.speed,
+                                         knobSettings: order.knobSettings, speed: order.speed, seed: order.seed,
                                          sendsCommands: true)
                 let inbox = self.inbox!
                 runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
@@ -167,8 +174,16 @@ final class TourLoop: @unchecked Sendable {
                 rebuilds.stopAll()
                 exercises.stopAll()
                 for run in runs.values { run.stop() }
+                notes?.close()
                 TerminalRestore.restore()
                 LiveProcessGroups.shared.killAll()
+                if let recording {
+                    if let problem = recording.finish() {
+                        FileHandle.standardError.write(Data("tour: \(problem)\n".utf8))
+                        exit(4)
+                    }
+                    print("Recording written to \(recording.path); replay it with asciinema play \(recording.path)")
+                }
                 exit(0)
             case .redrawAll:
                 screen.invalidate()
@@ -212,12 +227,20 @@ final class TourLoop: @unchecked Sendable {
         }
     }
 
-    /// The one place the presenter's position leaves the interface, for `tour notes` in a second terminal.
-    ///
-    /// Until the notes channel (issue 16, point 2, branch `notes`) is merged nothing listens, so this does nothing; the
-    /// merge wires its publisher here, and only here. It runs on `queue` for every change the model reports (the clock at
-    /// most once a second), so the publisher must not block: it hands the line to its own queue.
-    private func publishPresenterSnapshot(_ snapshot: PresenterSnapshot) {}
+    /// The one place the presenter's position leaves the interface, for `tour notes` in a second terminal. The notes
+    /// channel opens at the first snapshot (so a tutorial that never presents opens no socket), and a channel that
+    /// cannot open is said once. It runs on `queue`; `publish` hands the line to the publisher's own queue, never blocking.
+    private func publishPresenterSnapshot(_ snapshot: PresenterSnapshot) {
+        if notes == nil && notesProblem == nil {
+            do {
+                notes = try NotesPublisher()
+            } catch {
+                notesProblem = error.description
+                handle(.progressProblem("Speaker notes are off: \(error.description)"), drawNow: true)
+            }
+        }
+        notes?.publish(snapshot)
+    }
 
     /// Reads and parses `pages` on a background queue once the block running now (which draws the frame) is done, and
     /// folds each in as it is ready. No frame follows: a page read ahead is not on screen, since the page on screen is
@@ -279,7 +302,9 @@ final class TourLoop: @unchecked Sendable {
     private func drawFrame() {
         needsFrame = false
         lastFrame = monotonicNanoseconds()
-        screen.draw(TourRenderer.render(model))
+        let frame = TourRenderer.render(model)
+        screen.draw(frame)
+        recording?.record(frame)
         _ = model.update(.drawn)
     }
 

@@ -149,13 +149,17 @@ case .present(let options):
         }
         presenting.order.append(index)
     }
-    exit(InteractiveTour.run(catalog: catalog, speed: options.speed, presenting: presenting))
-case .interactive(let speed, let query):
+    exit(InteractiveTour.run(catalog: catalog, speed: options.speed, seed: options.seed, castFile: options.castFile,
+                             presenting: presenting))
+case .notes(let session):
+    exit(NotesTerminal.run(session: session, environment: ProcessInfo.processInfo.environment))
+case .interactive(let options):
     let catalog = loadCatalog()
     var startPage: Int?
-    if let query {
+    if let query = options.page {
         guard let page = catalog.page(named: query) else { fail("there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)") }
         startPage = catalog.pages.firstIndex(of: page)
     }
-    exit(InteractiveTour.run(catalog: catalog, speed: speed, startPage: startPage))
+    exit(InteractiveTour.run(catalog: catalog, speed: options.speed, startPage: startPage, seed: options.seed,
+                             speakerNotes: options.speakerNotes, castFile: options.castFile))
 }

@@ -25,7 +25,7 @@ struct LaunchSettingsTests {
         (["--set"], [:], "--set needs name=value, for example --set maxConcurrentOperationCount=1"),
         (["--set", "photo"], [:], "'photo' is not a knob setting: it has no '='; write --set name=value, for example --set maxConcurrentOperationCount=1"),
         (["--speed", "0"], [:], "--speed needs a number from 0.1 to 100, for example --speed 4 (4 times faster; 1 is real time), but got '0'"),
-        (["--frobnicate"], [:], "unknown argument '--frobnicate'; a page takes --set name=value and --speed N"),
+        (["--frobnicate"], [:], "unknown argument '--frobnicate'; a page takes --set name=value, --speed N and --seed N"),
         ([], ["TOUR_SPEED": "fast"], "in TOUR_SPEED: --speed needs a number from 0.1 to 100, for example --speed 4 (4 times faster; 1 is real time), but got 'fast'"),
         ([], ["TOUR_SET": "a=1,=2"], "in TOUR_SET: '=2' is not a knob setting: no knob name before '='; write --set name=value, for example --set maxConcurrentOperationCount=1"),
     ] as [([String], [String: String], String)])

@@ -9,7 +9,7 @@ public enum PlainRun {
         case endedOtherwise = 1
         case usage = 2
         case couldNotStart = 3
-        /// The page ran, but the file `--trace` named could not be written.
+        /// The page ran, but the file `--trace` or `--cast` named could not be written.
         case traceNotWritten = 4
     }
 
@@ -19,6 +19,9 @@ public enum PlainRun {
             throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
         }
         if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) {
+            throw TourCommand.UsageError(description: problem)
+        }
+        if let file = options.castFile, let problem = AsciicastRecorder.problem(withTarget: file, option: "--cast") {
             throw TourCommand.UsageError(description: problem)
         }
         if let key = options.predict { _ = try ExerciseCommand.validatePrediction(key, page: page) }
@@ -41,13 +44,34 @@ public enum PlainRun {
     /// Runs the page, writing every line through `emit` as the style allows it to be printed, and returns the exit status.
     ///
     /// With `--predict`, the answer is graded from this run's record once it has ended, the grade printed and handed
-    /// to `graded` (for the progress record).
+    /// to `graded` (for the progress record). With `--cast`, every line printed is also recorded, with its time, as
+    /// an asciicast of a `castSize` terminal.
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
                                style: PlainStyle, graded: (PredictionGrade) -> Void = { _ in },
+                               castSize: (width: Int, height: Int) = (80, 24),
                                emit printLine: @escaping @Sendable (String) -> Void) -> Status {
-        let emit: @Sendable (String) -> Void = { printLine(style.printable($0)) }
+        var cast: AsciicastRecorder?
+        if let file = options.castFile {
+            do {
+                cast = try AsciicastRecorder(path: file, width: castSize.width, height: castSize.height)
+            } catch {
+                printLine("The recording was not started: \(error)")
+                return .usage
+            }
+        }
+        let emit: @Sendable (String) -> Void = { [cast] line in
+            let printable = style.printable(line)
+            printLine(printable)
+            // The terminal turns each newline into a carriage return and a line feed; a replay must do the same.
+            cast?.record(printable + "\r\n")
+        }
         let report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
-        for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs) { emit(line) }
+        for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs, seed: options.seed) {
+            emit(line)
+        }
+        if options.speakerNotes {
+            for line in report.speakerNoteLines(page.readSourceTexts().main) { emit(line) }
+        }
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
@@ -55,7 +79,7 @@ public enum PlainRun {
         let terminal: TerminalAccess = SharedTerminal.isAvailable ? .shared : .none
         let run = PageRun.start(
             RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
-                       speed: options.speed, stuckAfter: options.stuckAfter, terminal: terminal),
+                       speed: options.speed, seed: options.seed, stuckAfter: options.stuckAfter, terminal: terminal),
             handler: recorder.apply
         )
         let ending = run.waitUntilEnded()
@@ -72,6 +96,16 @@ public enum PlainRun {
                 emit("Trace written to \(file) (\(record.threads.count) threads); open it at https://ui.perfetto.dev")
             } catch {
                 emit("The trace was not written: \(error)")
+                return .traceNotWritten
+            }
+        }
+        if let cast {
+            do {
+                try cast.finish()
+                // Said on the terminal only: the recording ends with the page's last line.
+                printLine(style.printable("Recording written to \(cast.path); replay it with asciinema play \(cast.path)"))
+            } catch {
+                printLine(style.printable("The recording was not written: \(error)"))
                 return .traceNotWritten
             }
         }

@@ -2,8 +2,10 @@ import PageProtocol
 
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
-    /// The full-screen tutorial, on `page` if named (`--page`), else on the page the progress says was left.
-    case interactive(speed: Double, page: String? = nil)
+    /// The full-screen tutorial (see `InteractiveOptions`).
+    case interactive(InteractiveOptions)
+    /// `tour notes [--session NAME]`: follow a presenter from a second terminal.
+    case notes(session: String?)
     case list
     case run(RunOptions)
     /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
@@ -24,10 +26,31 @@ public enum TourCommand: Equatable, Sendable {
     case solution(page: String, plain: Bool)
     /// `tour predict <page>`: the page's prediction, its question and choices.
     case predict(page: String, plain: Bool)
-    /// `tour present [page…] | SCRIPT.talk [--speed N]`: the presenter, on stage; `tour present --check SCRIPT`: its pre-flight.
+    /// `tour present [page…] | SCRIPT.talk [--speed N] [--seed N] [--record FILE.cast]`: the presenter, on stage; `tour present --check SCRIPT`: its pre-flight.
     case present(PresentOptions)
     case help
     case version
+
+    /// The options of the full-screen tutorial: `tour [--page P] [--speed N] [--seed N] [--notes] [--record FILE.cast]`.
+    public struct InteractiveOptions: Equatable, Sendable {
+        public var speed: Double = 1
+        /// The page to open on (`--page`); nil opens on the page the progress says was left.
+        public var page: String?
+        /// `--seed N`: every run's random delays and choices follow N; nil stays random.
+        public var seed: UInt64?
+        /// `--notes`: the pages show their `- speaker:` callouts, which learners never see.
+        public var speakerNotes = false
+        /// `--record FILE.cast`: what the screen showed, recorded as an asciicast v2 file.
+        public var castFile: String?
+
+        public init(speed: Double = 1, page: String? = nil, seed: UInt64? = nil, speakerNotes: Bool = false, castFile: String? = nil) {
+            self.speed = speed
+            self.page = page
+            self.seed = seed
+            self.speakerNotes = speakerNotes
+            self.castFile = castFile
+        }
+    }
 
     /// The options of `tour run <page>`.
     public struct RunOptions: Equatable, Sendable {
@@ -35,6 +58,12 @@ public enum TourCommand: Equatable, Sendable {
         public var plain = false
         public var knobs: [KnobSetting] = []
         public var speed: Double = 1
+        /// `--seed N`: the page's random delays and choices follow N, the same in every run; nil stays random.
+        public var seed: UInt64?
+        /// `--notes`: plain mode also prints the page's `- speaker:` notes, which it leaves out otherwise.
+        public var speakerNotes = false
+        /// `--cast FILE` (run only): also record what the terminal showed, as an asciicast v2 file.
+        public var castFile: String?
         public var traceFile: String?
         public var stuckAfter: Double = 3
         /// `--predict KEY` (run only): the learner's answer to the page's prediction, graded from this run.
@@ -54,12 +83,19 @@ public enum TourCommand: Equatable, Sendable {
         /// Check the script offline instead of presenting it.
         public var check = false
         public var speed: Double = 1
+        /// `--seed N`: every run's random delays and choices follow N, so rehearsal and stage match; nil stays random.
+        public var seed: UInt64?
+        /// `--record FILE.cast`: the screen recorded as an asciicast, to replay if the live demo fails.
+        public var castFile: String?
 
-        public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1) {
+        public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1, seed: UInt64? = nil,
+                    castFile: String? = nil) {
             self.pages = pages
             self.script = script
             self.check = check
             self.speed = speed
+            self.seed = seed
+            self.castFile = castFile
         }
     }
 
@@ -73,6 +109,10 @@ public enum TourCommand: Equatable, Sendable {
 
         Usage:
           tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
+               [--seed N] [--notes]     --seed as for run; --notes shows the speaker's notes in the pages;
+               [--record FILE.cast]     --record records the screen as an asciicast v2 file (asciinema play FILE)
+          tour notes [--session NAME]   in a second terminal, follow a presenter: the block shown and the next, the
+                                        speaker's notes, the clock and the knob changes to come (q ends it)
           tour list                     the eight pages, in order
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
@@ -108,6 +148,9 @@ public enum TourCommand: Equatable, Sendable {
           --plain              no colour and ASCII only (for screen readers, logs and pipes)
           --set name=value     set a knob of the page; repeat for several knobs
           --speed N            run simulated waits N times faster (0.1 to 100; times shown stay real)
+          --seed N             fix the page's random delays and choices: one seed, the same run every time
+          --notes              also print the page's speaker notes (- speaker: callouts), for a presenter
+          --cast FILE.cast     run only: also record what the terminal showed, as an asciicast v2 file
           --trace FILE.json    run only: also write the run as Chrome trace JSON (open it in Perfetto); a
                                regular file there is replaced, anything else is refused before the run
           --stuck-after S      call the run stuck after S seconds without progress (default 3)
@@ -117,20 +160,22 @@ public enum TourCommand: Equatable, Sendable {
         Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise
         (crash, stuck, failure it did not announce); 2 a usage mistake, such as a --trace FILE that is not
         a regular file or is in a folder that does not exist (checked before the page runs); 3 the page
-        could not start; 4 the page ran but its trace could not be written.
+        could not start; 4 the page ran but its trace or recording could not be written.
         """
 
     public static func parse(_ arguments: [String]) throws -> TourCommand {
         var remaining = arguments[...]
-        guard let first = remaining.popFirst() else { return .interactive(speed: 1) }
+        guard let first = remaining.popFirst() else { return .interactive(InteractiveOptions()) }
         switch first {
         case "-h", "--help", "help": return .help
         case "--version", "version": return .version
         case "list":
             guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
-        case "--speed", "--page":
+        case "--speed", "--page", "--seed", "--notes", "--record":
             return try interactive(first, &remaining)
+        case "notes":
+            return try notes(&remaining)
         case "run":
             return .run(try runOptions(&remaining, command: "run"))
         case "watch":
@@ -150,7 +195,7 @@ public enum TourCommand: Equatable, Sendable {
             default: return .predict(page: page, plain: plain)
             }
         default:
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page> and present, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page>, present and notes, or none for the full-screen tutorial (see tour --help)")
         }
     }
 
@@ -173,7 +218,7 @@ public enum TourCommand: Equatable, Sendable {
         return (page, plain)
     }
 
-    /// `tour present [page…] | SCRIPT.talk [--speed N]`, or `tour present --check SCRIPT.talk`.
+    /// `tour present [page…] | SCRIPT.talk [--speed N] [--seed N] [--record FILE.cast]`, or `tour present --check SCRIPT.talk`.
     private static func presentOptions(_ remaining: inout ArraySlice<String>) throws -> PresentOptions {
         var options = PresentOptions()
         while let argument = remaining.popFirst() {
@@ -182,8 +227,12 @@ public enum TourCommand: Equatable, Sendable {
                 options.check = true
             case "--speed":
                 options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case "--seed":
+                options.seed = try usage(RehearsalSeed.parse(remaining.popFirst()))
+            case "--record":
+                options.castFile = try castFile(after: "--record", &remaining)
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk and --speed N")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk, --speed N, --seed N and --record FILE.cast")
             case _ where argument.hasSuffix(".talk"):
                 if let script = options.script {
                     throw UsageError(description: "present plays one script, but got \(EchoedInput.quoted(script)) and \(EchoedInput.quoted(argument))")
@@ -205,26 +254,55 @@ public enum TourCommand: Equatable, Sendable {
         return options
     }
 
-    /// `tour --speed N --page P`, either or both.
+    /// `tour --speed N --page P --seed N --notes --record FILE.cast`, any of them.
     private static func interactive(_ first: String, _ remaining: inout ArraySlice<String>) throws -> TourCommand {
-        var speed: Double = 1
-        var page: String?
+        var options = InteractiveOptions()
         var option: String? = first
         while let argument = option {
             switch argument {
             case "--speed":
-                speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+                options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case "--seed":
+                options.seed = try usage(RehearsalSeed.parse(remaining.popFirst()))
+            case "--notes":
+                options.speakerNotes = true
+            case "--record":
+                options.castFile = try castFile(after: "--record", &remaining)
             case "--page":
                 guard let name = remaining.popFirst(), !name.hasPrefix("-") else {
                     throw UsageError(description: "--page needs a page, for example: tour --page 3 (see tour list)")
                 }
-                page = name
+                options.page = name
             default:
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N and --page P")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N, --page P, --seed N, --notes and --record FILE.cast")
             }
             option = remaining.popFirst()
         }
-        return .interactive(speed: speed, page: page)
+        return .interactive(options)
+    }
+
+    /// The file after `option` (`--cast`, `--record`) that a recording goes to, refused when it is missing or is
+    /// another option; `tour present --record` parses it the same way.
+    public static func castFile(after option: String, _ remaining: inout ArraySlice<String>) throws -> String {
+        guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("-") else {
+            throw UsageError(description: "\(option) needs a file name for the recording, for example \(option) demo.cast")
+        }
+        return file
+    }
+
+    /// `tour notes [--session NAME]`.
+    private static func notes(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
+        var session: String?
+        while let argument = remaining.popFirst() {
+            guard argument == "--session" else {
+                throw UsageError(description: "unknown argument \(EchoedInput.quoted(argument)) for notes; the only option is --session NAME (a presenter's session, as tour notes lists them)")
+            }
+            guard let name = remaining.popFirst(), !name.isEmpty, !name.hasPrefix("-") else {
+                throw UsageError(description: "--session needs a presenter's session name, for example --session 4242 (tour notes says which ones are live)")
+            }
+            session = name
+        }
+        return .notes(session: session)
     }
 
     private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
@@ -267,6 +345,15 @@ public enum TourCommand: Equatable, Sendable {
                 options.knobs.append(try usage(KnobSetting(parsing: remaining.popFirst())))
             case "--speed":
                 options.speed = try usage(SpeedFactor.parse(remaining.popFirst()))
+            case "--seed":
+                options.seed = try usage(RehearsalSeed.parse(remaining.popFirst()))
+            case "--notes":
+                options.speakerNotes = true
+            case "--cast":
+                guard command == "run" else {
+                    throw UsageError(description: "watch records no cast, since it reruns the page at every save; use tour run <page> --cast FILE.cast")
+                }
+                options.castFile = try castFile(after: "--cast", &remaining)
             case "--trace":
                 guard command == "run" else {
                     throw UsageError(description: "watch writes no trace, since it reruns the page at every save; "
@@ -290,7 +377,7 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.predict = key
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --trace FILE.json, --stuck-after S" + (command == "run" ? ", --predict KEY" : ""))
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --seed N, --notes, --trace FILE.json, --stuck-after S" + (command == "run" ? ", --predict KEY, --cast FILE.cast" : ""))
             default:
                 guard page == nil else {
                     throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")

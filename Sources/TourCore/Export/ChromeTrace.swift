@@ -71,33 +71,7 @@ public enum ChromeTrace {
     /// runs, so a bad target costs the learner no run. A regular file is replaced; a symbolic link, a named pipe, a
     /// device or a folder is never replaced by one, and the folder it goes in must exist and take a new file.
     public static func problem(withTarget path: String) -> String? {
-        let named = "--trace \(path)"
-        let example = "for example --trace run.json"
-        if path.hasSuffix("/") { return "\(named) names a folder; name a file in it, \(example)" }
-        switch PathKind.at(path) {
-        case .regularFile, .missing: break
-        case .directory: return "\(named) is a folder; name a file in it, for example --trace \(path)/run.json"
-        case .symbolicLink(let target):
-            return "\(named) is a symbolic link to \(target); the trace would replace the link, so name the file itself "
-                + "or a new one, \(example)"
-        case .unreadable(let problem): return "\(named) cannot be looked at (\(problem.reason)); name a file in a folder you can use, \(example)"
-        case let kind: return "\(named) is \(kind), not a regular file; name a regular file, \(example)"
-        }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var info = stat()
-        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            return "\(named) is in a folder that does not exist, \(folder); create it first (mkdir -p \(folder)) or name a file in a folder that exists"
-        }
-        // A real attempt rather than access(2): it also answers for root, read-only mounts and full disks.
-        let probe = URL(fileURLWithPath: folder).appendingPathComponent(".tour-trace-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            return "\(named) cannot be written: no new file can be made in \(folder) (\(String(cString: strerror(errno)))); "
-                + "name a file in a folder you can write to, \(example)"
-        }
-        close(descriptor)
-        unlink(probe)
-        return nil
+        OutputTarget.problem(withTarget: path, option: "--trace", exampleName: "run.json", writing: "trace")
     }
 
     /// Writes the document to `path`, replacing a regular file there and nothing else.

@@ -22,6 +22,14 @@ public struct PageDocument: Sendable, Equatable {
         }
     }
 
+    /// The page's `- speaker:` notes in order, each with its text and the line it starts on.
+    public var speakerNotes: [(text: String, line: Int)] {
+        blocks.compactMap { block in
+            if case .callout(.speaker, let body, let line) = block { return (body.plainText, line) }
+            return nil
+        }
+    }
+
     /// Every code line of the page in order, each with its line number in `main.swift`.
     public var codeLines: [SourceLine] {
         blocks.flatMap { block -> [SourceLine] in

@@ -20,9 +20,11 @@ public struct PlainReport: Sendable {
         self.cores = cores
     }
 
-    /// The header printed before the page starts.
-    public func header(page: Page, of count: Int, speed: Double, knobs: [KnobSetting]) -> [String] {
-        var lines = [style.bold(TerminalText.sanitized("ConcurrencyTour · page \(page.number) of \(count): \(page.title)")) + (speed == 1 ? "" : "  (speed \(Self.number(speed))×)")]
+    /// The header printed before the page starts; a run with a seed says it, so a log shows which rehearsal it was.
+    public func header(page: Page, of count: Int, speed: Double, knobs: [KnobSetting], seed: UInt64? = nil) -> [String] {
+        let settings = [speed == 1 ? nil : "speed \(Self.number(speed))×", seed.map { "seed \($0)" }].compactMap { $0 }
+        var lines = [style.bold(TerminalText.sanitized("ConcurrencyTour · page \(page.number) of \(count): \(page.title)"))
+                     + (settings.isEmpty ? "" : "  (\(settings.joined(separator: ", ")))")]
         if !knobs.isEmpty {
             lines.append(TerminalText.sanitized("knobs set: " + knobs.map(\.assignment).joined(separator: ", ")))
         }
@@ -198,6 +200,17 @@ public struct PlainReport: Sendable {
             notes.append("\(record.rejectedTraceLines) trace lines skipped; the last was \(record.lastRejection ?? "unreadable")")
         }
         return notes.isEmpty ? [] : notes.map { style.dim(TerminalText.sanitized("note: " + $0)) } + [""]
+    }
+
+    /// The page's `- speaker:` notes, for a presenter who asked for them (`--notes`): plain mode leaves them out
+    /// otherwise, as the interface does. One line a note, with the line of `main.swift` it is on.
+    public func speakerNoteLines(_ source: String) -> [String] {
+        let notes = LiterateParser.parse(source).speakerNotes
+        guard !notes.isEmpty else { return [style.dim("(this page has no speaker notes)"), ""] }
+        var lines = [style.bold("Speaker notes")]
+        for note in notes { lines.append("  main.swift:\(note.line)  " + TerminalText.sanitized(note.text)) }
+        lines.append("")
+        return lines
     }
 
     /// The page's deep dives in full, each marked as one with the line it starts on: the interface shows them folded,

@@ -15,6 +15,8 @@ public struct RunRequest: Sendable {
     public var executable: String
     public var knobSettings: [KnobSetting]
     public var speed: Double
+    /// The seed of the page's random delays and choices (`--seed`), nil for a random run.
+    public var seed: UInt64?
     public var stuckAfter: Double
     public var silentLimit: Double
     /// How long a page gets to end after SIGTERM before it is killed.
@@ -27,7 +29,7 @@ public struct RunRequest: Sendable {
     /// Whether the page may use the host's terminal: in the interface it must not; plain mode on a terminal shares it.
     public var terminal: TerminalAccess
 
-    public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1,
+    public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1, seed: UInt64? = nil,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
                 extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false,
                 terminal: TerminalAccess = .none) {
@@ -36,6 +38,7 @@ public struct RunRequest: Sendable {
         self.executable = executable
         self.knobSettings = knobSettings
         self.speed = speed
+        self.seed = seed
         self.stuckAfter = stuckAfter
         self.silentLimit = silentLimit
         self.gracePeriod = gracePeriod
@@ -44,7 +47,8 @@ public struct RunRequest: Sendable {
     }
 
     var arguments: [String] {
-        knobSettings.flatMap { ["--set", $0.assignment] } + (speed == 1 ? [] : ["--speed", "\(speed)"]) + extraArguments
+        knobSettings.flatMap { ["--set", $0.assignment] } + (speed == 1 ? [] : ["--speed", "\(speed)"])
+            + (seed.map { ["--seed", String($0)] } ?? []) + extraArguments
     }
 }
 
@@ -90,6 +94,7 @@ public final class PageRun: @unchecked Sendable {
         environment[PageEnvironment.hostPID] = String(getpid())
         environment[PageEnvironment.knobSettings] = nil
         environment[PageEnvironment.speed] = nil
+        environment[PageEnvironment.seed] = nil
         environment[PageEnvironment.stdinCommands] = request.sendsCommands ? "1" : nil
         environment.merge(request.extraEnvironment) { $1 }
         let mark = PageLineage.newRunMark()

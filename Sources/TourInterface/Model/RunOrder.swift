@@ -8,4 +8,6 @@ public struct RunOrder: Equatable, Sendable {
     public var page: Page
     public var knobSettings: [KnobSetting]
     public var speed: Double
+    /// The seed of the run's random delays and choices (`--seed`), nil for a random run.
+    public var seed: UInt64? = nil
 }

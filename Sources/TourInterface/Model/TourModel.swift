@@ -42,6 +42,11 @@ public struct TourModel: Sendable {
     public var compactTab = Pane.output
     public var overlay: Overlay?
     public var speed: Double
+    /// `--seed N`: every run's random delays and choices follow this seed, so a rehearsal and the talk match; nil runs
+    /// stay random.
+    public var seed: UInt64?
+    /// `tour --notes`: the pages show their `- speaker:` callouts, which learners never see.
+    public var showsSpeakerNotes = false
     public var size: Size
     /// The latest clock reading, on the monotonic clock the runs stamp their events with.
     public var now: UInt64 = 0

@@ -48,13 +48,17 @@ public struct PageLayout: Sendable {
     private let glyphs: Glyphs
     /// The deep dives shown in full, by the line of their marker; the others take one row.
     private let openDeepDives: Set<Int>
+    /// Whether `- speaker:` callouts are laid out; a learner never sees them (`tour --notes` shows them).
+    private let showsSpeakerNotes: Bool
 
     /// `showsResults`: keep room beside code for each line's result; a program that is only read (the reference
-    /// solution) has none.
-    public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = [], showsResults: Bool = true) {
+    /// solution) has none. `showsSpeakerNotes`: lay out the presenter's `- speaker:` callouts, left out otherwise.
+    public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = [], showsResults: Bool = true,
+                showsSpeakerNotes: Bool = false) {
         self.width = max(10, width)
         self.glyphs = glyphs
         self.openDeepDives = openDeepDives
+        self.showsSpeakerNotes = showsSpeakerNotes
         let lastLine = document.codeLines.last?.number ?? 99
         gutterWidth = String(lastLine).count + 1
         resultsWidth = showsResults && width >= 50 ? min(28, max(14, width / 5)) : 0
@@ -66,6 +70,7 @@ public struct PageLayout: Sendable {
     private mutating func layOut(_ blocks: [PageBlock]) {
         var previous: PageBlock?
         for block in blocks {
+            if case .callout(.speaker, _, _) = block, !showsSpeakerNotes { continue }
             if let previous, needsBlankLine(between: previous, and: block) { rows.append(PageRow(cells: [])) }
             blockStarts.append(rows.count)
             switch block {

@@ -5,14 +5,15 @@ extension PageLayout {
     /// every frame and every scroll key needs it, and laying out a long page each time costs milliseconds.
     /// The compiler's messages and the exercises, which change without the text changing, are added to the cached
     /// layout each time.
-    static func cached(for page: PageState, width: Int, glyphs: Glyphs, in cache: PageLayoutCache) -> PageLayout {
-        cache.layout(for: page, width: width, glyphs: glyphs)
+    static func cached(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool, in cache: PageLayoutCache) -> PageLayout {
+        cache.layout(for: page, width: width, glyphs: glyphs, speakerNotes: speakerNotes)
             .annotated(with: page.diagnosticsOnPage, selected: page.build.selected, glyphs: glyphs)
             .withExercises(page.exercise, glyphs: glyphs)
     }
 }
 
-/// The last few page layouts, by page text, width, glyphs and open deep dives; one per model (see `RenderCaches`).
+/// The last few page layouts, by page text, width, glyphs, open deep dives and whether speaker notes show; one per
+/// model (see `RenderCaches`).
 final class PageLayoutCache: @unchecked Sendable {
     private struct Entry {
         var text: PageText
@@ -26,20 +27,24 @@ final class PageLayoutCache: @unchecked Sendable {
     private var entries: [Entry] = []
     private let capacity = 8
 
-    /// `speakerNotes: false` leaves the `- speaker:` callouts out, as the presenter's screen does.
-    func layout(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool = true) -> PageLayout {
+    /// `speakerNotes: false` leaves the `- speaker:` callouts out of the document itself, so the blocks the presenter
+    /// reveals are the blocks laid out; `true` (`tour --notes`) draws them as the speaker's boxes.
+    func layout(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool) -> PageLayout {
         let document = speakerNotes ? page.document : page.document.withoutSpeakerNotes
         // A page not read yet has nothing to lay out, and nothing to cache it under.
         guard let text = page.text else {
-            return PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
+            return PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives,
+                              showsSpeakerNotes: speakerNotes)
         }
         return lock.withLock {
             if let entry = entries.first(where: { $0.text === text && $0.layout.width == max(10, width) && $0.glyphs == glyphs
                 && $0.openDeepDives == page.openDeepDives && $0.speakerNotes == speakerNotes }) {
                 return entry.layout
             }
-            let layout = PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives)
-            entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives, speakerNotes: speakerNotes), at: 0)
+            let layout = PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives,
+                                    showsSpeakerNotes: speakerNotes)
+            entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives,
+                                 speakerNotes: speakerNotes), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }

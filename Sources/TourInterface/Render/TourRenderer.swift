@@ -54,7 +54,7 @@ public enum TourRenderer {
         let inner = box.inside
         switch pane {
         case .page:
-            let pageLayout = PageLayout.cached(for: model.currentPage, width: inner.width, glyphs: glyphs, in: model.renderCaches.pageLayouts)
+            let pageLayout = PageLayout.cached(for: model.currentPage, width: inner.width, glyphs: glyphs, speakerNotes: model.showsSpeakerNotes, in: model.renderCaches.pageLayouts)
             PageView.draw(model, layout: pageLayout, in: inner, into: &buffer)
             drawPosition(scroll: model.currentPage.pageScroll, total: pageLayout.rows.count, visible: inner.height, box: box, into: &buffer)
         case .output:

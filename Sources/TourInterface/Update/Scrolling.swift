@@ -35,7 +35,7 @@ extension TourModel {
 
     /// The current page laid out for the width of its pane.
     func pageLayout() -> PageLayout {
-        PageLayout.cached(for: currentPage, width: box(of: .page).inside.width, glyphs: glyphs, in: renderCaches.pageLayouts)
+        PageLayout.cached(for: currentPage, width: box(of: .page).inside.width, glyphs: glyphs, speakerNotes: showsSpeakerNotes, in: renderCaches.pageLayouts)
     }
 
     mutating func scroll(_ amount: ScrollAmount) {

@@ -205,7 +205,7 @@ extension TourModel {
         pages[index] = page
         bindPendingAnswer(page: index, runID: runID)
         return effects + [.recordProgress(.ran(page: page.page.slug)),
-                          .start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed))]
+                          .start(RunOrder(runID: runID, page: page.page, knobSettings: page.knobSettings, speed: speed, seed: seed))]
     }
 
     /// Stops the run and any build in flight, wherever they are.

@@ -41,9 +41,9 @@ struct ProgressCommandTests {
     }
 
     @Test func theTutorialOpensOnANamedPageElseWhereTheProgressSays() throws {
-        #expect(try TourCommand.parse([]) == .interactive(speed: 1, page: nil))
-        #expect(try TourCommand.parse(["--page", "3"]) == .interactive(speed: 1, page: "3"))
-        #expect(try TourCommand.parse(["--speed", "2", "--page", "gcd"]) == .interactive(speed: 2, page: "gcd"))
+        #expect(try TourCommand.parse([]) == .interactive(.init()))
+        #expect(try TourCommand.parse(["--page", "3"]) == .interactive(.init(page: "3")))
+        #expect(try TourCommand.parse(["--speed", "2", "--page", "gcd"]) == .interactive(.init(speed: 2, page: "gcd")))
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page"]) }
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["--page", "3", "--plain"]) }
     }
