@@ -48,6 +48,7 @@ extension EventKind {
         case .row: #"{"e":"row","t":"#
         case .detail: #"{"e":"detail","t":"#
         case .input: #"{"e":"input","t":"#
+        case .queue: #"{"e":"queue","t":"#
         case .unknown: nil
         }
     }
@@ -60,9 +61,13 @@ extension EventKind {
             line.add("page", page)
             line.add("pid", Int(pid))
             line.add("speed", speed)
-        case .begin(let id, let name), .end(let id, let name):
+        case .begin(let id, let name):
             line.add("id", id)
             line.add("name", name)
+        case .end(let id, let name, let cpu):
+            line.add("id", id)
+            line.add("name", name)
+            if let cpu { line.add("cpu", cpu) }
         case .mark(let name):
             line.add("name", name)
         case .out(let text):
@@ -118,6 +123,9 @@ extension EventKind {
             line.add(picture)
         case .input(let commands):
             line.add("commands", commands.rawValue)
+        case .queue(let name, let width):
+            line.add("name", name)
+            line.add("width", width)
         case .unknown:
             break
         }

@@ -25,8 +25,9 @@ public enum EventKind: Sendable, Equatable {
     case hello(version: Int, page: String, pid: Int32, speed: Double)
     /// A span began: `trace(name) { … }` as its body starts. `id` is unique in the process, counting from 1.
     case begin(id: Int, name: String)
-    /// The span `id` ended.
-    case end(id: Int, name: String)
+    /// The span `id` ended; `cpu` is the processor time its thread spent inside it, in nanoseconds, when the page
+    /// measured it (`CLOCK_THREAD_CPUTIME_ID` read at both ends).
+    case end(id: Int, name: String, cpu: Int? = nil)
     /// An instant on the thread's lane: `mark(name)`.
     case mark(name: String)
     /// One line the page printed through LessonKit's `print`, without its newline.
@@ -56,6 +57,9 @@ public enum EventKind: Sendable, Equatable {
     case detail(index: Int, part: Int, caption: String, picture: PagePicture)
     /// The page reads `commands` on its standard input.
     case input(commands: InputCommands)
+    /// The page configured the `OperationQueue` called `name` to run at most `width` operations at once
+    /// (`maxConcurrentOperationCount`; -1 for the default, no fixed limit).
+    case queue(name: String, width: Int)
     /// A kind this reader does not know: kept, so the format can grow, and ignored.
     case unknown(String)
 
@@ -78,6 +82,7 @@ public enum EventKind: Sendable, Equatable {
         case .row: "row"
         case .detail: "detail"
         case .input: "input"
+        case .queue: "queue"
         case .unknown(let name): name
         }
     }

@@ -3,8 +3,10 @@ import Foundation
 
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
 /// one thread per lane, named as everywhere else ("main", "T3"), complete (`X`) events for spans, instants for
-/// marks, operation states and printed lines, each with the queue it ran on in its `args`, and flow arrows from
-/// each dependency's end to its dependent's start.
+/// marks, operation states and printed lines, each with the queue it ran on in its `args`, flow arrows from
+/// each dependency's end to its dependent's start, each thread's sampled states (running, waiting) as slices on a
+/// track of their own beside the thread's (`stateTrack(of:)`), and each operation's life as async slices: one from
+/// its first state to its last, holding one slice per state it passed through.
 public enum ChromeTrace {
     public static func document(for record: RunRecord, title: String) -> [String: Any] {
         let pid = Int(record.pid ?? 0)
@@ -17,6 +19,20 @@ public enum ChromeTrace {
         for (index, lane) in record.threads.enumerated() {
             events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": Int(lane.thread), "args": ["name": lane.name]])
             events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": Int(lane.thread), "args": ["sort_index": index]])
+        }
+        for (index, lane) in record.threads.enumerated() {
+            guard let stretches = record.threadStates[lane.thread], !stretches.isEmpty else { continue }
+            let track = stateTrack(of: lane.thread)
+            events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": track, "args": ["name": "\(lane.name) state"]])
+            events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": track, "args": ["sort_index": index]])
+            for stretch in stretches {
+                events.append(["ph": "X", "name": stretch.state == .running ? "running" : "waiting", "cat": "thread state",
+                               "pid": pid, "tid": track, "ts": microseconds(stretch.start),
+                               "dur": Double(stretch.end &- stretch.start) / 1e3, "args": ["thread": Int(lane.thread)]])
+            }
+        }
+        for operation in record.operations {
+            events += operationSlices(operation, end: record.endTime, pid: pid, microseconds: microseconds)
         }
         for span in record.spans {
             let end = span.end ?? record.endTime ?? span.start
@@ -53,53 +69,48 @@ public enum ChromeTrace {
         return ["traceEvents": events, "displayTimeUnit": "ms", "otherData": other]
     }
 
-    /// What is wrong with `path` as the file `--trace` writes, or nil when it can be written: checked before the page
-    /// runs, so a bad target costs the learner no run. A regular file is replaced; a symbolic link, a named pipe, a
-    /// device or a folder is never replaced by one, and the folder it goes in must exist and take a new file.
+    /// The track a thread's states go on: a thread of their own, since a state's stretch may begin inside a span and
+    /// end after it, which slices on one thread may not do. Kernel thread ids stay below 2²² (`pid_max`), so the
+    /// offset never meets a real thread.
+    public static func stateTrack(of thread: Int32) -> Int {
+        Int(thread) + stateTrackOffset
+    }
+
+    public static let stateTrackOffset = 1 << 30
+
+    /// An operation's life as async slices (`b`, `e`) with its id: the whole from its first reported state to its last
+    /// (the run's end when it never finished), holding one slice per state from its change to the next.
+    private static func operationSlices(_ operation: OperationRecord, end runEnd: UInt64?, pid: Int,
+                                        microseconds: (UInt64) -> Double) -> [[String: Any]] {
+        guard let first = operation.changes.first, let last = operation.changes.last else { return [] }
+        let finished = last.state == .finished || last.state == .cancelled
+        let end = finished ? last.time : max(last.time, runEnd ?? last.time)
+        func slice(_ phase: String, _ name: String, at time: UInt64, thread: Int32, args: [String: Any] = [:]) -> [String: Any] {
+            ["ph": phase, "name": name, "cat": "operation", "id": operation.id, "pid": pid, "tid": Int(thread),
+             "ts": microseconds(time), "args": args]
+        }
+        var slices = [slice("b", operation.name, at: first.time, thread: first.thread,
+                            args: ["finished": finished, "queue": first.queue])]
+        for (index, change) in operation.changes.enumerated() {
+            let until = index + 1 < operation.changes.count ? operation.changes[index + 1].time : end
+            // A finished or cancelled operation's last state is where its life ends, not a stretch of it.
+            if index == operation.changes.count - 1 && finished { break }
+            slices.append(slice("b", change.state.rawValue, at: change.time, thread: change.thread, args: ["queue": change.queue]))
+            slices.append(slice("e", change.state.rawValue, at: max(change.time, until), thread: change.thread))
+        }
+        slices.append(slice("e", operation.name, at: end, thread: last.thread))
+        return slices
+    }
+
+    /// What is wrong with `path` as the file `--trace` writes, or nil when it can be written (`ExportTarget`).
     public static func problem(withTarget path: String) -> String? {
-        let named = "--trace \(path)"
-        let example = "for example --trace run.json"
-        if path.hasSuffix("/") { return "\(named) names a folder; name a file in it, \(example)" }
-        switch PathKind.at(path) {
-        case .regularFile, .missing: break
-        case .directory: return "\(named) is a folder; name a file in it, for example --trace \(path)/run.json"
-        case .symbolicLink(let target):
-            return "\(named) is a symbolic link to \(target); the trace would replace the link, so name the file itself "
-                + "or a new one, \(example)"
-        case .unreadable(let problem): return "\(named) cannot be looked at (\(problem.reason)); name a file in a folder you can use, \(example)"
-        case let kind: return "\(named) is \(kind), not a regular file; name a regular file, \(example)"
-        }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var info = stat()
-        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            return "\(named) is in a folder that does not exist, \(folder); create it first (mkdir -p \(folder)) or name a file in a folder that exists"
-        }
-        // A real attempt rather than access(2): it also answers for root, read-only mounts and full disks.
-        let probe = URL(fileURLWithPath: folder).appendingPathComponent(".tour-trace-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            return "\(named) cannot be written: no new file can be made in \(folder) (\(String(cString: strerror(errno)))); "
-                + "name a file in a folder you can write to, \(example)"
-        }
-        close(descriptor)
-        unlink(probe)
-        return nil
+        ExportTarget.problem(withTarget: path, option: "--trace", example: "run.json", noun: "trace")
     }
 
     /// Writes the document to `path`, replacing a regular file there and nothing else.
     public static func write(_ record: RunRecord, title: String, to path: String) throws {
-        // Checked again: the path may have changed while the page ran.
-        if let problem = problem(withTarget: path) { throw TraceWriteFailure(description: problem) }
         let data = try JSONSerialization.data(withJSONObject: document(for: record, title: title), options: [.sortedKeys])
-        do {
-            try AtomicFile.write(data, to: path)
-        } catch {
-            throw TraceWriteFailure(description: error.description)
-        }
+        try ExportTarget.write(data, to: path, option: "--trace", example: "run.json", noun: "trace")
     }
 
-    /// Why the trace was not written, in words.
-    public struct TraceWriteFailure: Error, CustomStringConvertible {
-        public let description: String
-    }
 }

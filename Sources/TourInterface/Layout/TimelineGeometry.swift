@@ -3,6 +3,9 @@ import TourCore
 /// Where the timeline pane puts lanes, bars, the axis, the queue legend and the info row, and which stretch of
 /// the run it shows: shared by rendering and by the keys and clicks that pan, zoom and select.
 public struct TimelineGeometry: Sendable {
+    /// The concurrency meter's first row, above the lanes, and how many rows it has (`ConcurrencyMeter`).
+    public let meterRow: Int
+    public let meterRows: Int
     /// The lane titles' column.
     public let labels: Rect
     /// Where bars are drawn: one row per lane shown.
@@ -25,12 +28,16 @@ public struct TimelineGeometry: Sendable {
     /// Lane titles are as wide as the widest lane name. The legend takes the rows it needs that no lane
     /// needs, and at least one, so it never pushes a lane out of view while there is room for it.
     public init(inner: Rect, state: TimelineState, record: RunRecord, now: UInt64, glyphs: Glyphs) {
-        let laneRows = max(0, inner.height - 3)
+        let meter = ConcurrencyMeter.rows(forPaneHeight: inner.height)
+        meterRow = inner.y
+        meterRows = meter
+        let laneRows = max(0, inner.height - 3 - meter)
         let wanted = TimelineLegend.rowCount(record, width: inner.width, glyphs: glyphs)
         let legend = min(wanted, max(min(wanted, 1), laneRows - record.threads.count), max(0, laneRows - 1))
-        let labelWidth = max(4, record.threads.map { TextWidth.of($0.name) }.max() ?? 0)
-        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: laneRows - legend)
-        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: inner.width - labelWidth - 1, height: laneRows - legend)
+        // The meter's titles ("open/3") share the lanes' title column.
+        let labelWidth = max(meter > 0 ? 6 : 4, record.threads.map { TextWidth.of($0.name) }.max() ?? 0)
+        labels = Rect(x: inner.x, y: inner.y + meter, width: labelWidth, height: laneRows - legend)
+        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y + meter, width: inner.width - labelWidth - 1, height: laneRows - legend)
         axisRow = plot.maxY
         tickLabelRow = plot.maxY + 1
         legendRow = plot.maxY + 2

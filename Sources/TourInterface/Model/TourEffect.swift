@@ -42,4 +42,7 @@ public enum TourEffect: Equatable, Sendable {
     case watchExercise(page: Page, exercise: Page)
     /// Read and parse the reference solution; it comes back as `.exercise(.solutionRead)`. Never writes anything.
     case readSolution(page: Page, file: URL)
+    /// Draw the page's latest run as an SVG picture and a Chrome trace in `.tour/pictures/`, off the interface's
+    /// queue; where they went, or why not, comes back as `.picturesSaved`.
+    case savePictures(page: Page)
 }

@@ -52,6 +52,9 @@ public struct TourModel: Sendable {
     public var editing = EditingSettings()
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
+    /// The processors this machine lets the pages use, as the shell read them at launch
+    /// (`ProcessInfo.activeProcessorCount`): the concurrency meter's full mark. Nil until the shell says.
+    public var cores: Int?
     var nextRunID = 1
     var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.

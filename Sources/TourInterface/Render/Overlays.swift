@@ -18,6 +18,7 @@ enum Overlays {
         ("Timeline", "h l", "previous / next span or mark on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
+        ("", "S", "draw the run as SVG and a Perfetto trace in .tour/pictures"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),

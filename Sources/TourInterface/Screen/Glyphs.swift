@@ -30,18 +30,22 @@ public struct Glyphs: Sendable, Equatable {
     public var upDown: String
     /// The prefix of microseconds.
     public var micro: String
+    /// A cell filled from empty to full, in equal steps: the concurrency meter's bars.
+    public var levels: [Character]
 
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
+        building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ",
+        levels: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     )
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
-        building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u"
+        building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u",
+        levels: [" ", ".", "_", "-", "=", "+", "*", "%", "#"]
     )
 }
