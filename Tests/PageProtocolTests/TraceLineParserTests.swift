@@ -30,6 +30,7 @@ let oneOfEveryKind: [EventKind] = [
     .hello(version: 1, page: "Lesson01Operation", pid: 12_134, speed: 2.5),
     .begin(id: 17, name: "network load photo-3"),
     .end(id: 17, name: "network load photo-3"),
+    .end(id: 17, name: "tilt-shift photo-3", cpu: 182_004_113),
     .mark(name: "cancel requested"),
     .out(text: "says \"hi\"\tto 🧵"),
     .result(file: "main.swift", line: 42, kind: .duration, text: "4.1 ms", seconds: 0.004_123_5),
@@ -53,6 +54,8 @@ let oneOfEveryKind: [EventKind] = [
     .row(index: 0, caption: "0  coffee  loaded", picture: PagePicture(width: 1, height: 1, base64: "AQID"), parts: 1),
     .detail(index: 0, part: 0, caption: "before", picture: PagePicture(width: 1, height: 1, base64: "AQID")),
     .input(commands: .scroll),
+    .queue(name: "photos", width: 2),
+    .queue(name: "uploads", width: -1),
 ]
 
 /// The event as the host receives it: the page's encoding without its newline, decoded.
@@ -91,12 +94,12 @@ struct TraceLineRoundTripTests {
             if row.hasPrefix("| `"), let kind = row.dropFirst(3).split(separator: "`").first { documented.insert(String(kind)) }
         }
         #expect(documented == Set(oneOfEveryKind.map(\.wireName)))
-        #expect(documented.count == 16)
+        #expect(documented.count == 17)
     }
 
     @Test func theDocumentsExamplesDecodeAndEncodeByteForByte() throws {
         let examples = try traceFormatDocument().split(separator: "\n").filter { $0.hasPrefix(#"{"e":""#) }
-        #expect(examples.count == 16)
+        #expect(examples.count == 17)
         var kinds: Set<String> = []
         for example in examples {
             let event = try TraceLineParser.parse(Array(example.utf8)).get()
@@ -105,7 +108,7 @@ struct TraceLineRoundTripTests {
             kinds.insert(event.kind.wireName)
         }
         // Two examples of `row`; every other kind has one.
-        #expect(kinds.count == 15 && !kinds.contains("input"))
+        #expect(kinds.count == 16 && !kinds.contains("input"))
     }
 
     @Test func helloAsTheFixtureSentIt() throws {
