@@ -18,13 +18,12 @@ enum Overlays {
         ("Timeline", "h l", "previous / next span or mark on the lane"),
         ("", "j k", "lane down / up (click a bar to select it)"),
         ("", "i o 0 H L", "zoom in / out / fit the run; pan left / right"),
-        ("", "S", "draw the run as SVG and a Perfetto trace in .tour/pictures"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
         ("", "h v", "a hint (the timeline keeps h) / the solution"),
-        ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
+        ("Other", "? ^L q S", "this help / redraw / quit (asks in a run) / SVG"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.
