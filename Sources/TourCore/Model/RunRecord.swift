@@ -105,7 +105,7 @@ public struct RunRecord: Sendable {
     /// The page reads scroll commands on its standard input (it sent an `input` event), so scroll keys go to it.
     public private(set) var acceptsScrollCommands = false
 
-    /// Events received, including those later dropped.
+    /// Events received from the page (not the host's thread samples), including those later dropped.
     public private(set) var eventCount = 0
     /// What went beyond the caps in `limits`.
     public private(set) var drops = Drops()
@@ -199,7 +199,8 @@ public struct RunRecord: Sendable {
 
     /// Folds one event into the record. Events straight from a page go through `ingest(_:receivedAt:)` first.
     public mutating func apply(_ event: HostEvent) {
-        eventCount += 1
+        // The host's own samples of the page's threads are not events the page sent.
+        if case .threadStates = event {} else { eventCount += 1 }
         switch event {
         case .started(let pid, let time):
             self.pid = pid
