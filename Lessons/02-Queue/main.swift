@@ -77,6 +77,7 @@ func filterOperations(meter: PoolMeter) -> [TiltShiftOperation] {
 let photoQueue = OperationQueue()
 photoQueue.name = "photos"
 photoQueue.maxConcurrentOperationCount = maxConcurrent
+announceWidth(of: photoQueue)
 let photoMeter = PoolMeter()
 let filters = filterOperations(meter: photoMeter)
 
@@ -128,6 +129,7 @@ func runBatch(_ operations: [Operation], width: Int, meter: PoolMeter, label: St
     let queue = OperationQueue()
     queue.name = label
     queue.maxConcurrentOperationCount = width
+    announceWidth(of: queue)
     let start = DispatchTime.now().uptimeNanoseconds
     trace(label) {
         queue.addOperations(operations, waitUntilFinished: true)
@@ -255,6 +257,7 @@ final class SlowJob: ObservedOperation, @unchecked Sendable {
 let priorityQueue = OperationQueue()
 priorityQueue.name = "priorities"
 priorityQueue.maxConcurrentOperationCount = 1
+announceWidth(of: priorityQueue)
 priorityQueue.isSuspended = true
 let backup = SlowJob("backup", seconds: 0.2)
 backup.queuePriority = .veryLow
@@ -309,6 +312,7 @@ func niceness() -> Int32 {
 let qualityQueue = OperationQueue()
 qualityQueue.name = "quality of service"
 qualityQueue.maxConcurrentOperationCount = serialQoSQueue ? 1 : 2
+announceWidth(of: qualityQueue)
 qualityQueue.isSuspended = true
 for serviceClass in serviceClasses {
     let job = ServiceClassJob(name: serviceClass.name)
@@ -332,6 +336,7 @@ trace("waitUntilAllOperationsAreFinished") {
 let downloadQueue = OperationQueue()
 downloadQueue.name = "downloads"
 downloadQueue.maxConcurrentOperationCount = 1
+announceWidth(of: downloadQueue)
 let downloads = (1...4).map { SlowJob("download \($0)", seconds: 0.3) }
 downloadQueue.addOperations(downloads, waitUntilFinished: false)
 downloads[0].started.wait()
@@ -381,6 +386,7 @@ final class UploadOperation: ObservedOperation, @unchecked Sendable {
 let uploadQueue = OperationQueue()
 uploadQueue.name = "uploads"
 uploadQueue.maxConcurrentOperationCount = 1
+announceWidth(of: uploadQueue)
 let completionBlocksDone = DispatchGroup()
 let uploads = (1...5).map { number in
     let upload = UploadOperation(name: "upload \(number)")

@@ -184,9 +184,11 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
 let networkQueue = OperationQueue()
 networkQueue.name = "network"
 networkQueue.maxConcurrentOperationCount = 3
+announceWidth(of: networkQueue)
 let filterQueue = OperationQueue()
 filterQueue.name = "filters"
 filterQueue.maxConcurrentOperationCount = ProcessInfo.processInfo.activeProcessorCount
+announceWidth(of: filterQueue)
 print("The filters queue runs up to \(filterQueue.maxConcurrentOperationCount) at once, one per active processor of this machine")
 
 let rocketLoad = ImageLoadOperation(photoName: "rocket")

@@ -490,6 +490,7 @@ final class Finger {
 let queue = OperationQueue()
 queue.name = "image list"
 queue.maxConcurrentOperationCount = maxConcurrentOperations
+announceWidth(of: queue)
 
 let list = ImageList(photoNames: rowPhotos, rowsInView: rowsInViewCount, queue: queue, cacheImages: cacheImages)
 print("\(rowCount) rows over \(photoNames.count) photos, \(rowsInViewCount) in view; at most \(maxConcurrentOperations) operations run at once.")

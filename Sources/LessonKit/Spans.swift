@@ -19,18 +19,30 @@ struct OpenSpan: Sendable {
     /// When the span began, for the narration's "took"; only read when there is narration, since the host has the
     /// `begin` event's own stamp.
     let start: UInt64
+    /// The thread's processor time as the span began, for the `end` event's `cpu`; read only while a host listens.
+    /// A span that ends on another thread than it began (an operation finished from elsewhere) has no CPU time.
+    let startCPU: UInt64
+    let thread: Int32
 
     init(_ name: String) {
         let session = LessonSession.shared
         id = session.makeSpanID()
         self.name = name
         start = session.narrates ? monotonicNanoseconds() : 0
+        let listened = session.channel.isConnected
+        thread = listened ? ThreadIdentity.current : 0
         session.emit(.begin(id: id, name: name, task: TracedTaskIdentity.current?.number))
+        // Read after the `begin` is sent, so the span's CPU time leaves out the cost of sending it.
+        startCPU = listened ? threadCPUNanoseconds() : 0
     }
 
     func end() {
         let session = LessonSession.shared
-        session.emit(.end(id: id, name: name))
+        if session.channel.isConnected {
+            let now = thread == ThreadIdentity.current ? threadCPUNanoseconds() : 0
+            let cpu = now >= startCPU && now > 0 ? Int(now - startCPU) : nil
+            session.emit(.end(id: id, name: name, cpu: cpu))
+        }
         session.narrate("\(name) took \(formatSeconds(Double(monotonicNanoseconds() - start) / 1e9))")
     }
 }

@@ -49,6 +49,7 @@ extension EventKind {
         case .detail: #"{"e":"detail","t":"#
         case .input: #"{"e":"input","t":"#
         case .task: #"{"e":"task","t":"#
+        case .queue: #"{"e":"queue","t":"#
         case .unknown: nil
         }
     }
@@ -65,9 +66,10 @@ extension EventKind {
             line.add("id", id)
             line.add("name", name)
             if let task { line.add("task", task) }
-        case .end(let id, let name):
+        case .end(let id, let name, let cpu):
             line.add("id", id)
             line.add("name", name)
+            if let cpu { line.add("cpu", cpu) }
         case .mark(let name):
             line.add("name", name)
         case .out(let text):
@@ -129,6 +131,9 @@ extension EventKind {
             line.add("name", name)
             line.add("kind", kind.rawValue)
             line.add("phase", phase.rawValue)
+        case .queue(let name, let width):
+            line.add("name", name)
+            line.add("width", width)
         case .unknown:
             break
         }

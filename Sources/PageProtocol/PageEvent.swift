@@ -26,8 +26,9 @@ public enum EventKind: Sendable, Equatable {
     /// A span began: `trace(name) { … }` as its body starts. `id` is unique in the process, counting from 1;
     /// `task` is the number of the traced Swift task it runs in (`task` events), nil outside one.
     case begin(id: Int, name: String, task: Int? = nil)
-    /// The span `id` ended.
-    case end(id: Int, name: String)
+    /// The span `id` ended; `cpu` is the processor time its thread spent inside it, in nanoseconds, when the page
+    /// measured it (`CLOCK_THREAD_CPUTIME_ID` read at both ends).
+    case end(id: Int, name: String, cpu: Int? = nil)
     /// An instant on the thread's lane: `mark(name)`.
     case mark(name: String)
     /// One line the page printed through LessonKit's `print`, without its newline.
@@ -60,6 +61,9 @@ public enum EventKind: Sendable, Equatable {
     /// A traced Swift task started or ended: its number (unique in the process, counting from 1), the number of
     /// the task it was started from (nil for none), its name and how it was started.
     case task(number: Int, parent: Int?, name: String, kind: TaskKind, phase: TaskPhase)
+    /// The page configured the `OperationQueue` called `name` to run at most `width` operations at once
+    /// (`maxConcurrentOperationCount`; -1 for the default, no fixed limit).
+    case queue(name: String, width: Int)
     /// A kind this reader does not know: kept, so the format can grow, and ignored.
     case unknown(String)
 
@@ -83,6 +87,7 @@ public enum EventKind: Sendable, Equatable {
         case .detail: "detail"
         case .input: "input"
         case .task: "task"
+        case .queue: "queue"
         case .unknown(let name): name
         }
     }

@@ -125,9 +125,9 @@ enum FieldKey: Int, CaseIterable {
     case v, page, pid, speed, id, name, text, file, line, kind, seconds, type, value, defaultValue, minimum, maximum
     case choices, help, op, oid, state, on, onid, ending, why, signal, image, program, pc, addr, stackOverflow
     case w, h, px, count, index, caption, parts, part, commands
-    case task, parent, phase
+    case task, parent, phase, cpu, width
 
-    static let slotCount = FieldKey.phase.rawValue + 1
+    static let slotCount = FieldKey.width.rawValue + 1
 
     /// The key as it is written on the wire.
     var wireName: String {
@@ -144,7 +144,7 @@ enum FieldKey: Int, CaseIterable {
 
 /// The event kinds the decoder knows by their `e`; any other is kept as `EventKind.unknown`.
 enum WireKind: Int, CaseIterable {
-    case hello, begin, end, mark, out, result, knob, op, dep, expect, crash, frame, rows, row, detail, input, task
+    case hello, begin, end, mark, out, result, knob, op, dep, expect, crash, frame, rows, row, detail, input, task, queue
 
     static let names = PackedNames(allCases.map { ("\($0)", $0.rawValue) })
 }
@@ -283,7 +283,7 @@ struct Fields {
             guard let pid = Int32(exactly: try integer(.pid)) else { throw Failure.missingField("pid") }
             return .hello(version: try integer(.v), page: try string(.page), pid: pid, speed: try number(.speed))
         case .begin: return .begin(id: try integer(.id), name: try string(.name), task: optionalInteger(.task))
-        case .end: return .end(id: try integer(.id), name: try string(.name))
+        case .end: return .end(id: try integer(.id), name: try string(.name), cpu: optionalInteger(.cpu))
         case .mark: return .mark(name: try string(.name))
         case .out: return .out(text: try string(.text))
         case .result:
@@ -316,6 +316,7 @@ struct Fields {
         case .task:
             return .task(number: try integer(.task), parent: optionalInteger(.parent), name: try string(.name),
                          kind: try word(.kind), phase: try word(.phase))
+        case .queue: return .queue(name: try string(.name), width: try integer(.width))
         }
     }
 

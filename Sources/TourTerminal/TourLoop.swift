@@ -31,6 +31,8 @@ final class TourLoop: @unchecked Sendable {
     private var rebuilds: PageRebuilds!
     private var exercises: ExerciseChecks!
     private let editor: EditorHandoff
+    /// The checkout: `S` writes its pictures under its `.tour` folder.
+    private let packageRoot: URL
     /// Where opened pages and runs are recorded, off `queue`: a write waits for the file's lock, which another
     /// tutorial may hold, and the interface must not wait with it.
     private let progress: ProgressStore?
@@ -48,6 +50,7 @@ final class TourLoop: @unchecked Sendable {
     init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?,
          recording: ScreenRecording? = nil) {
         self.recording = recording
+        self.packageRoot = packageRoot
         self.progress = progress
         self.screen = screen
         self.model = model
@@ -223,6 +226,8 @@ final class TourLoop: @unchecked Sendable {
                 perform(model.update(.exercise(exercises.readSolution(page, file: file))))
             case .publishPresenterSnapshot(let snapshot):
                 publishPresenterSnapshot(snapshot)
+            case .savePictures(let page):
+                savePictures(of: page)
             }
         }
     }
@@ -253,6 +258,29 @@ final class TourLoop: @unchecked Sendable {
                     queue.async { [self] in perform(model.update(.sourceReadAhead(page: page, source))) }
                 }
             }
+        }
+    }
+
+    /// Writes the page's latest run as `.tour/pictures/NN-slug.svg` and `.json`, off the queue (a long run's picture
+    /// takes a moment to draw); the paths or the failure come back as `.picturesSaved`.
+    private func savePictures(of page: Page) {
+        guard let record = model.pages.first(where: { $0.page == page })?.record else { return }
+        let folder = packageRoot.appendingPathComponent(".tour/pictures")
+        let name = String(format: "%02d-%@", page.number, page.slug)
+        let title = "\(page.number) \(page.title)"
+        DispatchQueue.global(qos: .utility).async { [unowned self] in
+            let result: PicturesSaved
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let picture = folder.appendingPathComponent(name + ".svg").path
+                let trace = folder.appendingPathComponent(name + ".json").path
+                try TimelineSVG.write(record, title: title, to: picture)
+                try ChromeTrace.write(record, title: title, to: trace)
+                result = .saved(picture: ".tour/pictures/\(name).svg", trace: ".tour/pictures/\(name).json")
+            } catch {
+                result = .failed("\(error)")
+            }
+            queue.async { [unowned self] in handle(.picturesSaved(result), drawNow: true) }
         }
     }
 

@@ -31,6 +31,7 @@ let oneOfEveryKind: [EventKind] = [
     .begin(id: 17, name: "network load photo-3"),
     .begin(id: 18, name: "fetch", task: 3),
     .end(id: 17, name: "network load photo-3"),
+    .end(id: 17, name: "tilt-shift photo-3", cpu: 182_004_113),
     .mark(name: "cancel requested"),
     .out(text: "says \"hi\"\tto 🧵"),
     .result(file: "main.swift", line: 42, kind: .duration, text: "4.1 ms", seconds: 0.004_123_5),
@@ -58,6 +59,8 @@ let oneOfEveryKind: [EventKind] = [
     .task(number: 3, parent: 1, name: "download", kind: .child, phase: .end),
     .task(number: 1, parent: nil, name: "main work", kind: .unstructured, phase: .start),
     .task(number: 4, parent: 1, name: "logger", kind: .detached, phase: .start),
+    .queue(name: "photos", width: 2),
+    .queue(name: "uploads", width: -1),
 ]
 
 /// The event as the host receives it: the page's encoding without its newline, decoded.
@@ -101,7 +104,7 @@ struct TraceLineRoundTripTests {
 
     @Test func theDocumentsExamplesDecodeAndEncodeByteForByte() throws {
         let examples = try traceFormatDocument().split(separator: "\n").filter { $0.hasPrefix(#"{"e":""#) }
-        #expect(examples.count == 18)
+        #expect(examples.count == 19)
         var kinds: Set<String> = []
         for example in examples {
             let event = try TraceLineParser.parse(Array(example.utf8)).get()
@@ -110,7 +113,7 @@ struct TraceLineRoundTripTests {
             kinds.insert(event.kind.wireName)
         }
         // Two examples of `row` and of `begin` (with and without its task); every other kind has one.
-        #expect(kinds.count == 16 && !kinds.contains("input") && kinds.contains("task"))
+        #expect(kinds.count == 17 && !kinds.contains("input") && kinds.contains("task") && kinds.contains("queue"))
     }
 
     @Test func helloAsTheFixtureSentIt() throws {

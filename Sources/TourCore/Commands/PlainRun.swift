@@ -9,7 +9,7 @@ public enum PlainRun {
         case endedOtherwise = 1
         case usage = 2
         case couldNotStart = 3
-        /// The page ran, but the file `--trace` or `--cast` named could not be written.
+        /// The page ran, but the file `--trace`, `--svg` or `--cast` named could not be written.
         case traceNotWritten = 4
     }
 
@@ -22,6 +22,9 @@ public enum PlainRun {
             throw TourCommand.UsageError(description: problem)
         }
         if let file = options.castFile, let problem = AsciicastRecorder.problem(withTarget: file, option: "--cast") {
+            throw TourCommand.UsageError(description: problem)
+        }
+        if let file = options.svgFile, let problem = TimelineSVG.problem(withTarget: file) {
             throw TourCommand.UsageError(description: problem)
         }
         if let key = options.predict { _ = try ExerciseCommand.validatePrediction(key, page: page) }
@@ -96,6 +99,15 @@ public enum PlainRun {
                 emit("Trace written to \(file) (\(record.threads.count) threads); open it at https://ui.perfetto.dev")
             } catch {
                 emit("The trace was not written: \(error)")
+                return .traceNotWritten
+            }
+        }
+        if let file = options.svgFile {
+            do {
+                try TimelineSVG.write(record, title: "\(page.number) \(page.title)", to: file)
+                emit("Timeline drawn in \(file) (\(record.threads.count) lanes); open it in a browser")
+            } catch {
+                emit("The picture was not written: \(error)")
                 return .traceNotWritten
             }
         }

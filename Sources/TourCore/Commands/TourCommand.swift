@@ -65,6 +65,8 @@ public enum TourCommand: Equatable, Sendable {
         /// `--cast FILE` (run only): also record what the terminal showed, as an asciicast v2 file.
         public var castFile: String?
         public var traceFile: String?
+        /// `--svg FILE` (run only): the run's timeline as an SVG picture.
+        public var svgFile: String?
         public var stuckAfter: Double = 3
         /// `--predict KEY` (run only): the learner's answer to the page's prediction, graded from this run.
         public var predict: String?
@@ -153,6 +155,8 @@ public enum TourCommand: Equatable, Sendable {
           --cast FILE.cast     run only: also record what the terminal showed, as an asciicast v2 file
           --trace FILE.json    run only: also write the run as Chrome trace JSON (open it in Perfetto); a
                                regular file there is replaced, anything else is refused before the run
+          --svg FILE.svg       run only: also draw the run's timeline as an SVG picture (lanes, spans in
+                               their queues' colours, thread states, an axis in ms), refused as --trace is
           --stuck-after S      call the run stuck after S seconds without progress (default 3)
           --predict KEY        run only: your answer to the page's prediction (tour predict <page>), graded
                                from this run and recorded in your progress
@@ -160,7 +164,7 @@ public enum TourCommand: Equatable, Sendable {
         Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise
         (crash, stuck, failure it did not announce); 2 a usage mistake, such as a --trace FILE that is not
         a regular file or is in a folder that does not exist (checked before the page runs); 3 the page
-        could not start; 4 the page ran but its trace or recording could not be written.
+        could not start; 4 the page ran but its trace, picture or recording could not be written.
         """
 
     public static func parse(_ arguments: [String]) throws -> TourCommand {
@@ -363,6 +367,15 @@ public enum TourCommand: Equatable, Sendable {
                     throw UsageError(description: "--trace needs a file name, for example --trace run.json")
                 }
                 options.traceFile = file
+            case "--svg":
+                guard command == "run" else {
+                    throw UsageError(description: "watch draws no picture, since it reruns the page at every save; "
+                                     + "use tour run <page> --svg FILE.svg")
+                }
+                guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
+                    throw UsageError(description: "--svg needs a file name, for example --svg timeline.svg")
+                }
+                options.svgFile = file
             case "--stuck-after":
                 guard let text = remaining.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--stuck-after needs a number of seconds from 0 to 600, for example --stuck-after 5")
@@ -377,7 +390,7 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.predict = key
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --seed N, --notes, --trace FILE.json, --stuck-after S" + (command == "run" ? ", --predict KEY, --cast FILE.cast" : ""))
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --seed N, --notes, --trace FILE.json, --svg FILE.svg, --stuck-after S" + (command == "run" ? ", --predict KEY, --cast FILE.cast" : ""))
             default:
                 guard page == nil else {
                     throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")

@@ -3,10 +3,12 @@ import Foundation
 
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
 /// one thread per lane, named as everywhere else ("main", "T3"), complete (`X`) events for spans, instants for
-/// marks, operation states and printed lines, each with the queue it ran on in its `args`, and flow arrows from
-/// each dependency's end to its dependent's start. Each traced Swift task is an async slice (`b`/`e`, `cat` "task",
-/// `id` its number) from its start to its end, with its spans nested in it as async slices of their own, each naming
-/// the thread that ran it, since a task's spans may run on several threads.
+/// marks, operation states and printed lines, each with the queue it ran on in its `args`, flow arrows from
+/// each dependency's end to its dependent's start, each thread's sampled states (running, waiting) as slices on a
+/// track of their own beside the thread's (`stateTrack(of:)`), and each operation's life as async slices: one from
+/// its first state to its last, holding one slice per state it passed through. Each traced Swift task is an async
+/// slice too (`b`/`e`, `cat` "task", `id` its number) from its start to its end, with its spans nested in it as async
+/// slices of their own, each naming the thread that ran it, since a task's spans may run on several threads.
 public enum ChromeTrace {
     public static func document(for record: RunRecord, title: String) -> [String: Any] {
         let pid = Int(record.pid ?? 0)
@@ -19,6 +21,20 @@ public enum ChromeTrace {
         for (index, lane) in record.threads.enumerated() {
             events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": Int(lane.thread), "args": ["name": lane.name]])
             events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": Int(lane.thread), "args": ["sort_index": index]])
+        }
+        for (index, lane) in record.threads.enumerated() {
+            guard let stretches = record.threadStates[lane.thread], !stretches.isEmpty else { continue }
+            let track = stateTrack(of: lane.thread)
+            events.append(["ph": "M", "name": "thread_name", "pid": pid, "tid": track, "args": ["name": "\(lane.name) state"]])
+            events.append(["ph": "M", "name": "thread_sort_index", "pid": pid, "tid": track, "args": ["sort_index": index]])
+            for stretch in stretches {
+                events.append(["ph": "X", "name": stretch.state == .running ? "running" : "waiting", "cat": "thread state",
+                               "pid": pid, "tid": track, "ts": microseconds(stretch.start),
+                               "dur": Double(stretch.end &- stretch.start) / 1e3, "args": ["thread": Int(lane.thread)]])
+            }
+        }
+        for operation in record.operations {
+            events += operationSlices(operation, end: record.endTime, pid: pid, microseconds: microseconds)
         }
         for span in record.spans {
             let end = span.end ?? record.endTime ?? span.start
@@ -67,27 +83,48 @@ public enum ChromeTrace {
         return ["traceEvents": events, "displayTimeUnit": "ms", "otherData": other]
     }
 
-    /// What is wrong with `path` as the file `--trace` writes, or nil when it can be written: checked before the page
-    /// runs, so a bad target costs the learner no run. A regular file is replaced; a symbolic link, a named pipe, a
-    /// device or a folder is never replaced by one, and the folder it goes in must exist and take a new file.
+    /// The track a thread's states go on: a thread of their own, since a state's stretch may begin inside a span and
+    /// end after it, which slices on one thread may not do. Kernel thread ids stay below 2²² (`pid_max`), so the
+    /// offset never meets a real thread.
+    public static func stateTrack(of thread: Int32) -> Int {
+        Int(thread) + stateTrackOffset
+    }
+
+    public static let stateTrackOffset = 1 << 30
+
+    /// An operation's life as async slices (`b`, `e`) with its id: the whole from its first reported state to its last
+    /// (the run's end when it never finished), holding one slice per state from its change to the next.
+    private static func operationSlices(_ operation: OperationRecord, end runEnd: UInt64?, pid: Int,
+                                        microseconds: (UInt64) -> Double) -> [[String: Any]] {
+        guard let first = operation.changes.first, let last = operation.changes.last else { return [] }
+        let finished = last.state == .finished || last.state == .cancelled
+        let end = finished ? last.time : max(last.time, runEnd ?? last.time)
+        func slice(_ phase: String, _ name: String, at time: UInt64, thread: Int32, args: [String: Any] = [:]) -> [String: Any] {
+            ["ph": phase, "name": name, "cat": "operation", "id": operation.id, "pid": pid, "tid": Int(thread),
+             "ts": microseconds(time), "args": args]
+        }
+        var slices = [slice("b", operation.name, at: first.time, thread: first.thread,
+                            args: ["finished": finished, "queue": first.queue])]
+        for (index, change) in operation.changes.enumerated() {
+            let until = index + 1 < operation.changes.count ? operation.changes[index + 1].time : end
+            // A finished or cancelled operation's last state is where its life ends, not a stretch of it.
+            if index == operation.changes.count - 1 && finished { break }
+            slices.append(slice("b", change.state.rawValue, at: change.time, thread: change.thread, args: ["queue": change.queue]))
+            slices.append(slice("e", change.state.rawValue, at: max(change.time, until), thread: change.thread))
+        }
+        slices.append(slice("e", operation.name, at: end, thread: last.thread))
+        return slices
+    }
+
+    /// What is wrong with `path` as the file `--trace` writes, or nil when it can be written (`ExportTarget`).
     public static func problem(withTarget path: String) -> String? {
-        OutputTarget.problem(withTarget: path, option: "--trace", exampleName: "run.json", writing: "trace")
+        ExportTarget.problem(withTarget: path, option: "--trace", example: "run.json", noun: "trace")
     }
 
     /// Writes the document to `path`, replacing a regular file there and nothing else.
     public static func write(_ record: RunRecord, title: String, to path: String) throws {
-        // Checked again: the path may have changed while the page ran.
-        if let problem = problem(withTarget: path) { throw TraceWriteFailure(description: problem) }
         let data = try JSONSerialization.data(withJSONObject: document(for: record, title: title), options: [.sortedKeys])
-        do {
-            try AtomicFile.write(data, to: path)
-        } catch {
-            throw TraceWriteFailure(description: error.description)
-        }
+        try ExportTarget.write(data, to: path, option: "--trace", example: "run.json", noun: "trace")
     }
 
-    /// Why the trace was not written, in words.
-    public struct TraceWriteFailure: Error, CustomStringConvertible {
-        public let description: String
-    }
 }

@@ -102,13 +102,16 @@ public struct RunRecord: Sendable {
     /// What each thread was doing over time, as the host sampled it: running or waiting, oldest first.
     public private(set) var threadStates: [Int32: [ThreadStateStretch]] = [:]
     private var threadStateStretchCount = 0
+    /// The `maxConcurrentOperationCount` each operation queue was given, by the queue's name, as the page announced
+    /// it (a `queue` event); the latest announcement of a queue wins. At most `limits.queues` queues.
+    public private(set) var queueWidths: [String: Int] = [:]
 
     /// What the page drew in the live view: the newest frame and the current list.
     public private(set) var liveView = LiveViewState()
     /// The page reads scroll commands on its standard input (it sent an `input` event), so scroll keys go to it.
     public private(set) var acceptsScrollCommands = false
 
-    /// Events received, including those later dropped.
+    /// Events received from the page (not the host's thread samples), including those later dropped.
     public private(set) var eventCount = 0
     /// What went beyond the caps in `limits`.
     public private(set) var drops = Drops()
@@ -175,6 +178,8 @@ public struct RunRecord: Sendable {
     public mutating func ingest(inPlace event: inout HostEvent, receivedAt now: UInt64) {
         if let rejection = rejection(of: event, now: now) { event = rejection }
         apply(event)
+        // The host's own samples of the page's threads keep coming while a page hangs: no sign of its life.
+        if case .threadStates = event { return }
         lastActivity = max(lastActivity, now)
     }
 
@@ -201,7 +206,8 @@ public struct RunRecord: Sendable {
 
     /// Folds one event into the record. Events straight from a page go through `ingest(_:receivedAt:)` first.
     public mutating func apply(_ event: HostEvent) {
-        eventCount += 1
+        // The host's own samples of the page's threads are not events the page sent.
+        if case .threadStates = event {} else { eventCount += 1 }
         switch event {
         case .started(let pid, let time):
             self.pid = pid
@@ -240,18 +246,29 @@ public struct RunRecord: Sendable {
     /// the page has shown on a lane are kept: a sample may see threads the page never traced from.
     private mutating func noteState(_ reading: ThreadStateReading, at time: UInt64) {
         guard threadIndex[reading.thread] != nil else { return }
-        var stretches = threadStates[reading.thread] ?? []
-        if let last = stretches.last, last.state == reading.state {
-            stretches[stretches.count - 1].end = max(last.end, time)
-        } else if threadStateStretchCount < limits.threadStateStretches {
-            if let last = stretches.last { stretches[stretches.count - 1].end = max(last.end, time) }
-            stretches.append(ThreadStateStretch(state: reading.state, start: time, end: time))
-            threadStateStretchCount += 1
-        } else {
+        let changed = threadStates[reading.thread]?.last?.state != reading.state
+        guard !changed || threadStateStretchCount < limits.threadStateStretches else {
             drops.threadStateStretches += 1
             return
         }
-        threadStates[reading.thread] = stretches
+        // Changed in place through the dictionary's own storage: a copy of a long list per sample would make the
+        // fold quadratic in the run's length.
+        Self.extend(&threadStates[reading.thread, default: []], with: reading.state, at: time)
+        if changed { threadStateStretchCount += 1 }
+    }
+
+    /// Extends the last stretch of `stretches` to `time`, and starts a new one there when `state` differs from it.
+    private static func extend(_ stretches: inout [ThreadStateStretch], with state: ThreadRunState, at time: UInt64) {
+        if let last = stretches.last { stretches[stretches.count - 1].end = max(last.end, time) }
+        if stretches.last?.state != state {
+            stretches.append(ThreadStateStretch(state: state, start: time, end: time))
+        }
+    }
+
+    /// Keeps the width the page gave the queue `name`; a queue beyond `limits.queues` is dropped and counted.
+    private mutating func recordQueueWidth(name: String, width: Int) {
+        guard queueWidths[name] != nil || queueWidths.count < limits.queues else { drops.queues += 1; return }
+        queueWidths[name] = width
     }
 
     private mutating func apply(_ event: PageEvent) {
@@ -270,11 +287,12 @@ public struct RunRecord: Sendable {
                                  queue: noteQueue(event.queue), start: event.time, end: nil, task: task)
             openSpanOrder[id] = spansBegun
             spansBegun += 1
-        case .end(let id, _):
+        case .end(let id, _, let cpu):
             // An end without its begin (or a second end) has nothing to close.
             guard var span = openSpans.removeValue(forKey: id) else { return }
             openSpanOrder[id] = nil
             span.end = event.time
+            span.cpuNanoseconds = cpu.flatMap { UInt64(exactly: $0) }
             append(span)
         case .mark(let name):
             guard limits.marks > 0 else { drops.marks += 1; return }
@@ -297,6 +315,8 @@ public struct RunRecord: Sendable {
             acceptsScrollCommands = true
         case .task(let number, let parent, let name, let kind, let phase):
             recordTask(number: number, parent: parent, name: name, kind: kind, phase: phase, event: event)
+        case .queue(let name, let width):
+            recordQueueWidth(name: bounded(name), width: width)
         case .expect(let ending, let why):
             expectation = Expectation(ending: ending, reason: bounded(why))
         case .out, .crash, .unknown:

@@ -34,7 +34,7 @@ public final class AsciicastRecorder: Sendable {
 
     /// Why `path` cannot take the recording that `option` (`--cast`, `--record`) asks for, or nil when it can.
     public static func problem(withTarget path: String, option: String) -> String? {
-        OutputTarget.problem(withTarget: path, option: option, exampleName: "demo.cast", writing: "recording")
+        ExportTarget.problem(withTarget: path, option: option, example: "demo.cast", noun: "recording")
     }
 
     /// Starts a recording of a `width`×`height` terminal at `path`, replacing a regular file there, and writes its

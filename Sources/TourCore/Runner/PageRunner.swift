@@ -28,12 +28,16 @@ public struct RunRequest: Sendable {
     public var sendsCommands: Bool
     /// Whether the page may use the host's terminal: in the interface it must not; plain mode on a terminal shares it.
     public var terminal: TerminalAccess
+    /// Whether the host samples the page's threads' scheduler states while it runs (`ThreadSampler`), for the
+    /// timeline's state strips and concurrency meter.
+    public var samplesThreads: Bool
 
     public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1, seed: UInt64? = nil,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
                 extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false,
-                terminal: TerminalAccess = .none) {
+                terminal: TerminalAccess = .none, samplesThreads: Bool = true) {
         self.sendsCommands = sendsCommands
+        self.samplesThreads = samplesThreads
         self.terminal = terminal
         self.executable = executable
         self.knobSettings = knobSettings
@@ -240,6 +244,9 @@ public final class PageRun: @unchecked Sendable {
                 trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder))
             }, onReadDone: { [self] in deliver(&trace.events) }),
         ]
+        let sampler = request.samplesThreads ? ThreadSampler(pid: child.pid) { [self] readings, time in
+            deliver(.threadStates(readings, time: time))
+        } : nil
         let interval = max(0.02, min(0.25, request.stuckAfter / 10))
         watchdog.schedule(deadline: .now() + interval, repeating: interval)
         watchdog.setEventHandler { [self] in checkForStall() }
@@ -247,6 +254,7 @@ public final class PageRun: @unchecked Sendable {
 
         let waiter = Thread { [self] in
             let exit = ProcessExit.reap(child.pid)
+            sampler?.stop()
             // A page that shared the terminal may have left it raw or silent, by a crash or a kill.
             if request.terminal == .shared {
                 SharedTerminal.restore()

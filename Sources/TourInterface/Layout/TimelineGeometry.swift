@@ -4,6 +4,9 @@ import TourCore
 /// Where the timeline pane puts lanes, bars, the axis, the queue legend and the info row, and which stretch of
 /// the run it shows: shared by rendering and by the keys and clicks that pan, zoom and select.
 public struct TimelineGeometry: Sendable {
+    /// The concurrency meter's first row, above the lanes, and how many rows it has (`ConcurrencyMeter`).
+    public let meterRow: Int
+    public let meterRows: Int
     /// The lane titles' column.
     public let labels: Rect
     /// Where bars are drawn: one row per lane shown.
@@ -28,21 +31,25 @@ public struct TimelineGeometry: Sendable {
 
     /// `inner` is the pane's box without its border; `now` the clock, for a run still going.
     ///
-    /// Lane titles are as wide as the widest title, up to a quarter of the pane. The legend takes the rows it needs
-    /// that no lane needs, and at least one, so it never pushes a lane out of view while there is room for it.
+    /// Lane titles are as wide as the widest title, up to a quarter of the pane. The concurrency meter takes the top
+    /// rows when the pane has room for it. The legend takes the rows it needs that no lane needs, and at least one, so
+    /// it never pushes a lane out of view while there is room for it.
     public init(inner: Rect, state: TimelineState, record: RunRecord, lanes: TimelineLanes, now: UInt64, glyphs: Glyphs) {
         self.lanes = lanes
         labelEllipsis = TextWidth.of(glyphs.ellipsis) == 1 ? glyphs.ellipsis : "~"
-        let laneRows = max(0, inner.height - 3)
+        let meter = ConcurrencyMeter.rows(forPaneHeight: inner.height)
+        meterRow = inner.y
+        meterRows = meter
+        let laneRows = max(0, inner.height - 3 - meter)
         let wanted = TimelineLegend.rowCount(record, width: inner.width, states: lanes.view == .threads, glyphs: glyphs)
         let needed = lanes.lanes.reduce(0) { $0 + $1.rows }
         let legend = min(wanted, max(min(wanted, 1), laneRows - needed), max(0, laneRows - 1))
-        // The queue view puts each queue's swatch before its title.
+        // The queue view puts each queue's swatch before its title; the meter's titles ("open/3") share the column.
         let swatch = lanes.view == .queues ? 2 : 0
         let widest = lanes.lanes.map { TextWidth.of($0.title) }.max() ?? 0
-        let labelWidth = max(4, min(widest + swatch, max(4 + swatch, inner.width / 4)))
-        labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: laneRows - legend)
-        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: inner.width - labelWidth - 1, height: laneRows - legend)
+        let labelWidth = max(meter > 0 ? 6 : 4, min(widest + swatch, max(4 + swatch, inner.width / 4)))
+        labels = Rect(x: inner.x, y: inner.y + meter, width: labelWidth, height: laneRows - legend)
+        plot = Rect(x: inner.x + labelWidth + 1, y: inner.y + meter, width: inner.width - labelWidth - 1, height: laneRows - legend)
         axisRow = plot.maxY
         tickLabelRow = plot.maxY + 1
         legendRow = plot.maxY + 2
@@ -59,6 +66,8 @@ public struct TimelineGeometry: Sendable {
     init(ownRowsIn inner: Rect, labelWidth: Int, rows: Int, firstRow: Int, state: TimelineState, record: RunRecord, now: UInt64,
          glyphs: Glyphs) {
         lanes = TimelineLanes(rowsOf: state.view)
+        meterRow = inner.y
+        meterRows = 0
         labelEllipsis = TextWidth.of(glyphs.ellipsis) == 1 ? glyphs.ellipsis : "~"
         labels = Rect(x: inner.x, y: inner.y, width: labelWidth, height: rows)
         plot = Rect(x: inner.x + labelWidth + 1, y: inner.y, width: max(1, inner.width - labelWidth - 1), height: rows)

@@ -44,4 +44,7 @@ public enum TourEffect: Equatable, Sendable {
     case readSolution(page: Page, file: URL)
     /// Hand where the presenter is to `tour notes` in a second terminal; sent when it changes (the clock at most once a second).
     case publishPresenterSnapshot(PresenterSnapshot)
+    /// Draw the page's latest run as an SVG picture and a Chrome trace in `.tour/pictures/`, off the interface's
+    /// queue; where they went, or why not, comes back as `.picturesSaved`.
+    case savePictures(page: Page)
 }

@@ -23,4 +23,12 @@ public enum TourEvent: Sendable {
     case progressProblem(String)
     /// Checks, the exercise file and the reference solution (see `Exercises.swift`).
     case exercise(ExerciseEvent)
+    /// The timeline's picture and trace that `S` asked for were written, or could not be.
+    case picturesSaved(PicturesSaved)
+}
+
+/// Where `S` wrote the run's pictures, as paths to show, or why it could not.
+public enum PicturesSaved: Sendable, Equatable {
+    case saved(picture: String, trace: String)
+    case failed(String)
 }

@@ -57,7 +57,8 @@ public struct TourModel: Sendable {
     public var editing = EditingSettings()
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
-    /// The machine's cores, as the terminal layer read them at launch, for the oversubscription warning; nil skips it.
+    /// The processors this machine lets the pages use, as the shell read them at launch
+    /// (`ProcessInfo.activeProcessorCount`): the concurrency meter's full mark. Nil until the shell says.
     public var cores: Int?
     /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
     public var presenter: PresenterState?

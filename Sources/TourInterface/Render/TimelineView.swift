@@ -28,6 +28,7 @@ enum TimelineView {
         let reached = record.reachedTime(now: model.now)
         let lanes = model.timelineLanes(record)
         let geometry = TimelineGeometry(inner: inner, state: page.timeline, record: record, lanes: lanes, now: model.now, glyphs: model.glyphs)
+        ConcurrencyMeter.draw(record, reached: reached, geometry: geometry, cores: model.cores, glyphs: model.glyphs, into: &buffer)
         drawTitles(record, geometry: geometry, state: page.timeline, focused: focused, glyphs: model.glyphs, into: &buffer)
         let rows = LaneRows(geometry: geometry)
         let columns = ColumnScale(record, geometry: geometry)
@@ -186,7 +187,8 @@ enum TimelineView {
             let span = selected.span
             let duration = Formatting.duration(Double(selected.end &- span.start) / 1e9, glyphs: model.glyphs) + (selected.isOpen ? (record.ending == nil ? " so far" : ", never ended") : "")
             // Times first, then the queue: when the row is too narrow, the thread is what gets cut.
-            let text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))  lasts \(duration)"
+            let lasting = span.cpuNanoseconds.map { "wall \(duration), \(cpuWords($0, wall: selected.end &- span.start, glyphs: model.glyphs))" } ?? "lasts \(duration)"
+            let text = "\(model.glyphs.pointer) \(span.name)  starts \(Formatting.duration(record.seconds(at: span.start), glyphs: model.glyphs))  \(lasting)"
             writeInfo(text, thread: span.thread, queue: span.queue, color: .selectedSpan, record: record, row: row, glyphs: model.glyphs, into: &buffer)
             return
         }
@@ -205,6 +207,14 @@ enum TimelineView {
         let hint = zoom + "h/l span  j/k lane  i/o zoom  0 fit  H/L pan  t view  / search  F follow"
         buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                      style: CellStyle(foreground: .muted), clip: row)
+    }
+
+    /// "CPU 3 ms (waiting)": the processor time a span's thread spent in it, and what that says it did. Under a third
+    /// of its wall time it mostly waited, over two thirds it mostly computed.
+    static func cpuWords(_ cpu: UInt64, wall: UInt64, glyphs: Glyphs) -> String {
+        let share = wall > 0 ? Double(cpu) / Double(wall) : 0
+        let doing = share < 1.0 / 3 ? "waiting" : share > 2.0 / 3 ? "computing" : "partly waiting"
+        return "CPU \(Formatting.duration(Double(cpu) / 1e9, glyphs: glyphs)) (\(doing))"
     }
 
     /// `text` followed by the queue, after its swatch, and the thread of what it describes, cut to the info row

@@ -33,12 +33,15 @@ public struct Glyphs: Sendable, Equatable {
     /// A timeline cell where the thread was sampled waiting (inside a span), and running outside any span.
     public var threadWaiting: Character = "░"
     public var threadRunning: Character = "▁"
+    /// A cell filled from empty to full, in equal steps: the concurrency meter's bars.
+    public var levels: [Character]
 
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
         tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
-        building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ"
+        building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ",
+        levels: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     )
 
     public static let ascii = Glyphs(
@@ -46,6 +49,7 @@ public struct Glyphs: Sendable, Equatable {
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
         tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
         building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u",
-        threadWaiting: ":", threadRunning: "_"
+        threadWaiting: ":", threadRunning: "_",
+        levels: [" ", ".", "_", "-", "=", "+", "*", "%", "#"]
     )
 }

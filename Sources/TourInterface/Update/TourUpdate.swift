@@ -53,6 +53,12 @@ extension TourModel {
         case .progressProblem(let message):
             notice = message
             return []
+        case .picturesSaved(.saved(let picture, let trace)):
+            notice = "Timeline drawn in \(picture) (open it in a browser); trace for ui.perfetto.dev in \(trace)"
+            return []
+        case .picturesSaved(.failed(let reason)):
+            notice = "The timeline was not drawn: \(reason)"
+            return []
         case .exercise(let event):
             return handle(event)
         }
@@ -118,6 +124,8 @@ extension TourModel {
             return stop()
         case .character("e"):
             return edit()
+        case .character("S"):
+            return savePictures()
         case .character("x"):
             askToReset()
         case .character("u"):
@@ -170,6 +178,15 @@ extension TourModel {
             break
         }
         return []
+    }
+
+    /// Asks the loop to draw the current page's latest run, which may still be going, as files to share.
+    private mutating func savePictures() -> [TourEffect] {
+        guard currentPage.record?.threads.isEmpty == false else {
+            notice = "Nothing to draw yet: r runs the page, then S draws its timeline."
+            return []
+        }
+        return [.savePictures(page: currentPage.page)]
     }
 
     /// Moves to page `index`, if there is one.

@@ -410,8 +410,33 @@ func readStandardInput() -> Never {
 }
 
 let scenario = ProcessInfo.processInfo.environment["FIXTURE"] ?? ""
+/// Nanoseconds the calling thread has spent waiting for a core, runnable but not running (the second field of
+/// `/proc/thread-self/schedstat`): what a loaded machine adds to a computing span's wall time.
+func runQueueWait() -> UInt64 {
+    guard let text = try? String(contentsOfFile: "/proc/thread-self/schedstat", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return fields.count > 1 ? UInt64(fields[1]) ?? 0 : 0
+}
+
+/// `sleep-then-compute`: a span that sleeps for 400 ms, then one that computes for 400 ms, on the main thread; it
+/// prints how long the computing span waited for a core, so a test on a loaded machine can allow for it.
+func sleepThenCompute() -> Never {
+    trace("sleeping") { usleep(400_000) }
+    let waitedBefore = runQueueWait()
+    var sum: UInt64 = 0
+    trace("computing") {
+        let start = DispatchTime.now().uptimeNanoseconds
+        while DispatchTime.now().uptimeNanoseconds - start < 400_000_000 {
+            for value in 0..<10_000 as Range<UInt64> { sum = sum &* 31 &+ value }
+        }
+    }
+    print("computing waited \(runQueueWait() - waitedBefore) ns for a core (\(sum % 2))")
+    exit(0)
+}
+
 switch scenario {
 case "clean": clean()
+case "sleep-then-compute": sleepThenCompute()
 case "exit3":
     print("exiting with 3")
     exit(3)

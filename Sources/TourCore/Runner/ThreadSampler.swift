@@ -1,0 +1,132 @@
+@preconcurrency import Glibc
+import Foundation
+import Synchronization
+import PageProtocol
+
+/// Reads the scheduler state of every thread of one process from `/proc/<pid>/task/<tid>/stat`, at a fixed
+/// interval, on a thread of its own, and hands each round of readings over with the time it was taken.
+///
+/// Each thread's `stat` stays open between rounds and is read again from offset 0 (procfs makes the line anew on
+/// every read), so a round costs one `readdir` pass and one `pread` per thread. The sampler is the host's, not the
+/// page's: what it reads costs the page nothing but the processor time of the host's own thread.
+final class ThreadSampler: @unchecked Sendable {
+    /// 100 Hz: the 10 ms a learner should see as a difference on the timeline (`docs/benchmarks.md` has the cost).
+    static let defaultInterval: UInt64 = 10_000_000
+
+    private let pid: Int32
+    private let interval: UInt64
+    private let onReadings: ([ThreadStateReading], UInt64) -> Void
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Starts sampling `pid` every `interval` nanoseconds; `onReadings` runs on the sampler's thread.
+    init(pid: Int32, interval: UInt64 = ThreadSampler.defaultInterval,
+         onReadings: @escaping ([ThreadStateReading], _ time: UInt64) -> Void) {
+        self.pid = pid
+        self.interval = interval
+        self.onReadings = onReadings
+        let thread = Thread { [self] in run() }
+        thread.name = "tour-sample"
+        thread.start()
+    }
+
+    /// Stops sampling and returns once the last round has been handed over, so none comes after the caller's next step.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        stopped.wait()
+        stopped.signal()
+    }
+
+    private func run() {
+        defer { stopped.signal() }
+        var files = TaskStatFiles(pid: pid)
+        var next = monotonicNanoseconds()
+        var readings: [ThreadStateReading] = []
+        while !stopping.load(ordering: .relaxed) {
+            let time = monotonicNanoseconds()
+            guard files.read(into: &readings) else { break }
+            if !readings.isEmpty { onReadings(readings, time) }
+            readings.removeAll(keepingCapacity: true)
+            // Paced from an absolute start, so the rate holds however long a round took; a round that overran skips ahead.
+            next += interval
+            if next < monotonicNanoseconds() { next = monotonicNanoseconds() + interval }
+            var deadline = timespec(tv_sec: Int(next / 1_000_000_000), tv_nsec: Int(next % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+        }
+        files.closeAll()
+    }
+}
+
+/// The open `stat` files of one process's threads, found anew in `/proc/<pid>/task` each round.
+private struct TaskStatFiles {
+    private let taskFolder: String
+    private var open: [Int32: Int32] = [:]
+    private var buffer = [UInt8](repeating: 0, count: 1024)
+
+    init(pid: Int32) {
+        taskFolder = "/proc/\(pid)/task"
+    }
+
+    /// Appends a reading for each thread the folder lists now; false once the process is gone.
+    mutating func read(into readings: inout [ThreadStateReading]) -> Bool {
+        guard let folder = opendir(taskFolder) else { return false }
+        defer { closedir(folder) }
+        var seen = Set<Int32>()
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let thread = Int32(name) else { continue }
+            seen.insert(thread)
+            guard let state = state(of: thread) else { continue }
+            readings.append(ThreadStateReading(thread: thread, state: state))
+        }
+        for (thread, fd) in open where !seen.contains(thread) {
+            close(fd)
+            open[thread] = nil
+        }
+        return true
+    }
+
+    mutating func closeAll() {
+        for fd in open.values { close(fd) }
+        open.removeAll()
+    }
+
+    /// The thread's state from its `stat` line; nil when it has just ended or is a zombie.
+    private mutating func state(of thread: Int32) -> ThreadRunState? {
+        let fd: Int32
+        if let known = open[thread] {
+            fd = known
+        } else {
+            fd = Glibc.open("\(taskFolder)/\(thread)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            open[thread] = fd
+        }
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { ThreadStatLine.state(in: UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+}
+
+/// Reads the state field of a `/proc/.../stat` line: `tid (comm) S ...`.
+enum ThreadStatLine {
+    /// The scheduler state the line gives: `R` is running or runnable, `S`, `D`, `T`, `t`, `I`, `W`, `P` are off
+    /// the processor; nil for a line that is cut or garbled, and for a thread that is dead or a zombie (`Z`, `X`, `x`).
+    /// The command name may hold spaces and parentheses of its own (a thread can name itself `a) R (b`), so the
+    /// state is read after the line's last `)`.
+    static func state(in line: UnsafeBufferPointer<UInt8>) -> ThreadRunState? {
+        guard let nameEnd = line.lastIndex(of: UInt8(ascii: ")")), nameEnd + 2 < line.count,
+              line[nameEnd + 1] == UInt8(ascii: " ") else { return nil }
+        switch line[nameEnd + 2] {
+        case UInt8(ascii: "R"): return .running
+        case UInt8(ascii: "Z"), UInt8(ascii: "X"), UInt8(ascii: "x"): return nil
+        case UInt8(ascii: "A")...UInt8(ascii: "z"): return .waiting
+        default: return nil
+        }
+    }
+
+    /// `state(in:)` of a line held in a `String`, for tests and tools.
+    static func state(in line: String) -> ThreadRunState? {
+        var copy = line
+        return copy.withUTF8 { state(in: $0) }
+    }
+}
