@@ -133,7 +133,7 @@ struct AsyncExerciseTests {
     }
 
     @Test func thePagesOwnDemoRunShowsTheQueueCallingItFinishedFirst() async throws {
-        let record = await recordRun(product: "Lesson03Async", speed: 4)
+        let record = await sharedRun(product: "Lesson03Async", speed: 4)
         let observation = Self.exercises.prediction.observe(record)
         #expect(observation.rightChoice == "a", "\(observation.happened)")
     }

@@ -63,7 +63,7 @@ struct InPracticeExerciseTests {
 
     /// The page's own run with a queue one wide: whatever the machine, its work takes turns.
     @Test func thePageWithAQueueOneWideBearsOutA() async {
-        let run = await recordRun(product: "Lesson05InPractice", knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
+        let run = await sharedRun(product: "Lesson05InPractice", knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
         #expect(Self.exercises.prediction.observe(run).rightChoice == "a")
     }
 

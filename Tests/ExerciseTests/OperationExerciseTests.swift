@@ -52,7 +52,7 @@ struct OperationExerciseTests {
     /// The demo page itself, as the learner runs it after answering: the observation reads that run, whatever the machine.
     @Test func predictionReadsTheDemoPagesOwnRun() async throws {
         let prediction = try #require(Self.exercises).prediction
-        let run = await recordRun(product: "Lesson01Operation", speed: 10)
+        let run = await sharedRun(product: "Lesson01Operation", speed: 10)
         let seen = prediction.observe(run)
         #expect(seen.rightChoice == "b", "Foundation schedules the completion block on a global queue: \(seen.happened)")
         #expect(prediction.choices.map(\.key).contains(try #require(seen.rightChoice)))

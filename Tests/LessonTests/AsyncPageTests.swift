@@ -9,7 +9,7 @@ struct AsyncPageTests {
     /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
     static let speed = 4.0
     /// The page with its default knobs.
-    static let run = Task { await recordRun(product: "Lesson03Async", speed: speed) }
+    static let run = Task { await sharedRun(product: "Lesson03Async", speed: speed) }
     /// A missing photo for the result-typed fetch, a loader that claims to be asynchronous, and the loader that forgets
     /// to finish, which ends the run.
     static let turned = Task { await recordRun(product: "Lesson03Async", knobs: [

@@ -8,7 +8,7 @@ import TourTestSupport
 struct BarrierPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = Task { await recordRun(product: "Lesson08Barrier", speed: speed) }
+    static let run = Task { await sharedRun(product: "Lesson08Barrier", speed: speed) }
 
     static let wholeNames: Set<String> = ["Anna Adams", "Charlie Cheesecake", "Delia Dingle", "Eva Evershed", "Freddie Frost", "Gina Gregory"]
 
@@ -136,13 +136,16 @@ struct BarrierPageTests {
     }
 
     @Test func thePeopleKnobRacesOnePersonAtATime() async {
-        let unsafe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
+        // Two runs that do not wait for each other, started together.
+        async let unsafeRun = recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe")], speed: 20)
+        async let safeRun = recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20)
+        let unsafe = await unsafeRun
         #expect(unsafe.outputText.contains { $0.hasPrefix("Unsafe person's final name: ") })
         #expect(!unsafe.outputText.contains { $0.hasPrefix("Thread-safe") })
         #expect(!unsafe.spans.contains { $0.name.contains("queue barrier") })
         #expect(unsafe.ending == .exited(code: 0))
 
-        let safe = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe")], speed: 20, urgency: .followUp)
+        let safe = await safeRun
         #expect(safe.outputText.contains { $0.hasPrefix("Thread-safe person's final name: ") })
         #expect(!safe.outputText.contains { $0.hasPrefix("Unsafe") })
         #expect(safe.ending == .exited(code: 0))

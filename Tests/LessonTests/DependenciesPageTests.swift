@@ -10,7 +10,7 @@ struct DependenciesPageTests {
     /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
     static let speed = 4.0
     /// The page with its default knobs.
-    static let run = Task { await recordRun(product: "Lesson04Dependencies", speed: speed) }
+    static let run = Task { await sharedRun(product: "Lesson04Dependencies", speed: speed) }
     /// Dependents that do not check, a short link that leads nowhere, and the cycle, which ends the run.
     static let turned = Task { await recordRun(product: "Lesson04Dependencies", knobs: [
         ("checkDependencies", "false"), ("shortLink", "broken"), ("makeCycle", "true"),

@@ -8,7 +8,7 @@ import TourTestSupport
 struct GCDPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = Task { await recordRun(product: "Lesson06GCD", speed: speed) }
+    static let run = Task { await sharedRun(product: "Lesson06GCD", speed: speed) }
 
     /// The first output line that starts with `prefix`.
     static func line(startingWith prefix: String, in run: RunRecord) -> OutputLine? {

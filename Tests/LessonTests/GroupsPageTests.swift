@@ -10,7 +10,7 @@ import PageProtocol
 struct GroupsPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = Task { await recordRun(product: "Lesson07Groups", speed: speed) }
+    static let run = Task { await sharedRun(product: "Lesson07Groups", speed: speed) }
 
     static func mark(_ name: String) async throws -> Mark {
         let run = await Self.run.value

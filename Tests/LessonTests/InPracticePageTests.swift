@@ -11,7 +11,7 @@ import PageProtocol
 struct InPracticePageTests {
     static let product = "Lesson05InPractice"
     /// The default run: the `downAndBack` script, three operations at once, suspension and cache on.
-    static let run = Task { await recordRun(product: product, speed: 10) }
+    static let run = Task { await sharedRun(product: product, speed: 10) }
 
     @Test func endsByItselfWithEveryRowInViewFiltered() async throws {
         let run = await Self.run.value
@@ -166,7 +166,7 @@ struct InPracticePageTests {
     }
 
     @Test func oneOperationAtATimeNeverOverlaps() async throws {
-        let run = await recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
+        let run = await sharedRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "1")], speed: 10)
         #expect(run.ending == .exited(code: 0))
         #expect(Self.mostWorkAtOnce(in: run) == 1)
         #expect(try Self.mostWorkAtOnce(printedBy: run) == 1, "the page says one worked at a time")
@@ -258,9 +258,11 @@ struct InPracticePageTests {
     // MARK: Experiments: each knob changes what its callout says
 
     @Test func sixOperationsAtOnceOverlapAtMostAsManyAsThePoolRuns() async throws {
+        // Asked for before awaiting the suite's run, so that it does not queue behind every run asked for meanwhile.
+        async let sixRun = recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 10)
         let run = await Self.run.value
         #expect(try Self.mostWorkAtOnce(printedBy: run) >= 2, "the default queue overlaps downloads")
-        let six = await recordRun(product: Self.product, knobs: [("maxConcurrentOperationCount", "6")], speed: 10)
+        let six = await sixRun
         let sixAtOnce = try Self.mostWorkAtOnce(printedBy: six)
         #expect(sixAtOnce >= 2 && sixAtOnce <= 6)
         #expect(six.outputText.contains { $0.contains("the queue allows 6, and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores") })
@@ -268,10 +270,12 @@ struct InPracticePageTests {
 
     @Test func withoutSuspensionAFlickBeginsWorkForRowsPassingThrough() async throws {
         // Speed 2: the drag lasts at least 0.7 s, the first downloads 0.5 s, so slots free up while the finger is down.
-        let suspended = await recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
+        // Two runs that do not wait for each other, started together.
+        async let suspendedRun = recordRun(product: Self.product, knobs: [("script", "flick")], speed: 2)
+        async let freeRun = recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2)
+        let suspended = await suspendedRun
         #expect(try Self.workBegunWhileScrolling(printedBy: suspended) == [0])
-        let free = await recordRun(product: Self.product, knobs: [("script", "flick"), ("suspendWhileScrolling", "false")], speed: 2,
-                                   urgency: .followUp)
+        let free = await freeRun
         let begun = try Self.workBegunWhileScrolling(printedBy: free)
         #expect(begun.count == 1 && begun[0] >= 1, "\(begun)")
     }

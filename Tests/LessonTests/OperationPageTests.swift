@@ -6,7 +6,7 @@ import TourTestSupport
 @Suite("Page 1: Operation")
 struct OperationPageTests {
     /// One run at a high speed factor serves the claims that do not need a knob.
-    static let run = Task { await recordRun(product: "Lesson01Operation", speed: 10) }
+    static let run = Task { await sharedRun(product: "Lesson01Operation", speed: 10) }
 
     @Test func endsNormallyAsItSays() async {
         let run = await Self.run.value

@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import Synchronization
 import TourCore
 
 /// Runs a program of this build as the tutorial would, and returns the finished record of the run.
@@ -32,6 +33,44 @@ public func recordRun(
             }
         }
     }
+}
+
+/// The record of one run of this build's `product` with these knobs, speed and watchdog, shared by every test in the
+/// test process that asks for the same: the first caller starts the run (`recordRun`, in a page-run slot of its
+/// `urgency`), and every caller, in any suite or test target, awaits that run's record.
+///
+/// Use it for a run that tests only read, such as a suite's default run or a demo run an exercise grades: two suites
+/// that run page 1 at 10× with its default knobs then take one page run between them, not two. A test that needs a
+/// run of its own (one it compares with a rerun, one it starts from a changed program, one whose environment or
+/// arguments differ) calls `recordRun`.
+public func sharedRun(
+    product: String,
+    knobs: [(name: String, value: String)] = [],
+    speed: Double = 1,
+    stuckAfter: Double = 3,
+    urgency: PageRunSlots.Urgency = .normal
+) async -> RunRecord {
+    let key = SharedRuns.Key(product: product, knobs: knobs.map { "\($0.name)=\($0.value)" }, speed: speed, stuckAfter: stuckAfter)
+    let run = SharedRuns.runs.withLock { runs in
+        if let started = runs[key] { return started }
+        let started = Task { await recordRun(product: product, knobs: knobs, speed: speed, stuckAfter: stuckAfter, urgency: urgency) }
+        runs[key] = started
+        return started
+    }
+    return await run.value
+}
+
+/// The runs `sharedRun` started, by what was asked of them.
+private enum SharedRuns {
+    struct Key: Hashable {
+        var product: String
+        /// `name=value`, in the order given: the order the page receives them in.
+        var knobs: [String]
+        var speed: Double
+        var stuckAfter: Double
+    }
+
+    static let runs = Mutex<[Key: Task<RunRecord, Never>]>([:])
 }
 
 extension RunRecord {

@@ -114,6 +114,8 @@ public final class Occurrences: Sendable {
 ///   turns with one another). Without it each run of a chain of six queues again behind every test's first run.
 /// - `.criticalPath`: the runs of the suite's longest chain, today page 2's (`QueuePageTests`): a page run at 1×
 ///   and up to two more for the speed-up. They start first, so the rest of the suite runs beside them.
+/// A run that another test may ask for too (a suite's default run, a demo run an exercise grades) goes through
+/// `sharedRun`, which runs it once for the whole test process.
 /// A new test stays off the critical path if its runs are short (a speed factor of 10 or more where its claims
 /// hold; about a second of running each) and, when it needs several, starts them together rather than one after
 /// another, or marks each later one `.followUp`. One that needs a long chain of its own should shorten it first:
