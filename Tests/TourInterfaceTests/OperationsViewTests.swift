@@ -75,13 +75,17 @@ struct OperationsViewTests {
         #expect(model.currentPage.timeline.selectedOperation == 2)
     }
 
-    @Test("t switches between the threads and the operations view")
+    @Test("t reaches the operations view after the queue view, and comes back round to the threads")
     func tSwitchesViews() throws {
         var model = try dependenciesRun(width: 120, height: 40)
         model.press(.character("t"))
-        #expect(model.currentPage.timeline.view == .threads)
+        #expect(model.currentPage.timeline.view == .threads, "the first t only focuses the timeline")
+        model.press(.character("t"))
+        #expect(model.currentPage.timeline.view == .queues)
         model.press(.character("t"))
         #expect(model.currentPage.timeline.view == .operations)
+        model.press(.character("t"))
+        #expect(model.currentPage.timeline.view == .threads)
     }
 
     @Test("W steps through the warnings at 80×24, each on its lane and in words, then back to none")

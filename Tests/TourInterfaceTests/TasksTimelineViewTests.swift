@@ -60,11 +60,13 @@ struct TasksTimelineViewTests {
         #expect(screen.find("more below") != nil)
     }
 
-    @Test("t switches the focused timeline between the thread view and the task view")
+    @Test("t in the focused timeline reaches the task view after the queue view, then comes back to the threads")
     func switching() async throws {
         var model = try model(width: 120, height: 40)
         model.currentPage.timeline.view = .threads
         for _ in 0..<8 where model.focus != .timeline { model.press(.tab) }
+        model.press(.character("t"))
+        #expect(model.currentPage.timeline.view == .queues)
         model.press(.character("t"))
         #expect(model.currentPage.timeline.view == .tasks)
         model.press(.character("t"))

@@ -141,7 +141,7 @@ struct TimelineViewerTests {
         var withOperations = try Self.model(script, width: 120, height: 40)
         withOperations.press(.character("t"), .character("t"))
         #expect(withOperations.currentPage.timeline.view == .operations)
-        #expect(try Self.timelineLines(withOperations).joined().contains("t shows the lanes"))
+        #expect(try Self.timelineLines(withOperations).joined().contains("load"), "the operations view draws the operation's row")
         withOperations.press(.character("t"))
         #expect(withOperations.currentPage.timeline.view == .threads)
     }

@@ -39,7 +39,8 @@ enum Overlays {
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
         ("", "h v", "a hint (the timeline keeps h) / the solution"),
-        ("Other", "? ^L q W S P", "help / redraw / quit (asks) / warnings / SVG / present"),
+        ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
+        ("", "W S P", "the run's warnings / save an SVG picture / present"),
     ] }
 
     /// The page states the list marks with a glyph, as the help explains them.
