@@ -256,8 +256,9 @@ let sleeper = Task.detached {
     }
 }
 await aboutToSleep.wait()
-sleeper.cancel()
+// Marked first: the sleep may end before cancel() even returns.
 mark("cancel() the sleeper")
+sleeper.cancel()
 print("The sleeping task \(await sleeper.value)")
 
 /*:

@@ -134,9 +134,12 @@ struct PlainModeTests {
         #expect(seen.isSubset(of: Set(named)), "every thread with events is named")
         #expect(seen.count >= 2)
         // Lanes are named as plain mode names them: main, then T1, T2… in the order the threads appeared.
-        let names = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
+        let allNames = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+        // Each lane's sampled states have a track of their own beside it, "main state", "T1 state"…
+        let names = allNames.filter { !$0.hasSuffix(" state") }
         #expect(names == ["main"] + (1..<names.count).map { "T\($0)" })
+        #expect(Set(allNames.filter { $0.hasSuffix(" state") }).isSubset(of: Set(names.map { "\($0) state" })))
         #expect(names.allSatisfy { name in outcome.output.contains("  \(name) ") }, "each lane name appears in the plain output")
         let spans = events.filter { $0["ph"] as? String == "X" }
         #expect(spans.contains { $0["name"] as? String == "tilt-shift in a block operation" })

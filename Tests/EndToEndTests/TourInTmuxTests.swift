@@ -38,7 +38,7 @@ struct TourInTmuxTests {
         #expect(ended.contains("ended normally"))
         let lanes = try #require(Self.laneCount(in: ended), "no thread count in the timeline's title:\n\(ended)")
         #expect(lanes >= 2)
-        #expect(ended.matches(#"main[│|]"#), "the main thread's lane is titled main")
+        #expect(ended.matches(#"main *[│|]"#), "the main thread's lane is titled main")
 
         try await findResultBesideItsLine(tmux: tmux, results: reference.results, sourceLines: sourceLines)
 

@@ -62,12 +62,12 @@ struct TraceWarningsTests {
 
     // MARK: Oversubscription
 
-    /// Three workers computing from 20 ms to 120 ms: more than two cores, not more than four.
-    static func threeComputing() throws -> RunRecord {
+    /// Three workers computing from 20 ms to 320 ms: more than two cores, not more than four.
+    static func threeComputing(until end: Int = 320) throws -> RunRecord {
         let workers: [Int32] = [201, 202, 203]
-        let spans = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: 130, thread: $0.element, queue: "pool") }
-        return try F.record(spans, samples: Self.samples(from: 10, to: 130, threads: workers) { _, time in
-            time >= 20 && time <= 120 ? .running : .waiting
+        let spans = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: end + 10, thread: $0.element, queue: "pool") }
+        return try F.record(spans, samples: Self.samples(from: 10, to: end + 10, threads: workers) { _, time in
+            time >= 20 && time <= end ? .running : .waiting
         })
     }
 
@@ -76,8 +76,9 @@ struct TraceWarningsTests {
         let warning = try #require(TraceWarnings.of(record, cores: 2).first)
         #expect(warning.kind == .oversubscribed)
         #expect(warning.time == F.start + 20_000_000)
-        #expect(warning.sentence.hasPrefix("3 threads were running on 2 cores for 110.0 ms from 0.02 s"))
+        #expect(warning.sentence.hasPrefix("3 threads were running on 2 cores for 310.0 ms from 0.02 s"))
         #expect(TraceWarnings.of(record, cores: 4).isEmpty, "three threads fit four cores")
+        #expect(TraceWarnings.of(try Self.threeComputing(until: 110), cores: 2).isEmpty, "90 ms of turns, as a page's start has, is no warning")
         #expect(TraceWarnings.of(record, cores: nil).isEmpty, "without the cores there is nothing to judge")
     }
 
@@ -91,7 +92,8 @@ struct TraceWarningsTests {
         })
         #expect(TraceWarnings.of(blip, cores: 2).isEmpty)
         let hello = F.line("hello", at: 0, #""v":1,"page":"Lesson02Queue","pid":100,"speed":1.0"#)
-        let pageTwo = try F.record([hello] + spans, samples: Self.samples(from: 10, to: 130, threads: workers) { _, _ in .running })
+        let long = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: 330, thread: $0.element) }
+        let pageTwo = try F.record([hello] + long, samples: Self.samples(from: 10, to: 330, threads: workers) { _, _ in .running })
         let warning = try #require(TraceWarnings.of(pageTwo, cores: 2).first)
         #expect(warning.kind == .oversubscribed)
         #expect(warning.expected == "the page runs a batch at twice the cores on purpose")

@@ -69,19 +69,25 @@ public struct PlainReport: Sendable {
         return lines
     }
 
-    /// The run's warnings (`TraceWarnings`), each with its lane and time; none, no section.
+    /// The run's warnings (`TraceWarnings`), each with its lane and time, the first `shownWarnings` of them: a page that
+    /// leaves ten thousand operations unfinished gets a count, not ten thousand lines. None, no section.
     private func warningLines(_ record: RunRecord) -> [String] {
         let warnings = TraceWarnings.of(record, cores: cores)
         guard !warnings.isEmpty else { return [] }
         var lines = [style.bold("Warnings")]
-        for warning in warnings {
+        for warning in warnings.prefix(Self.shownWarnings) {
             let place = String(format: "%8.3fs  ", record.seconds(at: warning.time)) + record.laneName(of: warning.thread).padding(toLength: 4, withPad: " ", startingAt: 0)
             let text = TerminalText.sanitized("\(place)  \(warning.text)")
             lines.append(warning.expected == nil ? style.red(text) : text)
         }
+        if warnings.count > Self.shownWarnings {
+            lines.append("… and \(CountText.grouped(warnings.count - Self.shownWarnings)) more warnings; the interface's W steps through each")
+        }
         lines.append("")
         return lines
     }
+
+    static let shownWarnings = 20
 
     private func knobLines(_ record: RunRecord) -> [String] {
         guard !record.knobs.isEmpty else { return [] }
