@@ -181,13 +181,18 @@ public enum NotesTerminal {
         }
 
         private func write(_ text: String) {
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, &bytes[offset], bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBytes { buffer in
+                // `&bytes[offset]` would hand write(2) a pointer to a one-byte temporary, and it would send what follows
+                // that byte in memory: the rest of the text must come from the array's own storage.
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { return }
+                    offset += written
+                }
             }
         }
     }
