@@ -115,7 +115,7 @@ public enum TourCommand: Equatable, Sendable {
                [--record FILE.cast]     --record records the screen as an asciicast v2 file (asciinema play FILE)
           tour notes [--session NAME]   in a second terminal, follow a presenter: the block shown and the next, the
                                         speaker's notes, the clock and the knob changes to come (q ends it)
-          tour list                     the eight pages, in order
+          tour list                     the pages, in order, in their two parts
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
                                         (compile errors are shown on their lines; Ctrl-C ends it)
@@ -144,7 +144,7 @@ public enum TourCommand: Equatable, Sendable {
                                         failed, 2 a wrong line, named)
           tour --help | --version
 
-        <page> is a number (1-8) or a name such as operation, queue, in-practice.
+        <page> is a number (1-11) or a name such as operation, queue, in-practice, task-groups.
 
         Options for run and watch:
           --plain              no colour and ASCII only (for screen readers, logs and pipes)
