@@ -39,22 +39,26 @@ func downloadSeconds(_ name: String) -> Double {
 
  `withTaskGroup(of:)` gives its closure a group; `group.addTask { … }` starts a child task at once, on the cooperative pool. Iterating the group with `for await` hands over each child's result **as it finishes**, not in the order they were added. And `withTaskGroup` does not return until every child has ended, whether or not the closure waited for it: the family cannot outlive its scope.
 
+ The page writes `asTracedTask` and `addTracedTask`: LessonKit's names for the same calls that also number each task, so the timeline's task view (`t` in the timeline, after the queues) draws the group as a row with a row for each child under it, across whichever threads ran them.
+
  Part one built the same from parts. Page 4 made the filter *depend* on the download; page 7 counted blocks with `DispatchGroup`'s `enter()` and `leave()` and was told by `notify` when the count reached zero. A group needs neither: awaiting a child's result is the dependency, and the scope's end is the `notify`.
  */
 let arrivals = await trace("withTaskGroup") {
-    await withTaskGroup(of: (String, RGBImage?).self) { group in
-        for name in photoNames {
-            group.addTask {
-                let photo = try? await downloadPhoto(name, seconds: downloadSeconds(name))
-                return (name, photo.map { photo in trace("tilt-shift \(name)") { tiltShift(photo) } })
+    await asTracedTask("photo group") {
+        await withTaskGroup(of: (String, RGBImage?).self) { group in
+            for name in photoNames {
+                group.addTracedTask("download \(name)") {
+                    let photo = try? await downloadPhoto(name, seconds: downloadSeconds(name))
+                    return (name, photo.map { photo in trace("tilt-shift \(name)") { tiltShift(photo) } })
+                }
             }
+            var arrivals: [String] = []
+            for await (name, filtered) in group where filtered != nil {
+                mark("arrived: \(name)")
+                arrivals.append(name)
+            }
+            return arrivals
         }
-        var arrivals: [String] = []
-        for await (name, filtered) in group where filtered != nil {
-            mark("arrived: \(name)")
-            arrivals.append(name)
-        }
-        return arrivals
     }
 }
 print("Filtered in the order they finished: \(arrivals.joined(separator: ", "))")
