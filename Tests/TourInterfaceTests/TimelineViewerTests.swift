@@ -38,11 +38,10 @@ struct TimelineViewerTests {
         }
         script.mark("halfway", at: 200, thread: workers[2], queue: concurrentQueue)
         let threads = [RunScript.mainThread] + workers
-        for tick in stride(from: 0.0, through: 400, by: 10) {
-            let readings = threads.map { thread in
+        script.samples(from: 0, to: 400) { tick in
+            threads.map { thread in
                 ThreadStateReading(thread: thread, state: running[thread, default: []].contains { $0.contains(tick) } ? .running : .waiting)
             }
-            script.events.append(.threadStates(readings, time: RunScript.time(tick)))
         }
         script.end(.exited(code: 0), at: 410)
         return script

@@ -58,7 +58,8 @@ public struct TourModel: Sendable {
     /// How the terminal can show pictures, from its colours.
     public var pictureDepth: PictureColorDepth
     /// The processors this machine lets the pages use, as the shell read them at launch
-    /// (`ProcessInfo.activeProcessorCount`): the concurrency meter's full mark. Nil until the shell says.
+    /// (`ProcessInfo.activeProcessorCount`): the concurrency meter's full mark, and what the oversubscription warning
+    /// judges against. Nil until the shell says, which leaves both unjudged.
     public var cores: Int?
     /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
     public var presenter: PresenterState?
