@@ -31,9 +31,13 @@ struct OnStageRunTests {
         return zip(sorted, sorted.dropFirst()).map { $1 - $0 }.min()!
     }
 
-    /// The first seed whose moments are all at least 40 ms apart: far more than a loaded machine's wake-up jitter,
-    /// so ten runs agree because of the seed, not by luck.
-    static let seed = (UInt64(0)..<100_000).first { narrowestGap(seed: $0) >= 0.04 }
+    /// Of the first 100,000 seeds, the one whose moments lie furthest apart (at least 40 ms, or none): ten runs at once
+    /// on a loaded two-core machine must agree because of the seed, not by luck, and the first seed just over 40 ms
+    /// once gave two orders in a clean-clone CI run.
+    static let seed: UInt64? = {
+        let widest = (UInt64(0)..<100_000).max { narrowestGap(seed: $0) < narrowestGap(seed: $1) }
+        return widest.flatMap { narrowestGap(seed: $0) >= 0.04 ? $0 : nil }
+    }()
 
     /// The order of events of page 8's unsafe race that the seed decides: the changes by their end, and what each
     /// client then read.
