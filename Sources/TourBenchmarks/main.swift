@@ -238,51 +238,6 @@ func startToFirstOutput(product: String) {
                  product, median(delays), percentile(delays, 0.9), delays.count))
 }
 
-/// Milliseconds from starting `arguments[0]` to the first line of its standard output that `isWanted` accepts; the
-/// program then runs to its end, so nothing it started is still busy when the next measurement starts. Started through
-/// `Process` with its output a pipe, so both sides of a comparison pay the same.
-func millisecondsToLine(_ arguments: [String], where isWanted: (Substring) -> Bool) -> Double? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = Array(arguments.dropFirst())
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let start = monotonicNanoseconds()
-    guard (try? process.run()) != nil else { return nil }
-    var pending = Data()
-    var found: Double?
-    while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
-        guard found == nil else { continue }
-        pending += chunk
-        let lines = String(decoding: pending, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.dropLast().contains(where: isWanted) { found = Double(monotonicNanoseconds() - start) / 1e6 }
-    }
-    process.waitUntilExit()
-    return found
-}
-
-/// Issue 13's start-up goals against their floors, in turns: `tour list` against `tour --version` (a start that
-/// reads no page), and `tour run 1 --plain` to the page's first line against the page started alone to the same line.
-func launchLatency(runs: Int = 21) {
-    let tour = BuildProducts.executable(named: "tour")
-    let page = BuildProducts.executable(named: "Lesson01Operation")
-    var took: (version: [Double], list: [Double], alone: [Double], plain: [Double]) = ([], [], [], [])
-    // A live line of plain mode: "   0.012s  main  [queue] text"; the page alone prints the text only.
-    let liveLine = { (line: Substring) in line.firstMatch(of: /^ +\d+\.\d{3}s\s\s/) != nil }
-    for _ in 0..<runs {
-        took.version += [millisecondsToLine([tour, "--version"]) { $0.hasPrefix("tour ") }].compactMap { $0 }
-        took.list += [millisecondsToLine([tour, "list"]) { $0.hasPrefix("8 ") }].compactMap { $0 }
-        // Alone, the page also narrates ("   0.001s  [main] knob …") on stdout; its first printed line is the other kind.
-        took.alone += [millisecondsToLine([page]) { !$0.isEmpty && $0.firstMatch(of: /^ +\d+\.\d{3}s  \[/) == nil }].compactMap { $0 }
-        took.plain += [millisecondsToLine([tour, "run", "1", "--plain"], where: liveLine)].compactMap { $0 }
-    }
-    Swift.print(String(format: "tour list to its last line: median %.1f ms; tour --version (the floor): %.1f ms; ratio %.2f (%d runs)",
-                       median(took.list), median(took.version), median(took.list) / median(took.version), runs))
-    Swift.print(String(format: "tour run 1 --plain to the page's first line: median %.1f ms; the page alone: %.1f ms; %+.1f ms (%d runs)",
-                       median(took.plain), median(took.alone), median(took.plain) - median(took.alone), runs))
-}
-
 /// What a busy page does, timed by the page itself: operations of `unit` seconds of computing on a queue as wide as
 /// the machine, each a span and a mark, as the pages trace their work. Run as a page (`BENCH=workload`).
 func workload() {
@@ -444,4 +399,4 @@ part("ingestion") { hostIngestion(events: 300_000) }
 part("overhead") { tracingOverhead() }
 part("startup") { startToFirstOutput(product: "Lesson01Operation") }
 part("liveframes") { liveFrameCost() }
-part("launch") { launchLatency() }
+part("launch") { launchGoals() }
