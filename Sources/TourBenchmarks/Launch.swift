@@ -13,7 +13,7 @@ struct TimedStart {
 /// Starts `arguments[0]` with its standard output on a pipe (stderr to /dev/null, stdin from /dev/null), times the
 /// first line `isWanted` accepts, lets it run to its end and collects its CPU time; nil if it never printed that line.
 /// Started with `posix_spawn` from this thread, as the host starts a page, so every program measured pays the same.
-func timedStart(_ arguments: [String], environment: [String: String] = [:], where isWanted: (Substring) -> Bool) -> TimedStart? {
+func timedStart(_ arguments: [String], where isWanted: (Substring) -> Bool) -> TimedStart? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -23,10 +23,8 @@ func timedStart(_ arguments: [String], environment: [String: String] = [:], wher
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addclose(&actions, fds[0])
-    var merged = ProcessInfo.processInfo.environment
-    merged.merge(environment) { $1 }
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
         argv.forEach { free($0) }
         envp.forEach { free($0) }
