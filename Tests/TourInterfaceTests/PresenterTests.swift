@@ -293,6 +293,20 @@ struct PresenterScriptTests {
         #expect(model.presenterSnapshot?.upcomingKnobChanges == [])
     }
 
+    @Test("A `seed` step gives the runs after it that seed, and `seed off` makes them random again")
+    func seedStep() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nwait\nseed 7\nrun\nseed off\nrun\n")
+        func startedSeeds(_ effects: [TourEffect]) -> [UInt64?] {
+            effects.compactMap { effect -> UInt64?? in if case .start(let order) = effect { .some(order.seed) } else { .none } }
+        }
+        #expect(model.presenter?.playback?.waiting == .key)
+        #expect(startedSeeds(model.update(.key(.right))) == [7])
+        let runID = try #require(model.currentPage.runID)
+        for event in PresenterFixtures.stageRun.events { _ = model.update(.host(runID: runID, event)) }
+        #expect(startedSeeds(model.update(.tick(now: PresenterFixtures.start + 1_000_000_000))) == [nil])
+        #expect(model.seed == nil)
+    }
+
     @Test("A space cuts a pause short")
     func keyEndsPause() async throws {
         var model = try PresenterFixtures.model(script: "page stage\npause 30\nreveal all\n")
