@@ -7,8 +7,10 @@ import LessonKit
 /// Each client has two moments: storing its first name, then storing its last name and reading the name back. The
 /// moments are played in steps: a moment waits until every moment of the step before it has ended, so a step's moments
 /// happen after everything before them, in real time and for Thread Sanitizer alike (a `DispatchGroup` orders memory
-/// as well as time). The first step holds two moments, and nothing orders them: two clients store their first names
-/// at once, which is the race Thread Sanitizer reports. After it, each client stores its first name two steps before
+/// as well as time). The first step holds two moments: those two clients wait until both have come to it, then store
+/// their first names at once with nothing ordering the writes, which is the race Thread Sanitizer reports. (Without
+/// that wait, one client could store its name and end its turn before the other's thread had started, and Thread
+/// Sanitizer then found the two writes ordered and reported nothing.) After it, each client stores its first name two steps before
 /// the client it overwrites stores its last name, so that client reads back a first name not its own.
 ///
 /// The order of the clients is drawn from `PageRandom(stream: "staged clients")`: a new one each run, or the same one
@@ -25,6 +27,8 @@ final class StagedClients: Sendable {
     private let steps: [[Turn]]
     /// One group a step, entered once for each of its moments and left as each ends; the next step waits on it.
     private let stepEnded: [DispatchGroup]
+    /// Entered once for each moment of the first step, and left as each comes to it: they start together.
+    private let firstStepArrived = DispatchGroup()
 
     private struct Turn: Equatable, Sendable {
         var client: String
@@ -42,6 +46,7 @@ final class StagedClients: Sendable {
             for _ in step { group.enter() }
             return group
         }
+        for _ in steps[0] { firstStepArrived.enter() }
     }
 
     /// The steps for clients in `order`: the first two store their first names together; then the third's first name,
@@ -65,10 +70,16 @@ final class StagedClients: Sendable {
         return index
     }
 
-    /// Blocks until `client` may play `moment`: until every moment of the step before it has ended.
+    /// Blocks until `client` may play `moment`: until every moment of the step before it has ended, or, in the first
+    /// step, until every client of that step has come to it, so that they all go at once.
     func waitForTurn(_ moment: Moment, of client: String) {
         let index = step(of: moment, of: client)
-        if index > 0 { stepEnded[index - 1].wait() }
+        if index > 0 {
+            stepEnded[index - 1].wait()
+        } else {
+            firstStepArrived.leave()
+            firstStepArrived.wait()
+        }
     }
 
     /// `client` has played `moment`: the next step may start once the rest of this one has ended too.

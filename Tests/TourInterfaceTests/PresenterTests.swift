@@ -206,6 +206,15 @@ struct PresenterTests {
         #expect(model.presenter == nil)
     }
 
+    @Test("A notice (the notes channel that could not open, say) is said on the presenter's last row")
+    func noticeOnStage() async throws {
+        var model = try PresenterFixtures.model(width: 80, height: 24)
+        #expect(model.update(.notice("Speaker notes are off: the notes folder /x/tour belongs to another user")).isEmpty)
+        #expect(model.notice == "Speaker notes are off: the notes folder /x/tour belongs to another user")
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("Speaker notes are off") != nil)
+    }
+
     @Test("120×40: the title and clock, the revealed blocks, then a finished run with its caption")
     func snapshots120() async throws {
         var model = try PresenterFixtures.model()
