@@ -311,8 +311,10 @@ struct PresenterScriptTests {
         #expect(model.presenter?.playback?.waiting == .key)
         #expect(startedSeeds(model.update(.key(.right))) == [7])
         let runID = try #require(model.currentPage.runID)
-        for event in PresenterFixtures.stageRun.events { _ = model.update(.host(runID: runID, event)) }
-        #expect(startedSeeds(model.update(.tick(now: PresenterFixtures.start + 1_000_000_000))) == [nil])
+        // The run's end plays on: `seed off`, then the next run.
+        let afterRun = PresenterFixtures.stageRun.events.flatMap { model.update(.host(runID: runID, $0)) }
+            + model.update(.tick(now: PresenterFixtures.start + 1_000_000_000))
+        #expect(startedSeeds(afterRun) == [nil])
         #expect(model.seed == nil)
     }
 
