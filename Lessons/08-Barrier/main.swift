@@ -3,7 +3,7 @@
 
  Running work concurrently is half the job; the other half is the state that work shares. An object that is changed from several threads at once, with nothing to order the changes, ends up in a state nobody asked for. This page breaks an object that way, repairs it with a dispatch barrier, and lets a tool prove which of the two is safe.
 
- - speaker: Say: this page breaks a shared object, repairs it, and proves which is safe. For a rehearsal that matches the talk, run with `--seed N`: the unsafe person's delays, and so its mixed names, come out the same every time. Usual question: "isn't a race random?" The delays are; with a seed they are fixed, and the names follow them.
+ - speaker: Say: this page breaks a shared object, repairs it, and proves which is safe. For a rehearsal that matches the talk, run with `--seed N`: the order the unsafe person's clients take their turns in, and so its mixed names, come out the same every time. Usual question: "isn't a race random?" In an app, yes; this page stages one with holds, so the room sees a mixture every time, and Thread Sanitizer still finds the race the holds leave open.
  */
 import Foundation
 import LessonKit
@@ -35,19 +35,26 @@ let threadSanitizer = knob("threadSanitizer", default: false, "rebuild this page
 class Person: @unchecked Sendable {
     private var firstName: String
     private var lastName: String
+    /// What happens between storing the first name and the last: a slow database write, unless the page stages it.
+    private let slowMoment: @Sendable (_ firstName: String, _ lastName: String) -> Void
 
-    init(firstName: String, lastName: String) {
+    init(firstName: String, lastName: String,
+         slowMoment: @escaping @Sendable (_ firstName: String, _ lastName: String) -> Void = Person.databaseWrite) {
         self.firstName = firstName
         self.lastName = lastName
+        self.slowMoment = slowMoment
     }
 
     func changeName(firstName: String, lastName: String) {
-        // PageRandom, not the system's generator: `--seed N` makes these delays, and so the mixture, the same every run.
-        var random = PageRandom(stream: "\(firstName) \(lastName)")
-        Simulated.wait(.random(in: 0...0.1, using: &random))
         self.firstName = firstName
-        Simulated.wait(.random(in: 0...0.4, using: &random))
+        slowMoment(firstName, lastName)
         self.lastName = lastName
+    }
+
+    /// A database write's moment. PageRandom, not the system's generator: `--seed N` makes it the same every run.
+    static func databaseWrite(_ firstName: String, _ lastName: String) {
+        var random = PageRandom(stream: "\(firstName) \(lastName)")
+        Simulated.wait(.random(in: 0.05...0.3, using: &random))
     }
 
     var name: String {
@@ -60,21 +67,33 @@ let newNames = [("Charlie", "Cheesecake"), ("Delia", "Dingle"), ("Eva", "Evershe
 /*:
  ## Changing it from five places at once
 
- Five clients, each with a serial queue of its own as five separate parts of an app would have, each change the name and then read it back. They run side by side, so one client's first name can meet another client's last name: a person called "Eva Dingle" that nobody ever named. Which mixture you get depends on the timing of that run: run the page again and the unsafe person's names change.
+ Five clients, each with a serial queue of its own as five separate parts of an app would have, each change the name and then read it back. They run side by side, so one client's first name can meet another client's last name: a person called "Eva Dingle" that nobody ever named.
 
- - speaker: Point at the five client lanes, one per serial queue, overlapping, then at the printed names: first names and last names from different clients, a person nobody named. Say: the mixture depends on the delays, and Swift 6 would have refused this class without the false `@unchecked Sendable`.
+ In an app, which mixture you get depends on the timing of that run, and a run may even be lucky. So that every run shows one, the page stages the timing with holds (`StagedClients`, in `StagedClients.swift` beside this page): each client waits for its turn before storing its first name, and again before storing its last name and reading the name back. Two clients store their first names at the same moment, with nothing to order them; after that, each of the other three stores its first name while another client is between its two writes, and four of the five clients read back a first name that is not their own. The order of the clients is drawn at random: run the page again and the names change; with `--seed N` they are the same every run.
+
+ - note: The holds are dispatch groups, which order memory as well as time, so Thread Sanitizer sees the order they make: the writes they keep apart are not what it reports at the end of the page. The two first names stored at the same moment are: those two clients wait until both have come to their first turn, then both write, and nothing orders the two writes, whichever thread happens to go first.
+
+ - speaker: Point at the five client lanes, one per serial queue, overlapping, then at the printed names: first names and last names from different clients, a person nobody named. Say: in an app the mixture depends on the timing; the page stages it so the room sees one every time, and Swift 6 would have refused this class without the false `@unchecked Sendable`.
  */
 let clientQueues = newNames.indices.map { DispatchQueue(label: "tour.barrier.client\($0 + 1)") }
 
 if people != .safe {
-    let person = Person(firstName: "Alison", lastName: "Anderson")
+    let staging = StagedClients(clients: newNames.map { "\($0) \($1)" })
+    // Between its two writes a client ends its first turn and waits for its second: another client's first name lands there.
+    let person = Person(firstName: "Alison", lastName: "Anderson") { first, last in
+        staging.end(.firstName, of: "\(first) \(last)")
+        staging.waitForTurn(.lastName, of: "\(first) \(last)")
+        Person.databaseWrite(first, last)
+    }
     let changes = DispatchGroup()
     for ((first, last), client) in zip(newNames, clientQueues) {
         client.async(group: changes) {
+            staging.waitForTurn(.firstName, of: "\(first) \(last)")
             trace("change to \(first) \(last)") {
                 person.changeName(firstName: first, lastName: last)
             }
             print("Unsafe person is now: \(person.name)")
+            staging.end(.lastName, of: "\(first) \(last)")
         }
     }
     changes.wait()
@@ -207,11 +226,11 @@ if people == .both {
 
  It works with Swift on Linux. This knob rebuilds this very page with `--sanitize=thread`, in a build folder of its own (`.build/tsan`) so your normal build is untouched, and runs the instrumented program twice more, with the knob off and `people` set: once racing only the unsafe person, once only the safe one. TSan names Swift functions in their mangled form; the report goes through `swift demangle --simplified` on its way here.
 
- Expect several warnings for the unsafe person (the page shows the first in full and the summary line of each other): a write in `changeName` on one worker thread, an access to the same name on another, both stacks, and the hint "As if synchronized via sleep": the only thing keeping those accesses apart was a sleep, which orders nothing. For the safe person expect none: TSan understands libdispatch on Linux too, so it knows that a barrier block and a `sync` read on the same queue never overlap.
+ Expect two warnings for the unsafe person (the page shows the first in full and the summary line of the other), one for each half of the first name: an access in `changeName` on one worker thread, a write to the same name on another, and both stacks. Those are the two clients that store their first names at the same moment: the page's holds order every other access, and TSan follows them, but nothing orders those two, and TSan finds that on every run, whichever thread happened to write first. For the safe person expect none: TSan understands libdispatch on Linux too, so it knows that a barrier block and a `sync` read on the same queue never overlap.
 
  - experiment: Set `threadSanitizer` to true. The first build takes a while (it compiles LessonKit again, instrumented); after that it is quick.
 
- - speaker: Demo, if there is time (the first build takes a while): set `threadSanitizer` to true. Expect several warnings for the unsafe person, with both stacks and "As if synchronized via sleep", and none for the safe one. Usual question: "does TSan work with Swift on Linux?" Yes, and it understands libdispatch's queues.
+ - speaker: Demo, if there is time (the first build takes a while): set `threadSanitizer` to true. Expect two warnings for the unsafe person, two clients storing the first name at once, with both stacks, and none for the safe one. Usual question: "does TSan work with Swift on Linux?" Yes, and it understands libdispatch's queues.
  */
 if threadSanitizer {
     let sanitized = ThreadSanitizerRun(product: "Lesson08Barrier")

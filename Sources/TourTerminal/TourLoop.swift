@@ -241,7 +241,7 @@ final class TourLoop: @unchecked Sendable {
                 notes = try NotesPublisher()
             } catch {
                 notesProblem = error.description
-                handle(.progressProblem("Speaker notes are off: \(error.description)"), drawNow: true)
+                handle(.notice("Speaker notes are off: \(error.description)"), drawNow: true)
             }
         }
         notes?.publish(snapshot)

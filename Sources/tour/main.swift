@@ -127,7 +127,7 @@ case .present(let options):
     let catalog = loadCatalog()
     if options.check, let script = options.script {
         LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
-        let status = TalkCheckCommand.execute(path: script, catalog: catalog) { line in print(line) }
+        let status = TalkCheckCommand.execute(path: script, catalog: catalog, seed: options.seed) { line in print(line) }
         LiveProcessGroups.exitHost(status.rawValue)
     }
     var presenting = Presenting()

@@ -77,8 +77,35 @@ struct TalkScriptTests {
             "line 14: `caption` needs the words the room reads, for example `caption One at a time`",
             "line 15: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not 'fast'",
             "line 16: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not '1000'",
-            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, or # for a comment",
+            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, seed, or # for a comment",
         ])
+    }
+
+    @Test("`seed N` and `seed off` set the seed of the runs that follow; every bad seed line is named with what would be right")
+    func seedLines() async throws {
+        let script = try TalkScript.parse("seed 7\nseed off\nseed 18446744073709551615\n")
+        #expect(script.steps.map(\.step) == [.seed(7), .seed(nil), .seed(UInt64.max)])
+        let problems = try #require(throws: TalkScriptProblems.self) {
+            try TalkScript.parse("seed\nseed -1\nseed 1.5\nseed 7 8\nseed on\nseed 18446744073709551616\n")
+        }.problems.map(\.description)
+        let message = "`seed` needs a whole number from 0 to 18446744073709551615, for example `seed 7` (the same random delays every run), or `off` for runs that differ"
+        #expect(problems == [
+            "line 1: \(message)",
+            "line 2: \(message), not '-1'",
+            "line 3: \(message), not '1.5'",
+            "line 4: \(message), not '7 8'",
+            "line 5: \(message), not 'on'",
+            "line 6: \(message), not '18446744073709551616'",
+        ])
+    }
+
+    @Test("A plan's runs carry the seed the script set by then, starting from the one the check was given")
+    func planCarriesTheSeed() async throws {
+        let catalog = try PageCatalog.load()
+        let script = try TalkScript.parse("page 8\nrun\nseed 7\nrun\npage 1\nrun\nseed off\nrun\n")
+        let pages = catalog.pages.map(TalkPage.init(reading:))
+        #expect(try TalkPlan.check(script, pages: pages, catalog: catalog).runs.map(\.seed) == [nil, 7, 7, nil])
+        #expect(try TalkPlan.check(script, pages: pages, catalog: catalog, seed: 3).runs.map(\.seed) == [3, 7, 7, nil])
     }
 
     @Test("A script of only comments has no steps, and says how to start one")

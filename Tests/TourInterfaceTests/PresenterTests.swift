@@ -206,6 +206,15 @@ struct PresenterTests {
         #expect(model.presenter == nil)
     }
 
+    @Test("A notice (the notes channel that could not open, say) is said on the presenter's last row")
+    func noticeOnStage() async throws {
+        var model = try PresenterFixtures.model(width: 80, height: 24)
+        #expect(model.update(.notice("Speaker notes are off: the notes folder /x/tour belongs to another user")).isEmpty)
+        #expect(model.notice == "Speaker notes are off: the notes folder /x/tour belongs to another user")
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("Speaker notes are off") != nil)
+    }
+
     @Test("120×40: the title and clock, the revealed blocks, then a finished run with its caption")
     func snapshots120() async throws {
         var model = try PresenterFixtures.model()
@@ -291,6 +300,22 @@ struct PresenterScriptTests {
         model.press(.right)
         #expect(model.current == 1)
         #expect(model.presenterSnapshot?.upcomingKnobChanges == [])
+    }
+
+    @Test("A `seed` step gives the runs after it that seed, and `seed off` makes them random again")
+    func seedStep() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nwait\nseed 7\nrun\nseed off\nrun\n")
+        func startedSeeds(_ effects: [TourEffect]) -> [UInt64?] {
+            effects.compactMap { effect -> UInt64?? in if case .start(let order) = effect { .some(order.seed) } else { .none } }
+        }
+        #expect(model.presenter?.playback?.waiting == .key)
+        #expect(startedSeeds(model.update(.key(.right))) == [7])
+        let runID = try #require(model.currentPage.runID)
+        // The run's end plays on: `seed off`, then the next run.
+        let afterRun = PresenterFixtures.stageRun.events.flatMap { model.update(.host(runID: runID, $0)) }
+            + model.update(.tick(now: PresenterFixtures.start + 1_000_000_000))
+        #expect(startedSeeds(afterRun) == [nil])
+        #expect(model.seed == nil)
     }
 
     @Test("A space cuts a pause short")

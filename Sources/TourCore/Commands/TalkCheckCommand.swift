@@ -2,7 +2,7 @@ import Foundation
 import PageProtocol
 
 /// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
-/// every reveal fit its page; then each run step runs its page as the talk will (its knobs, the script's speed) and
+/// every reveal fit its page; then each run step runs its page as the talk will (its knobs, the script's speed and seed) and
 /// must end as the page says it will.
 public enum TalkCheckCommand {
     /// Exit statuses, as `tour --help` documents them.
@@ -15,13 +15,13 @@ public enum TalkCheckCommand {
     }
 
     /// Reads, parses and checks the script at `path`, then runs its run steps one after another, writing what it
-    /// finds through `emit`; returns the exit status.
-    public static func execute(path: String, catalog: PageCatalog, emit: (String) -> Void) -> Status {
+    /// finds through `emit`; returns the exit status. `seed` is the runs' until a `seed` step changes it (`--seed`).
+    public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil, emit: (String) -> Void) -> Status {
         let script: TalkScript
         let plan: TalkPlan
         do {
             script = try TalkScript.parse(try readScript(path))
-            plan = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+            plan = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog, seed: seed)
         } catch let problems as TalkScriptProblems {
             for problem in problems.problems { emit("\(path): \(problem)") }
             return .badScript
@@ -36,7 +36,7 @@ public enum TalkCheckCommand {
             let (record, seconds) = execute(run)
             runSeconds += seconds
             let settings = run.knobSettings.isEmpty ? "" : " with " + run.knobSettings.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
-            let what = "line \(run.line): run \(index + 1) of \(plan.runs.count), page \(run.page.number) (\(run.page.slug))\(settings) at \(SpeedText.factor(run.speed))"
+            let what = "line \(run.line): run \(index + 1) of \(plan.runs.count), page \(run.page.number) (\(run.page.slug))\(settings) at \(SpeedText.factor(run.speed))\(run.seed.map { ", seed \($0)" } ?? "")"
             let ending = record.ending?.headline ?? "no ending"
             if record.endedAsExpected {
                 emit("\(what): ended as expected (\(ending)) in \(SpeedText.seconds(seconds))")
@@ -66,7 +66,7 @@ public enum TalkCheckCommand {
         let recorder = RunRecorder()
         let started = ContinuousClock.now
         let page = PageRun.start(RunRequest(executable: BuildProducts.executable(named: run.page.product),
-                                            knobSettings: run.knobSettings, speed: run.speed),
+                                            knobSettings: run.knobSettings, speed: run.speed, seed: run.seed),
                                  handler: recorder.apply)
         _ = page.waitUntilEnded()
         let elapsed = ContinuousClock.now - started

@@ -22,12 +22,14 @@ public struct TalkPage: Sendable, Equatable {
 
 /// A script checked against the pages: the runs it makes, in order, and how long its pauses and waits are.
 public struct TalkPlan: Sendable, Equatable {
-    /// A run step: the page, with every knob the script set on it so far, at the script's speed by then.
+    /// A run step: the page, with every knob the script set on it so far, at the script's speed and seed by then.
     public struct Run: Sendable, Equatable {
         public var line: Int
         public var page: Page
         public var knobSettings: [KnobSetting]
         public var speed: Double
+        /// The script's `seed` by then, or the one the check was given (`--seed`); nil for a run without one.
+        public var seed: UInt64?
     }
 
     public var runs: [Run] = []
@@ -37,12 +39,14 @@ public struct TalkPlan: Sendable, Equatable {
 
     /// Checks `script` against `pages` (the catalog's, read): every page, knob and value exists, and no reveal goes past
     /// a page's end. Throws every problem found, each naming its line.
-    public static func check(_ script: TalkScript, pages: [TalkPage], catalog: PageCatalog) throws(TalkScriptProblems) -> TalkPlan {
+    /// `seed` is the one the runs have until a `seed` step changes it (`tour present --seed N`).
+    public static func check(_ script: TalkScript, pages: [TalkPage], catalog: PageCatalog, seed: UInt64? = nil) throws(TalkScriptProblems) -> TalkPlan {
         var plan = TalkPlan()
         var problems: [TalkScriptProblem] = []
         var current: TalkPage?
         var revealed = 0
         var speed: Double = 1
+        var seed = seed
         var knobs: [String: [KnobSetting]] = [:]
         for step in script.steps {
             func problem(_ message: String) { problems.append(TalkScriptProblem(line: step.line, message)) }
@@ -97,13 +101,15 @@ public struct TalkPlan: Sendable, Equatable {
                 knobs[page.page.slug] = settings
             case .run:
                 guard let page = current else { continue }
-                plan.runs.append(Run(line: step.line, page: page.page, knobSettings: knobs[page.page.slug] ?? [], speed: speed))
+                plan.runs.append(Run(line: step.line, page: page.page, knobSettings: knobs[page.page.slug] ?? [], speed: speed, seed: seed))
             case .wait:
                 plan.waits += 1
             case .pause(let seconds):
                 plan.pauseSeconds += seconds
             case .speed(let factor):
                 speed = factor
+            case .seed(let value):
+                seed = value
             case .note, .caption:
                 break
             }
@@ -126,6 +132,7 @@ extension TalkStep {
         case .note: "note"
         case .caption: "caption"
         case .speed: "speed"
+        case .seed: "seed"
         }
     }
 }

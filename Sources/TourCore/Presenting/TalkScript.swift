@@ -20,6 +20,8 @@ public enum TalkStep: Equatable, Sendable {
     case caption(String)
     /// The speed factor of the runs that follow.
     case speed(Double)
+    /// The seed of the runs that follow (`--seed N`), or nil (`seed off`) for runs whose random delays differ each time.
+    case seed(UInt64?)
 }
 
 /// How much a `reveal` step shows.
@@ -69,7 +71,7 @@ public struct TalkScript: Equatable, Sendable {
     }
 
     /// The words that start a step, as the messages list them.
-    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed"]
+    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed", "seed"]
 
     /// The longest pause a step may ask for, in seconds: a longer one is a typo more often than a plan.
     public static let longestPause: Double = 600
@@ -146,6 +148,13 @@ public struct TalkScript: Equatable, Sendable {
                 throw problem("`speed` needs a factor from \(SpeedFactor.range.lowerBound) to \(Int(SpeedFactor.range.upperBound)), for example `speed 2` (1 is real time)\(got)")
             }
             return .speed(factor)
+        case "seed":
+            if arguments == ["off"] { return .seed(nil) }
+            guard arguments.count == 1, let seed = UInt64(arguments[0]) else {
+                let got = rest.isEmpty ? "" : ", not \(EchoedInput.quoted(rest))"
+                throw problem("`seed` needs a whole number from 0 to \(UInt64.max), for example `seed 7` (the same random delays every run), or `off` for runs that differ\(got)")
+            }
+            return .seed(seed)
         default:
             throw problem("\(EchoedInput.quoted(word)) is not a step; a line starts with one of \(stepNames.joined(separator: ", ")), or # for a comment")
         }

@@ -58,6 +58,7 @@ public struct TalkPlayback: Sendable {
         case note(String)
         case caption(String)
         case speed(Double)
+        case seed(UInt64?)
     }
 
     /// What the script waits for before its next step.
@@ -97,6 +98,7 @@ public struct TalkPlayback: Sendable {
             case .note(let text): resolved = .note(text)
             case .caption(let text): resolved = .caption(text)
             case .speed(let factor): resolved = .speed(factor)
+            case .seed(let seed): resolved = .seed(seed)
             }
             steps.append((step.line, resolved))
         }

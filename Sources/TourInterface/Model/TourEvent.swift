@@ -21,6 +21,9 @@ public enum TourEvent: Sendable {
     case drawn
     /// Progress could not be recorded, or its file was set aside: the message says which file and why.
     case progressProblem(String)
+    /// Something the interface should tell the learner or speaker on its status line (a channel that could not
+    /// open, say): the message is shown as it is.
+    case notice(String)
     /// Checks, the exercise file and the reference solution (see `Exercises.swift`).
     case exercise(ExerciseEvent)
     /// The timeline's picture and trace that `S` asked for were written, or could not be.

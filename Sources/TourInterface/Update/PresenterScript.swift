@@ -95,6 +95,8 @@ extension TourModel {
             showCaption(text)
         case .speed(let factor):
             speed = factor
+        case .seed(let value):
+            seed = value
         }
         return []
     }

@@ -50,7 +50,7 @@ extension TourModel {
         case .drawn:
             currentPage.record?.markLiveViewDrawn()
             return []
-        case .progressProblem(let message):
+        case .progressProblem(let message), .notice(let message):
             notice = message
             return []
         case .picturesSaved(.saved(let picture, let trace)):

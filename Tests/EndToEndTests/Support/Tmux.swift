@@ -99,6 +99,22 @@ final class Tmux: Sendable {
         try await run(["send-keys", "-t", session] + keys)
     }
 
+    /// Presses `keys` in the window named `window` (see `startWindow`) rather than the session's current one.
+    func send(_ keys: String..., to window: String) async throws {
+        try await run(["send-keys", "-t", "\(session):\(window)"] + keys)
+    }
+
+    /// Opens a window named `name` in the session, running `command`, without making it the current one. It has the
+    /// session's size and the environment `start` gives, with `environment` over it.
+    func startWindow(_ name: String, _ command: String, environment: [String: String] = [:]) async throws {
+        var arguments = ["new-window", "-d", "-t", "\(session):", "-n", name]
+        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TOUR_BUILD_NOTICE": "off", "XDG_STATE_HOME": stateFolder.path]
+        for (variable, value) in base.merging(environment, uniquingKeysWith: { $1 }) {
+            arguments += ["-e", "\(variable)=\(value)"]
+        }
+        try await run(arguments + [command])
+    }
+
     /// Runs the page shown as a learner who skips its prediction does: `r`, which asks the page's unanswered
     /// prediction first, then Esc, which runs the page without an answer. Where nothing is asked, `r` runs the page
     /// and Esc only leaves the zoomed pane.
@@ -113,13 +129,18 @@ final class Tmux: Sendable {
 
     /// The visible screen as text, one line per row; with `colors`, with the escape sequences of its colours
     /// and attributes (`capture-pane -e`).
-    func screen(colors: Bool = false) async throws -> String {
-        try await run(["capture-pane", "-p"] + (colors ? ["-e"] : []) + ["-t", session])
+    func screen(colors: Bool = false, window: String? = nil) async throws -> String {
+        try await run(["capture-pane", "-p"] + (colors ? ["-e"] : []) + ["-t", target(window)])
     }
 
-    /// The process id of the program the pane started.
-    func panePID() async throws -> Int32 {
-        let text = try await run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The session's current window, or the one named `window`.
+    private func target(_ window: String?) -> String {
+        window.map { "\(session):\($0)" } ?? session
+    }
+
+    /// The process id of the program the pane started (in the window named `window`, or the current one).
+    func panePID(window: String? = nil) async throws -> Int32 {
+        let text = try await run(["list-panes", "-t", target(window), "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let pid = Int32(text) else { throw Failure(description: "no pane pid in '\(text)'") }
         return pid
     }
@@ -129,12 +150,12 @@ final class Tmux: Sendable {
     /// A terminal announces nothing, so polling it is the only way to see a frame; between polls the test is
     /// suspended, not holding a thread, and the deadline is a limit on failure, never a wait that success needs.
     @discardableResult
-    func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, colors: Bool = false,
+    func waitFor(_ what: String, timeout: Double = 30, poll: Double = 0.05, colors: Bool = false, window: String? = nil,
                  _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try await screen(colors: colors)
+            last = try await screen(colors: colors, window: window)
             if condition(last) { return last }
             try await Task.sleep(for: .seconds(poll))
         }
