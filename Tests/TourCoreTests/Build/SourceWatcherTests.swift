@@ -196,6 +196,19 @@ final class StartedSourceWatcherTests {
         #expect(await events.next() == .changed(files: ["main.swift"]))
     }
 
+    @Test func whereInotifyCannotWatchTheWatcherPollsAndStillSeesTheSave() async throws {
+        // The folder and its parent are not there yet, so inotify has nothing to watch: asked for notifications, the
+        // watcher must fall back to polling rather than watch nothing.
+        let later = root.appendingPathComponent("later/01-Page")
+        let watcher = SourceWatcher(folder: later, quietPeriod: 0.05, method: .notifications)
+        defer { watcher.stop() }
+        var events = events(of: watcher, every: 0.02).makeAsyncIterator()
+        #expect(try started(watcher) == .polling)
+        try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+        try save("main.swift", "print(2)\n", in: later)
+        #expect(await events.next() == .changed(files: ["main.swift"]))
+    }
+
     @Test func aFolderDeletedAndMadeAgainIsWatchedAgain() async throws {
         let watcher = SourceWatcher(folder: folder, quietPeriod: 0.05, method: .notifications)
         defer { watcher.stop() }
