@@ -62,6 +62,9 @@ struct PageRunSlotsMeterTests {
             #expect(slots.held == 3 && slots.waiting == 1, "three at most, however idle the machine")
             // Half a core idle: slots given back beyond the first stay free while the last run waits.
             counters.idleShare.withLock { $0 = 0.25 }
+            // Once the meter's window holds only the new readings.
+            let readsAtLowIdle = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsAtLowIdle + 30 })
             mayEnd.signal()
             mayEnd.signal()
             try #require(await eventually(timeout: 30) { slots.held == 1 })

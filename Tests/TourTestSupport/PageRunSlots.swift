@@ -110,7 +110,7 @@ public final class PageRunSlots: Sendable {
             state.nextTicket += 1
             return Ticket(number: state.nextTicket)
         }
-        RunLog.note("ask", ticket.number, label ?? "\(fileID):\(line)", "\(urgency)")
+        log("ask", ticket.number, label ?? "\(fileID):\(line)", "\(urgency)")
         await withCheckedContinuation { continuation in
             let (granted, startChecking) = state.withLock { state -> (Bool, Bool) in
                 if state.held < count {
@@ -122,7 +122,7 @@ public final class PageRunSlots: Sendable {
                 return (false, startCheckingIfNeeded(&state))
             }
             if granted {
-                RunLog.note("grant", ticket.number, "core", String(held))
+                log("grant", ticket.number, "core", String(held))
                 continuation.resume()
             }
             if startChecking { check() }
@@ -132,7 +132,7 @@ public final class PageRunSlots: Sendable {
 
     /// Gives a slot back: the most urgent waiter, the longest waiting among equals, gets it.
     public func release(_ ticket: Ticket? = nil) {
-        RunLog.note("release", ticket?.number ?? 0)
+        log("release", ticket?.number ?? 0)
         let next = state.withLock { state -> Waiter? in
             state.held -= 1
             guard state.held < count, !state.waiters.isEmpty else { return nil }
@@ -140,7 +140,7 @@ public final class PageRunSlots: Sendable {
             return state.waiters.removeFirst()
         }
         if let next {
-            RunLog.note("grant", next.ticket.number, "core", String(held))
+            log("grant", next.ticket.number, "core", String(held))
             next.continuation.resume()
         }
     }
@@ -151,6 +151,12 @@ public final class PageRunSlots: Sendable {
         let ticket = await acquire(urgency, label: label, fileID: fileID, line: line)
         defer { release(ticket) }
         return try await body()
+    }
+
+    /// Notes an event in `RunLog`, for the shared slots only: a test's own slots number their tickets apart.
+    private func log(_ event: String, _ slot: Int, _ fields: String...) {
+        guard self === Self.shared else { return }
+        RunLog.note(event, slot, fields)
     }
 
     private func grant(_ state: inout State) {
@@ -185,7 +191,7 @@ public final class PageRunSlots: Sendable {
             return (state.waiters.removeFirst(), true)
         }
         if let started {
-            RunLog.note("grant", started.ticket.number, String(format: "idle=%.2f", idle ?? -1), String(held))
+            log("grant", started.ticket.number, String(format: "idle=%.2f", idle ?? -1), String(held))
             started.continuation.resume()
         }
         if again {

@@ -22,6 +22,11 @@ public enum RunLog {
 
     /// Writes one line, if the log is on.
     static func note(_ event: String, _ slot: Int, _ fields: String...) {
+        note(event, slot, fields)
+    }
+
+    /// `note` with the fields in an array.
+    static func note(_ event: String, _ slot: Int, _ fields: [String]) {
         guard isOn else { return }
         let time = String(format: "%.3f", Date().timeIntervalSince1970)
         let line = ([time, event, String(slot)] + fields).joined(separator: "\t") + "\n"
