@@ -22,7 +22,8 @@ struct ExerciseCheckRunnerTests {
         #expect(broken != untouched)
         try Data(broken.utf8).write(to: exercise)
         let line = try #require(broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("self.finnish()") }) + 1
-        let failed = await PageRunSlots.shared.withSlot { await check.run(challenge) }
+        // Both checks come after this test's slow copy, the second after the first (`PageRunSlots.Urgency.followUp`).
+        let failed = await PageRunSlots.shared.withSlot(.followUp, label: "check: broken exercise") { await check.run(challenge) }
         #expect(failed.record == nil)
         #expect(failed.build.status == .failed)
         #expect(failed.verdict.findings.count == 1)
@@ -33,7 +34,9 @@ struct ExerciseCheckRunnerTests {
         // The reference solution in the learner's file: rebuilt, run, and it passes.
         try Data(try String(contentsOf: scratch.root.appendingPathComponent(challenge.solutionFile), encoding: .utf8).utf8).write(to: exercise)
         let stages = StageLog()
-        let passed = await PageRunSlots.shared.withSlot { await check.run(challenge, progress: stages.note) }
+        let passed = await PageRunSlots.shared.withSlot(.followUp, label: "check: solution") {
+            await check.run(challenge, progress: stages.note)
+        }
         #expect(passed.build.status == .succeeded)
         #expect(passed.verdict.passed, "\(passed.verdict.failures.map(\.text))")
         #expect(stages.stages == [.building(product: challenge.product, sanitized: false), .running(product: challenge.product)])

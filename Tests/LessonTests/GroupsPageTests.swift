@@ -162,16 +162,22 @@ struct GroupsPageTests {
 
     @Test func runAloneThePagePrintsNoFrames() async throws {
         // Without the host there is no live view: the page narrates its milestones and sends nothing.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "Lesson07Groups"))
-        process.arguments = ["--speed", "10"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // A page run in a slot of its own, read and waited for on a thread of its own (the reads block).
+        let (text, status) = try await PageRunSlots.shared.withSlot(label: "Lesson07Groups alone ×10") {
+            try await awaitBlocking("page-alone") {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "Lesson07Groups"))
+                process.arguments = ["--speed", "10"]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return (text, process.terminationStatus)
+            }
+        }
+        #expect(status == 0)
         let lines = text.split(separator: "\n")
         #expect(lines.contains("Animations completed"))
         #expect(lines.count < 60, "\(lines.count) lines")

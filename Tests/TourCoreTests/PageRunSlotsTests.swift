@@ -28,6 +28,87 @@ struct PageRunSlotsTests {
     }
 }
 
+/// Beyond one slot per core, a run starts only while the machine leaves a core unused, and never more than `most`.
+@Suite("Page-run slots and the CPU meter")
+struct PageRunSlotsMeterTests {
+    @Test func beyondTheCoresARunStartsOnlyWhileACoreIsIdleAndNeverMoreThanTheMost() async throws {
+        let counters = FakeCounters()
+        let meter = IdleCores(cores: 2, window: .milliseconds(20), read: counters.read)
+        let slots = PageRunSlots(count: 1, most: 3, idleCores: meter, settle: .milliseconds(20), checkEvery: .milliseconds(2))
+        await slots.acquire()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let started = Occurrences()
+            let mayEnd = Occurrences()
+            for _ in 0..<3 {
+                group.addTask {
+                    await slots.withSlot {
+                        started.signal()
+                        _ = await mayEnd.next()
+                    }
+                }
+            }
+            try #require(await eventually(timeout: 30) { slots.waiting == 3 })
+            // Both cores busy: however often the meter is read, nobody starts beyond the one slot.
+            let readsBefore = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            #expect(slots.waiting == 3 && slots.held == 1)
+            // A core and a half idle: one more starts, then, once its start has settled, another, up to three.
+            counters.idleShare.withLock { $0 = 0.75 }
+            #expect(await started.next())
+            #expect(await started.next())
+            #expect(slots.held == 3 && slots.waiting == 1)
+            let readsAtMost = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsAtMost + 30 })
+            #expect(slots.held == 3 && slots.waiting == 1, "three at most, however idle the machine")
+            // Half a core idle: slots given back beyond the first stay free while the last run waits.
+            counters.idleShare.withLock { $0 = 0.25 }
+            // Once the meter's window holds only the new readings.
+            let readsAtLowIdle = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsAtLowIdle + 30 })
+            mayEnd.signal()
+            mayEnd.signal()
+            try #require(await eventually(timeout: 30) { slots.held == 1 })
+            let readsAfterEnd = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsAfterEnd + 30 })
+            #expect(slots.held == 1 && slots.waiting == 1, "half a core idle is not room for a run")
+            // The first slot given back goes to it at once, whatever the meter says.
+            slots.release()
+            #expect(await started.next())
+            #expect(slots.held == 1 && slots.waiting == 0)
+            mayEnd.signal()
+            try await group.waitForAll()
+        }
+        #expect(slots.held == 0)
+    }
+
+    @Test func theMeterReadsIdleAndIOWaitAgainstEverythingUpToSteal() throws {
+        let counters = try #require(IdleCores.counters("cpu  100 5 20 300 40 1 2 32 7 0\ncpu0 50 2 10 150 20 1 1 16 3 0\n"))
+        #expect(counters.idle == 340)
+        #expect(counters.total == 500)
+        #expect(IdleCores.counters("intr 12 3 4") == nil)
+    }
+}
+
+/// `/proc/stat`'s counters as a test sets them: each read adds 100 ticks, `idleShare` of them idle.
+private final class FakeCounters: Sendable {
+    let idleShare = Mutex(0.0)
+    private let totals = Mutex((idle: UInt64(0), total: UInt64(0), reads: 0))
+
+    var reads: Int { totals.withLock { $0.reads } }
+
+    var read: @Sendable () -> (idle: UInt64, total: UInt64)? {
+        { [self] in
+            let share = idleShare.withLock { $0 }
+            return totals.withLock { totals in
+                totals.reads += 1
+                totals.total += 100
+                totals.idle += UInt64(share * 100)
+                return (totals.idle, totals.total)
+            }
+        }
+    }
+}
+
 /// The order in which waiters got their slot.
 private final class Order: Sendable {
     let names = Mutex<[String]>([])

@@ -152,13 +152,17 @@ struct TraceWarningsTests {
 
     @Test func theFaultPagesRaiseTheirWarnings() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let cancelled = await Self.faultRun("cancelledDependency")
+        // Three runs that do not wait for one another start together.
+        async let cancelledRun = Self.faultRun("cancelledDependency")
+        async let cycleRun = Self.faultRun("dependencyCycle", stuckAfter: 1)
+        async let forgetfulRun = Self.faultRun("neverFinished")
+        let cancelled = await cancelledRun
         #expect(TraceWarnings.of(cancelled, cores: cores).map(\.kind) == [.ranAfterCancelledDependency])
-        let cycle = await Self.faultRun("dependencyCycle", stuckAfter: 1)
+        let cycle = await cycleRun
         let cycleWarnings = TraceWarnings.of(cycle, cores: cores)
         #expect(cycleWarnings.contains { $0.kind == .dependencyCycle && $0.expected == "compress and upload each wait for the other" })
         #expect(cycleWarnings.allSatisfy { $0.expected != nil }, "the page said it would hang: \(cycleWarnings.map(\.text))")
-        let forgetful = await Self.faultRun("neverFinished")
+        let forgetful = await forgetfulRun
         let left = TraceWarnings.of(forgetful, cores: cores)
         #expect(left.map(\.kind) == [.neverFinished])
         #expect(left.first?.sentence.hasPrefix("forgetful upload never finished: it was executing") == true)

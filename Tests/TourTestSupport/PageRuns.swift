@@ -24,14 +24,16 @@ public func recordRun(
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
                              stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
-    return await PageRunSlots.shared.withSlot(urgency) {
-        await withCheckedContinuation { continuation in
-            _ = PageRun.start(request) { event in
-                recorder.apply(event)
-                // The run's last event, delivered once, after every other.
-                if case .ended = event { continuation.resume(returning: recorder.record) }
-            }
+    let label = ([product] + knobs.map { "\($0.name)=\($0.value)" } + ["×\(speed)"]).joined(separator: " ")
+    let ticket = await PageRunSlots.shared.acquire(urgency, label: label)
+    defer { PageRunSlots.shared.release(ticket) }
+    return await withCheckedContinuation { continuation in
+        let run = PageRun.start(request) { event in
+            recorder.apply(event)
+            // The run's last event, delivered once, after every other.
+            if case .ended = event { continuation.resume(returning: recorder.record) }
         }
+        RunLog.followCPU(of: run.pid, slot: ticket.number)
     }
 }
 

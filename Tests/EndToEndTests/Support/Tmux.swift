@@ -28,12 +28,12 @@ final class Tmux: Sendable {
     /// command that blocks its caller, since a `defer` cannot await; a `kill-server` client returns within milliseconds.
     func stop() {
         _ = try? command(["kill-server"])
-        if holdsSlot.withLock({ holds in defer { holds = false }; return holds }) { PageRunSlots.shared.release() }
+        if let ticket = slot.withLock({ held in defer { held = nil }; return held }) { PageRunSlots.shared.release(ticket) }
         try? FileManager.default.removeItem(at: stateFolder)
     }
 
-    /// Whether `start` took a page-run slot that `stop` has not given back.
-    private let holdsSlot = Mutex(false)
+    /// The page-run slot `start` took, until `stop` gives it back.
+    private let slot = Mutex<PageRunSlots.Ticket?>(nil)
 
     /// The `XDG_STATE_HOME` of what runs in this server: its progress is its own, never the learner's, and every
     /// test's tutorial starts on page 1 rather than where another test left off.
@@ -59,9 +59,9 @@ final class Tmux: Sendable {
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
     /// The tutorial and the pages it runs take a page-run slot (`PageRunSlots`), until `stop`.
     func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) async throws {
-        if !holdsSlot.withLock({ $0 }) {
-            await PageRunSlots.shared.acquire()
-            holdsSlot.withLock { $0 = true }
+        if slot.withLock({ $0 }) == nil {
+            let ticket = await PageRunSlots.shared.acquire(label: "tmux: \(command)")
+            slot.withLock { $0 = ticket }
         }
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
         // The checkout's own first-launch notice stays the learner's (TOUR_BUILD_NOTICE), and its stamp untouched;

@@ -41,13 +41,16 @@ struct ScratchPackageTests {
         #expect(outcome.route == .direct)
         print("scratch package: copied in \(copied - started), page 1 rebuilt in \(built - copied)")
 
-        let edited = await recordRun(product: page.product, executable: scratch.executable(named: page.product), speed: 10)
+        // Both programs run after the rebuild, together; they come after this test's slow work (`.followUp`).
+        async let editedRun = recordRun(product: page.product, executable: scratch.executable(named: page.product), speed: 10,
+                                        urgency: .followUp)
+        async let originalRun = recordRun(product: checkoutPage.product, speed: 10, urgency: .followUp)
+        let edited = await editedRun
         #expect(edited.ending == .exited(code: 0))
         #expect(edited.outputText.contains { $0.hasPrefix("Scratch: ") }, "the copy's program runs the edit")
-
+        let original = await originalRun
         #expect(try Data(contentsOf: checkoutPage.source) == pageBefore, "the checkout's page changed")
         #expect(try FileFacts(checkoutProgram) == programBefore, "the checkout's program was rebuilt or written to")
-        let original = await recordRun(product: checkoutPage.product, speed: 10)
         #expect(original.outputText.contains { $0.hasPrefix("Done: ") })
         #expect(!original.outputText.contains { $0.hasPrefix("Scratch: ") })
     }

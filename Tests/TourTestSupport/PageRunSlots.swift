@@ -1,0 +1,209 @@
+import Foundation
+import Synchronization
+
+/// Page runs of every test take turns for the machine's CPU: a few at once, the others suspended (never blocked)
+/// until the machine has room for them.
+///
+/// Pages compute (filters), and their watchdog calls a page stuck after a few seconds without progress; forty page
+/// runs started together on two cores, as the suite's tests would, starve one another past that. Most runs, though,
+/// mostly wait (a page at 1× sleeps through its simulated downloads, a fixture waits for the watchdog, a tutorial in
+/// tmux waits for keys), and a run that waits costs the machine nothing. So:
+/// - As many runs as the machine has cores (and at least two) always get a slot at once: that many are always
+///   running, whatever the machine is doing.
+/// - Beyond those, up to `most` at once, one more run starts whenever a whole core's worth of CPU went unused over
+///   the last `settle` (`IdleCores`, from the kernel's counters of the whole machine), and no run started within
+///   that time, whose CPU would not show yet. The meter is looked at every `checkEvery` while a run waits. On a
+///   machine kept busy by others, or by pages that compute, no run starts beyond the cores' count.
+///
+/// A free slot goes to the most urgent waiter, and among equals to the one that has waited longest. The suite lasts
+/// as long as its longest chain of runs that wait for one another, so a run's `Urgency` says where it stands:
+/// - `.normal`, the default: a test's first run, or runs that do not wait for one another (`async let`, static
+///   `Task`s started together). Almost every new test belongs here, and its runs fill the gaps the chains leave.
+/// - `.followUp`: a run that a test starts only after an earlier run of its own ended (a retry, runs that take
+///   turns with one another), or after slow work of its own (a build). Without it each run of a chain queues again
+///   behind every test's first run.
+/// - `.criticalPath`: the runs of the suite's longest chains, such as page 2's (`QueuePageTests`): a page run at 1×
+///   and up to two more for the speed-up. They start first, so the rest of the suite runs beside them.
+/// A run that another test may ask for too (a suite's default run, a demo run an exercise grades) goes through
+/// `sharedRun`, which runs it once for the whole test process.
+/// A new test stays off the critical path if its runs are short (a speed factor of 10 or more where its claims
+/// hold; about a second of running each) and, when it needs several, starts them together rather than one after
+/// another, or marks each later one `.followUp`. One that needs a long chain of its own should shorten it first:
+/// a test with ten runs of a second one after another cannot end before ten seconds plus the waits, however the
+/// slots are shared.
+///
+/// `TOUR_TEST_SLOTS=cores` gives only the cores' count of slots, as before the CPU meter (to compare the two in one
+/// build); `TOUR_TEST_RUN_LOG` logs every slot's life (`RunLog`).
+public final class PageRunSlots: Sendable {
+    /// One slot per core (at least two) always, and up to four per core while the machine has a core to spare.
+    public static let shared: PageRunSlots = {
+        let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        if ProcessInfo.processInfo.environment["TOUR_TEST_SLOTS"] == "cores" { return PageRunSlots(count: cores) }
+        return PageRunSlots(count: cores, most: 4 * cores, idleCores: IdleCores(cores: cores, window: .milliseconds(400)))
+    }()
+
+    /// How soon a waiting run gets a slot: see `PageRunSlots`.
+    public enum Urgency: Int, Sendable, Comparable {
+        case normal, followUp, criticalPath
+
+        public static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// A slot taken, or asked for: its number in `RunLog`.
+    public struct Ticket: Sendable {
+        public let number: Int
+    }
+
+    private struct Waiter {
+        var urgency: Urgency
+        var ticket: Ticket
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var held = 0
+        /// Most urgent first; among equals, in the order they came.
+        var waiters: [Waiter] = []
+        /// When a slot was last given out.
+        var lastGrant: ContinuousClock.Instant?
+        /// Whether a look at the meter is due (`check`).
+        var checking = false
+        var nextTicket = 0
+    }
+
+    private let count: Int
+    private let most: Int
+    private let idleCores: IdleCores?
+    private let settle: Duration
+    private let checkEvery: Duration
+    private let state = Mutex(State())
+
+    /// Exactly `count` slots, whatever the machine's load.
+    public init(count: Int) {
+        self.count = count
+        most = count
+        idleCores = nil
+        settle = .zero
+        checkEvery = .zero
+    }
+
+    /// `count` slots always, and up to `most` while `idleCores` finds a core unused over `settle`.
+    public init(count: Int, most: Int, idleCores: IdleCores, settle: Duration = .milliseconds(400),
+                checkEvery: Duration = .milliseconds(100)) {
+        self.count = count
+        self.most = max(count, most)
+        self.idleCores = idleCores
+        self.settle = settle
+        self.checkEvery = checkEvery
+    }
+
+    /// How many runs wait for a slot now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
+    /// How many slots are taken now.
+    public var held: Int { state.withLock { $0.held } }
+
+    /// Waits for a free slot and takes it; give it back with `release`. `label` names it in `RunLog`.
+    @discardableResult
+    public func acquire(_ urgency: Urgency = .normal, label: String? = nil, fileID: String = #fileID, line: Int = #line) async -> Ticket {
+        let ticket = state.withLock { state -> Ticket in
+            state.nextTicket += 1
+            return Ticket(number: state.nextTicket)
+        }
+        log("ask", ticket.number, label ?? "\(fileID):\(line)", "\(urgency)")
+        await withCheckedContinuation { continuation in
+            let (granted, startChecking) = state.withLock { state -> (Bool, Bool) in
+                if state.held < count {
+                    grant(&state)
+                    return (true, false)
+                }
+                let place = state.waiters.firstIndex { $0.urgency < urgency } ?? state.waiters.endIndex
+                state.waiters.insert(Waiter(urgency: urgency, ticket: ticket, continuation: continuation), at: place)
+                return (false, startCheckingIfNeeded(&state))
+            }
+            if granted {
+                log("grant", ticket.number, "core", String(held))
+                continuation.resume()
+            }
+            if startChecking { check() }
+        }
+        return ticket
+    }
+
+    /// Gives a slot back: the most urgent waiter, the longest waiting among equals, gets it.
+    public func release(_ ticket: Ticket? = nil) {
+        log("release", ticket?.number ?? 0)
+        let next = state.withLock { state -> Waiter? in
+            state.held -= 1
+            guard state.held < count, !state.waiters.isEmpty else { return nil }
+            grant(&state)
+            return state.waiters.removeFirst()
+        }
+        if let next {
+            log("grant", next.ticket.number, "core", String(held))
+            next.continuation.resume()
+        }
+    }
+
+    /// Runs `body` in a slot of its own. `label` names it in `RunLog`.
+    public func withSlot<T>(_ urgency: Urgency = .normal, label: String? = nil, fileID: String = #fileID, line: Int = #line,
+                            _ body: () async throws -> T) async rethrows -> T {
+        let ticket = await acquire(urgency, label: label, fileID: fileID, line: line)
+        defer { release(ticket) }
+        return try await body()
+    }
+
+    /// Notes an event in `RunLog`, for the shared slots only: a test's own slots number their tickets apart.
+    private func log(_ event: String, _ slot: Int, _ fields: String...) {
+        guard self === Self.shared else { return }
+        RunLog.note(event, slot, fields)
+    }
+
+    private func grant(_ state: inout State) {
+        state.held += 1
+        state.lastGrant = .now
+    }
+
+    /// Marks a look at the meter as due, if there is a meter, a run waits and none is due yet; true if the caller
+    /// should start the looks (`check`).
+    private func startCheckingIfNeeded(_ state: inout State) -> Bool {
+        guard let idleCores, !state.checking, !state.waiters.isEmpty else { return false }
+        state.checking = true
+        // Readings from before a pause in the looks would average over the pause.
+        idleCores.reset()
+        return true
+    }
+
+    /// Looks at the meter, starts the most urgent waiter if the machine has room (see `PageRunSlots`), and looks
+    /// again after `checkEvery` while any run waits.
+    private func check() {
+        guard let idleCores else { return }
+        let now = ContinuousClock.now
+        let idle = idleCores.sample(at: now)
+        let (started, again) = state.withLock { state -> (Waiter?, Bool) in
+            guard !state.waiters.isEmpty else {
+                state.checking = false
+                return (nil, false)
+            }
+            let settled = state.lastGrant.map { now - $0 >= settle } ?? true
+            guard state.held < count || (state.held < most && settled && (idle ?? 0) >= 1) else { return (nil, true) }
+            grant(&state)
+            return (state.waiters.removeFirst(), true)
+        }
+        if let started {
+            log("grant", started.ticket.number, String(format: "idle=%.2f", idle ?? -1), String(held))
+            started.continuation.resume()
+        }
+        if again {
+            DispatchQueue.global().asyncAfter(deadline: .now() + checkEvery.seconds) { [self] in check() }
+        }
+    }
+}
+
+private extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
