@@ -44,6 +44,8 @@ let exercisePages: [String] = [
     "07-Groups",
     "08-Barrier",
     "09-Tasks",
+    "10-TaskGroups",
+    "11-Actors",
 ]
 
 let exerciseVariants = ["Emptied", "Faked"]

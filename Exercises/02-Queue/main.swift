@@ -13,46 +13,13 @@
  */
 import Foundation
 import LessonKit
-import Synchronization
 
-/// The jobs' names in the order they began, each written by the job itself.
-let startOrder = Mutex<[String]>([])
-
-/// A job that only waits, as a download would: the queue's choice of which starts next is the whole lesson.
-final class Job: ObservedOperation, @unchecked Sendable {
-    let seconds: Double
-
-    init(_ name: String, seconds: Double) {
-        self.seconds = seconds
-        super.init()
-        self.name = name
-    }
-
-    override func main() {
-        startOrder.withLock { $0.append(name ?? "job") }
-        trace("\(name ?? "job") at work") {
-            Simulated.wait(seconds)
-        }
-    }
-}
-
-let queue = OperationQueue()
-queue.name = "exercise2.jobs"
-queue.maxConcurrentOperationCount = 1
-queue.isSuspended = true
-
-let backup = Job("backup", seconds: 0.1)
-let filter = Job("filter", seconds: 0.1)
-let preview = Job("preview", seconds: 0.1)
+// Three jobs that only wait; `QueueJob.runOneAtATime`, in LessonKit, adds them in this order to a queue that runs one
+// job at a time and is suspended while they are added, so its own choice decides which starts next.
+let backup = QueueJob("backup")
+let filter = QueueJob("filter")
+let preview = QueueJob("preview")
 
 // Your code: give the jobs priorities, so that the preview starts first, the filter next and the backup last.
 
-for job in [backup, filter, preview] {
-    queue.addOperation(job)
-    mark("added \(job.name ?? "job")")
-}
-queue.isSuspended = false
-trace("waitUntilAllOperationsAreFinished") {
-    queue.waitUntilAllOperationsAreFinished()
-}
-print("The jobs started in this order: \(startOrder.withLock { $0 }.joined(separator: ", "))")
+QueueJob.runOneAtATime([backup, filter, preview])

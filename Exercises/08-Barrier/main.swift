@@ -31,7 +31,8 @@
    until a read of the person has started or the writer that asked for it has gone on, and each reader waits until
    its write has got that far. Without a barrier the read gets in every time. With one it cannot, and the write goes on
    because its writer did. The two readers at the end each wait, inside their read, until the other has started
-   reading. These holds are in `Ledger`, at the end of this file; you need not change it.
+   reading. These holds, and the clients, are in LessonKit (`Ledger`, in
+   `Sources/LessonKit/Exercises/BarrierExercise.swift`); you need not change them.
 
  Check it with `tour check 8`; `tour hint 8` gives a hint, a nudge first and nearly the answer last.
  */
@@ -44,7 +45,7 @@ import LessonKit
 ///
 /// `@unchecked Sendable` is a promise to the compiler that the class orders access to its own state. As given, it
 /// breaks that promise: nothing orders its writes. Keep the promise.
-final class Person: @unchecked Sendable {
+final class Person: LedgerPerson, @unchecked Sendable {
     private var firstName: String
     private var lastName: String
 
@@ -68,156 +69,6 @@ final class Person: @unchecked Sendable {
 
 //: ## The clients (leave them as they are)
 
-let person = Person(firstName: "Anna", lastName: "Adams")
-let newNames = [("Charlie", "Cheesecake"), ("Delia", "Dingle"), ("Eva", "Evershed")]
-
-// Three writers and three readers at once; reader N reads while writer N's change is halfway, if the person lets it.
-let clients = DispatchGroup()
-for (index, (first, last)) in newNames.enumerated() {
-    let number = index + 1
-    DispatchQueue(label: "tour.exercise.writer\(number)").async(group: clients) {
-        person.changeName(firstName: first, lastName: last)
-        Ledger.writerWentOn(first, last)
-    }
-    DispatchQueue(label: "tour.exercise.reader\(number)").async(group: clients) {
-        Ledger.waitUntilHalfway(first, last, reader: number)
-        print("Reader \(number) read: \(person.name)")
-    }
-}
-clients.wait()
-
-// Two more readers at once, each of whose reads waits inside itself until the other has started.
-Ledger.pairTheNextReads(2)
-let sideBySide = DispatchGroup()
-for number in 4...5 {
-    DispatchQueue(label: "tour.exercise.reader\(number)").async(group: sideBySide) {
-        print("Reader \(number) read: \(person.name)")
-    }
-}
-sideBySide.wait()
-print("Final name: \(person.name)")
-
-//: ## The ledger: spans for the check, and the holds that make a race show every time (you need not change it)
-
-/// Records every write and read of the person as a span, and holds them so that a race happens on every run.
-enum Ledger {
-    private static let holds = Holds()
-
-    /// Runs one change of the name as the span "write First Last". `body` stores the two names, calling `midway`
-    /// between them: the slow moment a database write would take, where this write holds still (see the note above).
-    static func write(_ first: String, _ last: String, _ body: (_ midway: () -> Void) -> Void) {
-        let name = "\(first) \(last)"
-        trace("write \(name)") {
-            body {
-                Simulated.wait(0.05)
-                holds.holdHalfway(name)
-                Simulated.wait(0.05)
-            }
-        }
-    }
-
-    /// Runs one read of the name as the span "read name", and returns what `body` read. A read takes a moment too, so
-    /// several readers can be seen sharing the person.
-    static func read(_ body: () -> String) -> String {
-        trace("read name") {
-            holds.readStarted()
-            let name = body()
-            Simulated.wait(0.02)
-            return name
-        }
-    }
-
-    /// The writer of `first last` has come back from `changeName`: its write may go on, if it is still holding.
-    static func writerWentOn(_ first: String, _ last: String) {
-        mark("writer went on from write \(first) \(last)")
-        holds.release("\(first) \(last)")
-    }
-
-    /// Waits, as the span "reader N waits for write First Last", until that write has stored its first name.
-    static func waitUntilHalfway(_ first: String, _ last: String, reader: Int) {
-        trace("reader \(reader) waits for write \(first) \(last)") {
-            holds.waitUntilHalfway("\(first) \(last)")
-        }
-    }
-
-    /// The next `count` reads each wait, inside their span, until all of them have started.
-    static func pairTheNextReads(_ count: Int) {
-        holds.pair(count)
-    }
-}
-
-/// The semaphores behind `Ledger`'s holds. An `NSLock` guards the bookkeeping, which every client thread touches.
-final class Holds: @unchecked Sendable {
-    /// One write's two moments: it has stored its first name, and it may go on.
-    private final class WriteHold: Sendable {
-        let halfway = DispatchSemaphore(value: 0)
-        let goOn = DispatchSemaphore(value: 0)
-    }
-
-    private let lock = NSLock()
-    private var writes: [String: WriteHold] = [:]
-    /// The writes holding halfway right now, by their new name.
-    private var holding: Set<String> = []
-    private var readsToPair = 0
-    private var pairedReadsStarted = 0
-    private let pairedReadsMayGoOn = DispatchSemaphore(value: 0)
-
-    /// The hold of the write to `name`, made by whichever side gets there first. Call with `lock` held.
-    private func hold(_ name: String) -> WriteHold {
-        if let hold = writes[name] { return hold }
-        let hold = WriteHold()
-        writes[name] = hold
-        return hold
-    }
-
-    func holdHalfway(_ name: String) {
-        let write = lock.withLock {
-            holding.insert(name)
-            return hold(name)
-        }
-        write.halfway.signal()
-        write.goOn.wait()
-    }
-
-    func waitUntilHalfway(_ name: String) {
-        lock.withLock { hold(name) }.halfway.wait()
-    }
-
-    func release(_ name: String) {
-        let write = lock.withLock {
-            holding.remove(name)
-            return hold(name)
-        }
-        write.goOn.signal()
-    }
-
-    /// A read has started: every write holding halfway goes on; a paired read waits for the others of its pair.
-    func readStarted() {
-        let (released, pairSize, lastOfPair) = lock.withLock {
-            let released = holding.map { hold($0) }
-            holding.removeAll()
-            guard readsToPair > 0 else { return (released, 0, false) }
-            pairedReadsStarted += 1
-            let size = readsToPair
-            let last = pairedReadsStarted == readsToPair
-            if last {
-                readsToPair = 0
-                pairedReadsStarted = 0
-            }
-            return (released, size, last)
-        }
-        released.forEach { $0.goOn.signal() }
-        guard pairSize > 0 else { return }
-        if lastOfPair {
-            for _ in 0..<pairSize { pairedReadsMayGoOn.signal() }
-        }
-        pairedReadsMayGoOn.wait()
-    }
-
-    func pair(_ count: Int) {
-        lock.withLock {
-            readsToPair = count
-            pairedReadsStarted = 0
-        }
-    }
-}
+// Three writers and three readers at once, each on a serial queue of its own, then two readers side by side, as on
+// the page. `Ledger.runClients` is in LessonKit, with the ledger's holds.
+Ledger.runClients(on: Person(firstName: "Anna", lastName: "Adams"))

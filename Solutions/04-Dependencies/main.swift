@@ -6,44 +6,9 @@
  */
 import Foundation
 import LessonKit
-import Synchronization
 
-let photos = 1...4
-/// The photo whose import is cancelled before it begins.
-let cancelledPhoto = 3
-
-/// The library's disk: what each import has copied so far. The operations run on the queue's threads, so it is
-/// guarded by a lock.
-final class Disk: Sendable {
-    private let files = Mutex<[Int: Int]>([:])
-
-    func store(photo: Int, bytes: Int) {
-        files.withLock { $0[photo] = bytes }
-    }
-
-    /// The size of the photo's copy on the disk, 0 while there is none.
-    func size(of photo: Int) -> Int {
-        files.withLock { $0[photo] ?? 0 }
-    }
-}
-
-let disk = Disk()
-
-/// Copies one photo from the card to the disk.
-final class ImportOperation: ObservedOperation, @unchecked Sendable {
-    let photo: Int
-
-    init(photo: Int) {
-        self.photo = photo
-        super.init()
-        name = "import photo \(photo)"
-    }
-
-    override func main() {
-        trace("copy photo \(photo) from the card") { Simulated.wait(0.2) }
-        disk.store(photo: photo, bytes: 2_400_000 + photo * 1_000)
-    }
-}
+// The card, the disk (`disk`), the imports and the queue are in LessonKit (`PhotoCard`); your part is the upload.
+let disk = PhotoCard.disk
 
 /// Sends the disk's copy of one photo.
 final class UploadOperation: ObservedOperation, @unchecked Sendable {
@@ -68,27 +33,9 @@ final class UploadOperation: ObservedOperation, @unchecked Sendable {
     }
 }
 
-let queue = OperationQueue()
-queue.name = "transfers"
-queue.maxConcurrentOperationCount = 2
-
-var imports: [ImportOperation] = []
-var uploads: [UploadOperation] = []
-for photo in photos {
-    let importing = ImportOperation(photo: photo)
-    let upload = UploadOperation(photo: photo)
+// Each photo gets an import and an upload; then photo 3's import is cancelled, and the queue (two at a time) is given
+// the uploads first: only dependencies make it start anything else before them.
+PhotoCard.run(uploads: UploadOperation.init(photo:)) { importing, upload in
     // The dependent is told what it waits for.
     upload.addDependency(importing)
-    imports.append(importing)
-    uploads.append(upload)
 }
-
-imports[cancelledPhoto - 1].cancel()
-print("The card was pulled out: import photo \(cancelledPhoto) is cancelled.")
-
-// The uploads go first: only dependencies make the queue start anything else before them.
-queue.addOperations(uploads + imports, waitUntilFinished: false)
-trace("waitUntilAllOperationsAreFinished") {
-    queue.waitUntilAllOperationsAreFinished()
-}
-print("Done: \(uploads.filter { disk.size(of: $0.photo) > 0 }.count) photos are on the disk.")

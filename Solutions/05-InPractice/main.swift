@@ -9,112 +9,13 @@
 import Foundation
 import LessonKit
 
-/// The photo each row shows.
-let rowPhotos = [1, 2, 3, 4, 4, 3, 5, 6]
-let rowsInViewCount = 3
-let partsPerPhoto = 4
-/// How long one part takes to arrive, at speed 1.
-let secondsPerPart = 0.1
-
-/// What the finger and the train do, in order. The train is in the tunnel as the list opens.
-enum Step {
-    /// The network delivers again: the downloads that stalled in the tunnel go on.
-    case leaveTunnel
-    /// The finger drags the list by this many rows (negative: back towards the top), one row at a time.
-    case scroll(Int)
-    /// The finger rests until every row in view shows its photo.
-    case settle
-}
-
-let script: [Step] = [.scroll(+3), .leaveTunnel, .settle, .scroll(-1), .settle]
-
-// MARK: - The network and the screen (no need to change them)
-
-/// The pretend network: each part of a photo is a span on the timeline, and in the tunnel every part after the first
-/// waits for the train to come out.
-final class Network: @unchecked Sendable {
-    private let tunnel = NSCondition()
-    /// Guarded by `tunnel`.
-    private var inTunnel = true
-
-    func receive(part: Int, of photo: Int) {
-        trace("photo \(photo), part \(part) of \(partsPerPhoto)") {
-            if part > 1 {
-                tunnel.withLock { while inTunnel { tunnel.wait() } }
-            }
-            Simulated.wait(secondsPerPart)
-        }
-    }
-
-    func leaveTunnel() {
-        tunnel.withLock {
-            inTunnel = false
-            tunnel.broadcast()
-        }
-        print("The train leaves the tunnel: the downloads that stalled go on.")
-    }
-}
-
-/// The list as the learner sees it: which rows are in view and which show their photo. Every change is a mark on the
-/// timeline, and the marks are what the check reads.
-final class Screen: @unchecked Sendable {
-    private let lock = NSCondition()
-    /// Guarded by `lock`, as is `showing`.
-    private var firstRow = 0
-    private var showing: Set<Int> = []
-
-    var rowsInView: Range<Int> { lock.withLock { firstRow..<firstRow + rowsInViewCount } }
-
-    /// Shows `photo` in `row`, if the row is still in view and that is its photo.
-    func showPhoto(_ photo: Int, in row: Int) {
-        lock.withLock {
-            guard (firstRow..<firstRow + rowsInViewCount).contains(row), rowPhotos[row] == photo, !showing.contains(row) else { return }
-            showing.insert(row)
-            mark("row \(row) shows photo \(photo)")
-            lock.broadcast()
-        }
-    }
-
-    /// Puts the first screen's rows in view and tells `loader` of each.
-    func showFirstScreen(to loader: PhotoLoader) {
-        for row in rowsInView {
-            mark("row \(row) in view, photo \(rowPhotos[row])")
-            loader.rowCameIntoView(row)
-        }
-    }
-
-    /// Moves the view one row down (`step` 1) or up (-1) and tells `loader`: first of the row that came into view, then
-    /// of the one that left. The marks frame what the loader did: a row's work begins after its "in view" mark, and
-    /// whatever it cancels is cancelled before the "out of view" mark of the row that left.
-    func scroll(by step: Int, telling loader: PhotoLoader) {
-        let moved = lock.withLock { () -> (entered: Int, left: Int)? in
-            let first = firstRow + step
-            guard first >= 0, first + rowsInViewCount <= rowPhotos.count else { return nil }
-            let moved = step > 0 ? (first + rowsInViewCount - 1, firstRow) : (first, firstRow + rowsInViewCount - 1)
-            firstRow = first
-            showing.remove(moved.1)
-            // Marked as the view changes, so no photo shows in the row before its mark.
-            mark("row \(moved.0) in view, photo \(rowPhotos[moved.0])")
-            return moved
-        }
-        guard let moved else { return }
-        loader.rowCameIntoView(moved.entered)
-        loader.rowLeftView(moved.left)
-        mark("row \(moved.left) out of view")
-    }
-
-    /// Waits until every row in view shows its photo, then says which.
-    func waitUntilEveryRowInViewShowsItsPhoto() {
-        let rows = lock.withLock {
-            while !(firstRow..<firstRow + rowsInViewCount).allSatisfy(showing.contains) { lock.wait() }
-            return firstRow..<firstRow + rowsInViewCount
-        }
-        print("Rows \(rows.lowerBound) to \(rows.upperBound - 1) show photos \(rows.map { String(rowPhotos[$0]) }.joined(separator: ", ")).")
-    }
-}
-
-let network = Network()
-let screen = Screen()
+// The list, the network and the finger's script are in LessonKit (`PhotoList`, in
+// `Sources/LessonKit/Exercises/InPracticeExercise.swift`): eight rows, three in view, each photo in four parts, the
+// train in a tunnel as the list opens. No need to change them; these are the names your part uses.
+let rowPhotos = PhotoList.rowPhotos
+let partsPerPhoto = PhotoList.partsPerPhoto
+let network = PhotoList.network
+let screen = PhotoList.screen
 
 // MARK: - Your part
 
@@ -142,7 +43,7 @@ final class DownloadOperation: ObservedOperation, @unchecked Sendable {
 
 /// Starts the downloads the rows need. The screen calls it on the main thread as rows come into view and leave; the
 /// downloads call back on the queue's threads, so whatever both sides touch must be guarded by `lock`.
-final class PhotoLoader: @unchecked Sendable {
+final class PhotoLoader: RowLoader, @unchecked Sendable {
     private let queue: OperationQueue
     private let lock = NSLock()
     /// Guarded by `lock`: the download on its way for each photo, and the photos that have arrived.
@@ -195,28 +96,5 @@ final class PhotoLoader: @unchecked Sendable {
 
 // MARK: - The run
 
-let queue = OperationQueue()
-queue.name = "downloads"
-queue.maxConcurrentOperationCount = 3
-let loader = PhotoLoader(queue: queue)
-
-print("\(rowPhotos.count) rows, \(rowsInViewCount) in view; each photo arrives in \(partsPerPhoto) parts of \(Simulated.describe(secondsPerPart)).")
-print("The train is in a tunnel: downloads stall after their first part.")
-screen.showFirstScreen(to: loader)
-for step in script {
-    switch step {
-    case .leaveTunnel:
-        network.leaveTunnel()
-    case .scroll(let rows):
-        trace("scroll \(rows > 0 ? "+" : "")\(rows)") {
-            for _ in 0..<abs(rows) {
-                screen.scroll(by: rows.signum(), telling: loader)
-                Simulated.wait(0.05)
-            }
-        }
-    case .settle:
-        trace("waiting for the rows in view") { screen.waitUntilEveryRowInViewShowsItsPhoto() }
-    }
-}
-trace("waitUntilAllOperationsAreFinished") { queue.waitUntilAllOperationsAreFinished() }
-print("Done: the list came to rest at rows \(screen.rowsInView.lowerBound) to \(screen.rowsInView.upperBound - 1).")
+// The first screen, then the script: scroll three rows down, leave the tunnel, settle, scroll one back, settle.
+PhotoList.run { queue in PhotoLoader(queue: queue) }

@@ -5,32 +5,14 @@
  */
 import Foundation
 import LessonKit
-import Synchronization
 
-/// The callback-style service: returns at once, waits on a thread of its own, then calls back there with the size.
-func fetchThumbnail(_ number: Int, completion: @escaping @Sendable (Int) -> Void) {
-    Thread {
-        trace("fetch thumbnail \(number)") { Simulated.wait(0.4) }
-        completion(60 + number)
-    }.start()
-}
-
-/// The old way to wait for a callback: block the calling thread until it has answered.
-func thumbnailSize(blocking number: Int) -> Int {
-    let answered = DispatchSemaphore(value: 0)
-    let size = Mutex(0)
-    fetchThumbnail(number) { value in
-        size.withLock { $0 = value }
-        answered.signal()
-    }
-    trace("blocked waiting for \(number)") { answered.wait() }
-    return size.withLock { $0 }
-}
+// The service, in LessonKit: `ThumbnailService.fetch(_:completion:)` calls back with the size 0.4 s (at 1×) later,
+// from a thread of its own; `ThumbnailService.size(blocking:)` blocks its caller's thread on a semaphore until then.
 
 /// The new way: suspend the task until the callback has answered, holding no thread.
 func thumbnailSize(_ number: Int) async -> Int {
     await withCheckedContinuation { continuation in
-        fetchThumbnail(number) { size in
+        ThumbnailService.fetch(number) { size in
             continuation.resume(returning: size)
         }
     }

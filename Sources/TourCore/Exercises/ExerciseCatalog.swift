@@ -10,6 +10,8 @@ public enum ExerciseCatalog {
         .groups,
         .barrier,
         .tasks,
+        .taskGroups,
+        .actors,
     ]
 
     /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.

@@ -27,9 +27,9 @@ extension PageExercises {
                 "A task that blocks keeps its pool thread; a task that suspends gives it back. Which function turns a callback "
                     + "into something a task can suspend on?",
                 "func thumbnailSize(_ number: Int) async -> Int { await withCheckedContinuation { continuation in … } }: inside, "
-                    + "call fetchThumbnail(number) and resume the continuation from its callback, exactly once.",
+                    + "call ThumbnailService.fetch(number) and resume the continuation from its callback, exactly once.",
                 "In the tasks: await trace(\"await thumbnail \\(number)\") { await thumbnailSize(number) }, and nothing calls "
-                    + "thumbnailSize(blocking:) any more.",
+                    + "ThumbnailService.size(blocking:) any more.",
             ],
             speed: 2,
             judge: TasksExercises.judgeRequests

@@ -3,29 +3,7 @@
 import Foundation
 import LessonKit
 
-/// What the person chose in the interface.
-///
-/// `@unchecked Sendable`: the compiler cannot see that the main queue guards `thumbnailSize`; it is touched only there.
-final class Interface: @unchecked Sendable {
-    var thumbnailSize = 96
-}
-
-let interface = Interface()
+// The three jobs, started on a global queue and counted by `jobs`: fetch the photos, read the albums, and make the
+// thumbnails, whose size the third reads with DispatchQueue.main.sync. `ThreeJobs` is in LessonKit.
 let jobs = DispatchGroup()
-print("Starting three jobs in one group")
-
-DispatchQueue.global().async(group: jobs) {
-    trace("fetch the photos") { Simulated.wait(0.3) }
-}
-DispatchQueue.global().async(group: jobs) {
-    trace("read the albums") { Simulated.wait(0.2) }
-}
-DispatchQueue.global().async(group: jobs) {
-    trace("make the thumbnails") {
-        let size = DispatchQueue.main.sync {
-            trace("read the thumbnail size") { interface.thumbnailSize }
-        }
-        print("Making thumbnails of \(size) points")
-        Simulated.wait(0.2)
-    }
-}
+ThreeJobs.start(in: jobs)
