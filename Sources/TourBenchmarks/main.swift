@@ -424,6 +424,7 @@ if which == ["workload"] {
     workload()
     exit(0)
 }
+if which == ["samplersubject"] { samplerSubject(); exit(0) }
 if which == ["callgrind"] {
     callgrindLoop()
     exit(0)
@@ -445,3 +446,4 @@ part("overhead") { tracingOverhead() }
 part("startup") { startToFirstOutput(product: "Lesson01Operation") }
 part("liveframes") { liveFrameCost() }
 part("launch") { launchLatency() }
+part("sampler") { samplerCost() }

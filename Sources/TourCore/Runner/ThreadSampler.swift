@@ -25,9 +25,7 @@ final class ThreadSampler: @unchecked Sendable {
         self.pid = pid
         self.interval = interval
         self.onReadings = onReadings
-        let thread = Thread { [self] in run() }
-        thread.name = "tour-sample"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     /// Stops sampling and returns once the last round has been handed over, so none comes after the caller's next step.
@@ -37,8 +35,25 @@ final class ThreadSampler: @unchecked Sendable {
         stopped.signal()
     }
 
+    /// The environment variable that turns the sampler off for every run (`TOUR_THREAD_SAMPLER=off`): lanes then
+    /// have no state strips and the meter counts no running threads. For measuring what sampling costs a page.
+    static let switchVariable = "TOUR_THREAD_SAMPLER"
+
+    /// Whether `environment` leaves the sampler on: anything but `off` does.
+    static func isOn(in environment: [String: String]) -> Bool {
+        environment[switchVariable] != "off"
+    }
+
     private func run() {
         defer { stopped.signal() }
+        // Foundation's `Thread.name` set before `start()` does not reach the kernel, and Glibc's module leaves out
+        // `pthread_setname_np`; the thread's own `comm` file names it, so `/proc` and `top -H` tell the sampler's
+        // thread apart (the benchmark reads its CPU time by this name).
+        let name = Glibc.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if name >= 0 {
+            _ = "tour-sample".withCString { write(name, $0, strlen($0)) }
+            close(name)
+        }
         var files = TaskStatFiles(pid: pid)
         var next = monotonicNanoseconds()
         var readings: [ThreadStateReading] = []

@@ -44,14 +44,25 @@ final class SpanRaster: @unchecked Sendable {
         }
     }
 
-    /// Draws the marks, over whatever bars are there, each in the colour of its queue.
-    func paintMarks(_ record: RunRecord, geometry: TimelineGeometry, glyph: Character, into buffer: inout CellBuffer) {
+    /// Draws the marks, over whatever bars are there, each in the colour of its queue. A mark that falls on a letter
+    /// of a span's name underlines the letter instead of replacing it, so names stay whole ("dow◆load 3" read as
+    /// a name of its own); `textures` are the blank-looking fills (thread states) a mark may replace.
+    func paintMarks(_ record: RunRecord, geometry: TimelineGeometry, glyph: Character, textures: Set<Character>,
+                    into buffer: inout CellBuffer) {
         lock.withLock {
             update(record, geometry: geometry)
             for (row, cells) in markCells.enumerated() {
                 for (column, color) in cells.enumerated() {
                     guard let color else { continue }
-                    buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + row)
+                    let x = geometry.plot.x + column, y = geometry.plot.y + row
+                    var cell = buffer[x, y]
+                    if cell.character != " " && !textures.contains(cell.character) {
+                        cell.style.underline = true
+                        cell.style.bold = true
+                        buffer.set(cell, x: x, y: y)
+                    } else {
+                        buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: x, y: y)
+                    }
                 }
             }
         }
@@ -154,7 +165,7 @@ struct LaneRows {
     /// The plot row of a span: its lane's, and in the queue view the row inside the lane it was placed on.
     func row(ofSpan span: Span) -> Int? {
         guard let lane = lanes.lane(thread: span.thread, queue: span.queue), let first = firstRows[lane] else { return nil }
-        let subRow = lanes.subRow(ofSpan: span.id)
+        let subRow = lanes.subRow(of: span)
         return subRow < heights[lane] ? first + subRow : nil
     }
 
