@@ -52,6 +52,26 @@ struct TimelineReadabilityTests {
         Snapshot.expect(try TimelineViewerTests.timelineLines(model), matches: "timeline-nested-\(name)")
     }
 
+    @Test("Spans that overlap on one row (a task resumed on a thread inside another's span) never cut each other's names")
+    func overlappingSpansOnOneRowKeepTheirNames() async throws {
+        var script = RunScript()
+        let worker = RunScript.worker
+        script.span(1, "alpha", from: 0, to: nil, thread: worker, queue: Self.queue)
+        script.span(2, "beta long name", from: 10, to: nil, thread: worker, queue: Self.queue)
+        script.endSpan(1, "alpha", at: 30, thread: worker, queue: Self.queue)
+        // Begun while only "beta long name" is open: the same depth, so the same row, over its name.
+        script.span(3, "gamma", from: 40, to: 390, thread: worker, queue: Self.queue)
+        script.endSpan(2, "beta long name", at: 250, thread: worker, queue: Self.queue)
+        script.end(.exited(code: 0), at: 400)
+        let model = try Self.model(script, width: 120, height: 40)
+        let geometry = try #require(model.timelineGeometry())
+        let lane = try #require(geometry.lanes.lane(of: .thread(worker)))
+        let top = geometry.plot.y + (try #require(geometry.row(ofLane: lane)))
+        let rows = TourRenderer.render(model).lines(in: Rect(x: geometry.plot.x, y: top, width: geometry.plot.width, height: 2))
+        #expect(rows[1].contains("beta long name"), "the first span's name is whole: \(rows[1])")
+        #expect(rows[1].contains("gamma"), "and the second keeps its own after it: \(rows[1])")
+    }
+
     @Test("A mark on a letter of a span's name underlines the letter and keeps the name whole")
     func markKeepsTheName() async throws {
         let model = try Self.model(width: 120, height: 40)

@@ -175,18 +175,23 @@ struct LaneRows {
     }
 }
 
-/// How one span's bar fills the cells of its row: never over the column the bar before it ended in, a blank
-/// column after that bar when this one is wide enough to spare it (so neighbours of one colour stay apart), and
-/// its name inside, fitted to leave at least one cell of bar after it (so two names never run together).
+/// How one span's bar fills the cells of its row: never over a bar already there (the one before it, or one it
+/// overlaps where spans share a row), a blank column between it and such a bar when it is wide enough to spare one
+/// (so neighbours of one colour stay apart), and its name inside, fitted to leave at least one cell of bar after it
+/// (so two names never run together). A bar that runs into one already drawn stops before it.
 enum SpanBar {
     static func paint(_ name: String, first: Int, last: Int, width: Int, style: CellStyle, ellipsis: String,
                       isBar: (Int) -> Bool, set: (Int, Cell) -> Void) {
         let last = max(first, last)
         guard last >= 0, first < width else { return }
         var from = max(0, first)
-        if isBar(from) { from += 1 }
+        while from <= last, from < width, isBar(from) { from += 1 }
         if from < last, from > 0, isBar(from - 1) { from += 1 }
-        let to = min(last, width - 1)
+        var to = min(last, width - 1)
+        guard from <= to else { return }
+        if let taken = (from...to).first(where: isBar) {
+            to = taken - 2 >= from ? taken - 2 : taken - 1
+        }
         guard from <= to else { return }
         let label = Array(SpanLabel.fitted(name, columns: to - from, ellipsis: ellipsis))
         for column in from...to {
