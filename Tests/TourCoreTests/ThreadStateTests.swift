@@ -170,7 +170,9 @@ struct ThreadStateTests {
         #expect(await events.next() == false, "three rounds before the thread begins")
         // A thread of its own that waits, so the test's threads never block.
         Thread {
-            thread.store(ThreadIdentity.current, ordering: .relaxed)
+            // `/proc/thread-self` links to `<pid>/task/<tid>`: the kernel's id of this thread.
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            thread.store(Int32(link.split(separator: "/").last ?? "") ?? -1, ordering: .relaxed)
             release.wait()
         }.start()
         var found = false
