@@ -379,6 +379,7 @@ if which == ["workload"] {
     workload()
     exit(0)
 }
+if which == ["samplersubject"] { samplerSubject(); exit(0) }
 if which == ["callgrind"] {
     callgrindLoop()
     exit(0)
@@ -400,3 +401,4 @@ part("overhead") { tracingOverhead() }
 part("startup") { startToFirstOutput(product: "Lesson01Operation") }
 part("liveframes") { liveFrameCost() }
 part("launch") { launchGoals() }
+part("sampler") { samplerCost() }

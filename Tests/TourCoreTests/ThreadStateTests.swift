@@ -51,6 +51,14 @@ struct ThreadStateTests {
         #expect(ThreadStatLine.state(in: "") == nil)
     }
 
+    @Test func theThreadCountIsField20AfterTheLastParenthesis() async throws {
+        let line = "1507 (cat) R 1428 1428 9233 0 -1 4194304 100 0 0 0 0 0 0 0 20 0 17 0 4137588 3133440"
+        #expect(ThreadStatLine.threadCount(in: line) == 17)
+        #expect(ThreadStatLine.threadCount(in: "1507 (a) 1 2 (b) S 1428 1428 9233 0 -1 4194304 100 0 0 0 0 0 0 0 20 0 3 0") == 3)
+        #expect(ThreadStatLine.threadCount(in: "1507 (cat) R 1428 1428 9233 0 -1 4194304 100 0 0 0 0 0 0 0 20 0") == nil)
+        #expect(ThreadStatLine.threadCount(in: "1507 (cat") == nil)
+    }
+
     // MARK: The fold
 
     @Test func samplesOfAStateThatHoldsExtendOneStretchAndAChangeStartsTheNext() async throws {
@@ -142,6 +150,38 @@ struct ThreadStateTests {
         #expect(seen.allSatisfy { round in round.contains { $0.state == .running } })
         #expect(seen.allSatisfy { round in round.contains { $0.thread == getpid() } })
         #expect(lateRounds.load(ordering: .relaxed) == 0)
+    }
+
+    /// The task folder is listed again only when a round says the threads changed: a thread begun after the sampler
+    /// started must still be read (within 300 rounds, 3 s, however loaded the machine: a round that found it ends it).
+    @Test func aThreadBegunWhileSamplingIsRead() async throws {
+        let thread = Atomic<Int32>(0)
+        let release = DispatchSemaphore(value: 0)
+        let seen = AsyncStream<Bool>.makeStream()
+        let rounds = Atomic<Int>(0)
+        let sampler = ThreadSampler(pid: getpid()) { readings, _ in
+            let round = rounds.add(1, ordering: .relaxed).newValue
+            let late = thread.load(ordering: .relaxed)
+            if round == 3 { seen.continuation.yield(false) }
+            if late != 0, readings.contains(where: { $0.thread == late }) { seen.continuation.yield(true) }
+            if round > 300 { seen.continuation.finish() }
+        }
+        var events = seen.stream.makeAsyncIterator()
+        #expect(await events.next() == false, "three rounds before the thread begins")
+        // A thread of its own that waits, so the test's threads never block.
+        Thread {
+            // `/proc/thread-self` links to `<pid>/task/<tid>`: the kernel's id of this thread.
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            thread.store(Int32(link.split(separator: "/").last ?? "") ?? -1, ordering: .relaxed)
+            release.wait()
+        }.start()
+        var found = false
+        while let event = await events.next() {
+            if event { found = true; break }
+        }
+        sampler.stop()
+        release.signal()
+        #expect(found, "the thread begun while sampling was never read")
     }
 
     @Test func aSamplerOfAProcessThatIsGoneEndsAndStopReturns() async throws {

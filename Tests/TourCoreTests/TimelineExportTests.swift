@@ -64,6 +64,8 @@ final class TimelineExportTests {
     private final class Elements: NSObject, XMLParserDelegate {
         var lanes: [String] = []
         var spans = 0, states = 0, marks = 0
+        /// Each span bar's top, in the order drawn.
+        var spanTops: [Double] = []
         var texts: [String] = []
         private var inText = false
 
@@ -71,7 +73,9 @@ final class TimelineExportTests {
                     attributes: [String: String] = [:]) {
             switch (name, attributes["class"]) {
             case ("g", "lane"): lanes.append(attributes["data-thread"] ?? "?")
-            case ("rect", "span"): spans += 1
+            case ("rect", "span"):
+                spans += 1
+                spanTops.append(Double(attributes["y"] ?? "") ?? .nan)
             case ("rect", "state"): states += 1
             case ("path", "mark"): marks += 1
             case ("text", _): inText = true; texts.append("")
@@ -106,6 +110,32 @@ final class TimelineExportTests {
         #expect(elements.texts.contains { $0.hasPrefix("0 ms") || $0 == "0 ms" })
         #expect(elements.texts.contains("downloads") && elements.texts.contains("filters"), "the queue legend")
         #expect(!svg.unicodeScalars.contains { $0.value == 0x1B }, "no control character reaches the XML")
+    }
+
+    @Test func aSpanNestedInAnotherIsDrawnUnderItAndTheLanesBelowMoveDown() async throws {
+        typealias F = TraceFixture
+        let lines = [
+            F.line("begin", at: 0, #""id":1,"name":"outer""#),
+            F.line("begin", at: 0, thread: Self.worker, queue: "downloads", #""id":3,"name":"download""#),
+            F.line("begin", at: 10, #""id":2,"name":"inner""#),
+            F.line("end", at: 50, #""id":2,"name":"inner""#),
+            F.line("end", at: 90, #""id":1,"name":"outer""#),
+            F.line("end", at: 90, thread: Self.worker, queue: "downloads", #""id":3,"name":"download""#),
+        ]
+        var record = RunRecord()
+        record.apply(.started(pid: F.pid, time: F.start))
+        for line in lines { record.apply(.trace(try TraceLineParser.parse(Array(line.utf8)).get())) }
+        record.apply(.ended(.exited(code: 0), time: F.start + 100_000_000))
+        #expect(record.threads.map(\.deepestNesting) == [1, 0])
+        let parser = XMLParser(data: Data(TimelineSVG.document(for: record, title: "nested").utf8))
+        let elements = Elements()
+        parser.delegate = elements
+        #expect(parser.parse())
+        // Drawn as they ended: inner, outer (main's lane), then the worker's download.
+        let tops = elements.spanTops
+        try #require(tops.count == 3)
+        #expect(tops[0] >= tops[1] + TimelineSVG.barHeight, "the inner bar lies under the outer one, not over it: \(tops)")
+        #expect(tops[2] >= tops[0] + TimelineSVG.barHeight, "the worker's lane starts below main's two rows: \(tops)")
     }
 
     @Test func anOpenSpanIsDrawnToTheEndOfTheRun() async throws {

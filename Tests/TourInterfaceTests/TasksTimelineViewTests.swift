@@ -41,12 +41,13 @@ struct TasksTimelineViewTests {
         #expect(found == found.sorted(), "the rows are in tree order")
         let record = try #require(model.currentPage.record)
         let download = rows[found[2]]
-        // Each bar starts with the lane of the thread that ran it: download a's two spans ran on two threads.
-        #expect(download.contains("\(record.laneName(of: 102)) fetch") && download.contains("\(record.laneName(of: 101)) d"))
+        // Each bar starts with the lane of the thread that ran it: download a's two spans ran on two threads, each name
+        // fitted to its bar.
+        #expect(download.contains("\(record.laneName(of: 102)) fetc…") && download.contains("\(record.laneName(of: 101)) …"))
         #expect(download.contains("~"), "download a went on on another thread: suspended")
         #expect(!rows[found[3]].contains("~"), "download b stayed on one thread: nothing proves a suspension")
         #expect(rows.contains { $0.contains("5 tasks (1 running), 2 resumptions on another thread") })
-        let bar = try #require(screen.find("\(record.laneName(of: 102)) fetch", in: timeline))
+        let bar = try #require(screen.find("\(record.laneName(of: 102)) fetc", in: timeline))
         #expect(screen[bar.x, bar.y].style.reverse)
     }
 

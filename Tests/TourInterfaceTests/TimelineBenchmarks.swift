@@ -117,6 +117,9 @@ struct TimelineBenchmarks {
         let record = try #require(model.currentPage.record)
         print("benchmark million-event run: \(record.spans.count) spans kept, \(record.droppedSpans) dropped, "
               + "\(record.threadStates.values.map(\.count).reduce(0, +)) state stretches")
+        // What every frame paid for the warnings before they were kept per change of the record (`WarningsCache`).
+        let warnings = (0..<5).map { _ in Self.milliseconds { _ = TraceWarnings.of(record, cores: model.cores) } }.sorted()
+        print("benchmark million-event run: TraceWarnings.of median \(String(format: "%.1f", warnings[2])) ms of 5, load \(Self.load())")
         _ = TourRenderer.render(model)
         var timings: [Double] = []
         for key in Self.keys {

@@ -3,7 +3,7 @@ import Foundation
 /// Draws a run's timeline as an SVG picture for slides and sharing (`tour run <page> --svg FILE`, `S` in the
 /// interface): a lane per thread seen, titled as everywhere else ("main", "T3 #4242"), each span a bar in its queue's
 /// colour with its name where it fits, each thread's sampled states as a strip under its spans (green running,
-/// grey waiting), marks, an axis in milliseconds and a legend of queues. Self-contained: no scripts, no fonts to
+/// grey waiting), spans nested in spans a bar lower per level, marks, an axis in milliseconds and a legend of queues. Self-contained: no scripts, no fonts to
 /// fetch, so it opens the same in a browser, an image viewer or a slide deck.
 public enum TimelineSVG {
     /// The queue colours, in the order queues were seen: the interface's 256-colour palette (xterm 68, 114, 179,
@@ -19,6 +19,9 @@ public enum TimelineSVG {
     static let laneHeight = 30.0
     static let barHeight = 18.0
     static let stripHeight = 5.0
+    /// How far down a span nested in another is drawn, per level, and the deepest level with a row of its own.
+    static let nestedStep = barHeight + 2
+    static let maximumNesting = ThreadLane.maximumNestingRows - 1
     /// About the advance of one character of the 11-pixel sans-serif the labels use.
     static let characterWidth = 6.4
 
@@ -30,7 +33,15 @@ public enum TimelineSVG {
         func x(_ time: UInt64) -> Double {
             labelWidth + Double(Int64(bitPattern: max(time, origin) &- origin)) / 1e9 / seconds * plotWidth
         }
-        let lanesBottom = top + Double(record.threads.count) * laneHeight
+        // A lane is one bar high, and a bar higher per level of spans nested inside spans, as in the thread view.
+        let nestingRows = record.threads.map { min($0.deepestNesting, maximumNesting) }
+        var laneTops: [Double] = []
+        var nextTop = top
+        for rows in nestingRows {
+            laneTops.append(nextTop)
+            nextTop += laneHeight + Double(rows) * nestedStep
+        }
+        let lanesBottom = nextTop
         let legendRows = (record.queues.count + 2) / 3
         let height = lanesBottom + 40 + Double(legendRows) * 20 + 16
 
@@ -46,20 +57,22 @@ public enum TimelineSVG {
         let spansByThread = Dictionary(grouping: record.spans + record.openSpans.values.sorted { $0.id < $1.id }, by: \.thread)
         let marksByThread = Dictionary(grouping: record.marks, by: \.thread)
         for (index, lane) in record.threads.enumerated() {
-            let y = top + Double(index) * laneHeight
+            let y = laneTops[index]
+            let nested = Double(nestingRows[index]) * nestedStep
             svg.line(##"<g class="lane" data-thread="\##(lane.thread)">"##)
             if index % 2 == 0 {
-                svg.line(##"<rect x="0" y="\##(format(y))" width="\##(format(width))" height="\##(format(laneHeight))" fill="#f5f5f7"/>"##)
+                svg.line(##"<rect x="0" y="\##(format(y))" width="\##(format(width))" height="\##(format(laneHeight + nested))" fill="#f5f5f7"/>"##)
             }
             svg.line(##"<text x="16" y="\##(format(y + 15))" fill="#222222">\##(escaped("\(lane.name) #\(lane.thread)"))</text>"##)
             for stretch in record.threadStates[lane.thread] ?? [] {
                 let left = x(stretch.start), right = max(x(stretch.end), left + 0.5)
                 let color = stretch.state == .running ? runningColor : waitingColor
-                svg.line(##"<rect class="state" x="\##(format(left))" y="\##(format(y + 4 + barHeight + 1))" width="\##(format(right - left))" "##
+                svg.line(##"<rect class="state" x="\##(format(left))" y="\##(format(y + 4 + nested + barHeight + 1))" width="\##(format(right - left))" "##
                          + ##"height="\##(format(stripHeight))" fill="\##(color)"><title>\##(stretch.state == .running ? "running" : "waiting")</title></rect>"##)
             }
             for span in spansByThread[lane.thread] ?? [] {
                 let left = x(span.start), right = max(x(span.end ?? end), left + 1)
+                let y = y + Double(min(span.depth, maximumNesting)) * nestedStep
                 let color = queueColors[(record.queueNumber(of: span.queue) ?? 0) % queueColors.count]
                 let lasting = milliseconds(Double((span.end ?? end) &- span.start) / 1e9)
                 let hover = "\(span.name) · \(lasting) ms · \(QueueLabel.shown(span.queue))"
@@ -71,8 +84,9 @@ public enum TimelineSVG {
                 }
             }
             for mark in marksByThread[lane.thread] ?? [] {
-                let center = x(mark.time), middle = y + 4 + barHeight / 2
-                svg.line(##"<path class="mark" d="M\##(format(center)) \##(format(middle - 6)) l5 6 l-5 6 l-5 -6 z" fill="#d75fd7" "##
+                // On the bar's top edge, above the name, so a mark never covers the letters of a span's name.
+                let center = x(mark.time)
+                svg.line(##"<path class="mark" d="M\##(format(center)) \##(format(y - 2)) l4 5 l-4 5 l-4 -5 z" fill="#d75fd7" "##
                          + ##"stroke="#ffffff" stroke-width="0.8"><title>\##(escaped(mark.name))</title></path>"##)
             }
             svg.line("</g>")

@@ -13,6 +13,9 @@ public struct Span: Sendable, Equatable {
     public var cpuNanoseconds: UInt64? = nil
     /// The Swift task the span ran in, when it ran in one (the `begin` event's `task` field).
     public var task: Int? = nil
+    /// How many spans were open on its thread when it began: 0 for a span on its own, 1 for one inside another, and
+    /// so on. The thread view draws a span on that row of its thread's lane, so nested spans never hide each other.
+    public var depth = 0
 
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }

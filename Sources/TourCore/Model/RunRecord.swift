@@ -102,6 +102,8 @@ public struct RunRecord: Sendable {
     /// What each thread was doing over time, as the host sampled it: running or waiting, oldest first.
     public private(set) var threadStates: [Int32: [ThreadStateStretch]] = [:]
     private var threadStateStretchCount = 0
+    /// How many spans are open on each thread, by the thread they began on: the `depth` of the next span it begins.
+    private var openSpansPerThread: [Int32: Int] = [:]
     /// The `maxConcurrentOperationCount` each operation queue was given, by the queue's name, as the page announced
     /// it (a `queue` event); the latest announcement of a queue wins. At most `limits.queues` queues.
     public private(set) var queueWidths: [String: Int] = [:]
@@ -113,6 +115,9 @@ public struct RunRecord: Sendable {
 
     /// Events received from the page (not the host's thread samples), including those later dropped.
     public private(set) var eventCount = 0
+    /// Everything folded so far, the host's thread samples included: the record changes exactly when this grows, so
+    /// what is worked out from a whole record (its warnings) can be kept until it does.
+    public private(set) var foldCount = 0
     /// What went beyond the caps in `limits`.
     public private(set) var drops = Drops()
     public var droppedOutputLines: Int { drops.outputLines }
@@ -206,6 +211,7 @@ public struct RunRecord: Sendable {
 
     /// Folds one event into the record. Events straight from a page go through `ingest(_:receivedAt:)` first.
     public mutating func apply(_ event: HostEvent) {
+        foldCount += 1
         // The host's own samples of the page's threads are not events the page sent.
         if case .threadStates = event {} else { eventCount += 1 }
         switch event {
@@ -239,6 +245,7 @@ public struct RunRecord: Sendable {
             for (_, span) in openSpans.sorted(by: { $0.key < $1.key }) { append(span) }
             openSpans.removeAll()
             openSpanOrder.removeAll()
+            openSpansPerThread.removeAll()
         }
     }
 
@@ -283,14 +290,20 @@ public struct RunRecord: Sendable {
                 drops.spans += 1
                 return
             }
+            let depth = openSpansPerThread[event.thread, default: 0]
+            openSpansPerThread[event.thread] = depth + 1
+            if depth > 0, let lane = threadIndex[event.thread] {
+                threads[lane].deepestNesting = max(threads[lane].deepestNesting, depth)
+            }
             openSpans[id] = Span(id: id, name: bounded(name), thread: event.thread,
-                                 queue: noteQueue(event.queue), start: event.time, end: nil, task: task)
+                                 queue: noteQueue(event.queue), start: event.time, end: nil, task: task, depth: depth)
             openSpanOrder[id] = spansBegun
             spansBegun += 1
         case .end(let id, _, let cpu):
             // An end without its begin (or a second end) has nothing to close.
             guard var span = openSpans.removeValue(forKey: id) else { return }
             openSpanOrder[id] = nil
+            openSpansPerThread[span.thread] = openSpansPerThread[span.thread].flatMap { $0 > 1 ? $0 - 1 : nil }
             span.end = event.time
             span.cpuNanoseconds = cpu.flatMap { UInt64(exactly: $0) }
             append(span)

@@ -5,6 +5,12 @@ public struct ThreadLane: Sendable, Equatable {
     /// 0 for the main thread; the others count from 1 in the order they first appeared.
     public var number: Int
     public var isMain: Bool
+    /// The deepest `Span.depth` of a span begun on the thread: 0 while its spans never nested.
+    public var deepestNesting = 0
+
+    /// The most rows a thread's lane takes where spans nest (the thread view, the SVG picture): one per level, the
+    /// deeper levels sharing the last.
+    public static let maximumNestingRows = 3
 
     /// "main" or "T1", "T2"…: the one name a lane has everywhere.
     public var name: String { isMain ? "main" : "T\(number)" }

@@ -29,7 +29,8 @@ public struct RunRequest: Sendable {
     /// Whether the page may use the host's terminal: in the interface it must not; plain mode on a terminal shares it.
     public var terminal: TerminalAccess
     /// Whether the host samples the page's threads' scheduler states while it runs (`ThreadSampler`), for the
-    /// timeline's state strips and concurrency meter.
+    /// timeline's state strips and concurrency meter; `TOUR_THREAD_SAMPLER=off` in the host's environment turns it off
+    /// for every run.
     public var samplesThreads: Bool
 
     public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1, seed: UInt64? = nil,
@@ -244,7 +245,8 @@ public final class PageRun: @unchecked Sendable {
                 trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder))
             }, onReadDone: { [self] in deliver(&trace.events) }),
         ]
-        let sampler = request.samplesThreads ? ThreadSampler(pid: child.pid) { [self] readings, time in
+        let samples = request.samplesThreads && ThreadSampler.isOn(in: ProcessInfo.processInfo.environment)
+        let sampler = samples ? ThreadSampler(pid: child.pid) { [self] readings, time in
             deliver(.threadStates(readings, time: time))
         } : nil
         let interval = max(0.02, min(0.25, request.stuckAfter / 10))

@@ -7,8 +7,9 @@ import PageProtocol
 /// interval, on a thread of its own, and hands each round of readings over with the time it was taken.
 ///
 /// Each thread's `stat` stays open between rounds and is read again from offset 0 (procfs makes the line anew on
-/// every read), so a round costs one `readdir` pass and one `pread` per thread. The sampler is the host's, not the
-/// page's: what it reads costs the page nothing but the processor time of the host's own thread.
+/// every read), and the task folder is listed again only when a line says the threads changed, so a steady round costs
+/// one `pread` per thread. The sampler is the host's, not the page's: what it reads costs the page nothing but the
+/// processor time of the host's own thread.
 final class ThreadSampler: @unchecked Sendable {
     /// 100 Hz: the 10 ms a learner should see as a difference on the timeline (`docs/benchmarks.md` has the cost).
     static let defaultInterval: UInt64 = 10_000_000
@@ -25,9 +26,7 @@ final class ThreadSampler: @unchecked Sendable {
         self.pid = pid
         self.interval = interval
         self.onReadings = onReadings
-        let thread = Thread { [self] in run() }
-        thread.name = "tour-sample"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     /// Stops sampling and returns once the last round has been handed over, so none comes after the caller's next step.
@@ -37,8 +36,25 @@ final class ThreadSampler: @unchecked Sendable {
         stopped.signal()
     }
 
+    /// The environment variable that turns the sampler off for every run (`TOUR_THREAD_SAMPLER=off`): lanes then
+    /// have no state strips and the meter counts no running threads. For measuring what sampling costs a page.
+    static let switchVariable = "TOUR_THREAD_SAMPLER"
+
+    /// Whether `environment` leaves the sampler on: anything but `off` does.
+    static func isOn(in environment: [String: String]) -> Bool {
+        environment[switchVariable] != "off"
+    }
+
     private func run() {
         defer { stopped.signal() }
+        // Foundation's `Thread.name` set before `start()` does not reach the kernel, and Glibc's module leaves out
+        // `pthread_setname_np`; the thread's own `comm` file names it, so `/proc` and `top -H` tell the sampler's
+        // thread apart (the benchmark reads its CPU time by this name).
+        let name = Glibc.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if name >= 0 {
+            _ = "tour-sample".withCString { write(name, $0, strlen($0)) }
+            close(name)
+        }
         var files = TaskStatFiles(pid: pid)
         var next = monotonicNanoseconds()
         var readings: [ThreadStateReading] = []
@@ -57,53 +73,64 @@ final class ThreadSampler: @unchecked Sendable {
     }
 }
 
-/// The open `stat` files of one process's threads, found anew in `/proc/<pid>/task` each round.
+/// The open `stat` files of one process's threads. `/proc/<pid>/task` is listed again only when the last round says
+/// the threads changed: a thread's file could not be read (it ended), or a line's thread count (field 20, the
+/// process's `num_threads`) is not the number of files open (one began). A steady round is one `pread` per thread.
 private struct TaskStatFiles {
     private let taskFolder: String
-    private var open: [Int32: Int32] = [:]
+    private var open: [(thread: Int32, fd: Int32)] = []
+    private var listed = false
     private var buffer = [UInt8](repeating: 0, count: 1024)
 
     init(pid: Int32) {
         taskFolder = "/proc/\(pid)/task"
     }
 
-    /// Appends a reading for each thread the folder lists now; false once the process is gone.
+    /// Appends a reading for each of the process's threads; false once the process is gone.
     mutating func read(into readings: inout [ThreadStateReading]) -> Bool {
-        guard let folder = opendir(taskFolder) else { return false }
-        defer { closedir(folder) }
-        var seen = Set<Int32>()
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let thread = Int32(name) else { continue }
-            seen.insert(thread)
-            guard let state = state(of: thread) else { continue }
-            readings.append(ThreadStateReading(thread: thread, state: state))
+        if !listed {
+            guard list() else { return false }
+            listed = true
         }
-        for (thread, fd) in open where !seen.contains(thread) {
-            close(fd)
-            open[thread] = nil
+        for (thread, fd) in open {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else {
+                listed = false
+                continue
+            }
+            buffer.withUnsafeBufferPointer { bytes in
+                let line = UnsafeBufferPointer(rebasing: bytes[..<count])
+                if let state = ThreadStatLine.state(in: line) { readings.append(ThreadStateReading(thread: thread, state: state)) }
+                if ThreadStatLine.threadCount(in: line) != open.count { listed = false }
+            }
         }
         return true
     }
 
-    mutating func closeAll() {
-        for fd in open.values { close(fd) }
-        open.removeAll()
+    /// Opens the `stat` of each thread the folder lists now and closes those of threads gone; false once the process is.
+    private mutating func list() -> Bool {
+        guard let folder = opendir(taskFolder) else { return false }
+        defer { closedir(folder) }
+        var kept: [(thread: Int32, fd: Int32)] = []
+        var known = Dictionary(uniqueKeysWithValues: open.map { ($0.thread, $0.fd) })
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let thread = Int32(name) else { continue }
+            if let fd = known.removeValue(forKey: thread) {
+                kept.append((thread, fd))
+            } else {
+                let fd = Glibc.open("\(taskFolder)/\(thread)/stat", O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { kept.append((thread, fd)) }
+            }
+        }
+        for fd in known.values { close(fd) }
+        open = kept
+        return true
     }
 
-    /// The thread's state from its `stat` line; nil when it has just ended or is a zombie.
-    private mutating func state(of thread: Int32) -> ThreadRunState? {
-        let fd: Int32
-        if let known = open[thread] {
-            fd = known
-        } else {
-            fd = Glibc.open("\(taskFolder)/\(thread)/stat", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            open[thread] = fd
-        }
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return buffer.withUnsafeBufferPointer { ThreadStatLine.state(in: UnsafeBufferPointer(rebasing: $0[..<count])) }
+    mutating func closeAll() {
+        for file in open { close(file.fd) }
+        open.removeAll()
     }
 }
 
@@ -122,6 +149,33 @@ enum ThreadStatLine {
         case UInt8(ascii: "A")...UInt8(ascii: "z"): return .waiting
         default: return nil
         }
+    }
+
+    /// The process's thread count the line gives (field 20, `num_threads`, counted after the last `)` as the state
+    /// is); nil for a line cut before it.
+    static func threadCount(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard var index = line.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // Field 3, the state, follows the first space after the name; field 20 follows the 18th.
+        var spaces = 0
+        while index < line.count - 1, spaces < 18 {
+            index += 1
+            if line[index] == UInt8(ascii: " ") { spaces += 1 }
+        }
+        guard spaces == 18 else { return nil }
+        var value = 0, digits = 0
+        index += 1
+        while index < line.count, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
+            value = value * 10 + Int(line[index] - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// `threadCount(in:)` of a line held in a `String`, for tests and tools.
+    static func threadCount(in line: String) -> Int? {
+        var copy = line
+        return copy.withUTF8 { threadCount(in: $0) }
     }
 
     /// `state(in:)` of a line held in a `String`, for tests and tools.

@@ -15,7 +15,8 @@ public struct TimelineLanes: Sendable {
         public var key: Key
         /// "main", "T3", or a queue's label without the prefix it shares with the others.
         public var title: String
-        /// Rows the lane takes: 1, or for a queue the spans that overlapped at most (up to `QueueRows.maximum`).
+        /// Rows the lane takes: for a thread, 1 and one more per level of spans nested inside spans (up to
+        /// `ThreadLane.maximumNestingRows`); for a queue the spans that overlapped at most (up to `QueueRows.maximum`).
         public var rows: Int
     }
 
@@ -37,7 +38,9 @@ public struct TimelineLanes: Sendable {
             }
             subRows = assignment.subRows
         default:
-            lanes = record.threads.map { Lane(key: .thread($0.thread), title: $0.name, rows: 1) }
+            lanes = record.threads.map {
+                Lane(key: .thread($0.thread), title: $0.name, rows: min(1 + $0.deepestNesting, ThreadLane.maximumNestingRows))
+            }
             subRows = [:]
         }
         var index: [Key: Int] = [:]
@@ -61,8 +64,11 @@ public struct TimelineLanes: Sendable {
     /// The lane of `key`, if the view has one.
     public func lane(of key: Key) -> Int? { index[key] }
 
-    /// The row inside its lane of a span: always 0 in the thread view.
-    func subRow(ofSpan id: Int) -> Int { subRows[id] ?? 0 }
+    /// The row inside its lane of a span: in the queue view the row it was placed on, in the thread view its depth
+    /// of nesting (`Span.depth`), so a span inside another sits under it.
+    func subRow(of span: Span) -> Int {
+        view == .queues ? subRows[span.id] ?? 0 : min(span.depth, ThreadLane.maximumNestingRows - 1)
+    }
 
     /// Whether the lane stands for `thread` and queue `queue` (in the queue view, any thread).
     func contains(_ lane: Int, thread: Int32, queue: String) -> Bool {

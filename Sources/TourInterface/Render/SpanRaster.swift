@@ -44,14 +44,25 @@ final class SpanRaster: @unchecked Sendable {
         }
     }
 
-    /// Draws the marks, over whatever bars are there, each in the colour of its queue.
-    func paintMarks(_ record: RunRecord, geometry: TimelineGeometry, glyph: Character, into buffer: inout CellBuffer) {
+    /// Draws the marks, over whatever bars are there, each in the colour of its queue. A mark that falls on a letter
+    /// of a span's name underlines the letter instead of replacing it, so names stay whole ("dow◆load 3" read as
+    /// a name of its own); `textures` are the blank-looking fills (thread states) a mark may replace.
+    func paintMarks(_ record: RunRecord, geometry: TimelineGeometry, glyph: Character, textures: Set<Character>,
+                    into buffer: inout CellBuffer) {
         lock.withLock {
             update(record, geometry: geometry)
             for (row, cells) in markCells.enumerated() {
                 for (column, color) in cells.enumerated() {
                     guard let color else { continue }
-                    buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: geometry.plot.x + column, y: geometry.plot.y + row)
+                    let x = geometry.plot.x + column, y = geometry.plot.y + row
+                    var cell = buffer[x, y]
+                    if cell.character != " " && !textures.contains(cell.character) {
+                        cell.style.underline = true
+                        cell.style.bold = true
+                        buffer.set(cell, x: x, y: y)
+                    } else {
+                        buffer.set(Cell(glyph, CellStyle(foreground: color, bold: true)), x: x, y: y)
+                    }
                 }
             }
         }
@@ -154,7 +165,7 @@ struct LaneRows {
     /// The plot row of a span: its lane's, and in the queue view the row inside the lane it was placed on.
     func row(ofSpan span: Span) -> Int? {
         guard let lane = lanes.lane(thread: span.thread, queue: span.queue), let first = firstRows[lane] else { return nil }
-        let subRow = lanes.subRow(ofSpan: span.id)
+        let subRow = lanes.subRow(of: span)
         return subRow < heights[lane] ? first + subRow : nil
     }
 
@@ -164,18 +175,23 @@ struct LaneRows {
     }
 }
 
-/// How one span's bar fills the cells of its row: never over the column the bar before it ended in, a blank
-/// column after that bar when this one is wide enough to spare it (so neighbours of one colour stay apart), and
-/// its name inside, fitted to leave at least one cell of bar after it (so two names never run together).
+/// How one span's bar fills the cells of its row: never over a bar already there (the one before it, or one it
+/// overlaps where spans share a row), a blank column between it and such a bar when it is wide enough to spare one
+/// (so neighbours of one colour stay apart), and its name inside, fitted to leave at least one cell of bar after it
+/// (so two names never run together). A bar that runs into one already drawn stops before it.
 enum SpanBar {
     static func paint(_ name: String, first: Int, last: Int, width: Int, style: CellStyle, ellipsis: String,
                       isBar: (Int) -> Bool, set: (Int, Cell) -> Void) {
         let last = max(first, last)
         guard last >= 0, first < width else { return }
         var from = max(0, first)
-        if isBar(from) { from += 1 }
+        while from <= last, from < width, isBar(from) { from += 1 }
         if from < last, from > 0, isBar(from - 1) { from += 1 }
-        let to = min(last, width - 1)
+        var to = min(last, width - 1)
+        guard from <= to else { return }
+        if let taken = (from...to).first(where: isBar) {
+            to = taken - 2 >= from ? taken - 2 : taken - 1
+        }
         guard from <= to else { return }
         let label = Array(SpanLabel.fitted(name, columns: to - from, ellipsis: ellipsis))
         for column in from...to {

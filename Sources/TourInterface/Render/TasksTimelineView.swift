@@ -75,6 +75,7 @@ enum TasksTimelineView {
             }
         }
         let muted = CellStyle(foreground: .muted)
+        var spanColumns = [Bool](repeating: false, count: max(0, width))
         for stretch in record.stretches(of: task, until: task.end ?? reached) {
             switch stretch {
             case .betweenSpans(let from, let to, _):
@@ -82,9 +83,14 @@ enum TasksTimelineView {
             case .suspended(let from, let to, _, _):
                 fill(from: from, to: to) { _ in Cell(suspendedGlyph, CellStyle(foreground: .warning)) }
             case .span(let span):
-                let text = Array("\(record.laneName(of: span.thread)) \(span.name)")
+                // Fitted as the lanes fit theirs, so two spans' names never run together.
                 let style = CellStyle(foreground: Formatting.queueColor(span.queue, in: record), bold: span.end == nil, reverse: true)
-                fill(from: span.start, to: span.end ?? reached) { offset in Cell(offset < text.count ? text[offset] : " ", style) }
+                SpanBar.paint("\(record.laneName(of: span.thread)) \(span.name)", first: column(span.start),
+                              last: column(span.end ?? reached), width: width, style: style, ellipsis: geometry.labelEllipsis,
+                              isBar: { spanColumns[$0] }, set: { offset, cell in
+                                  spanColumns[offset] = true
+                                  buffer.set(cell, x: geometry.plot.x + offset, y: y)
+                              })
             }
         }
     }

@@ -37,7 +37,8 @@ enum TimelineView {
         if lanes.view == .threads {
             drawThreadStates(record, geometry: geometry, columns: columns, glyphs: model.glyphs, into: &buffer)
         }
-        model.renderCaches.spans.paintMarks(record, geometry: geometry, glyph: model.glyphs.mark, into: &buffer)
+        model.renderCaches.spans.paintMarks(record, geometry: geometry, glyph: model.glyphs.mark,
+                                            textures: [model.glyphs.threadWaiting, model.glyphs.threadRunning], into: &buffer)
         if let time = page.timeline.selectedMarkTime, lanes.lanes.indices.contains(page.timeline.selectedLane),
            let mark = record.mark(at: time, in: lanes.lanes[page.timeline.selectedLane].key) {
             drawSelectedMark(mark, rows: rows, columns: columns, geometry: geometry, glyphs: model.glyphs, into: &buffer)
@@ -113,30 +114,38 @@ enum TimelineView {
         for lane in geometry.firstLane..<(geometry.firstLane + geometry.visibleLanes) {
             guard case .thread(let thread) = geometry.lanes.lanes[lane].key, let row = geometry.row(ofLane: lane),
                   let stretches = record.threadStates[thread], !stretches.isEmpty else { continue }
-            let y = geometry.plot.y + row
             let states = ThreadStateColumns.states(stretches, columns: columns, width: geometry.plot.width)
-            // A bar's name stays as written: only the blank cells after it take the texture.
-            var named = [Bool](repeating: false, count: states.count)
-            var column = states.count - 1
-            var textFollows = false
-            while column >= 0 {
-                let cell = buffer[geometry.plot.x + column, y]
-                if !cell.style.reverse { textFollows = false } else if cell.character != " " { textFollows = true }
-                named[column] = textFollows
-                column -= 1
+            // Spans nested in spans sit on the lane's lower rows: the thread's state is theirs too.
+            for subRow in 0..<geometry.rowCount(ofLane: lane) {
+                drawThreadStates(states, y: geometry.plot.y + row + subRow, x: geometry.plot.x, running: subRow == 0 ? running : nil,
+                                 glyphs: glyphs, into: &buffer)
             }
-            for (column, state) in states.enumerated() {
-                guard let state else { continue }
-                let x = geometry.plot.x + column
-                var cell = buffer[x, y]
-                if cell.style.reverse {
-                    guard state == .waiting else { continue }
-                    cell.style.reverse = false
-                    if cell.character == " " && !named[column] { cell.character = glyphs.threadWaiting }
-                    buffer.set(cell, x: x, y: y)
-                } else if state == .running, cell.character == " " {
-                    buffer.set(running, x: x, y: y)
-                }
+        }
+    }
+
+    /// One row of a lane's states: the waiting texture inside bars, and `running`, when given, outside them.
+    private static func drawThreadStates(_ states: [ThreadRunState?], y: Int, x: Int, running: Cell?, glyphs: Glyphs,
+                                         into buffer: inout CellBuffer) {
+        // A bar's name stays as written: only the blank cells after it take the texture.
+        var named = [Bool](repeating: false, count: states.count)
+        var column = states.count - 1
+        var textFollows = false
+        while column >= 0 {
+            let cell = buffer[x + column, y]
+            if !cell.style.reverse { textFollows = false } else if cell.character != " " { textFollows = true }
+            named[column] = textFollows
+            column -= 1
+        }
+        for (column, state) in states.enumerated() {
+            guard let state else { continue }
+            var cell = buffer[x + column, y]
+            if cell.style.reverse {
+                guard state == .waiting else { continue }
+                cell.style.reverse = false
+                if cell.character == " " && !named[column] { cell.character = glyphs.threadWaiting }
+                buffer.set(cell, x: x + column, y: y)
+            } else if state == .running, cell.character == " ", let running {
+                buffer.set(running, x: x + column, y: y)
             }
         }
     }

@@ -371,7 +371,7 @@ extension TourModel {
         let column = x - geometry.plot.x
         guard column >= 0, column < geometry.plot.width else { return }
         let hit = record.timelineSpans(in: geometry.lanes.lanes[lane].key, now: now).last { span in
-            geometry.lanes.subRow(ofSpan: span.span.id) == subRow
+            geometry.lanes.subRow(of: span.span) == subRow
                 && geometry.column(ofSeconds: record.seconds(at: span.span.start)) <= column
                 && max(geometry.column(ofSeconds: record.seconds(at: span.span.start)), geometry.column(ofSeconds: record.seconds(at: span.end))) >= column
         }

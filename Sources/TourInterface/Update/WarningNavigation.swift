@@ -1,10 +1,11 @@
 import TourCore
 
 extension TourModel {
-    /// The current page's warnings so far (`TraceWarnings`), with the cores the terminal layer read.
+    /// The current page's warnings so far (`TraceWarnings`), with the cores the terminal layer read, kept until the
+    /// record changes.
     func currentWarnings() -> [TraceWarning] {
         guard let record = currentPage.record else { return [] }
-        return TraceWarnings.of(record, cores: cores)
+        return renderCaches.warnings.warnings(of: record, cores: cores)
     }
 
     /// `W`: shows the next warning of the run in the timeline's info row, on its lane (an operation's in the operations

@@ -132,6 +132,11 @@ struct RunScript {
         if let to { trace(.end(id: id, name: name), at: to, thread: thread, queue: queue) }
     }
 
+    /// The `end` of span `id`, begun earlier with `span(_:_:from:to: nil, thread:queue:)`: for spans nested in others.
+    mutating func endSpan(_ id: Int, _ name: String, at milliseconds: Double, thread: Int32, queue: String = "") {
+        trace(.end(id: id, name: name), at: milliseconds, thread: thread, queue: queue)
+    }
+
     mutating func mark(_ name: String, at milliseconds: Double, thread: Int32, queue: String = "") {
         trace(.mark(name: name), at: milliseconds, thread: thread, queue: queue)
     }
