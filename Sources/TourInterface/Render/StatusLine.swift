@@ -9,8 +9,9 @@ enum StatusLine {
                              style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
         let state = " " + stateText(model)
         let speed = "  speed \(model.speedText(model.speed))  "
-        // The state in words comes first; the key hints get what is left, but "? help" always shows.
-        let keysRoom = model.notice == nil ? TextWidth.of(Self.essentialKeys) : row.width / 2
+        // The state in words comes first; the key hints get what is left, but "? help" always shows. A notice is
+        // said once, so it gets all the room it needs, up to two thirds of the row, and the state gives way.
+        let keysRoom = model.notice.map { min(TextWidth.of($0), row.width * 2 / 3) } ?? TextWidth.of(Self.essentialKeys)
         let stateRoom = max(10, row.maxX - x - speed.count - keysRoom - 1)
         var stateStyle = bar
         stateStyle.foreground = page.status.color ?? .bar
