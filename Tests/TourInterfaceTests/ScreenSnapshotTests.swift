@@ -161,6 +161,12 @@ struct ScreenSnapshotTests {
         var model = try FixturePages.model(width: 80, height: 24)
         model.press(.character("?"))
         Snapshot.expect(TourRenderer.render(model).lines, matches: "compact-help")
+        // At 80×24 the help has no row to spare: every key's line still shows, and so does how to close it.
+        let help = TourRenderer.render(model).lines.joined(separator: "\n")
+        for line in Overlays.helpLines(model) {
+            #expect(help.contains(line.meaning.prefix(40)), "the help at 80×24 leaves out \(line.keys)")
+        }
+        #expect(help.contains("Any key closes this."))
         model.press(.escape, .character("r"), .character("q"))
         Snapshot.expect(TourRenderer.render(model).lines, matches: "compact-confirm-quit")
     }

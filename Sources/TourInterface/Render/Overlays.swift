@@ -54,9 +54,11 @@ enum Overlays {
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
         let inner = box.inside
-        // The blank row above the states is the first to go when the screen is short, then the states: the keys stay.
+        // The blank row above the states is the first to go when the screen is short, then the states, then the
+        // closing line moves into the bottom border: the keys stay (at 80×24 every one of them still shows).
         let showsStates = inner.height >= helpLines.count + 2
-        for (index, line) in helpLines.prefix(inner.height - (showsStates ? 2 : 1)).enumerated() {
+        let closesInside = inner.height >= helpLines.count + 1
+        for (index, line) in helpLines.prefix(inner.height - (showsStates ? 2 : closesInside ? 1 : 0)).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
             buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
@@ -67,7 +69,11 @@ enum Overlays {
             x = buffer.write("\(state.glyph(model.glyphs))", x: x, y: inner.maxY - 2, style: CellStyle(foreground: state.color, bold: true), clip: inner)
             x = buffer.write(" \(state.words) ", x: x, y: inner.maxY - 2, clip: inner)
         }
-        buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
+        if closesInside {
+            buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
+        } else {
+            buffer.write(" Any key closes this. ", x: inner.x + 1, y: inner.maxY, style: CellStyle(foreground: .muted), clip: box)
+        }
     }
 
     static func drawConfirmQuit(_ model: TourModel, into buffer: inout CellBuffer) {
