@@ -13,6 +13,9 @@ public struct Span: Sendable, Equatable {
     public var cpuNanoseconds: UInt64? = nil
     /// The Swift task the span ran in, when it ran in one (the `begin` event's `task` field).
     public var task: Int? = nil
+    /// The thread that sent the span's `end`, once it ended: another than `thread` for a span that went on
+    /// elsewhere (an `async` span resumed on another thread, a hand-off).
+    public var endThread: Int32? = nil
 
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }
@@ -30,6 +33,14 @@ public struct TaskRecord: Sendable, Equatable {
     public var thread: Int32
     /// The thread its body ended on, once it ended.
     public var endThread: Int32? = nil
+}
+
+/// A phase of a run, from its `phase` events: one of several runs of a workload the page compares, with when it
+/// began and ended (nil while it runs, or when the run ended first). What ran in it is what the trace holds between.
+public struct PhaseRecord: Sendable, Equatable {
+    public var name: String
+    public var start: UInt64
+    public var end: UInt64?
 }
 
 /// An instant on a thread's lane.
