@@ -46,15 +46,15 @@ struct PhasesTimelineViewTests {
         #expect(screen[bar.x, bar.y].style.reverse)
     }
 
-    @Test("80×24: no room for every thread, so each phase gets a row of how many of its threads were busy")
+    @Test("80×24: no room for every thread, so each phase gets a row of how many of its threads had a span open")
     func compact() async throws {
         var model = try model(width: 80, height: 24)
         for _ in 0..<8 where model.focus != .timeline { model.press(.tab) }
         let screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines, matches: "compact-timeline-phases")
         #expect(screen.find("operations  200.0 ms") != nil)
-        #expect(screen.find("digits: threads busy") != nil)
-        let busy = screen.lines.filter { $0.contains(" busy") }
+        #expect(screen.find("digits: threads with a span open") != nil)
+        let busy = screen.lines.filter { $0.contains(" open  ") || $0.contains(" open │") }
         #expect(!busy.isEmpty)
         #expect(busy.first?.contains("2") == true, "two downloads blocked two threads at once")
     }

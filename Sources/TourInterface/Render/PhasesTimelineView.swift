@@ -63,7 +63,7 @@ enum PhasesTimelineView {
                     y += 1
                 }
             } else {
-                buffer.write(TextWidth.truncated(" busy", to: labelWidth, ellipsis: glyphs.ellipsis), x: inner.x, y: y, style: muted,
+                buffer.write(TextWidth.truncated(" open", to: labelWidth, ellipsis: glyphs.ellipsis), x: inner.x, y: y, style: muted,
                              clip: inner)
                 buffer.set(Cell(glyphs.vertical, muted), x: plot.x - 1, y: y)
                 for offset in 0..<plot.width {
@@ -80,8 +80,8 @@ enum PhasesTimelineView {
         }
         drawAxis(longest: longest, plot: plot, y: inner.y + inner.height - 2, glyphs: glyphs, into: &buffer)
         let hidden = phases.count - shown
-        let key = perThread ? "\(glyphs.mark) where a hand-off arrived (bright: a hop to another thread)" : "digits: threads busy"
-        let info = "\(phases.count) phases aligned at their starts  \(key)" + (hidden > 0 ? "  +\(hidden) more: a taller pane" : "")
+        let key = perThread ? "\(glyphs.mark) where a hand-off arrived (bright: a hop to another thread)" : "digits: threads with a span open"
+        let info = "\(phases.count) phases aligned at their starts  \(key)" + (hidden > 0 ? "  +\(hidden) more: z zooms" : "")
             + "  t view"
         buffer.write(TextWidth.truncated(info, to: inner.width, ellipsis: glyphs.ellipsis), x: inner.x, y: inner.y + inner.height - 1,
                      style: muted, clip: inner)
