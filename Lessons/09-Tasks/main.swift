@@ -210,7 +210,7 @@ print("In this run \(hops) of \(resumptions) resumptions came back on another th
 
  Functions of the runtime that wait check for you: a cancelled `Task.sleep` ends at once and throws.
 
- The first task works in six chunks and checks `Task.isCancelled` between them. The page cancels it while chunk 3 runs: a gate (`Gate.swift`, a hold made of a continuation) keeps chunk 3 going until the `cancel()` has been sent, so the order is certain. Chunk 3 still runs to its end, and the task stops at its next check.
+ The first task works in six chunks and checks `Task.isCancelled` between them. The page cancels it while chunk 3 runs: a gate (LessonKit's `Gate`, a hold made of a continuation: `wait()` suspends the task until someone calls `open()`) keeps chunk 3 going until the `cancel()` has been sent, so the order is certain. Chunk 3 still runs to its end, and the task stops at its next check.
  */
 let chunkThreeStarted = Gate()
 let cancelSent = Gate()

@@ -8,7 +8,6 @@
 @preconcurrency import Glibc
 import Foundation
 import LessonKit
-import Synchronization
 
 let groupWidth = knob("groupWidth", default: 2, in: 1...6, "how many downloads the width-limited group runs at once")
 let failingChild = knob("failingChild", default: true, "one child of the cancellation group throws; false lets all three finish")
@@ -174,12 +173,14 @@ print("withThrowingTaskGroup: \(outcome)")
  Six photos, each downloaded (half a second of waiting at 1×) and then made into a small tilt-shifted thumbnail, written the three ways this tutorial knows, run one after another:
 
  1. operations: a download operation and a filter operation that depends on it, on one queue;
- 2. GCD: a block per photo on a global queue, counted by a `DispatchGroup`;
+ 2. GCD: a block per photo on a global queue that downloads, then hands the filter to the global queue in a block of its own, all counted by a `DispatchGroup`;
  3. a task group: a child per photo that awaits its download and then filters.
 
- The operations and the blocks *block* their thread through each download, as part one's simulated network did; the children *suspend*. Each way prints how long it took, on how many threads, and how many downloads were in flight at most.
+ The operations and the blocks *block* their thread through each download, as part one's simulated network did. The children *suspend*: their download is a callback-style request (a timer on a Dispatch queue, as a network library's callback would be) that resumes a continuation, so no thread waits for it.
 
- - note: The lanes show the three runs one after another, their spans named after the way that ran them. Laying the three runs over one another, to compare thread use and the cost of each hop, is what the timeline's task view is for.
+ Each way hands each photo over once, from its download to its filter: the dependency hands it to the filter operation, `async` to the next block, the continuation to the child. LessonKit's `HandOffs` traces each hand-off as a span, `hand-off <photo>`, from the thread where the download was ready to the thread that began the filter, and each way runs as a *phase* (`phase("operations") { … }`). A hand-off that changed threads is a *hop*.
+
+ - note: In the timeline, `t` steps through the views to **phases**: the three runs laid over one another, each shifted to start at zero, with a row per thread each used (a pane too short for them shows one row per phase, how many of its threads had a span open in each column; `z` zooms the pane). Each phase's title line says what the trace holds: how long it took, on how many threads, how many of its hand-offs hopped, and what a hop cost (the median time from a download being ready to its filter starting). Plain mode prints the same lines under "Phases" after the run. The page's own line for each way below counts the threads and hops from inside, and the page's test checks both against the trace.
  */
 let downloadSecondsEach = 0.5
 
@@ -204,38 +205,48 @@ struct WayRun {
     let seconds: Double
     let downloads: OverlapMeter
     let filters: OverlapMeter
+    let handOffs: HandOffs
 
     /// The threads that began a download or a filter.
     var threadCount: Int { downloads.threads.union(filters.threads).count }
 }
 
-func measureWay(_ name: String, _ body: (_ downloads: OverlapMeter, _ filters: OverlapMeter) async -> Void) async -> WayRun {
+/// Runs one way as the phase `name`, with meters for its downloads and filters and a log of its hand-offs.
+func measureWay(_ name: String,
+                _ body: (_ downloads: OverlapMeter, _ filters: OverlapMeter, _ handOffs: HandOffs) async -> Void) async -> WayRun {
     let downloads = OverlapMeter()
     let filters = OverlapMeter()
+    let handOffs = HandOffs()
     let clock = ContinuousClock()
     let start = clock.now
-    await trace("\(name): all six photos") {
-        await body(downloads, filters)
+    await phase(name) {
+        await body(downloads, filters, handOffs)
     }
-    return WayRun(name: name, seconds: (clock.now - start) / .seconds(1), downloads: downloads, filters: filters)
+    return WayRun(name: name, seconds: (clock.now - start) / .seconds(1), downloads: downloads, filters: filters,
+                  handOffs: handOffs)
 }
 
-let byOperations = await measureWay("operations") { downloads, filters in
+/// The filter step of every way: takes the photo handed over, then makes its thumbnail.
+func filterStep(_ name: String, way: String, filters: OverlapMeter, handOffs: HandOffs) {
+    handOffs.take(name)
+    guard let photo = try? Photos.load(name) else { return }
+    filters.measure {
+        _ = trace("\(way): tilt-shift \(name)") { thumbnail(of: photo) }
+    }
+}
+
+let byOperations = await measureWay("operations") { downloads, filters, handOffs in
     let queue = OperationQueue()
     queue.name = "three ways: operations"
-    let photos = Mutex<[String: RGBImage]>([:])
     for name in photoNames {
         let download = BlockOperation {
             downloads.measure {
                 trace("operations: download \(name)") { Simulated.wait(downloadSecondsEach) }
             }
-            photos.withLock { $0[name] = try? Photos.load(name) }
+            handOffs.ready(name)
         }
         let filter = BlockOperation {
-            guard let photo = photos.withLock({ $0[name] }) else { return }
-            filters.measure {
-                _ = trace("operations: tilt-shift \(name)") { thumbnail(of: photo) }
-            }
+            filterStep(name, way: "operations", filters: filters, handOffs: handOffs)
         }
         filter.addDependency(download)
         queue.addOperation(download)
@@ -247,16 +258,16 @@ let byOperations = await measureWay("operations") { downloads, filters in
     }
 }
 
-let byDispatch = await measureWay("GCD") { downloads, filters in
+let byDispatch = await measureWay("GCD") { downloads, filters, handOffs in
     let group = DispatchGroup()
     for name in photoNames {
         DispatchQueue.global().async(group: group) {
             downloads.measure {
                 trace("GCD: download \(name)") { Simulated.wait(downloadSecondsEach) }
             }
-            guard let photo = try? Photos.load(name) else { return }
-            filters.measure {
-                _ = trace("GCD: tilt-shift \(name)") { thumbnail(of: photo) }
+            handOffs.ready(name)
+            DispatchQueue.global().async(group: group) {
+                filterStep(name, way: "GCD", filters: filters, handOffs: handOffs)
             }
         }
     }
@@ -265,30 +276,33 @@ let byDispatch = await measureWay("GCD") { downloads, filters in
     }
 }
 
-let byTaskGroup = await measureWay("task group") { downloads, filters in
+let byTaskGroup = await measureWay("task group") { downloads, filters, handOffs in
     await withTaskGroup(of: Void.self) { group in
         for name in photoNames {
             group.addTask {
-                let photo = await downloads.measure {
-                    try? await trace("task group: download \(name)") {
-                        try await sleepTask(downloadSecondsEach)
-                        return try Photos.load(name)
+                await downloads.measure {
+                    await trace("task group: download \(name)") {
+                        await withCheckedContinuation { continuation in
+                            DispatchQueue.global().asyncAfter(deadline: .now() + downloadSecondsEach / Simulated.speed) {
+                                handOffs.ready(name)
+                                continuation.resume()
+                            }
+                        }
                     }
                 }
-                guard let photo else { return }
-                filters.measure {
-                    _ = trace("task group: tilt-shift \(name)") { thumbnail(of: photo) }
-                }
+                filterStep(name, way: "task group", filters: filters, handOffs: handOffs)
             }
         }
     }
 }
 
 for way in [byOperations, byDispatch, byTaskGroup] {
-    print("\(way.name): \(formatSeconds(way.seconds)) on \(way.threadCount) threads, at most \(way.downloads.mostAtOnce) downloads in flight and \(way.filters.mostAtOnce) filters at once")
+    print("\(way.name): \(formatSeconds(way.seconds)) on \(way.threadCount) threads, at most \(way.downloads.mostAtOnce) downloads in flight and \(way.filters.mostAtOnce) filters at once; \(way.handOffs.hops) of its \(way.handOffs.count) hand-offs hopped to another thread")
 }
 
 /*:
+ The hand-offs show where each way puts the next step. The dependency leaves it to the queue, which starts the filter operation on whichever of its threads is free; a block sent with `async` goes to whichever worker of the global queue takes it; a resumed continuation puts the child back on the cooperative pool, whose queue (`Swift global concurrent queue`) shares libdispatch's workers with every other queue. In every way the scheduler picks the thread, so how many hand-offs hop changes from run to run: the lines above and the phase view say what this run did. A hop costs at least the time for another thread to be woken or freed, and the phase view reads what each cost in this run.
+
  In the task group all six downloads waited at once and held no thread (the line says how many were in flight), so the pool's few threads were free to filter. The operations and the blocks waited only as many at a time as Dispatch had threads for them, and Dispatch on Linux adds a thread for blocked work about once a second (page 2). Had the work only computed, no way could have beaten the cores: a core computes one filter at a time, however the work was handed to it.
 
  - important: The difference is the waits, and they are the task group's only because its download *suspends*. A child that blocked with `usleep` or `Simulated.wait` would hold one of the pool's threads, as page 9's blocking batch did, and its downloads would wait a pool's width at a time: the cooperative pool never grows.

@@ -50,6 +50,7 @@ extension EventKind {
         case .input: #"{"e":"input","t":"#
         case .task: #"{"e":"task","t":"#
         case .queue: #"{"e":"queue","t":"#
+        case .phase: #"{"e":"phase","t":"#
         case .unknown: nil
         }
     }
@@ -134,6 +135,9 @@ extension EventKind {
         case .queue(let name, let width):
             line.add("name", name)
             line.add("width", width)
+        case .phase(let name, let phase):
+            line.add("name", name)
+            line.add("phase", phase.rawValue)
         case .unknown:
             break
         }

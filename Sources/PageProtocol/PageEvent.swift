@@ -64,6 +64,9 @@ public enum EventKind: Sendable, Equatable {
     /// The page configured the `OperationQueue` called `name` to run at most `width` operations at once
     /// (`maxConcurrentOperationCount`; -1 for the default, no fixed limit).
     case queue(name: String, width: Int)
+    /// The page began or ended the phase `name`: one of several runs of a workload that the timeline's comparison
+    /// lays over one another, aligned at their starts (`phase(name) { … }`).
+    case phase(name: String, phase: TaskPhase)
     /// A kind this reader does not know: kept, so the format can grow, and ignored.
     case unknown(String)
 
@@ -88,6 +91,7 @@ public enum EventKind: Sendable, Equatable {
         case .input: "input"
         case .task: "task"
         case .queue: "queue"
+        case .phase: "phase"
         case .unknown(let name): name
         }
     }
@@ -127,7 +131,7 @@ public enum TaskKind: String, Sendable, CaseIterable {
     case detached
 }
 
-/// Which end of a traced task's life a `task` event reports.
+/// Which end of a traced task's life a `task` event reports, or of a phase's a `phase` event.
 public enum TaskPhase: String, Sendable, CaseIterable {
     /// The task's body began.
     case start

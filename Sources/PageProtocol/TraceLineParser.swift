@@ -144,7 +144,7 @@ enum FieldKey: Int, CaseIterable {
 
 /// The event kinds the decoder knows by their `e`; any other is kept as `EventKind.unknown`.
 enum WireKind: Int, CaseIterable {
-    case hello, begin, end, mark, out, result, knob, op, dep, expect, crash, frame, rows, row, detail, input, task, queue
+    case hello, begin, end, mark, out, result, knob, op, dep, expect, crash, frame, rows, row, detail, input, task, queue, phase
 
     static let names = PackedNames(allCases.map { ("\($0)", $0.rawValue) })
 }
@@ -317,6 +317,7 @@ struct Fields {
             return .task(number: try integer(.task), parent: optionalInteger(.parent), name: try string(.name),
                          kind: try word(.kind), phase: try word(.phase))
         case .queue: return .queue(name: try string(.name), width: try integer(.width))
+        case .phase: return .phase(name: try string(.name), phase: try word(.phase))
         }
     }
 

@@ -105,26 +105,57 @@ struct TaskGroupsPageTests {
         #expect(run.outputText.contains("withThrowingTaskGroup: every child finished"))
     }
 
-    @Test func theThreeWaysSayWhatTheirSpansShow() async throws {
+    static let ways = ["operations", "GCD", "task group"]
+
+    @Test func theThreeWaysRunAsPhasesOneAfterAnother() async throws {
         let run = await Self.run.value
-        for way in ["operations", "GCD", "task group"] {
-            let whole = try Self.span("\(way): all six photos", in: run)
-            let downloads = Self.spans("\(way): download ", inside: whole, of: run)
-            let filters = Self.spans("\(way): tilt-shift ", inside: whole, of: run)
-            try #require(downloads.count == Self.photoNames.count && filters.count == Self.photoNames.count)
-            let threads = Set((downloads + filters).map(\.thread)).count
+        #expect(run.phases.map(\.name) == Self.ways)
+        let ends = try run.phases.map { try #require($0.end, "\($0.name) never ended") }
+        #expect(zip(ends, run.phases.dropFirst()).allSatisfy { $0 <= $1.start }, "one after another, so a span belongs to one way")
+        // Plain mode lists them as the phase view titles them.
+        let plain = PlainReport(style: .bare, cores: 2).summary(of: run, source: "")
+        for summary in run.phaseSummaries() {
+            let headline = summary.headline(length: try #require(summary.seconds))
+            #expect(plain.contains { $0.contains(headline) }, "\(headline)")
+        }
+    }
+
+    @Test func eachWayHandsEachPhotoFromItsDownloadToItsFilterAndSaysHowManyHopped() async throws {
+        let run = await Self.run.value
+        for summary in run.phaseSummaries() {
+            let way = summary.phase.name
+            let downloads = summary.work.filter { $0.name.hasPrefix("\(way): download ") }
+            let filters = summary.work.filter { $0.name.hasPrefix("\(way): tilt-shift ") }
+            try #require(downloads.count == Self.photoNames.count && filters.count == Self.photoNames.count, "\(way)")
+            #expect(summary.work.count == downloads.count + filters.count, "\(way) traced nothing but its steps")
+            #expect(summary.handOffs.map(\.name).sorted() == Self.photoNames.map { "hand-off \($0)" }, "\(way): one hand-off a photo")
+            for name in Self.photoNames {
+                let download = try #require(downloads.first { $0.name == "\(way): download \(name)" })
+                let filter = try #require(filters.first { $0.name == "\(way): tilt-shift \(name)" })
+                let handOff = try #require(summary.handOffs.first { $0.name == "hand-off \(name)" })
+                // The hand-off ends where the filter starts, on the thread that filters.
+                #expect((handOff.end ?? .max) <= filter.start && handOff.endThread == filter.thread, "\(way) \(name)")
+                if way == "task group" {
+                    // The timer's callback made it ready and resumed the child, whose download span then ended on the
+                    // thread that goes on to filter.
+                    #expect(handOff.start <= (download.end ?? 0) && download.endThread == filter.thread, "\(name)")
+                } else {
+                    // Ready on the thread that downloaded, once the download's wait was over.
+                    #expect(handOff.thread == download.thread && handOff.start >= (download.end ?? .max), "\(way) \(name)")
+                }
+            }
+            let line = try #require(run.outputText.first { $0.hasPrefix("\(way): ") }, "no line for \(way)")
             let inFlight = try #require(run.mostAtOnce(downloads)).count
             let filtering = try #require(run.mostAtOnce(filters)).count
-            let line = try #require(run.outputText.first { $0.hasPrefix("\(way): ") }, "no line for \(way)")
-            #expect(line.hasSuffix(" on \(threads) threads, at most \(inFlight) downloads in flight and \(filtering) filters at once"), "\(line)")
+            #expect(line.hasSuffix(" on \(summary.threads.count) threads, at most \(inFlight) downloads in flight and \(filtering) filters at once; \(summary.hops.count) of its \(summary.handOffs.count) hand-offs hopped to another thread"), "\(line)")
+            if way == "GCD" {
+                #expect(downloads.allSatisfy { $0.queue == "com.apple.root.default-qos" } && filters.allSatisfy { $0.queue == "com.apple.root.default-qos" })
+            }
             if way == "task group" {
                 #expect(inFlight == Self.photoNames.count, "every child's download waited at once")
                 #expect(filtering <= Self.poolWidth, "the pool filtered no more than its width at once")
                 #expect((downloads + filters).allSatisfy { $0.queue == "Swift global concurrent queue" })
             }
         }
-        // One after another, so their lanes do not mix.
-        let wholes = try ["operations", "GCD", "task group"].map { try Self.span("\($0): all six photos", in: run) }
-        #expect(wholes[0].end <= wholes[1].span.start && wholes[1].end <= wholes[2].span.start)
     }
 }

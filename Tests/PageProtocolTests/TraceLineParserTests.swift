@@ -61,6 +61,8 @@ let oneOfEveryKind: [EventKind] = [
     .task(number: 4, parent: 1, name: "logger", kind: .detached, phase: .start),
     .queue(name: "photos", width: 2),
     .queue(name: "uploads", width: -1),
+    .phase(name: "operations", phase: .start),
+    .phase(name: "task group", phase: .end),
 ]
 
 /// The event as the host receives it: the page's encoding without its newline, decoded.
@@ -99,12 +101,12 @@ struct TraceLineRoundTripTests {
             if row.hasPrefix("| `"), let kind = row.dropFirst(3).split(separator: "`").first { documented.insert(String(kind)) }
         }
         #expect(documented == Set(oneOfEveryKind.map(\.wireName)))
-        #expect(documented.count == 18)
+        #expect(documented.count == 19)
     }
 
     @Test func theDocumentsExamplesDecodeAndEncodeByteForByte() throws {
         let examples = try traceFormatDocument().split(separator: "\n").filter { $0.hasPrefix(#"{"e":""#) }
-        #expect(examples.count == 19)
+        #expect(examples.count == 20)
         var kinds: Set<String> = []
         for example in examples {
             let event = try TraceLineParser.parse(Array(example.utf8)).get()
@@ -113,7 +115,7 @@ struct TraceLineRoundTripTests {
             kinds.insert(event.kind.wireName)
         }
         // Two examples of `row` and of `begin` (with and without its task); every other kind has one.
-        #expect(kinds.count == 17 && !kinds.contains("input") && kinds.contains("task") && kinds.contains("queue"))
+        #expect(kinds.count == 18 && !kinds.contains("input") && kinds.contains("task") && kinds.contains("queue") && kinds.contains("phase"))
     }
 
     @Test func helloAsTheFixtureSentIt() throws {

@@ -58,7 +58,7 @@ struct RunRecordTests {
         }
         #expect(record.spans.map(\.id) == Array(3...12))
         #expect(record.droppedSpans == 2)
-        #expect(record.spans.last == Span(id: 12, name: "s12", thread: pid, queue: "com.apple.main-thread", start: 120, end: 125))
+        #expect(record.spans.last == Span(id: 12, name: "s12", thread: pid, queue: "com.apple.main-thread", start: 120, end: 125, endThread: pid))
     }
 
     @Test func openSpansBeyondTheirLimitAreDroppedAndTheirEndsIgnored() {

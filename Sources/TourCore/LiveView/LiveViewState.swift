@@ -132,7 +132,7 @@ public struct LiveViewState: Sendable, Equatable {
             case .failure(let error):
                 reject(error)
             }
-        case .hello, .begin, .end, .mark, .out, .result, .knob, .op, .dep, .expect, .crash, .input, .task, .queue, .unknown:
+        case .hello, .begin, .end, .mark, .out, .result, .knob, .op, .dep, .expect, .crash, .input, .task, .queue, .phase, .unknown:
             return
         }
     }

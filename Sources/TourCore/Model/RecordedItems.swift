@@ -16,6 +16,9 @@ public struct Span: Sendable, Equatable {
     /// How many spans were open on its thread when it began: 0 for a span on its own, 1 for one inside another, and
     /// so on. The thread view draws a span on that row of its thread's lane, so nested spans never hide each other.
     public var depth = 0
+    /// The thread that sent the span's `end`, once it ended: another than `thread` for a span that went on
+    /// elsewhere (an `async` span resumed on another thread, a hand-off).
+    public var endThread: Int32? = nil
 
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }
@@ -33,6 +36,14 @@ public struct TaskRecord: Sendable, Equatable {
     public var thread: Int32
     /// The thread its body ended on, once it ended.
     public var endThread: Int32? = nil
+}
+
+/// A phase of a run, from its `phase` events: one of several runs of a workload the page compares, with when it
+/// began and ended (nil while it runs, or when the run ended first). What ran in it is what the trace holds between.
+public struct PhaseRecord: Sendable, Equatable {
+    public var name: String
+    public var start: UInt64
+    public var end: UInt64?
 }
 
 /// An instant on a thread's lane.

@@ -105,6 +105,7 @@ extension RunRecord {
         }
         total += list(dependencies) { text($0.operationName) + text($0.dependencyName) }
         total += list(tasks) { text($0.name) + 32 }
+        total += list(phases) { text($0.name) }
         total += list(threads) { _ in 32 }
         total += list(queues) { text($0) * 2 + 32 }
         total += liveView.frameBytes + liveView.rowPictureBytes

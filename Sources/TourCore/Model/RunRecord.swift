@@ -29,6 +29,8 @@ public struct RunRecord: Sendable {
         public var dependencies = 20_000
         /// Distinct traced tasks; a known one still reports its end.
         public var tasks = 10_000
+        /// Phases the page began (`phase` events); a known one still reports its end.
+        public var phases = 1_000
         public var threads = 1_000
         public var queues = 256
         /// Stretches of thread state, over all threads: a state that does not change extends its stretch.
@@ -51,6 +53,7 @@ public struct RunRecord: Sendable {
             limits.results = 0
             limits.knobs = 0
             limits.tasks = 0
+            limits.phases = 0
             limits.threadStateStretches = 0
             limits.keepsLiveView = false
             return limits
@@ -67,6 +70,7 @@ public struct RunRecord: Sendable {
         public var operationChanges = 0
         public var dependencies = 0
         public var tasks = 0
+        public var phases = 0
         public var threads = 0
         public var queues = 0
         public var knobs = 0
@@ -99,6 +103,8 @@ public struct RunRecord: Sendable {
     public private(set) var dependencies: [Dependency] = []
     /// The traced Swift tasks, in the order they started.
     public private(set) var tasks: [TaskRecord] = []
+    /// The phases the page marked (`phase(name) { … }`), in the order they began.
+    public private(set) var phases: [PhaseRecord] = []
     /// What each thread was doing over time, as the host sampled it: running or waiting, oldest first.
     public private(set) var threadStates: [Int32: [ThreadStateStretch]] = [:]
     private var threadStateStretchCount = 0
@@ -305,6 +311,7 @@ public struct RunRecord: Sendable {
             openSpanOrder[id] = nil
             openSpansPerThread[span.thread] = openSpansPerThread[span.thread].flatMap { $0 > 1 ? $0 - 1 : nil }
             span.end = event.time
+            span.endThread = event.thread
             span.cpuNanoseconds = cpu.flatMap { UInt64(exactly: $0) }
             append(span)
         case .mark(let name):
@@ -328,6 +335,8 @@ public struct RunRecord: Sendable {
             acceptsScrollCommands = true
         case .task(let number, let parent, let name, let kind, let phase):
             recordTask(number: number, parent: parent, name: name, kind: kind, phase: phase, event: event)
+        case .phase(let name, let phase):
+            recordPhase(name: bounded(name), phase: phase, event: event)
         case .queue(let name, let width):
             recordQueueWidth(name: bounded(name), width: width)
         case .expect(let ending, let why):
@@ -351,6 +360,18 @@ public struct RunRecord: Sendable {
             guard let index = taskIndex[number], tasks[index].end == nil else { return }
             tasks[index].end = event.time
             tasks[index].endThread = event.thread
+        }
+    }
+
+    /// A phase's start adds it, unless the list is full; its end closes the latest open phase of its name.
+    private mutating func recordPhase(name: String, phase: TaskPhase, event: PageEvent) {
+        switch phase {
+        case .start:
+            guard phases.count < limits.phases else { drops.phases += 1; return }
+            phases.append(PhaseRecord(name: name, start: event.time, end: nil))
+        case .end:
+            guard let index = phases.lastIndex(where: { $0.name == name && $0.end == nil }) else { return }
+            phases[index].end = event.time
         }
     }
 
@@ -538,6 +559,7 @@ public struct RunRecord: Sendable {
              "\(limits.changesPerOperation) per operation", " (the latest is always kept)")
         note(drops.dependencies, drops.dependencies == 1 ? "dependency" : "dependencies", count(limits.dependencies))
         note(drops.tasks, drops.tasks == 1 ? "task" : "tasks", "\(count(limits.tasks)) tasks")
+        note(drops.phases, drops.phases == 1 ? "phase" : "phases", "\(count(limits.phases)) phases")
         if drops.threads > 0 {
             notes.append("\(count(drops.threads)) events came from threads beyond the cap of \(count(limits.threads)) lanes; they have no lane of their own")
         }

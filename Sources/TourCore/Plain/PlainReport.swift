@@ -62,6 +62,7 @@ public struct PlainReport: Sendable {
         lines += knobLines(record)
         lines += resultLines(record, source: source)
         lines += timelineLines(record)
+        lines += phaseLines(record)
         lines += warningLines(record)
         lines += losses(record)
         lines += deepDiveLines(source)
@@ -88,6 +89,17 @@ public struct PlainReport: Sendable {
     }
 
     static let shownWarnings = 20
+
+    /// The phases the page marked, one line each, as the interface's phase view titles them. None, no section.
+    private func phaseLines(_ record: RunRecord) -> [String] {
+        let phases = record.phaseSummaries()
+        guard !phases.isEmpty else { return [] }
+        let end = record.endTime ?? .max
+        return [style.bold("Phases") + "  laid over one another in the interface's timeline (t)"]
+            + phases.map { summary in
+                TerminalText.sanitized("  " + summary.headline(length: Double((summary.phase.end ?? end) &- summary.phase.start) / 1e9))
+            } + [""]
+    }
 
     private func knobLines(_ record: RunRecord) -> [String] {
         guard !record.knobs.isEmpty else { return [] }

@@ -34,7 +34,7 @@ public struct TimelineState: Equatable, Sendable {
 
 /// How the timeline lays a run out: a lane per thread, a lane per queue, a row per operation, or a row per Swift task.
 public enum TimelineViewKind: String, Sendable, CaseIterable {
-    case threads, queues, operations, tasks
+    case threads, queues, operations, tasks, phases
 }
 
 /// What `h` and `l` step through on a lane, in order of time: its spans and its marks.

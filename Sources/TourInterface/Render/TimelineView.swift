@@ -18,6 +18,8 @@ enum TimelineView {
             OperationsTimelineView.draw(model, in: inner, focused: focused, into: &buffer)
         case .tasks:
             TasksTimelineView.draw(model, record: record, in: inner, into: &buffer)
+        case .phases:
+            PhasesTimelineView.draw(model, record: record, in: inner, into: &buffer)
         }
     }
 

@@ -87,7 +87,7 @@ public enum TourRenderer {
         switch state.view {
         case .threads: return " \(record.threads.count) threads" + following
         case .queues: return " \(record.queues.count) queue\(record.queues.count == 1 ? "" : "s")" + following
-        case .operations, .tasks: return " " + state.view.rawValue
+        case .operations, .tasks, .phases: return " " + state.view.rawValue
         }
     }
 

@@ -47,7 +47,7 @@ extension TourModel {
     }
 
     /// The views `t` steps through for this run, in order: threads always, queues once a queue was seen, operations
-    /// when the run has some, tasks when a span ran in a Swift task.
+    /// when the run has some, tasks when a span ran in a Swift task, phases when the page marked some.
     static func availableViews(_ record: RunRecord) -> [TimelineViewKind] {
         TimelineViewKind.allCases.filter { view in
             switch view {
@@ -55,6 +55,7 @@ extension TourModel {
             case .queues: !record.queues.isEmpty
             case .operations: !record.operations.isEmpty
             case .tasks: record.spans.contains { $0.task != nil } || record.openSpans.values.contains { $0.task != nil }
+            case .phases: !record.phases.isEmpty
             }
         }
     }
@@ -77,7 +78,8 @@ extension TourModel {
             currentPage.timeline.selectedMarkTime = nil
         }
         let names: [TimelineViewKind: String] = [.threads: "a lane per thread", .queues: "a lane per queue, a row per span at once",
-                                                 .operations: "a row per operation", .tasks: "a row per Swift task"]
+                                                 .operations: "a row per operation", .tasks: "a row per Swift task",
+                                                 .phases: "the phases laid over one another"]
         notice = "Timeline: \(names[currentPage.timeline.view] ?? "")."
     }
 

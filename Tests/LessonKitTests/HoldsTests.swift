@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import LessonKit
+
+/// LessonKit's holds and meters for pages 9 to 11: a gate orders tasks by what happened, never by timing; the meter
+/// counts what ran at once and where; the sanitizer's annotations do nothing in a build without it. (`HandOffs` sends
+/// trace events, which starts LessonKit's session and its argument check, so page 10's tests cover it.)
+@Suite("Holds and meters")
+struct HoldsTests {
+    @Test func aGateHoldsEveryTaskUntilItOpensAndLetsLateOnesStraightThrough() async {
+        let gate = Gate()
+        let arrived = Gate()
+        let passed = OverlapMeter()
+        let waiting = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 1...3 {
+                    group.addTask {
+                        await gate.wait()
+                        passed.measure {}
+                    }
+                }
+                group.addTask { arrived.open() }
+            }
+        }
+        await arrived.wait()
+        // Nothing has passed a gate that was never opened, however long the tasks had.
+        await Task.yield()
+        #expect(passed.threads.isEmpty)
+        gate.open()
+        await waiting.value
+        #expect(!passed.threads.isEmpty)
+        await gate.wait()   // open already: returns at once
+    }
+
+    @Test func aGateAnnouncesEachTaskThatReachesIt() async {
+        let reached = Gate()
+        let gate = Gate(announcing: reached)
+        let task = Task { await gate.wait() }
+        // Returns only once the task has reached the gate it is held by.
+        await reached.wait()
+        gate.open()
+        await task.value
+    }
+
+    @Test func theMeterCountsTheMostAtOnceAndTheThreads() async {
+        let meter = OverlapMeter()
+        let bothIn = Gate()
+        let first = Gate(announcing: bothIn)
+        meter.measure {}
+        #expect(meter.mostAtOnce == 1 && meter.threadCount == 1)
+        // Two jobs held open together by a gate: the meter saw two at once.
+        let second = Gate()
+        async let one: Void = meter.measure { await first.wait() }
+        await bothIn.wait()
+        async let two: Void = meter.measure { second.open(); await first.wait() }
+        await second.wait()
+        first.open()
+        _ = await (one, two)
+        #expect(meter.mostAtOnce == 2)
+    }
+
+    @Test func withoutThreadSanitizerItsAnnotationsDoNothing() {
+        #expect(!ThreadSanitizer.isActive)
+        let owner = NSObject()
+        #expect(ThreadSanitizer.criticalSection(of: owner) { 42 } == 42)
+    }
+}
