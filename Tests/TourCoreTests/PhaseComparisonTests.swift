@@ -31,9 +31,9 @@ struct PhaseComparisonTests {
         let medians = summaries.map { $0.medianHopSeconds.map { ($0 * 1e4).rounded() / 10 } }
         #expect(medians == [4, 30, 2.5], "milliseconds")
         #expect(summaries.map { $0.headline(length: $0.seconds ?? 0) } == [
-            "operations  200.0 ms  3 threads  1 hop of 2 hand-offs, 4.0 ms a hop (median)",
-            "GCD  150.0 ms  2 threads  1 hop of 2 hand-offs, 30.0 ms a hop (median)",
-            "task group  120.0 ms  2 threads  2 hops of 2 hand-offs, 2.5 ms a hop (median)",
+            "operations  200.0 ms  3 threads  1 of 2 hand-offs hopped, median 4.0 ms",
+            "GCD  150.0 ms  2 threads  1 of 2 hand-offs hopped, median 30.0 ms",
+            "task group  120.0 ms  2 threads  2 of 2 hand-offs hopped, median 2.5 ms",
         ])
     }
 
@@ -48,7 +48,7 @@ struct PhaseComparisonTests {
         #expect(summary.phase.end == nil && summary.seconds == nil)
         #expect(summary.work.map(\.name) == ["step"] && summary.handOffs.map(\.name) == ["hand-off x"])
         #expect(summary.hops.isEmpty, "a hand-off not yet taken has not hopped")
-        #expect(summary.headline(length: 0.05) == "only  50.0 ms so far  1 thread  0 hops of 1 hand-off")
+        #expect(summary.headline(length: 0.05) == "only  50.0 ms so far  1 thread  0 of 1 hand-off hopped")
     }
 
     @Test func phasesBeyondTheCapAreDroppedAndSaidSo() async throws {

@@ -27,9 +27,9 @@ struct PhasesTimelineViewTests {
         let timeline = try #require(model.layout.panes[.timeline])
         Snapshot.expect(screen.lines(in: timeline), matches: "pane-timeline-phases-120")
         let rows = screen.lines(in: timeline)
-        let titles = ["operations  200.0 ms  3 threads  1 hop of 2 hand-offs, 4.0 ms a hop (median)",
-                      "GCD  150.0 ms  2 threads  1 hop of 2 hand-offs, 30.0 ms a hop (median)",
-                      "task group  120.0 ms  2 threads  2 hops of 2 hand-offs, 2.5 ms a hop (median)"]
+        let titles = ["operations  200.0 ms  3 threads  1 of 2 hand-offs hopped, median 4.0 ms",
+                      "GCD  150.0 ms  2 threads  1 of 2 hand-offs hopped, median 30.0 ms",
+                      "task group  120.0 ms  2 threads  2 of 2 hand-offs hopped, median 2.5 ms"]
         let found = try titles.map { title in try #require(rows.firstIndex { $0.contains(title) }, "no title \(title)") }
         #expect(found == found.sorted())
         // A row per thread under each title: three, two and two.

@@ -31,15 +31,17 @@ public struct PhaseSummary: Sendable, Equatable {
     /// How long the phase ran, in seconds; nil while it runs.
     public var seconds: Double? { phase.end.map { Double($0 &- phase.start) / 1e9 } }
 
-    /// "operations  1.52 s  5 threads  4 hops of 6 hand-offs, 310 µs a hop (median)": what the trace says of the
+    /// "operations  1.52 s  5 threads  4 of 6 hand-offs hopped, median 310 µs": what the trace says of the
     /// phase, `length` seconds long so far, as the phase view's title and plain mode's summary write it.
     public func headline(length: Double, micro: String = "µ") -> String {
         let threads = threads.count
         let hops = hops.count
-        let cost = medianHopSeconds.map { ", \(DurationText.seconds($0, micro: micro)) a hop (median)" } ?? ""
+        // Short enough for a timeline pane at 120 columns: "task group  120.0 ms  2 threads  2 of 2 hand-offs
+        // hopped, median 2.5 ms".
+        let cost = medianHopSeconds.map { ", median \(DurationText.seconds($0, micro: micro))" } ?? ""
         return "\(phase.name)  \(DurationText.seconds(length, micro: micro))" + (phase.end == nil ? " so far" : "")
             + "  \(threads) \(threads == 1 ? "thread" : "threads")"
-            + "  \(hops) \(hops == 1 ? "hop" : "hops") of \(handOffs.count) \(handOffs.count == 1 ? "hand-off" : "hand-offs")\(cost)"
+            + "  \(hops) of \(handOffs.count) \(handOffs.count == 1 ? "hand-off" : "hand-offs") hopped\(cost)"
     }
 }
 

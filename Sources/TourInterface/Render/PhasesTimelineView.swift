@@ -45,20 +45,30 @@ enum PhasesTimelineView {
                     buffer.write(TextWidth.truncated(" " + record.laneName(of: thread), to: labelWidth, ellipsis: glyphs.ellipsis),
                                  x: inner.x, y: y, style: muted, clip: inner)
                     buffer.set(Cell(glyphs.vertical, muted), x: plot.x - 1, y: y)
+                    var painted = Set<Int>()
                     for span in summary.work where span.thread == thread {
-                        let name = shortName(span.name, phase: summary.phase.name)
                         let style = CellStyle(foreground: Formatting.queueColor(span.queue, in: record), bold: span.end == nil, reverse: true)
-                        fill(from: column(span.start), to: column(span.end ?? reached), y: y, plot: plot, into: &buffer) { offset in
-                            let text = Array(name)
-                            return Cell(offset < text.count ? text[offset] : " ", style)
+                        SpanBar.paint(shortName(span.name, phase: summary.phase.name), first: column(span.start),
+                                      last: column(span.end ?? reached), width: plot.width, style: style,
+                                      ellipsis: glyphs.ellipsis, isBar: { painted.contains($0) }) { offset, cell in
+                            painted.insert(offset)
+                            buffer.set(cell, x: plot.x + offset, y: y)
                         }
                     }
+                    // A hand-off that arrived on a letter of a bar underlines it, as marks do in the thread view,
+                    // so the name stays whole.
                     for handOff in summary.handOffs where handOff.endThread == thread {
                         let hop = handOff.endThread != handOff.thread
                         let at = column(handOff.end ?? reached)
-                        if at >= 0, at < plot.width {
-                            buffer.set(Cell(glyphs.mark, CellStyle(foreground: hop ? .warning : .muted, bold: hop)), x: plot.x + at, y: y)
+                        guard at >= 0, at < plot.width else { continue }
+                        var cell = buffer[plot.x + at, y]
+                        if painted.contains(at), cell.character != " " {
+                            cell.style.underline = true
+                            cell.style.bold = cell.style.bold || hop
+                        } else {
+                            cell = Cell(glyphs.mark, CellStyle(foreground: hop ? .warning : .muted, bold: hop))
                         }
+                        buffer.set(cell, x: plot.x + at, y: y)
                     }
                     y += 1
                 }
@@ -90,15 +100,6 @@ enum PhasesTimelineView {
     /// A span's name without its phase's name in front ("operations: download coffee" reads "download coffee").
     static func shortName(_ name: String, phase: String) -> String {
         name.hasPrefix(phase + ": ") ? String(name.dropFirst(phase.count + 2)) : name
-    }
-
-    private static func fill(from first: Int, to last: Int, y: Int, plot: Rect, into buffer: inout CellBuffer,
-                             _ cell: (Int) -> Cell) {
-        let last = max(first, last)
-        guard last >= 0, first < plot.width else { return }
-        for offset in max(0, first)...min(last, plot.width - 1) {
-            buffer.set(cell(offset - first), x: plot.x + offset, y: y)
-        }
     }
 
     /// The shared axis: a rule from the phases' common start, "0", to the longest one's end.
