@@ -81,4 +81,16 @@ struct PhasesTimelineViewTests {
         let screen = TourRenderer.render(model)
         #expect(screen.find("No phases in this run") != nil)
     }
+
+    @Test("t reaches the phases after the last other view, and goes back to threads after them")
+    func tStepsToThePhases() async throws {
+        let model = try model(width: 120, height: 40)
+        let record = try #require(model.currentPage.record)
+        let views = TourModel.availableViews(record)
+        #expect(views.last == .phases)
+        let beforePhases = try #require(views.dropLast().last)
+        #expect(TourModel.view(after: beforePhases, in: record) == .phases)
+        #expect(TourModel.view(after: .phases, in: record) == .threads)
+
+    }
 }

@@ -42,7 +42,7 @@ enum TasksTimelineView {
                      style: CellStyle(foreground: .muted), clip: inner)
         let hidden = tree.count - geometry.visibleLanes
         let info = summary(record, tree: tree.map(\.task), reached: reached)
-            + (hidden > 0 ? "  +\(hidden) more below" : "") + "  t threads"
+            + (hidden > 0 ? "  +\(hidden) more below" : "") + "  t \(TourModel.view(after: .tasks, in: record).rawValue)"
         buffer.write(TextWidth.truncated(info, to: inner.width, ellipsis: glyphs.ellipsis), x: inner.x, y: geometry.infoRow,
                      style: CellStyle(foreground: .muted), clip: inner)
     }

@@ -60,15 +60,20 @@ extension TourModel {
         }
     }
 
+    /// The view `t` goes to from `view`: the next one with something to show, back to threads after the last.
+    static func view(after view: TimelineViewKind, in record: RunRecord) -> TimelineViewKind {
+        let views = availableViews(record)
+        let index = views.firstIndex(of: view) ?? -1
+        return views[(index + 1) % views.count]
+    }
+
     /// Shows the next view with something to show; the selected span stays selected, on its lane in the new view.
     private mutating func cycleView() {
         guard let record = currentPage.record else {
             notice = "No lanes yet: r runs the page."
             return
         }
-        let views = Self.availableViews(record)
-        let index = views.firstIndex(of: currentPage.timeline.view) ?? -1
-        currentPage.timeline.view = views[(index + 1) % views.count]
+        currentPage.timeline.view = Self.view(after: currentPage.timeline.view, in: record)
         currentPage.timeline.laneScroll = 0
         currentPage.timeline.selectedLane = 0
         let lanes = timelineLanes(record)
