@@ -134,13 +134,13 @@ case .present(let options):
     if let path = options.script {
         // The pre-flight's own checks, without the runs: a wrong line is said before the screen changes.
         do {
-            let script = try TalkScript.parse(try String(contentsOfFile: path, encoding: .utf8))
+            let script = try TalkScript.parse(try TalkCheckCommand.readScript(path))
             _ = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
             presenting.script = script
         } catch let problems as TalkScriptProblems {
             fail(problems.problems.map { "\(path): \($0)" }.joined(separator: "\n"))
         } catch {
-            fail("cannot read the script \(EchoedInput.quoted(path)): \(error.localizedDescription)")
+            fail("\(error)")
         }
     }
     for name in options.pages {

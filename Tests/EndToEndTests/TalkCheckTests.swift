@@ -49,5 +49,10 @@ struct TalkCheckTests {
         let outcome = try await PlainModeTests.tour(["present", "--check", "/nonexistent/talk.talk"])
         #expect(outcome.status == 2)
         #expect(outcome.output.contains("there is no script file '/nonexistent/talk.talk'; the shipped one is assets/talks/tour.talk"))
+        // Presenting it is refused in the same words, before the screen changes, never in Foundation's.
+        let presented = try await PlainModeTests.tour(["present", "/nonexistent/talk.talk"])
+        #expect(presented.status == 2)
+        #expect(presented.errors == "tour: there is no script file '/nonexistent/talk.talk'; the shipped one is assets/talks/tour.talk\n",
+                "\(presented.errors)")
     }
 }

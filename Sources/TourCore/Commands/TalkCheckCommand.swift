@@ -50,7 +50,8 @@ public enum TalkCheckCommand {
         return failed == 0 ? .passed : .runFailed
     }
 
-    private static func readScript(_ path: String) throws -> String {
+    /// The script at `path` as text, or a usage error that names what is wrong with the path and the shipped script.
+    public static func readScript(_ path: String) throws -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
             throw TourCommand.UsageError(description: "there is no script file \(EchoedInput.quoted(path)); the shipped one is assets/talks/tour.talk")
