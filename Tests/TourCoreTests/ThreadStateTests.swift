@@ -153,18 +153,22 @@ struct ThreadStateTests {
     }
 
     /// The task folder is listed again only when a round says the threads changed: a thread begun after the sampler
-    /// started must still be read (within 300 rounds, 3 s, however loaded the machine: a round that found it ends it).
+    /// started must still be read (within 300 rounds of its beginning, however loaded the machine: a round that found
+    /// it ends it). The rounds are counted from when the thread has begun, not from the sampler's start: in a busy
+    /// suite the test itself may resume seconds after the sampler's third round.
     @Test func aThreadBegunWhileSamplingIsRead() async throws {
         let thread = Atomic<Int32>(0)
         let release = DispatchSemaphore(value: 0)
         let seen = AsyncStream<Bool>.makeStream()
         let rounds = Atomic<Int>(0)
+        let roundsSinceItBegan = Atomic<Int>(0)
         let sampler = ThreadSampler(pid: getpid()) { readings, _ in
             let round = rounds.add(1, ordering: .relaxed).newValue
             let late = thread.load(ordering: .relaxed)
             if round == 3 { seen.continuation.yield(false) }
-            if late != 0, readings.contains(where: { $0.thread == late }) { seen.continuation.yield(true) }
-            if round > 300 { seen.continuation.finish() }
+            guard late != 0 else { return }
+            if readings.contains(where: { $0.thread == late }) { seen.continuation.yield(true) }
+            if roundsSinceItBegan.add(1, ordering: .relaxed).newValue > 300 { seen.continuation.finish() }
         }
         var events = seen.stream.makeAsyncIterator()
         #expect(await events.next() == false, "three rounds before the thread begins")
