@@ -378,7 +378,7 @@ public enum TourCommand: Equatable, Sendable {
                 options.svgFile = file
             case "--stuck-after":
                 guard let text = remaining.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                    throw UsageError(description: "--stuck-after needs a number of seconds from 0 to 600, for example --stuck-after 5")
+                    throw UsageError(description: "--stuck-after needs a number of seconds above 0 and at most 600, for example --stuck-after 5")
                 }
                 options.stuckAfter = seconds
             case "--predict":
@@ -390,7 +390,9 @@ public enum TourCommand: Equatable, Sendable {
                 }
                 options.predict = key
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --seed N, --notes, --trace FILE.json, --svg FILE.svg, --stuck-after S" + (command == "run" ? ", --predict KEY, --cast FILE.cast" : ""))
+                // watch refuses the options that write one run's picture or grade one run, so it does not offer them.
+                let runOnly = command == "run" ? ", --trace FILE.json, --svg FILE.svg, --stuck-after S, --predict KEY, --cast FILE.cast" : ", --stuck-after S"
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the options are --plain, --set name=value, --speed N, --seed N, --notes" + runOnly)
             default:
                 guard page == nil else {
                     throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page!)) and \(EchoedInput.quoted(argument))")

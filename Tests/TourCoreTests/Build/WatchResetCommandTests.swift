@@ -17,6 +17,23 @@ struct WatchResetCommandTests {
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["watch", "1", "--bogus"]) }
     }
 
+    @Test("An unknown option lists only what the command takes: watch refuses --trace, --svg, --predict and --cast, so it does not offer them")
+    func unknownOptionsListWhatTheCommandTakes() throws {
+        #expect(throws: TourCommand.UsageError(description: "unknown option '--bogus' for watch; the options are --plain, --set name=value, --speed N, --seed N, --notes, --stuck-after S")) {
+            try TourCommand.parse(["watch", "1", "--bogus"])
+        }
+        #expect(throws: TourCommand.UsageError(description: "unknown option '--bogus' for run; the options are --plain, --set name=value, --speed N, --seed N, --notes, --trace FILE.json, --svg FILE.svg, --stuck-after S, --predict KEY, --cast FILE.cast")) {
+            try TourCommand.parse(["run", "1", "--bogus"])
+        }
+    }
+
+    @Test("--stuck-after says the bound it checks: above 0, at most 600", arguments: ["0", "-1", "601", "soon"])
+    func stuckAfterOutOfRange(value: String) throws {
+        #expect(throws: TourCommand.UsageError(description: "--stuck-after needs a number of seconds above 0 and at most 600, for example --stuck-after 5")) {
+            try TourCommand.parse(["run", "1", "--stuck-after", value])
+        }
+    }
+
     @Test func resetTakesOnePageOrAll() throws {
         #expect(try TourCommand.parse(["reset", "2"]) == .reset(page: "2"))
         #expect(try TourCommand.parse(["reset", "--all"]) == .reset(page: nil))
