@@ -85,6 +85,10 @@ extension TourInTmuxTests {
         #expect(attempts.checks >= 2 && attempts.failedChecks >= 1, "the failing check and the passing one: \(attempts)")
 
         // Reopened, the tutorial is back on page 3, its exercises marked done in the list.
+        // A second session keeps the server up while the tutorial's is replaced: a server leaves with its last
+        // session, and a `new-session` that reached it while it was still going failed with "server exited
+        // unexpectedly" (seen once in a clean-clone CI run).
+        try await tmux.run(["new-session", "-d", "-s", "keeper", "sleep 600"])
         try await tmux.run(["kill-session", "-t", tmux.session])
         try await tmux.start(command, width: 120, height: 40, environment: environment)
         let reopened = try await tmux.waitFor("page 3 after the restart") { $0.contains("3/\(catalog.pages.count) \(page.title.prefix(12))") }
