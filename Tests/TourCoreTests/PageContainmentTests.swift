@@ -151,6 +151,49 @@ struct PageContainmentTests {
         #expect(await ending(of: &iterator) == .exited(code: 0))
     }
 
+    /// A descriptor another part of the host opened without close-on-exec (Foundation's `Pipe`, a test's helper) is
+    /// never inherited by a page or by the keeper. The keeper lives as long as the host, so a pipe it held would never
+    /// reach its end: a writer's `cat` once waited on one for good, and the suite hung.
+    @Test func aPageAndTheKeeperInheritNoDescriptorTheHostOpened() async throws {
+        let marker = FaultMarker()
+        defer { marker.killLeftovers() }
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let (run, stream) = start("echo-commands", marker: marker, sendsCommands: true)
+        var events = stream.makeAsyncIterator()
+        var started = false
+        while let event = await events.next() {
+            if case .output(let line) = event, line.text.hasPrefix("commands from host") {
+                started = true
+                break
+            }
+        }
+        try #require(started)
+        let page = try #require(marker.livingProcesses().first)
+        let pipeLinks = Set(fds.map { openDescriptorLinks(of: getpid())["\($0)"] })
+        #expect(openDescriptorLinks(of: page).values.allSatisfy { !pipeLinks.contains($0) },
+                "the page holds the host's pipe: \(openDescriptorLinks(of: page))")
+        #expect(openDescriptorLinks(of: page).keys.map { Int($0) ?? -1 }.max() == 3, "the page holds more than fds 0–3")
+        let keeper = try #require(PageLineage.keeperPID)
+        // Its shell keeps a copy of its input (dash: fd 10), so what counts is what the descriptors refer to.
+        let keeperLinks = openDescriptorLinks(of: keeper)
+        #expect(Set(keeperLinks.values).isSubset(of: [try #require(keeperLinks["0"]), "/dev/null"]),
+                "the keeper holds more than its input and /dev/null: \(keeperLinks)")
+        run.closeInput()
+        #expect(await ending(of: &events) == .exited(code: 0))
+    }
+
+    /// `/proc/<pid>/fd`: each open descriptor's number and what it refers to (`pipe:[1234]`, a path).
+    private func openDescriptorLinks(of pid: pid_t) -> [String: String] {
+        let folder = "/proc/\(pid)/fd"
+        var links: [String: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            links[name] = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+        }
+        return links
+    }
+
     /// In the interface a page has no controlling terminal: `/dev/tty` fails, so it can neither draw over the screen
     /// nor be stopped by SIGTTOU for setting the terminal's modes. The host here has the pty for its terminal.
     @Test func aPageInTheInterfaceCannotOpenTheTerminal() async throws {

@@ -59,6 +59,10 @@ struct ChildProcess {
             _ = fcntl(input.write, F_SETFL, fcntl(input.write, F_GETFL) | O_NONBLOCK)
         }
 
+        // Nothing above the trace channel: a descriptor another thread opened without close-on-exec (Foundation's
+        // `Pipe`, say) would otherwise stay open in the page, and its reader would wait for EOF as long as the page runs.
+        _ = spawnFileActionsCloseFrom(&actions, 4)
+
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -116,6 +120,11 @@ struct ChildProcess {
 
 /// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
 @_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which `Glibc` does not import (`_GNU_SOURCE`): the child
+/// closes every descriptor from `lowest` up, after the actions added before it.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+func spawnFileActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32
 
 /// The one thread every page is spawned from, which lives as long as the host.
 ///

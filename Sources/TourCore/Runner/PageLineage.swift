@@ -116,6 +116,9 @@ public enum PageLineage {
         // Not the host's output: a keeper holding a pipe the host writes to would keep its reader waiting.
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The keeper lives as long as the host: any descriptor it inherited (a pipe another thread had just opened
+        // without close-on-exec) would stay open that long, and whoever reads that pipe would never see its end.
+        _ = spawnFileActionsCloseFrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
