@@ -2,11 +2,12 @@
 import Foundation
 import TourCore
 
-/// A copy of this package in a temporary folder, with a build folder of its own that starts from this build's
-/// products: a test can edit a page there, rebuild it, and run the copy's `tour` or page programs, and the checkout
-/// (its pages, its `.tour` folder and its build) is never touched, even by a test killed half-way.
+/// A copy of this package in a scratch folder (`ScratchSpace`, in memory where it can be), with a build folder of its
+/// own that starts from this build's products: a test can edit a page there, rebuild it, and run the copy's `tour` or
+/// page programs, and the checkout (its pages, its `.tour` folder and its build) is never touched, even by a test
+/// killed half-way.
 ///
-/// The sources are copied, and so is the build folder (about 60 MB: what building and running pages needs, without
+/// The sources are copied, and so is the build folder (about 260 MB: what building and running pages needs, without
 /// the test bundle, the test targets' objects and the index). Copied, not hard-linked: `swift build` run in a copy
 /// whose build folder was hard-linked wrote `build.db`, `debug.yaml`, `description.json` and the compiler's `.dia`
 /// files in place, through the links, into the checkout's build folder. The build's text files that name the
@@ -52,7 +53,7 @@ public struct ScratchPackage: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Copies the package at `checkout`, whose products are in `products`, into a new temporary folder.
+    /// Copies the package at `checkout`, whose products are in `products`, into a new folder in `ScratchSpace`.
     ///
     /// The copy takes a second or two of file work, done off the caller's thread.
     public static func make(of checkout: URL = PageCatalog.defaultRoot,
@@ -79,7 +80,7 @@ public struct ScratchPackage: Sendable {
         guard files.fileExists(atPath: buildFolder.appendingPathComponent("\(configuration).yaml").path) else {
             throw Problem(description: "\(products.path) is not in a SwiftPM build folder (no \(configuration).yaml two levels up)")
         }
-        let root = files.temporaryDirectory.resolvingSymlinksInPath()
+        let root = ScratchSpace.folder.resolvingSymlinksInPath()
             .appendingPathComponent("tour-scratch-\(getpid())-\(UUID().uuidString.prefix(8))")
         try files.createDirectory(at: root, withIntermediateDirectories: true)
         do {
@@ -167,11 +168,19 @@ public struct ScratchPackage: Sendable {
         let output = open(target.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard output >= 0 else { throw Problem(description: "could not create \(target.path): \(String(cString: strerror(errno)))") }
         defer { close(output) }
+        // `copy_file_range` refuses to copy between two file systems (EXDEV), as from the checkout's disk into a scratch
+        // folder in memory; `sendfile` copies in the kernel too, between any two.
+        var acrossFileSystems = false
         while true {
-            let copied = systemCopyFileRange(input, nil, output, nil, 1 << 30, 0)
+            let copied = acrossFileSystems ? sendfile(output, input, nil, 1 << 30)
+                : systemCopyFileRange(input, nil, output, nil, 1 << 30, 0)
             if copied == 0 { return }
             if copied < 0 {
                 if errno == EINTR { continue }
+                if errno == EXDEV && !acrossFileSystems {
+                    acrossFileSystems = true
+                    continue
+                }
                 throw Problem(description: "could not copy \(source.path) to \(target.path): \(String(cString: strerror(errno)))")
             }
         }

@@ -3,8 +3,8 @@ import Testing
 @testable import TourCore
 import TourTestSupport
 
-/// The direct route against a real toolchain, in a small package made in a temporary folder: a library standing in
-/// for LessonKit and one page with a helper file, laid out as the tour's pages are. Each kind of change is saved, the
+/// The direct route against a real toolchain, in a small package made in a scratch folder (`ScratchSpace`): a library
+/// standing in for LessonKit and one page with a helper file, laid out as the tour's pages are. Each kind of change is saved, the
 /// page rebuilt as the tour rebuilds it, and the program run: what it prints must be what the saved text says, so a
 /// stale program (built from an older text, or against an older library) fails the test.
 @Suite("Direct rebuild", .serialized, .timeLimit(.minutes(15)))
@@ -14,7 +14,7 @@ final class DirectRebuildTests {
     var products: URL { root.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug") }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("direct-rebuild-\(UUID().uuidString)")
+        root = ScratchSpace.folder.appendingPathComponent("direct-rebuild-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/Kit"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
         try write("Package.swift", """

@@ -84,3 +84,35 @@ private struct FileFacts: Equatable {
         modified = status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec
     }
 }
+
+/// Where scratch folders go: a folder of this process's own in memory, and nothing left of test processes that ended.
+@Suite("Scratch space")
+struct ScratchSpaceTests {
+    @Test func aFolderOfItsOwnAndNoneOfAnEndedProcess() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scratch-space-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A process that has ended, and been reaped: its pid names no process.
+        let ended = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+        await awaitBlocking { ended.waitUntilExit() }
+        let endedFolder = root.appendingPathComponent("\(ScratchSpace.prefix)\(ended.processIdentifier)")
+        let livingFolder = root.appendingPathComponent("\(ScratchSpace.prefix)1")
+        let otherFolder = root.appendingPathComponent("not-ours")
+        for folder in [endedFolder, livingFolder, otherFolder] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("copy"), withIntermediateDirectories: true)
+        }
+
+        let folder = try #require(ScratchSpace.inMemory(root: root.path), "\(root.path) is writable and has room")
+        #expect(folder.lastPathComponent == "\(ScratchSpace.prefix)\(getpid())")
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        #expect(!FileManager.default.fileExists(atPath: endedFolder.path), "an ended test process's copies are removed")
+        #expect(FileManager.default.fileExists(atPath: livingFolder.path), "pid 1 lives: its folder stays")
+        #expect(FileManager.default.fileExists(atPath: otherFolder.path), "only tour-tests-<pid> folders are looked at")
+    }
+
+    @Test func noFolderWhereThereIsNoRoom() {
+        #expect(ScratchSpace.inMemory(root: "/no/such/folder") == nil)
+        // The proc file system is read-only here, and has no free blocks.
+        #expect(ScratchSpace.inMemory(root: "/proc") == nil)
+    }
+}
