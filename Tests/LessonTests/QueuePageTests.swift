@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import PageProtocol
 import TourCore
 import TourTestSupport
 
@@ -25,7 +26,9 @@ struct QueuePageTests {
             await PageRunSlots.shared.withSlot(.criticalPath) {
                 await onOneCPU {
                     let recorder = RunRecorder()
-                    PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"), speed: 10), handler: recorder.apply)
+                    PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"),
+                                             knobSettings: [KnobSetting(name: "rounds", value: "1")], speed: 10),
+                                 handler: recorder.apply)
                         .waitUntilEnded()
                     return recorder.record
                 }
@@ -33,14 +36,16 @@ struct QueuePageTests {
         },
         turned: Task { await recordRun(product: "Lesson02Queue", knobs: [
             ("maxConcurrentOperationCount", "1"), ("workload", "computing"),
-            ("previewPriority", "veryLow"), ("serialQoSQueue", "true"),
+            ("previewPriority", "veryLow"), ("serialQoSQueue", "true"), ("rounds", "1"),
         ], speed: 10, urgency: .criticalPath) }
     )
     /// The page with its default knobs, at 1× so that the sleeping jobs wait long enough for the pool to grow.
     static var run: Task<RunRecord, Never> { runs.atOneTimes }
-    /// The page with every knob turned the other way, in one run to keep the suite fast.
+    /// The page with every knob turned the other way, in one run to keep the suite fast; one round of the widths,
+    /// which its tests do not read.
     static var turned: Task<RunRecord, Never> { runs.turned }
-    /// The page started from a thread that may run on one CPU only, which the page's process inherits.
+    /// The page started from a thread that may run on one CPU only, which the page's process inherits; one round of
+    /// the widths, whose lines its test reads but whose speed-up it does not.
     static var oneCore: Task<RunRecord, Never> { runs.onOneCore }
 
     static let photoCount = 6
@@ -263,7 +268,7 @@ struct QueuePageTests {
     @Test func knobsAreAnnounced() async {
         let turned = await Self.turned.value
         let names = turned.knobs.map(\.name)
-        #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue"])
+        #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue", "rounds"])
         #expect(turned.knobs.first { $0.name == "workload" }?.value == "computing")
     }
 
