@@ -8,7 +8,7 @@ import TourCore
 ///
 /// Each test works in a package of stand-in pages of its own (shell and Perl scripts beside a copy of `tour`), so it
 /// needs no build and touches nothing in the checkout.
-@Suite("Terminal faults", .serialized)
+@Suite("Terminal faults")
 struct TerminalFaultTests {
     static let exitMarker = "TOUR-EXITED"
 

@@ -23,7 +23,8 @@ import Synchronization
 ///   turns with one another), or after slow work of its own (a build). Without it each run of a chain queues again
 ///   behind every test's first run.
 /// - `.criticalPath`: the runs of the suite's longest chains, such as page 2's (`QueuePageTests`): a page run at 1×
-///   and up to two more for the speed-up. They start first, so the rest of the suite runs beside them.
+///   and up to two more for the speed-up; and each test's tmux session (`Tmux.start`). They start first, so the rest
+///   of the suite runs beside them.
 /// A run that another test may ask for too (a suite's default run, a demo run an exercise grades) goes through
 /// `sharedRun`, which runs it once for the whole test process.
 /// A new test stays off the critical path if its runs are short (a speed factor of 10 or more where its claims

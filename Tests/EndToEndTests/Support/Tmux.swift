@@ -57,10 +57,12 @@ final class Tmux: Sendable {
     }
 
     /// Starts `command` in a detached session of the given size, with a UTF-8 locale and tmux's own TERM.
-    /// The tutorial and the pages it runs take a page-run slot (`PageRunSlots`), until `stop`.
+    /// The tutorial and the pages it runs take a page-run slot (`PageRunSlots`), until `stop`. A test in tmux is one
+    /// of the suite's longest chains (keys, screens, runs and rebuilds one after another, 5–17 s at load 10), so its
+    /// slot is `.criticalPath`: asked for as `.normal`, the sessions waited behind a hundred page runs and ended last.
     func start(_ command: String, width: Int, height: Int, environment: [String: String] = [:]) async throws {
         if slot.withLock({ $0 }) == nil {
-            let ticket = await PageRunSlots.shared.acquire(label: "tmux: \(command)")
+            let ticket = await PageRunSlots.shared.acquire(.criticalPath, label: "tmux: \(command)")
             slot.withLock { $0 = ticket }
         }
         var arguments = ["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height)]
