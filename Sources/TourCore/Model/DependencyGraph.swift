@@ -22,11 +22,12 @@ struct DependencyGraph {
         var sources = [Int](repeating: 0, count: dependencies.count)
         var ends = [Int](repeating: 0, count: dependencies.count)
         var outgoing: [Int] = []
+        func number(_ slot: inout Int) -> Int { slot }
         func node(_ id: Int, named name: String, at source: Int) -> Int {
             let fresh = ids.count
-            let node = nodes[id, default: fresh]
+            // One look-up: the default subscript's in-place access finds the node or puts in the fresh number.
+            let node = number(&nodes[id, default: fresh])
             if node == fresh {
-                nodes[id] = node
                 ids.append(id)
                 nameSources.append(name.isEmpty ? -1 : source)
                 outgoing.append(0)

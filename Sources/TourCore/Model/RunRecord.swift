@@ -418,7 +418,8 @@ public struct RunRecord: Sendable {
         // A first character longer than the room keeps nothing; otherwise the character before the cut ends
         // where the kept text does (`index(before:)` rounds `cut` down to a character's start first).
         guard cut > text.startIndex, text.index(after: text.startIndex) <= cut else { return "…" }
-        return text[..<text.index(after: text.index(before: cut))] + "…"
+        // A String, not a Substring, before the "…": `Substring + String` counts the substring's characters first.
+        return String(text[..<text.index(after: text.index(before: cut))]) + "…"
     }
 
     /// Gives a thread seen for the first time its lane: the main thread is `main`, the others are numbered
