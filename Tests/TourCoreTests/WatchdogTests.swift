@@ -219,14 +219,16 @@ struct WatchdogTests {
         return cycle.map { operationNames[$0] ?? names[$0] ?? "operation \($0)" }
     }
 
-    /// Two thousand small random graphs (ids out of order and negative, repeated edges, self-loops, names missing,
+    /// Two thousand small random graphs (ids out of order, negative and far apart, repeated edges, self-loops, names missing,
     /// operations finished or only reported): the search finds the cycle the reference finds, named alike.
     @Test func theCycleSearchAgreesWithTheReferenceOnRandomGraphs() async throws {
         var random = AdversarialStreamTests.Generator(state: 0xC1C1E)
         var cyclesFound = 0
         for _ in 0..<2_000 {
             var watch = detector()
-            let ids = (0..<Int.random(in: 2...9, using: &random)).map { _ in Int.random(in: -20...20, using: &random) }
+            // Ids close together, spread wide, and spread so wide that their distance overflows an Int.
+            let scale = [1, 1_000_003, Int.max / 32].randomElement(using: &random)!
+            let ids = (0..<Int.random(in: 2...9, using: &random)).map { _ in scale * Int.random(in: -20...20, using: &random) }
             for _ in 0..<Int.random(in: 1...14, using: &random) {
                 let from = ids.randomElement(using: &random)!, to = ids.randomElement(using: &random)!
                 let fromName = Bool.random(using: &random) ? "op\(from)" : ""

@@ -1,7 +1,7 @@
 /// A record's dependencies as a graph the cycle search can walk fast: each operation id is numbered once, in the
 /// order the dependencies first name it, and the edges are kept in flat arrays (each operation's dependencies
 /// side by side, in the order they were recorded). A million dependencies cost two million look-ups in one
-/// dictionary, not a dictionary of a million lists and a dictionary of visits.
+/// dictionary (or one array, when the ids lie close together), not a dictionary of a million lists and one of visits.
 struct DependencyGraph {
     /// The operation id of each node.
     private(set) var ids: [Int] = []
@@ -16,8 +16,18 @@ struct DependencyGraph {
 
     init(_ record: RunRecord) {
         let dependencies = record.dependencies
+        // Ids close together (pages number their operations as they make them) are numbered through an array indexed
+        // by the id's offset from the lowest, which spares the dictionary; ids spread wide go through the dictionary.
+        var lowest = Int.max, highest = Int.min
+        for dependency in dependencies {
+            lowest = min(lowest, dependency.operation, dependency.dependsOn)
+            highest = max(highest, dependency.operation, dependency.dependsOn)
+        }
+        let (spread, overflowed) = highest.subtractingReportingOverflow(lowest)
+        let byOffset = !dependencies.isEmpty && !overflowed && spread < 2 * dependencies.count + 64
+        var nodesByOffset = byOffset ? [Int](repeating: -1, count: spread + 1) : []
         var nodes: [Int: Int] = [:]
-        nodes.reserveCapacity(dependencies.count + 1)
+        if !byOffset { nodes.reserveCapacity(dependencies.count + 1) }
         // Each dependency's two ends as nodes, and how many edges leave each node.
         var sources = [Int](repeating: 0, count: dependencies.count)
         var ends = [Int](repeating: 0, count: dependencies.count)
@@ -25,8 +35,14 @@ struct DependencyGraph {
         func number(_ slot: inout Int) -> Int { slot }
         func node(_ id: Int, named name: String, at source: Int) -> Int {
             let fresh = ids.count
-            // One look-up: the default subscript's in-place access finds the node or puts in the fresh number.
-            let node = number(&nodes[id, default: fresh])
+            let node: Int
+            if byOffset {
+                if nodesByOffset[id - lowest] < 0 { nodesByOffset[id - lowest] = fresh }
+                node = nodesByOffset[id - lowest]
+            } else {
+                // One look-up: the default subscript's in-place access finds the node or puts in the fresh number.
+                node = number(&nodes[id, default: fresh])
+            }
             if node == fresh {
                 ids.append(id)
                 nameSources.append(name.isEmpty ? -1 : source)
@@ -52,7 +68,9 @@ struct DependencyGraph {
         }
         finished = [Bool](repeating: false, count: ids.count)
         for operation in record.operations where operation.changes.contains(where: { $0.state == .finished }) {
-            if let node = nodes[operation.id] { finished[node] = true }
+            let node = byOffset ? (operation.id >= lowest && operation.id <= highest ? nodesByOffset[operation.id - lowest] : -1)
+                : nodes[operation.id] ?? -1
+            if node >= 0 { finished[node] = true }
         }
     }
 
