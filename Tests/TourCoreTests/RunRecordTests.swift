@@ -190,4 +190,29 @@ struct RunRecordTests {
         #expect(record.eventCount == 7)
         #expect(record.seconds(at: 3_500_001_000) == 3.5)
     }
+
+    /// A name is cut where a walk over its characters would cut it: at the last character boundary that leaves
+    /// room for "…" in `nameBytes`, whatever the characters (combining marks, emoji joined by ZWJ, flags, CR LF,
+    /// Hangul syllables built from jamo), for every limit from 1 to 40 bytes.
+    @Test func namesAreCutAtTheCharacterBoundaryAWalkOverTheCharactersFinds() async throws {
+        let pieces = ["ab", "e\u{301}\u{302}", "👨‍👩‍👧", "🇺🇸🇫🇷🇩", "\r\n", "\u{1100}\u{1161}\u{11A8}", "🧵", "x\u{200D}y", "é"]
+        // Each piece alone, repeated, and all of them in turn, so every kind of character meets every cut.
+        let texts = pieces.map { String(repeating: $0, count: 12) } + [pieces.joined(), pieces.reversed().joined()]
+        for nameBytes in 1...40 {
+            var limits = RunRecord.Limits()
+            limits.nameBytes = nameBytes
+            var record = started(limits)
+            for text in texts { record.apply(event(.mark(name: text))) }
+            let expected = texts.map { text -> String in
+                guard text.utf8.count > nameBytes else { return text }
+                var kept = 0
+                return text.prefix { character in
+                    kept += character.utf8.count
+                    return kept <= nameBytes - "…".utf8.count
+                } + "…"
+            }
+            #expect(record.marks.map(\.name) == expected, "nameBytes \(nameBytes)")
+            #expect(record.marks.allSatisfy { $0.name.utf8.count <= max(nameBytes, "…".utf8.count) })
+        }
+    }
 }

@@ -185,4 +185,65 @@ struct WatchdogTests {
         #expect(watch.stall(at: at(20.5)) == nil)
         #expect(watch.stall(at: at(21)) == Stall(openSpans: [], unfinishedOperations: [], silentSeconds: 10))
     }
+
+    /// The cycle search as it was written first (a dictionary of edge lists and a dictionary of visits), kept here
+    /// as the reference the record's faster search must agree with.
+    private static func referenceCycle(_ record: RunRecord) -> [String] {
+        var names: [Int: String] = [:]
+        var edges: [Int: [Int]] = [:]
+        for dependency in record.dependencies {
+            if !dependency.operationName.isEmpty { names[dependency.operation] = names[dependency.operation] ?? dependency.operationName }
+            if !dependency.dependencyName.isEmpty { names[dependency.dependsOn] = names[dependency.dependsOn] ?? dependency.dependencyName }
+            edges[dependency.operation, default: []].append(dependency.dependsOn)
+        }
+        let finished = Set(record.operations.filter { $0.changes.contains { $0.state == .finished } }.map(\.id))
+        var visits: [Int: Bool] = [:]   // true while on the path
+        var cycle: [Int] = []
+        search: for root in edges.keys.sorted() where visits[root] == nil && !finished.contains(root) {
+            var path: [(node: Int, next: Int)] = [(root, 0)]
+            visits[root] = true
+            while let (node, next) = path.last {
+                let outgoing = edges[node] ?? []
+                guard next < outgoing.count else { visits[node] = false; path.removeLast(); continue }
+                path[path.count - 1].next += 1
+                let target = outgoing[next]
+                guard !finished.contains(target) else { continue }
+                switch visits[target] {
+                case true?: cycle = path[path.firstIndex { $0.node == target }!...].map(\.node) + [target]; break search
+                case false?: continue
+                case nil: visits[target] = true; path.append((target, 0))
+                }
+            }
+        }
+        let operationNames = Dictionary(record.operations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return cycle.map { operationNames[$0] ?? names[$0] ?? "operation \($0)" }
+    }
+
+    /// Two thousand small random graphs (ids out of order, negative and far apart, repeated edges, self-loops, names missing,
+    /// operations finished or only reported): the search finds the cycle the reference finds, named alike.
+    @Test func theCycleSearchAgreesWithTheReferenceOnRandomGraphs() async throws {
+        var random = AdversarialStreamTests.Generator(state: 0xC1C1E)
+        var cyclesFound = 0
+        for _ in 0..<2_000 {
+            var watch = detector()
+            // Ids close together, spread wide, and spread so wide that their distance overflows an Int.
+            let scale = [1, 1_000_003, Int.max / 32].randomElement(using: &random)!
+            let ids = (0..<Int.random(in: 2...9, using: &random)).map { _ in scale * Int.random(in: -20...20, using: &random) }
+            for _ in 0..<Int.random(in: 1...14, using: &random) {
+                let from = ids.randomElement(using: &random)!, to = ids.randomElement(using: &random)!
+                let fromName = Bool.random(using: &random) ? "op\(from)" : ""
+                let toName = Int.random(in: 0..<3, using: &random) == 0 ? "" : "on\(to)"
+                watch.record(dep(from, fromName, on: to, toName), at: at(0))
+            }
+            for id in ids where Int.random(in: 0..<4, using: &random) == 0 {
+                watch.record(op(id, "operation named \(id)", Bool.random(using: &random) ? .finished : .executing), at: at(0))
+            }
+            let expected = Self.referenceCycle(watch.record)
+            #expect(watch.dependencyCycle() == expected)
+            #expect(watch.record.dependencyCycleIDs().count == expected.count)
+            if !expected.isEmpty { cyclesFound += 1 }
+        }
+        // The graphs are random, so check that they test both answers often.
+        #expect(cyclesFound > 400 && cyclesFound < 1_600, "\(cyclesFound) of 2,000 graphs had a cycle")
+    }
 }

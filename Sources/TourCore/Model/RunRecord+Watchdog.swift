@@ -34,51 +34,18 @@ extension RunRecord {
     /// A cycle among unfinished operations' dependencies, as names with the first repeated at the end; empty
     /// when there is none.
     func dependencyCycle() -> [String] {
-        var names: [Int: String] = [:]
-        for dependency in dependencies {
-            if !dependency.operationName.isEmpty { names[dependency.operation] = names[dependency.operation] ?? dependency.operationName }
-            if !dependency.dependencyName.isEmpty { names[dependency.dependsOn] = names[dependency.dependsOn] ?? dependency.dependencyName }
+        let graph = DependencyGraph(self)
+        return graph.cycle().map { node in
+            let id = graph.ids[node]
+            return operation(id: id)?.name ?? graph.name(of: node, in: dependencies) ?? "operation \(id)"
         }
-        return dependencyCycleIDs().map { operation(id: $0)?.name ?? names[$0] ?? "operation \($0)" }
     }
 
     /// `dependencyCycle()` as operation ids, the first repeated at the end. A depth-first search with its own stack,
     /// in time linear in the dependencies.
     func dependencyCycleIDs() -> [Int] {
-        var edges: [Int: [Int]] = [:]
-        for dependency in dependencies {
-            edges[dependency.operation, default: []].append(dependency.dependsOn)
-        }
-        let finished = Set(operations.filter { $0.changes.contains { $0.state == .finished } }.map(\.id))
-        enum Visit { case onPath, explored }
-        var visits: [Int: Visit] = [:]
-        for root in edges.keys.sorted() where visits[root] == nil && !finished.contains(root) {
-            // The path from `root`, each node with the index of the next edge to follow from it.
-            var path: [(node: Int, next: Int)] = [(root, 0)]
-            visits[root] = .onPath
-            while let (node, next) = path.last {
-                let outgoing = edges[node] ?? []
-                guard next < outgoing.count else {
-                    visits[node] = .explored
-                    path.removeLast()
-                    continue
-                }
-                path[path.count - 1].next += 1
-                let target = outgoing[next]
-                guard !finished.contains(target) else { continue }
-                switch visits[target] {
-                case .onPath?:
-                    let start = path.firstIndex { $0.node == target }!
-                    return path[start...].map(\.node) + [target]
-                case .explored?:
-                    continue
-                case nil:
-                    visits[target] = .onPath
-                    path.append((target, 0))
-                }
-            }
-        }
-        return []
+        let graph = DependencyGraph(self)
+        return graph.cycle().map { graph.ids[$0] }
     }
 
     /// An estimate of the bytes the record holds: its lists' elements and the text their strings keep on the

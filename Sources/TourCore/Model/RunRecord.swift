@@ -407,17 +407,19 @@ public struct RunRecord: Sendable {
         return excess
     }
 
-    /// `text` cut to `limits.nameBytes` bytes of UTF-8 at a character boundary, with "…" when it was cut.
+    /// `text` cut to `limits.nameBytes` bytes of UTF-8 at a character boundary, with "…" when it was cut. The
+    /// boundary is found from the byte where the cut falls (the standard library rounds an index down to a
+    /// character's start), so a 64 KB name costs what a short one does, not a walk over its characters.
     private func bounded(_ text: String) -> String {
         let limit = limits.nameBytes
         guard text.utf8.count > limit else { return text }
-        var kept = 0
-        let ellipsis = "…".utf8.count
-        let prefix = text.prefix { character in
-            kept += character.utf8.count
-            return kept <= limit - ellipsis
-        }
-        return prefix + "…"
+        let room = max(0, limit - "…".utf8.count)
+        let cut = text.utf8.index(text.startIndex, offsetBy: room)
+        // A first character longer than the room keeps nothing; otherwise the character before the cut ends
+        // where the kept text does (`index(before:)` rounds `cut` down to a character's start first).
+        guard cut > text.startIndex, text.index(after: text.startIndex) <= cut else { return "…" }
+        // A String, not a Substring, before the "…": `Substring + String` counts the substring's characters first.
+        return String(text[..<text.index(after: text.index(before: cut))]) + "…"
     }
 
     /// Gives a thread seen for the first time its lane: the main thread is `main`, the others are numbered
@@ -462,15 +464,15 @@ public struct RunRecord: Sendable {
 
     private mutating func recordResult(file: String, line: Int, kind: ResultKind, text: String, seconds: Double?, time: UInt64) {
         let key = ResultKey(file: bounded(file), line: line)
-        let text = bounded(text)
+        // The text is cut only once it is kept: past the cap most results are dropped.
         if let index = resultIndex[key] {
-            results[index].text = text
+            results[index].text = bounded(text)
             results[index].seconds = seconds
             results[index].count += 1
             results[index].time = time
         } else if results.count < limits.results {
             resultIndex[key] = results.count
-            results.append(LineResult(file: key.file, line: line, kind: kind, text: text, seconds: seconds, count: 1, time: time))
+            results.append(LineResult(file: key.file, line: line, kind: kind, text: bounded(text), seconds: seconds, count: 1, time: time))
         } else {
             drops.results += 1
         }
