@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
 /// `tour run` starts the page before it reads the catalog: the page's program is found from the folder names alone,
 /// and the page's events wait, in order, until the header is printed. Every test works in a temporary folder.
@@ -62,6 +63,21 @@ final class EarlyStartTests {
         for options in [knobs, prediction, badTarget, TourCommand.RunOptions(page: "something else")] {
             #expect(PlainRun.startEarly(options, root: root) == nil, "\(options)")
         }
+    }
+
+    /// The page starts from its folder's name alone: here its `main.swift` does not even exist.
+    @Test func thePageStartsWithoutItsTextBeingRead() async throws {
+        let folder = root.appendingPathComponent("Lessons/01-Operation")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("main.swift").path))
+        let early = try #require(PlainRun.startEarly(TourCommand.RunOptions(page: "1"), root: root))
+        #expect(early.product == "Lesson01Operation")
+        #expect(early.run.pid > 0, "the page's program is running")
+        let ending = await awaitBlocking("early-start-stop") { () -> RunEnding in
+            early.run.stop()
+            return early.run.waitUntilEnded()
+        }
+        #expect(ending == .stopped, "\(ending)")
     }
 
     final class Seen: @unchecked Sendable {
