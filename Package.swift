@@ -22,6 +22,22 @@ let pages = [
 /// time before the first frame. Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
+/// `tour` carries the Swift runtime and Foundation in its own program (`-static-stdlib`), which makes it about 65 MB
+/// larger: linked to them as shared libraries, the dynamic loader binding Foundation's symbols was most of its own
+/// start-up, paid before its first frame and before `tour run` could start a page. The compiler names only some of the
+/// static libraries Foundation needs (its objects were compiled for the shared ones); the rest are named here.
+/// A test bundle cannot be linked so (XCTest and Swift Testing are shared libraries on Foundation's shared library),
+/// so no test target depends on `tour`: the tests run the program SwiftPM builds beside them.
+let linkedWithItsRuntime: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib"]),
+    .linkedLibrary("CoreFoundation"),
+    .linkedLibrary("_FoundationCShims"),
+    .linkedLibrary("_FoundationCollections"),
+    .linkedLibrary("swiftSynchronization"),
+    // Last: the linker reads each archive once, in order, and CoreFoundation calls into ICU.
+    .linkedLibrary("_FoundationICU"),
+]
+
 /// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
 func productName(_ folder: String) -> String {
     "Lesson" + folder.filter { $0 != "-" }
@@ -82,7 +98,8 @@ let package = Package(
         .executableTarget(
             name: "tour",
             dependencies: ["TourCore", "TourTerminal"] + pages.map { .target(name: productName($0)) }
-                + exercisePages.map { .target(name: exerciseName($0)) }
+                + exercisePages.map { .target(name: exerciseName($0)) },
+            linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
         .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
@@ -95,7 +112,7 @@ let package = Package(
                                                    "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["tour", "TourTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
             dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }

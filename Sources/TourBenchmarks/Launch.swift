@@ -59,11 +59,14 @@ func timedStart(_ arguments: [String], where isWanted: (Substring) -> Bool) -> T
 /// Issue 13's start-up goals against their floors, all in turns so each comparison is taken under the same load:
 /// `tour list` to its last line against `tour --version` (the same program, reading no page), and
 /// `tour run N --plain` to the page's first line against the page started alone to the same line (goal 3: within
-/// 5 ms). `LAUNCH_PAGES` names the pages to run (`1,8` by default); `LAUNCH_RUNS` the turns (21).
+/// 5 ms). `LAUNCH_PAGES` names the pages to run (`1,8` by default); `LAUNCH_RUNS` the turns (21). `LAUNCH_ALSO`
+/// names other builds of `tour`, colon-separated (a copy of an older link beside this build's, so it finds the same
+/// pages' programs), timed in the same turns: a change to how `tour` starts, against what it replaces, at one load.
 func launchGoals() {
     let environment = ProcessInfo.processInfo.environment
     let runs = Int(environment["LAUNCH_RUNS"] ?? "") ?? 21
-    let tour = BuildProducts.executable(named: "tour")
+    let tours = [BuildProducts.executable(named: "tour")]
+        + (environment["LAUNCH_ALSO"] ?? "").split(separator: ":").map { String($0) }
     guard let catalog = try? PageCatalog.load(), let last = catalog.pages.last else {
         Swift.print("launch: no pages found; set TOUR_ROOT to the checkout")
         return
@@ -77,27 +80,39 @@ func launchGoals() {
     let liveLine = { (line: Substring) in line.firstMatch(of: /^ +\d+\.\d{3}s\s\s/) != nil }
     let printedLine = { (line: Substring) in !line.isEmpty && line.firstMatch(of: /^ +\d+\.\d{3}s  \[/) == nil }
 
-    var version: [TimedStart] = [], list: [TimedStart] = []
+    var version: [String: [TimedStart]] = [:], list: [String: [TimedStart]] = [:]
     var alone: [String: [TimedStart]] = [:], plain: [String: [TimedStart]] = [:]
     for _ in 0..<runs {
-        version += [timedStart([tour, "--version"]) { $0.hasPrefix("tour ") }].compactMap { $0 }
-        list += [timedStart([tour, "list"]) { $0.hasPrefix(lastLine) }].compactMap { $0 }
+        for tour in tours {
+            version[tour, default: []] += [timedStart([tour, "--version"]) { $0.hasPrefix("tour ") }].compactMap { $0 }
+            list[tour, default: []] += [timedStart([tour, "list"]) { $0.hasPrefix(lastLine) }].compactMap { $0 }
+        }
         for page in pages {
             alone[page.product, default: []] += [timedStart([BuildProducts.executable(named: page.product)], where: printedLine)].compactMap { $0 }
-            plain[page.product, default: []] += [timedStart([tour, "run", String(page.number), "--plain"], where: liveLine)].compactMap { $0 }
+            for tour in tours {
+                plain[tour + page.product, default: []] += [timedStart([tour, "run", String(page.number), "--plain"], where: liveLine)].compactMap { $0 }
+            }
         }
     }
     let wall = { (starts: [TimedStart]) in median(starts.map(\.millisecondsToLine)) }
     let cpu = { (starts: [TimedStart]) in median(starts.map(\.cpuMilliseconds)) }
-    Swift.print(String(format: "tour list to its last line: median %.1f ms (CPU %.1f ms); tour --version (the floor): %.1f ms (CPU %.1f ms); ratio %.2f (%d runs)",
-                       wall(list), cpu(list), wall(version), cpu(version), wall(list) / wall(version), runs))
-    for page in pages {
-        let (hosted, own) = (plain[page.product] ?? [], alone[page.product] ?? [])
-        guard !hosted.isEmpty, !own.isEmpty else {
-            Swift.print("tour run \(page.number) --plain: no first line seen (\(hosted.count) hosted, \(own.count) alone)")
+    for tour in tours {
+        let (listed, versions) = (list[tour] ?? [], version[tour] ?? [])
+        Swift.print("\(tour):")
+        guard !listed.isEmpty, !versions.isEmpty else {
+            Swift.print("  tour list or tour --version printed no line (\(listed.count) and \(versions.count) of \(runs) runs)")
             continue
         }
-        Swift.print(String(format: "tour run %d --plain to the page's first line: median %.1f ms (CPU with the page %.1f ms); the page alone: %.1f ms (CPU %.1f ms); %+.1f ms (goal: at most +5) (%d runs)",
-                           page.number, wall(hosted), cpu(hosted), wall(own), cpu(own), wall(hosted) - wall(own), hosted.count))
+        Swift.print(String(format: "  tour list to its last line: median %.1f ms (CPU %.1f ms); tour --version (the floor): %.1f ms (CPU %.1f ms); ratio %.2f (%d runs)",
+                           wall(listed), cpu(listed), wall(versions), cpu(versions), wall(listed) / wall(versions), runs))
+        for page in pages {
+            let (hosted, own) = (plain[tour + page.product] ?? [], alone[page.product] ?? [])
+            guard !hosted.isEmpty, !own.isEmpty else {
+                Swift.print("  tour run \(page.number) --plain: no first line seen (\(hosted.count) hosted, \(own.count) alone)")
+                continue
+            }
+            Swift.print(String(format: "  tour run %d --plain to the page's first line: median %.1f ms (CPU with the page %.1f ms); the page alone: %.1f ms (CPU %.1f ms); %+.1f ms (goal: at most +5) (%d runs)",
+                               page.number, wall(hosted), cpu(hosted), wall(own), cpu(own), wall(hosted) - wall(own), hosted.count))
+        }
     }
 }

@@ -68,9 +68,14 @@ case .list:
     let lines = loadCatalog().listing.map { $0 + "\n" }
     FileHandle.standardOutput.write(Data(lines.joined().utf8))
 case .run(let options):
+    // From here on no page outlives `tour`, even on Ctrl-C or a request refused once the catalog is read: the page
+    // starts first, when its folder name finds it, so its own start-up runs beside the catalog's reading.
+    LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+    let early = PlainRun.startEarly(options)
     let catalog = loadCatalog()
-    let page = checkedPage(options, catalog: catalog)
-    let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), graded: { grade in
+    let page: Page
+    do { page = try PlainRun.validate(options, catalog: catalog) } catch { fail("\(error)") }
+    let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), early: early, graded: { grade in
         if grade.isKnown, let exercises = ExerciseCatalog.exercises(forPage: page.slug) {
             recordProgress(.predicted(page: page.slug, prediction: exercises.prediction.id, right: grade.outcome == .right))
         }

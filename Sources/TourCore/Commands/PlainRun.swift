@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PageProtocol
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
@@ -18,15 +19,7 @@ public enum PlainRun {
         guard let page = catalog.page(named: options.page) else {
             throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(options.page)); the pages are \(catalog.choices)")
         }
-        if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) {
-            throw TourCommand.UsageError(description: problem)
-        }
-        if let file = options.castFile, let problem = AsciicastRecorder.problem(withTarget: file, option: "--cast") {
-            throw TourCommand.UsageError(description: problem)
-        }
-        if let file = options.svgFile, let problem = TimelineSVG.problem(withTarget: file) {
-            throw TourCommand.UsageError(description: problem)
-        }
+        if let problem = targetProblem(options) { throw TourCommand.UsageError(description: problem) }
         if let key = options.predict { _ = try ExerciseCommand.validatePrediction(key, page: page) }
         // Reading the knobs parses the whole page and its helpers: only a run that sets one waits for that.
         guard !options.knobs.isEmpty else { return page }
@@ -44,21 +37,65 @@ public enum PlainRun {
         return page
     }
 
+    /// What is wrong with a file `--trace`, `--cast` or `--svg` names, if anything: known before the page is found.
+    private static func targetProblem(_ options: TourCommand.RunOptions) -> String? {
+        if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) { return problem }
+        if let file = options.castFile, let problem = AsciicastRecorder.problem(withTarget: file, option: "--cast") { return problem }
+        if let file = options.svgFile, let problem = TimelineSVG.problem(withTarget: file) { return problem }
+        return nil
+    }
+
+    /// A page started before the host read its catalog (`startEarly`), its events held until `execute` prints them.
+    public struct EarlyStart: Sendable {
+        let run: PageRun
+        let product: String
+        let events: HeldEvents
+    }
+
+    /// Starts the page `options` names as the first thing `tour run` does, so that the page's own start-up runs
+    /// beside the host's reading of the catalog and printing of the header rather than after them: only when it
+    /// can be found from the folder names alone and nothing in the request needs the page read first (knobs are
+    /// checked against its source, `--predict` against its exercise). Nil when the run must wait for the catalog.
+    /// The caller has called `LiveProcessGroups.stopAllOnExit` first: a request refused later ends the page with the host.
+    public static func startEarly(_ options: TourCommand.RunOptions, root: URL = PageCatalog.defaultRoot) -> EarlyStart? {
+        guard options.knobs.isEmpty, options.predict == nil, targetProblem(options) == nil,
+              let product = PageCatalog.product(named: options.page, root: root) else { return nil }
+        let events = HeldEvents()
+        let run = PageRun.start(request(options, executable: BuildProducts.executable(named: product)), handler: events.deliver)
+        return EarlyStart(run: run, product: product, events: events)
+    }
+
+    /// The run `options` asks for, of the program at `executable`.
+    private static func request(_ options: TourCommand.RunOptions, executable: String) -> RunRequest {
+        // On a terminal the page shares it with the host, so a page that reads its standard input gets the learner's keys.
+        RunRequest(executable: executable, knobSettings: options.knobs, speed: options.speed, seed: options.seed,
+                   stuckAfter: options.stuckAfter, terminal: SharedTerminal.isAvailable ? .shared : .none)
+    }
+
     /// Runs the page, writing every line through `emit` as the style allows it to be printed, and returns the exit status.
     ///
     /// With `--predict`, the answer is graded from this run's record once it has ended, the grade printed and handed
     /// to `graded` (for the progress record). With `--cast`, every line printed is also recorded, with its time, as
-    /// an asciicast of a `castSize` terminal.
+    /// an asciicast of a `castSize` terminal. `early` is the run `startEarly` started for these options, if any: it is
+    /// the page's run when it runs `page`'s program, and is stopped otherwise.
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
-                               style: PlainStyle, graded: (PredictionGrade) -> Void = { _ in },
+                               style: PlainStyle, early: EarlyStart? = nil, graded: (PredictionGrade) -> Void = { _ in },
                                castSize: (width: Int, height: Int) = (80, 24),
                                emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+        let early = early.flatMap { early -> EarlyStart? in
+            guard early.product != page.product else { return early }
+            early.run.stop()
+            early.run.waitUntilEnded()
+            return nil
+        }
         var cast: AsciicastRecorder?
         if let file = options.castFile {
             do {
                 cast = try AsciicastRecorder(path: file, width: castSize.width, height: castSize.height)
             } catch {
                 printLine("The recording was not started: \(error)")
+                early?.run.stop()
+                early?.run.waitUntilEnded()
                 return .usage
             }
         }
@@ -78,13 +115,14 @@ public enum PlainRun {
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
-        // On a terminal the page shares it with the host, so a page that reads its standard input gets the learner's keys.
-        let terminal: TerminalAccess = SharedTerminal.isAvailable ? .shared : .none
-        let run = PageRun.start(
-            RunRequest(executable: BuildProducts.executable(named: page.product), knobSettings: options.knobs,
-                       speed: options.speed, seed: options.seed, stuckAfter: options.stuckAfter, terminal: terminal),
-            handler: recorder.apply
-        )
+        let run: PageRun
+        if let early {
+            // The header is out: the lines the page has sent meanwhile follow it, in order.
+            early.events.release(to: recorder.apply)
+            run = early.run
+        } else {
+            run = PageRun.start(request(options, executable: BuildProducts.executable(named: page.product)), handler: recorder.apply)
+        }
         let ending = run.waitUntilEnded()
         let record = recorder.record
         for line in report.summary(of: record, source: page.readSourceTexts().main) { emit(line) }
@@ -123,5 +161,32 @@ public enum PlainRun {
         }
         if case .failedToStart = ending { return .couldNotStart }
         return record.endedAsExpected ? .endedAsExpected : .endedOtherwise
+    }
+}
+
+/// A run's events from its start until whoever reads them is ready: held in order, handed over all at once, and
+/// passed straight on after that.
+final class HeldEvents: Sendable {
+    private struct State {
+        var held: [HostEvent] = []
+        var handler: (@Sendable (HostEvent) -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Holds `event`, or hands it on once released. The run delivers one event at a time, in order.
+    func deliver(_ event: HostEvent) {
+        state.withLock { state in
+            if let handler = state.handler { handler(event) } else { state.held.append(event) }
+        }
+    }
+
+    /// Hands the events held so far to `handler`, in order, and every later one as it comes.
+    func release(to handler: @escaping @Sendable (HostEvent) -> Void) {
+        state.withLock { state in
+            state.held.forEach(handler)
+            state.held = []
+            state.handler = handler
+        }
     }
 }

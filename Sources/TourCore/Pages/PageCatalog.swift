@@ -140,27 +140,50 @@ public struct PageCatalog: Sendable {
             throw Problem(description: "no Lessons folder at \(lessons.path); set TOUR_ROOT to the ConcurrencyTour checkout")
         }
         var part: PagePart?
-        let pages = folders.sorted().compactMap { folder -> Page? in
-            guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
-            let source = lessons.appendingPathComponent(folder).appendingPathComponent("main.swift")
-            let text = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
+        let pages = pages(inFolders: folders, of: lessons).map { unread -> Page in
+            var page = unread
             // Only the opening prose is read: the rest of the page is parsed when it is shown.
-            let header = LiterateParser.header(text)
-            let fallbackTitle = String(folder.drop { $0.isNumber || $0 == "-" })
+            let header = LiterateParser.header((try? String(contentsOf: page.source, encoding: .utf8)) ?? "")
             part = header.part ?? part
-            return Page(number: number, folder: folder, title: header.title ?? fallbackTitle,
-                        summary: Self.firstSentence(of: header.firstParagraph ?? []),
-                        product: "Lesson" + folder.filter { $0 != "-" }, source: source, part: part)
+            page.title = header.title ?? page.title
+            page.summary = Self.firstSentence(of: header.firstParagraph ?? [])
+            page.part = part
+            return page
         }
         return PageCatalog(pages: pages, root: root)
     }
 
+    /// The program of the page `query` names by its number, slug, folder or product name, found from the folder
+    /// names under `Lessons/` alone, no page read: what `tour run` starts before it reads the catalog. Nil for a
+    /// title (only the page's text has it) and for no such page.
+    public static func product(named query: String, root: URL = defaultRoot) -> String? {
+        let lessons = root.appendingPathComponent("Lessons")
+        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else { return nil }
+        return PageCatalog(pages: pages(inFolders: folders, of: lessons), root: root).page(named: query, byTitle: false)?.product
+    }
+
+    /// The pages of the `NN-Name` folders among `folders`, in order, with what their folder names tell: the title
+    /// is the name's words until the page's heading is read, with no summary or part.
+    private static func pages(inFolders folders: [String], of lessons: URL) -> [Page] {
+        folders.sorted().compactMap { folder -> Page? in
+            guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
+            return Page(number: number, folder: folder, title: String(folder.drop { $0.isNumber || $0 == "-" }),
+                        summary: "", product: "Lesson" + folder.filter { $0 != "-" },
+                        source: lessons.appendingPathComponent(folder).appendingPathComponent("main.swift"))
+        }
+    }
+
     /// The page a learner meant by its number (`3`), its slug (`async`) or its title, ignoring case.
     public func page(named query: String) -> Page? {
+        page(named: query, byTitle: true)
+    }
+
+    /// The page `query` names; by its title too when `byTitle`.
+    private func page(named query: String, byTitle: Bool) -> Page? {
         let wanted = query.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" }
         if let number = Int(wanted) { return pages.first { $0.number == number } }
         return pages.first { page in
-            [page.slug, page.title, page.product, page.folder].contains {
+            ([page.slug, page.product, page.folder] + (byTitle ? [page.title] : [])).contains {
                 $0.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } == wanted
             }
         }
