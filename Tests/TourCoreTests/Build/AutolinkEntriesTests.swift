@@ -55,6 +55,13 @@ struct AutolinkEntriesTests {
         let output = folder.appendingPathComponent("Page.autolink")
         #expect(AutolinkEntries.write(for: ["/t/swift-autolink-extract", object.path, other.path, "-o", output.path]))
         #expect(try String(contentsOf: output, encoding: .utf8) == "-lswiftCore\n-lB\n-lDispatch\n-lKit\n")
+        // The same entries again leave the file as it is; new ones replace it.
+        let written = try #require(FileIdentity(path: output.path))
+        #expect(AutolinkEntries.write(for: ["/t/swift-autolink-extract", object.path, other.path, "-o", output.path]))
+        #expect(FileIdentity(path: output.path) == written)
+        try Self.object(["-lswiftCore"]).write(to: object, options: .atomic)
+        #expect(AutolinkEntries.write(for: ["/t/swift-autolink-extract", object.path, other.path, "-o", output.path]))
+        #expect(try String(contentsOf: output, encoding: .utf8) == "-lswiftCore\n-lDispatch\n-lKit\n")
         // Not an object (an archive, say): the tool itself must run.
         try Data("!<arch>\n".utf8).write(to: other, options: .atomic)
         #expect(!AutolinkEntries.write(for: ["/t/swift-autolink-extract", object.path, other.path, "-o", output.path]))
