@@ -182,7 +182,7 @@ public struct PageBuilder: Sendable {
     }
 }
 
-/// One running rebuild: cancel it, wait for its outcome, or be told it.
+/// One running rebuild: cancel it, or be told its outcome.
 ///
 /// Everything runs on the build's one thread: it starts a stage's commands, waits for their ends and reads their
 /// output in one `poll`, and starts the next stage the moment the last command of one has ended. No other thread
@@ -198,7 +198,6 @@ public final class PageBuild: Sendable {
     }
 
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
 
     /// `plan` decides the route on the build's thread: reading SwiftPM's plan and, once, asking the drivers for
     /// their jobs is file and process work the caller's queue should not wait for.
@@ -212,7 +211,6 @@ public final class PageBuild: Sendable {
                 defer { state.waiting = [] }
                 return state.waiting
             }
-            self.done.signal()
             for handler in waiting { handler(outcome) }
         }
         thread.name = "tour-build-\(product)"
@@ -224,15 +222,8 @@ public final class PageBuild: Sendable {
         stop(because: .cancelled)
     }
 
-    /// Blocks until the build ended.
-    public func wait() -> BuildOutcome {
-        done.wait()
-        done.signal()   // so a second waiter returns too
-        return state.withLock { $0.outcome! }
-    }
-
     /// Hands the outcome to `handler` on the build's thread the moment the build ends, or at once on the caller's
-    /// thread if it has ended already: no thread sits blocked in `wait()` for it, and none has to be woken to pass it on.
+    /// thread if it has ended already: no thread sits blocked waiting for it, and none has to be woken to pass it on.
     public func whenDone(_ handler: @escaping @Sendable (BuildOutcome) -> Void) {
         let outcome = state.withLock { state -> BuildOutcome? in
             if state.outcome == nil { state.waiting.append(handler) }
