@@ -58,8 +58,7 @@ final class PageRebuilds: @unchecked Sendable {
             self?.post(.buildStarted(buildID: buildID, time: monotonicNanoseconds(), route: route))
         })
         builds[buildID] = build
-        DispatchQueue.global().async { [weak self] in
-            let outcome = build.wait()
+        build.whenDone { [weak self] outcome in
             guard let self else { return }
             queue.async {
                 self.builds[buildID] = nil

@@ -143,9 +143,11 @@ struct EditLoopBaselines: Sendable {
     func scriptToFirstLine() async throws -> Double {
         let started = Date()
         let run = try OutputLines(swift, [script])
-        defer { run.stop() }
-        try #require(await run.next(timeout: 60) { $0.contains("Loaded") } != nil, "the script printed nothing")
-        return Date().timeIntervalSince(started)
+        let line = await run.next(timeout: 60) { $0.contains("Loaded") }
+        let seconds = Date().timeIntervalSince(started)
+        await run.end()
+        try #require(line != nil, "the script printed nothing")
+        return seconds
     }
 
     /// The compile jobs side by side, the direct link, and the program to its first line.
@@ -165,9 +167,11 @@ struct EditLoopBaselines: Sendable {
             try #require(Self.waitForExit(linker) == 0, "the floor's link failed")
         }
         let run = try OutputLines(program, [])
-        defer { run.stop() }
-        try #require(await run.next(timeout: 60) { $0.contains("Loaded") } != nil, "the floor's program printed nothing")
-        return Date().timeIntervalSince(started)
+        let line = await run.next(timeout: 60) { $0.contains("Loaded") }
+        let seconds = Date().timeIntervalSince(started)
+        await run.end()
+        try #require(line != nil, "the floor's program printed nothing")
+        return seconds
     }
 
     /// Starts `command` with its output to /dev/null, leading a new session (Foundation's `Process` only makes a new
@@ -201,6 +205,7 @@ struct EditLoopBaselines: Sendable {
 final class OutputLines: Sendable {
     private let process: Process
     private let lines: AsyncStream<String>
+    private let ended: AsyncStream<Void>
 
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
@@ -212,6 +217,9 @@ final class OutputLines: Sendable {
         process.standardError = FileHandle.nullDevice
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         self.lines = lines
+        let (ended, endedContinuation) = AsyncStream.makeStream(of: Void.self)
+        self.ended = ended
+        process.terminationHandler = { _ in endedContinuation.finish() }
         try process.run()
         let reader = output.fileHandleForReading
         Thread {
@@ -250,5 +258,14 @@ final class OutputLines: Sendable {
     /// Ends the process (`tour watch` stops its page on SIGTERM).
     func stop() {
         if process.isRunning { process.terminate() }
+    }
+
+    /// Kills the process and its process group (`Process` starts it leading one: the `swift` driver's interpreter job
+    /// is in it), and waits for its end. A baseline's program ran on to its own end after its first line otherwise
+    /// (SIGTERM from `stop()` never arrived), and took a core from the measurement after it: the floor's page from the
+    /// tool's next compile job, the script from the floor's.
+    func end() async {
+        if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
+        for await _ in ended {}
     }
 }

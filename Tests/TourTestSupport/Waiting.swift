@@ -31,13 +31,6 @@ extension PageRun {
     }
 }
 
-extension PageBuild {
-    /// Waits, without blocking the caller's thread, until the build is over, and returns its outcome.
-    public func finished() async -> BuildOutcome {
-        await awaitBlocking("test-build-wait") { self.wait() }
-    }
-}
-
 /// Waits until `condition` holds, checking every `interval` seconds and suspending in between; returns false
 /// if it still does not hold after `timeout` seconds. For states that announce themselves with no event, such as a
 /// process that is gone or a file that appeared.

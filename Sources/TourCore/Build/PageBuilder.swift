@@ -182,17 +182,22 @@ public struct PageBuilder: Sendable {
     }
 }
 
-/// One running rebuild: cancel it, or wait for its outcome.
+/// One running rebuild: cancel it, or be told its outcome.
+///
+/// Everything runs on the build's one thread: it starts a stage's commands, waits for their ends and reads their
+/// output in one `poll`, and starts the next stage the moment the last command of one has ended. No other thread
+/// has to wake for a job to follow the one before.
 public final class PageBuild: Sendable {
     private struct State {
         var outcome: BuildOutcome?
         /// The process groups of the commands running now (a stage's compile jobs run side by side).
         var groups: Set<pid_t> = []
         var stopReason: BuildOutcome.Status?
+        /// Handed the outcome when it comes (`whenDone`).
+        var waiting: [@Sendable (BuildOutcome) -> Void] = []
     }
 
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
 
     /// `plan` decides the route on the build's thread: reading SwiftPM's plan and, once, asking the drivers for
     /// their jobs is file and process work the caller's queue should not wait for.
@@ -201,8 +206,12 @@ public final class PageBuild: Sendable {
          plan: @escaping @Sendable () -> (route: BuildRoute, stages: [PageBuilder.Stage]?)) {
         let thread = Thread { [self] in
             let outcome = self.run(builder: builder, product: product, plan: plan, onRoute: onRoute, onLine: onLine)
-            self.state.withLock { $0.outcome = outcome }
-            self.done.signal()
+            let waiting = self.state.withLock { state in
+                state.outcome = outcome
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for handler in waiting { handler(outcome) }
         }
         thread.name = "tour-build-\(product)"
         thread.start()
@@ -213,11 +222,21 @@ public final class PageBuild: Sendable {
         stop(because: .cancelled)
     }
 
-    /// Blocks until the build ended.
-    public func wait() -> BuildOutcome {
-        done.wait()
-        done.signal()   // so a second waiter returns too
-        return state.withLock { $0.outcome! }
+    /// Hands the outcome to `handler` on the build's thread the moment the build ends, or at once on the caller's
+    /// thread if it has ended already: no thread sits blocked waiting for it, and none has to be woken to pass it on.
+    public func whenDone(_ handler: @escaping @Sendable (BuildOutcome) -> Void) {
+        let outcome = state.withLock { state -> BuildOutcome? in
+            if state.outcome == nil { state.waiting.append(handler) }
+            return state.outcome
+        }
+        if let outcome { handler(outcome) }
+    }
+
+    /// The outcome, once the build has ended; the caller is suspended, not blocked, meanwhile.
+    public func finished() async -> BuildOutcome {
+        await withCheckedContinuation { continuation in
+            whenDone { continuation.resume(returning: $0) }
+        }
     }
 
     /// The outcome, once the build has ended.
@@ -229,7 +248,7 @@ public final class PageBuild: Sendable {
             state.stopReason = reason
             return state.groups
         }
-        // A stop requested before a spawn is applied by `spawn` as soon as the process exists.
+        // A stop requested before a spawn is applied by `start` as soon as the process exists.
         for group in groups { kill(-group, SIGKILL) }
     }
 
@@ -245,19 +264,18 @@ public final class PageBuild: Sendable {
         defer { timer.cancel() }
         let (route, stages) = plan()
         onRoute(route)
-        let lines = Mutex<[BuildOutputLine]>([])
-        let collect: @Sendable (BuildOutputLine) -> Void = { line in
-            lines.withLock { $0.append(line) }
+        var lines: [BuildOutputLine] = []
+        let collect: (BuildOutputLine) -> Void = { line in
+            lines.append(line)
             onLine(line)
         }
         func outcome(_ status: BuildOutcome.Status) -> BuildOutcome {
-            let all = lines.withLock { $0 }
-            let stdout = BuildDiagnostics.parse(all.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n"))
-            let stderr = BuildDiagnostics.parse(all.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n"))
+            let stdout = BuildDiagnostics.parse(lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n"))
+            let stderr = BuildDiagnostics.parse(lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n"))
             var merged = stdout
             for diagnostic in stderr.diagnostics where !merged.diagnostics.contains(diagnostic) { merged.diagnostics.append(diagnostic) }
             merged.unlocatedErrors += stderr.unlocatedErrors.filter { !merged.unlocatedErrors.contains($0) }
-            return BuildOutcome(status: status, diagnostics: merged, output: all.map(\.text),
+            return BuildOutcome(status: status, diagnostics: merged, output: lines.map(\.text),
                                 seconds: Double(monotonicNanoseconds() - started) / 1e9, route: route)
         }
         if let stages {
@@ -265,7 +283,7 @@ public final class PageBuild: Sendable {
                 if stage.commands.count == 1 && AutolinkEntries.write(for: stage.commands[0]) { continue }
                 var status = runTogether(stage.commands, onLine: collect)
                 if status == .failed, let fallback = stage.ifFailed {
-                    status = spawn(fallback[0], Array(fallback.dropFirst()), onLine: collect)
+                    status = runTogether([fallback], onLine: collect)
                 }
                 if status != .succeeded { return outcome(status) }
             }
@@ -274,44 +292,56 @@ public final class PageBuild: Sendable {
         guard let swift = builder.swiftExecutable else {
             return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath)); install the Swift toolchain"))
         }
-        return outcome(spawn(swift, builder.arguments(product: product), onLine: collect))
+        return outcome(runTogether([[swift] + builder.arguments(product: product)], onLine: collect))
     }
 
-    /// Runs `commands` side by side, each on a thread of its own but the first, and waits for all of them. The first
-    /// failure in this order wins: a stop (cancelled, timed out), a command that could not start, one that failed.
-    private func runTogether(_ commands: [[String]], onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome.Status {
-        let statuses = Mutex<[BuildOutcome.Status]>([])
-        let others = DispatchGroup()
-        for command in commands.dropFirst() {
-            others.enter()
-            Thread { [self] in
-                let status = spawn(command[0], Array(command.dropFirst()), onLine: onLine)
-                statuses.withLock { $0.append(status) }
-                others.leave()
-            }.start()
-        }
-        if let first = commands.first {
-            let status = spawn(first[0], Array(first.dropFirst()), onLine: onLine)
-            statuses.withLock { $0.append(status) }
-        }
-        others.wait()
-        let all = statuses.withLock { $0 }
-        return all.first { $0 == .cancelled || $0 == .timedOut }
-            ?? all.first { if case .couldNotStart = $0 { true } else { false } }
-            ?? (all.contains(.failed) ? .failed : .succeeded)
+    /// One command of a stage while it runs: its process, its two pipes, and whether it has ended.
+    private struct Job {
+        var pid: pid_t
+        /// Readable once the process has ended; -1 when the kernel gave none, and the end is then waited for after the pipes'.
+        var pidfd: Int32
+        var pipes: [(lines: PipeLines, stream: BuildOutputLine.Stream, open: Bool)]
+        /// When the process was seen to end.
+        var ended: UInt64?
+
+        /// Nothing more to wait for: the process ended, or cannot be watched, and both pipes reached their end.
+        var isOver: Bool { (ended != nil || pidfd < 0) && !pipes.contains { $0.open } }
     }
 
-    /// Runs one command in a process group of its own, streaming its lines, until it ends or is stopped.
-    private func spawn(_ executable: String, _ arguments: [String], onLine: @escaping @Sendable (BuildOutputLine) -> Void) -> BuildOutcome.Status {
+    /// Runs `commands` side by side, each in a process group of its own, streaming their lines, until all of them
+    /// ended or were stopped. The first failure in this order wins: a stop (cancelled, timed out), a command that could
+    /// not start, one that failed.
+    private func runTogether(_ commands: [[String]], onLine: (BuildOutputLine) -> Void) -> BuildOutcome.Status {
+        var statuses: [BuildOutcome.Status] = []
+        var jobs: [Job] = []
+        for command in commands {
+            switch start(command[0], Array(command.dropFirst())) {
+            case .success(let job): jobs.append(job)
+            case .failure(let problem): statuses.append(.couldNotStart(problem.description))
+            }
+        }
+        follow(&jobs, onLine: onLine)
+        statuses += jobs.map(finish)
+        return statuses.first { $0 == .cancelled || $0 == .timedOut }
+            ?? statuses.first { if case .couldNotStart = $0 { true } else { false } }
+            ?? (statuses.contains(.failed) ? .failed : .succeeded)
+    }
+
+    private struct LaunchProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts one command in a session of its own (and so a process group, which `stop` kills), from this thread.
+    private func start(_ executable: String, _ arguments: [String]) -> Result<Job, LaunchProblem> {
         var environment = ProcessInfo.processInfo.environment
         // No colour codes in the output the parser and the learner read.
         environment["NO_COLOR"] = "1"
         let child: ChildProcess
         do {
             child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false,
-                                         terminal: .none)
+                                            terminal: .none, onCallingThread: true)
         } catch {
-            return .couldNotStart("\(error)")
+            return .failure(LaunchProblem(description: "\(error)"))
         }
         close(child.trace)
         let earlyStop = state.withLock { state -> Bool in
@@ -319,23 +349,83 @@ public final class PageBuild: Sendable {
             return state.stopReason != nil
         }
         if earlyStop { kill(-child.pid, SIGKILL) }
+        return .success(Job(pid: child.pid, pidfd: systemPidfdOpen(child.pid, 0),
+                            pipes: [(PipeLines(fd: child.stdout), .stdout, true), (PipeLines(fd: child.stderr), .stderr, true)]))
+    }
 
-        let readers = [(child.stdout, BuildOutputLine.Stream.stdout), (child.stderr, .stderr)].map { fd, stream in
-            PipeLineReader(fd: fd, name: "build-\(stream)") { bytes, _ in
-                onLine(BuildOutputLine(stream: stream, text: String(decoding: bytes, as: UTF8.self)))
+    /// Reads the jobs' lines and notices their ends in one `poll`, until every job is over. Compiler jobs killed with
+    /// their group may hold the pipes for a moment after the end of the process; a pipe still open 5 s after its
+    /// process ended is given up.
+    private func follow(_ jobs: inout [Job], onLine: (BuildOutputLine) -> Void) {
+        let patience: UInt64 = 5_000_000_000
+        while jobs.contains(where: { !$0.isOver }) {
+            var descriptors: [pollfd] = []
+            /// For each descriptor: its job, and its pipe (nil for the job's pidfd).
+            var owners: [(job: Int, pipe: Int?)] = []
+            var timeout: Int32 = -1
+            let now = monotonicNanoseconds()
+            for (index, job) in jobs.enumerated() {
+                if job.ended == nil && job.pidfd >= 0 {
+                    descriptors.append(pollfd(fd: job.pidfd, events: Int16(POLLIN), revents: 0))
+                    owners.append((index, nil))
+                }
+                for (pipe, entry) in job.pipes.enumerated() where entry.open {
+                    if let ended = job.ended, now >= ended + patience {
+                        close(entry.lines.fd)
+                        jobs[index].pipes[pipe].open = false
+                        continue
+                    }
+                    descriptors.append(pollfd(fd: entry.lines.fd, events: Int16(POLLIN), revents: 0))
+                    owners.append((index, pipe))
+                    if let ended = job.ended {
+                        let left = Int32(min((ended + patience - now) / 1_000_000 + 1, UInt64(Int32.max)))
+                        timeout = timeout < 0 ? left : min(timeout, left)
+                    }
+                }
+            }
+            guard !descriptors.isEmpty else { continue }
+            if poll(&descriptors, nfds_t(descriptors.count), timeout) < 0 {
+                guard errno == EINTR else { break }
+                continue
+            }
+            for (descriptor, owner) in zip(descriptors, owners) where descriptor.revents != 0 {
+                guard let pipe = owner.pipe else {
+                    jobs[owner.job].ended = monotonicNanoseconds()
+                    continue
+                }
+                let stream = jobs[owner.job].pipes[pipe].stream
+                let more = jobs[owner.job].pipes[pipe].lines.readOnce { bytes, _ in
+                    onLine(BuildOutputLine(stream: stream, text: String(decoding: bytes, as: UTF8.self)))
+                }
+                if !more {
+                    close(descriptor.fd)
+                    jobs[owner.job].pipes[pipe].open = false
+                }
             }
         }
-        // Waits without reaping, so the group id cannot be reused while `stop` may still signal it.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        // Compiler jobs killed with the group may still hold the pipes for a moment; they end with it.
-        for reader in readers { _ = reader.waitUntilDone(timeout: 5) }
+        // Only after a failed poll: the pipes are let go, the processes are still waited for.
+        for index in jobs.indices {
+            for pipe in jobs[index].pipes.indices where jobs[index].pipes[pipe].open {
+                close(jobs[index].pipes[pipe].lines.fd)
+                jobs[index].pipes[pipe].open = false
+            }
+        }
+    }
+
+    /// Reaps a job that `follow` saw through, and says how it went.
+    private func finish(_ job: Job) -> BuildOutcome.Status {
+        if job.ended == nil {
+            // Waits without reaping, so the group id cannot be reused while `stop` may still signal it.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(job.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        }
+        if job.pidfd >= 0 { close(job.pidfd) }
         let reason = state.withLock { state -> BuildOutcome.Status? in
-            state.groups.remove(child.pid)
+            state.groups.remove(job.pid)
             return state.stopReason
         }
-        let exit = ProcessExit.reap(child.pid)
-        LiveProcessGroups.shared.remove(child.pid)
+        let exit = ProcessExit.reap(job.pid)
+        LiveProcessGroups.shared.remove(job.pid)
         if let reason { return reason }
         return exit.succeeded ? .succeeded : .failed
     }

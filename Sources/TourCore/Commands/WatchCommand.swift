@@ -154,8 +154,7 @@ public final class WatchCommand: @unchecked Sendable {
             }
         })
         self.build = build
-        DispatchQueue.global().async {
-            let outcome = build.wait()
+        build.whenDone { outcome in
             self.queue.async {
                 // Nil for a build cancelled since: a newer one is on its way.
                 guard let actions = self.cycle.buildFinished(id: buildID, succeeded: outcome.status == .succeeded,

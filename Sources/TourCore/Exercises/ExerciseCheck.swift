@@ -94,7 +94,7 @@ public struct ExerciseCheck: Sendable {
         let sources = product == challenge.product ? Page.sourceFiles(main: folder.appendingPathComponent("main.swift")) : nil
         let build = builder(for: challenge).build(product: product, sources: sources, onLine: onBuildLine)
         let outcome = await withTaskCancellationHandler {
-            await build.outcomeWhenDone()
+            await build.finished()
         } onCancel: {
             build.cancel()
         }
@@ -155,17 +155,5 @@ private final class StartedRun: Sendable {
             return state.run
         }
         run?.stop()
-    }
-}
-
-extension PageBuild {
-    /// The outcome, once the build has ended; the caller is suspended, not blocked, meanwhile (a thread of the
-    /// build's own waits for it).
-    func outcomeWhenDone() async -> BuildOutcome {
-        await withCheckedContinuation { continuation in
-            let waiter = Thread { continuation.resume(returning: self.wait()) }
-            waiter.name = "tour-check-build-wait"
-            waiter.start()
-        }
     }
 }

@@ -32,8 +32,11 @@ struct ChildProcess {
     let leadsItsGroup: Bool
 
     /// Starts the page. With `withInput` its standard input is a pipe the host writes to; without, it keeps the host's.
+    ///
+    /// A page is spawned from `SpawningThread`; `onCallingThread` spawns from the caller's thread instead, saving the two
+    /// thread wake-ups of the hand-over, for a child that does not ask to die with its parent (a compiler job).
     static func launch(executable: String, arguments: [String], environment: [String: String], withInput: Bool,
-                       terminal: TerminalAccess) throws -> ChildProcess {
+                       terminal: TerminalAccess, onCallingThread: Bool = false) throws -> ChildProcess {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "\(executable) is missing or not executable; build it with `swift build`")
         }
@@ -84,11 +87,12 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        let (pid, result) = SpawningThread.shared.perform {
+        let spawn = {
             var pid: pid_t = 0
             let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             return (pid, result)
         }
+        let (pid, result) = onCallingThread ? spawn() : SpawningThread.shared.perform(spawn)
         guard result == 0 else {
             for pipe in pipes { close(pipe.read) }
             if let input { close(input.write) }
@@ -117,6 +121,10 @@ struct ChildProcess {
 /// the calling thread.
 @_silgen_name("sched_getaffinity") private func schedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 @_silgen_name("sched_setaffinity") private func schedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
+
+/// glibc's `pidfd_open` (2.36): a descriptor that becomes readable when the process `pid` has ended, so a `poll` can
+/// wait for a child's end together with its pipes; close-on-exec.
+@_silgen_name("pidfd_open") func systemPidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
 
 /// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
 @_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32

@@ -2,15 +2,10 @@
 import Foundation
 import PageProtocol
 
-/// Reads one pipe to its end on a thread of its own and hands over complete lines.
+/// Reads one pipe to its end on a thread of its own and hands over complete lines (`PipeLines`).
 ///
-/// A line that lies whole in one read is handed over in place, a slice of the read buffer with nothing copied; only a
-/// line split across reads is gathered first. After the lines of each read, `onReadDone` lets the receiver deliver
-/// them together. A line longer than `maximumLineBytes` is handed over cut at that length with `truncated` set,
-/// and the rest of it is skipped, so a page that writes without newlines cannot make the host's memory grow.
+/// After the lines of each read, `onReadDone` lets the receiver deliver them together.
 final class PipeLineReader: @unchecked Sendable {
-    static let maximumLineBytes = TraceLineParser.maximumLineBytes
-
     private let fd: Int32
     private let onLine: (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void
     private let onReadDone: () -> Void
@@ -37,44 +32,73 @@ final class PipeLineReader: @unchecked Sendable {
             close(fd)
             finished.signal()
         }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var partial: [UInt8] = []
-        var skippedLength: Int? = nil   // set while skipping the rest of an overlong line
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            var start = 0
-            while start < count {
-                let newline = buffer.withUnsafeBytes { bytes in
-                    memchr(bytes.baseAddress! + start, 10, count - start).map { $0 - UnsafeMutableRawPointer(mutating: bytes.baseAddress!) }
-                }
-                let end = newline ?? count
-                if newline != nil && partial.isEmpty && skippedLength == nil && end - start <= Self.maximumLineBytes {
-                    onLine(buffer[start..<end], nil)
-                    start = end + 1
-                    continue
-                }
-                if let skipped = skippedLength {
-                    skippedLength = skipped + (end - start)
-                } else {
-                    partial.append(contentsOf: buffer[start..<end])
-                    if partial.count > Self.maximumLineBytes {
-                        skippedLength = partial.count
-                        partial.removeSubrange(Self.maximumLineBytes...)
-                    }
-                }
-                guard newline != nil else { break }
+        var lines = PipeLines(fd: fd)
+        while lines.readOnce(onLine: onLine) { onReadDone() }
+        onReadDone()
+    }
+}
+
+/// The lines of one pipe, a read at a time: whoever knows the pipe is readable (a thread blocked in `read`, or a
+/// `poll` over several pipes) calls `readOnce`.
+///
+/// A line that lies whole in one read is handed over in place, a slice of the read buffer with nothing copied; only a
+/// line split across reads is gathered first. A line longer than `maximumLineBytes` is handed over cut at that length
+/// with `truncated` set, and the rest of it is skipped, so a page that writes without newlines cannot make the host's
+/// memory grow.
+struct PipeLines {
+    static let maximumLineBytes = TraceLineParser.maximumLineBytes
+
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
+    private var partial: [UInt8] = []
+    /// Set while skipping the rest of an overlong line.
+    private var skippedLength: Int? = nil
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// Reads once (blocking if nothing is there) and hands over the complete lines it brought; false at the end of the
+    /// pipe or on an error, after handing over an unfinished last line. `onLine` must not keep the slice it is given.
+    mutating func readOnce(onLine: (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void) -> Bool {
+        var count = 0
+        repeat {
+            count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        } while count < 0 && errno == EINTR
+        guard count > 0 else {
+            if !partial.isEmpty || skippedLength != nil {
                 onLine(partial[...], skippedLength)
-                partial.removeAll(keepingCapacity: true)
+                partial.removeAll()
                 skippedLength = nil
-                start = end + 1
             }
-            onReadDone()
+            return false
         }
-        if !partial.isEmpty || skippedLength != nil {
+        var start = 0
+        while start < count {
+            let newline = buffer.withUnsafeBytes { bytes in
+                memchr(bytes.baseAddress! + start, 10, count - start).map { $0 - UnsafeMutableRawPointer(mutating: bytes.baseAddress!) }
+            }
+            let end = newline ?? count
+            if newline != nil && partial.isEmpty && skippedLength == nil && end - start <= Self.maximumLineBytes {
+                onLine(buffer[start..<end], nil)
+                start = end + 1
+                continue
+            }
+            if let skipped = skippedLength {
+                skippedLength = skipped + (end - start)
+            } else {
+                partial.append(contentsOf: buffer[start..<end])
+                if partial.count > Self.maximumLineBytes {
+                    skippedLength = partial.count
+                    partial.removeSubrange(Self.maximumLineBytes...)
+                }
+            }
+            guard newline != nil else { break }
             onLine(partial[...], skippedLength)
-            onReadDone()
+            partial.removeAll(keepingCapacity: true)
+            skippedLength = nil
+            start = end + 1
         }
+        return true
     }
 }

@@ -117,6 +117,47 @@ final class PageBuilderTests {
         #expect(Set(outcome.output) == ["\(a) done", "\(b) done"])
     }
 
+    @Test func sideBySideCommandsLoseNoLineOfEitherStream() async throws {
+        // Enough lines to fill each pipe many times over while the other commands write theirs, and a last line with
+        // no newline: all read on the build's one thread, by one poll.
+        try standIn("""
+            i=1; while [ $i -le 3000 ]; do echo "$1 out $i"; echo "$1 err $i" >&2; i=$((i + 1)); done; printf "$1 last"
+            """)
+        let swift = folder.appendingPathComponent("swift").path
+        let stages = [PageBuilder.Stage(commands: [[swift, "a"], [swift, "b"], [swift, "c"]])]
+        let lines = Mutex<[BuildOutputLine]>([])
+        let outcome = await PageBuild(builder: builder(), product: "P", onLine: { line in lines.withLock { $0.append(line) } }) {
+            (.direct, stages)
+        }.finished()
+        #expect(outcome.status == .succeeded)
+        let streamed = lines.withLock { $0 }
+        #expect(outcome.output == streamed.map(\.text))
+        for name in ["a", "b", "c"] {
+            let out = streamed.filter { $0.stream == .stdout && $0.text.hasPrefix("\(name) ") }.map(\.text)
+            let err = streamed.filter { $0.stream == .stderr && $0.text.hasPrefix("\(name) ") }.map(\.text)
+            #expect(out == (1...3000).map { "\(name) out \($0)" } + ["\(name) last"])
+            #expect(err == (1...3000).map { "\(name) err \($0)" })
+        }
+    }
+
+    @Test func theOutcomeIsHandedToWhoeverAsksBeforeOrAfterTheEnd() async throws {
+        let release = folder.appendingPathComponent("release").path
+        // The build cannot end before the first handler is registered: it waits for the file.
+        let stages = [PageBuilder.Stage(commands: [["/bin/sh", "-c", "while [ ! -e '\(release)' ]; do sleep 0.01; done; echo built"]])]
+        let build = PageBuild(builder: builder(), product: "P", onLine: { _ in }) { (.direct, stages) }
+        let before = AsyncStream.makeStream(of: BuildOutcome.self)
+        build.whenDone { before.continuation.yield($0); before.continuation.finish() }
+        try Data().write(to: URL(fileURLWithPath: release))
+        var first: BuildOutcome?
+        for await outcome in before.stream { first = outcome }
+        #expect(first?.status == .succeeded && first?.output == ["built"])
+        // After the end, at once, on the caller's thread: the same outcome.
+        let after = Mutex<BuildOutcome?>(nil)
+        build.whenDone { outcome in after.withLock { $0 = outcome } }
+        #expect(after.withLock { $0 }?.output == ["built"])
+        #expect(build.outcome?.seconds == first?.seconds)
+    }
+
     @Test func streamsLinesAndReportsDiagnostics() async throws {
         try standIn("""
             echo "args: $*"
