@@ -81,6 +81,38 @@ struct PageRunSlotsMeterTests {
         #expect(slots.held == 0)
     }
 
+    /// A run that measures a speed-up keeps the meter from letting extra runs in beside it, however idle the machine.
+    @Test func whileARunMeasuresASpeedUpNoRunStartsBeyondTheCores() async throws {
+        let counters = FakeCounters()
+        counters.idleShare.withLock { $0 = 1 }
+        let meter = IdleCores(cores: 2, window: .milliseconds(20), read: counters.read)
+        let slots = PageRunSlots(count: 1, most: 3, idleCores: meter, settle: .milliseconds(20), checkEvery: .milliseconds(2))
+        let measuring = await slots.acquire(measuresSpeed: true)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let started = Occurrences()
+            let mayEnd = Occurrences()
+            group.addTask {
+                await slots.withSlot {
+                    started.signal()
+                    _ = await mayEnd.next()
+                }
+            }
+            try #require(await eventually(timeout: 30) { slots.waiting == 1 })
+            let readsBefore = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            #expect(slots.waiting == 1 && slots.held == 1, "both cores idle, yet nothing starts beside the measuring run")
+            // Its slot goes to the waiter, which measures nothing: the meter may let others in again.
+            slots.release(measuring)
+            #expect(await started.next())
+            await slots.acquire()
+            #expect(slots.held == 2, "an idle machine lets a run in beyond the cores once nothing measures")
+            slots.release()
+            mayEnd.signal()
+            try await group.waitForAll()
+        }
+        #expect(slots.held == 0)
+    }
+
     @Test func theMeterReadsIdleAndIOWaitAgainstEverythingUpToSteal() throws {
         let counters = try #require(IdleCores.counters("cpu  100 5 20 300 40 1 2 32 7 0\ncpu0 50 2 10 150 20 1 1 16 3 0\n"))
         #expect(counters.idle == 340)

@@ -19,13 +19,14 @@ public func recordRun(
     arguments: [String] = [],
     environment: [String: String] = [:],
     limits: RunRecord.Limits = RunRecord.Limits(),
-    urgency: PageRunSlots.Urgency = .normal
+    urgency: PageRunSlots.Urgency = .normal,
+    measuresSpeed: Bool = false
 ) async -> RunRecord {
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
                              stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
     let label = ([product] + knobs.map { "\($0.name)=\($0.value)" } + ["×\(speed)"]).joined(separator: " ")
-    let ticket = await PageRunSlots.shared.acquire(urgency, label: label)
+    let ticket = await PageRunSlots.shared.acquire(urgency, measuresSpeed: measuresSpeed, label: label)
     defer { PageRunSlots.shared.release(ticket) }
     return await withCheckedContinuation { continuation in
         let run = PageRun.start(request) { event in
