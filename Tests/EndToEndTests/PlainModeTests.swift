@@ -13,15 +13,16 @@ struct PlainModeTests {
     }
 
     /// Runs the built `tour` with `arguments`, its output on pipes (so never a terminal), and waits for it.
-    /// It takes a page-run slot (`PageRunSlots`), as most of these commands run a page.
-    static func tour(_ arguments: [String]) async throws -> Outcome {
+    /// It takes a page-run slot (`PageRunSlots`), as most of these commands run a page. `environment` goes over the
+    /// test's own (`TOUR_ROOT` for pages of the test's, say).
+    static func tour(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Outcome {
         try await PageRunSlots.shared.withSlot {
-            try await awaitBlocking("tour-plain") { try runTour(arguments) }
+            try await awaitBlocking("tour-plain") { try runTour(arguments, environment: extra) }
         }
     }
 
     /// `tour`, blocking the calling thread while the process runs.
-    private static func runTour(_ arguments: [String]) throws -> Outcome {
+    private static func runTour(_ arguments: [String], environment extra: [String: String]) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
         process.arguments = arguments
@@ -31,7 +32,7 @@ struct PlainModeTests {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("plain-mode-state-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         environment["XDG_STATE_HOME"] = state.path
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
