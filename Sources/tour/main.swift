@@ -28,12 +28,10 @@ func loadCatalog() -> PageCatalog {
     }
 }
 
-/// The page `options` names, once its knob settings are known to be valid; from then on no page outlives `tour`.
+/// The page `options` names, once its knob settings are known to be valid.
 func checkedPage(_ options: TourCommand.RunOptions, catalog: PageCatalog) -> Page {
     do {
-        let page = try PlainRun.validate(options, catalog: catalog)
-        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
-        return page
+        return try PlainRun.validate(options, catalog: catalog)
     } catch {
         fail("\(error)")
     }
@@ -73,8 +71,7 @@ case .run(let options):
     LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
     let early = PlainRun.startEarly(options)
     let catalog = loadCatalog()
-    let page: Page
-    do { page = try PlainRun.validate(options, catalog: catalog) } catch { fail("\(error)") }
+    let page = checkedPage(options, catalog: catalog)
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), early: early, graded: { grade in
         if grade.isKnown, let exercises = ExerciseCatalog.exercises(forPage: page.slug) {
             recordProgress(.predicted(page: page.slug, prediction: exercises.prediction.id, right: grade.outcome == .right))
@@ -85,6 +82,8 @@ case .run(let options):
     if status != .couldNotStart { recordProgress(.ran(page: page.slug)) }
     LiveProcessGroups.exitHost(status.rawValue)
 case .watch(let options):
+    // From here on no page outlives `tour`.
+    LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
     let catalog = loadCatalog()
     let page = checkedPage(options, catalog: catalog)
     WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in

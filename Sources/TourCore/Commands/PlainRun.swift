@@ -50,6 +50,12 @@ public enum PlainRun {
         let run: PageRun
         let product: String
         let events: HeldEvents
+
+        /// Stops the page and waits for it: the run that follows is not this one.
+        func discard() {
+            run.stop()
+            run.waitUntilEnded()
+        }
     }
 
     /// Starts the page `options` names as the first thing `tour run` does, so that the page's own start-up runs
@@ -84,8 +90,7 @@ public enum PlainRun {
                                emit printLine: @escaping @Sendable (String) -> Void) -> Status {
         let early = early.flatMap { early -> EarlyStart? in
             guard early.product != page.product else { return early }
-            early.run.stop()
-            early.run.waitUntilEnded()
+            early.discard()
             return nil
         }
         var cast: AsciicastRecorder?
@@ -94,8 +99,7 @@ public enum PlainRun {
                 cast = try AsciicastRecorder(path: file, width: castSize.width, height: castSize.height)
             } catch {
                 printLine("The recording was not started: \(error)")
-                early?.run.stop()
-                early?.run.waitUntilEnded()
+                early?.discard()
                 return .usage
             }
         }
