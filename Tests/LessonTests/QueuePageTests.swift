@@ -273,6 +273,12 @@ struct QueuePageTests {
         let names = turned.knobs.map(\.name)
         #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue", "rounds"])
         #expect(turned.knobs.first { $0.name == "workload" }?.value == "computing")
+        // `rounds` is what the page runs: one round of each width in the turned run, three at the default.
+        let rounds = { (run: RunRecord) in
+            Set(run.spans.filter { $0.name.hasPrefix("width ") }.compactMap { $0.name.components(separatedBy: ", round ").dropFirst().first })
+        }
+        #expect(rounds(turned) == ["1"])
+        #expect(rounds(await Self.run.value) == ["1", "2", "3"])
     }
 
     // MARK: - Reading the trace
