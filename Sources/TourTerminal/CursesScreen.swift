@@ -111,6 +111,9 @@ final class CursesScreen {
 
     /// Draws `buffer`, sending only the cells that changed since the last frame.
     func draw(_ buffer: CellBuffer) {
+        // Once the terminal is given back (an ending signal, whose restore does not wait for a busy loop for more
+        // than 300 ms), a frame drawn after it would bring the interface back over the shell's screen.
+        guard TerminalRestore.cursesIsActive.load(ordering: .sequentiallyConsistent) else { return }
         let full = previous?.size != buffer.size
         if full { werase(sw_stdscr()) }
         var character = cchar_t()
