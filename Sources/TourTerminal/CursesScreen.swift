@@ -72,6 +72,20 @@ final class CursesScreen {
         picturePairs = theme == .extended && maximumPairs > interfacePairLimit
             ? ColorPairCache(pairs: Int(interfacePairLimit)..<Int(maximumPairs)) : nil
         glyphs = Self.localeIsUTF8 ? .unicode : .ascii
+        Self.bufferWholeFrames()
+    }
+
+    /// Makes ncurses send each frame in as few writes as its buffer allows.
+    ///
+    /// Until a program has left curses once (`endwin`) and come back (`refresh`), ncurses 6.4 counts the screen as
+    /// not yet set up, and flushes its output at every cursor move it makes (`_nc_mvcur`, for "low-level terminfo
+    /// programs"): a frame reached the terminal in a hundred writes or more, and a terminal, or tmux, could show it
+    /// half drawn. Leaving and coming back once, before the first frame, is what `EditorHandoff` does for an editor.
+    private static func bufferWholeFrames() {
+        def_prog_mode()
+        endwin()
+        reset_prog_mode()
+        refresh()
     }
 
     /// Pictures in colour need the 256-colour palette and pairs to spare; eight colours draw them in shades.

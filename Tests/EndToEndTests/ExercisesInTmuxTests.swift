@@ -48,8 +48,9 @@ extension TourInTmuxTests {
 
         // r asks the prediction before running; a choice answers it and runs the page, whose end grades it.
         try await tmux.send("r")
-        let question = try await tmux.waitFor("the prediction") { $0.contains("Predict, then run page 3") }
-        #expect(question.contains(String(exercises.prediction.question.prefix(30))), "\(question)")
+        // The dialog's title is drawn before its text: wait for both, or a capture taken between them finds no question.
+        let asked = String(exercises.prediction.question.prefix(30))
+        try await tmux.waitFor("the prediction, with its question") { $0.contains("Predict, then run page 3") && $0.contains(asked) }
         let choice = try #require(exercises.prediction.choices.first)
         try await tmux.send(choice.key)
         let graded = try await tmux.waitFor("the grade of the answer", timeout: 120) { $0.contains("You said (\(choice.key))") }
