@@ -48,6 +48,9 @@ final class CursesScreen {
             throw OpenError(description: "the terminal type \(named) is unknown to ncurses (\(setTerm))")
         }
         TerminalRestore.cursesIsActive.store(true, ordering: .sequentiallyConsistent)
+        // First, so that the modes set below are sent to the terminal in the state that lasts: coming back from
+        // `endwin` sends the saved modes again, but not the keypad's, which left arrow keys unread.
+        Self.bufferWholeFrames()
         cbreak()
         noecho()
         nonl()
@@ -72,7 +75,6 @@ final class CursesScreen {
         picturePairs = theme == .extended && maximumPairs > interfacePairLimit
             ? ColorPairCache(pairs: Int(interfacePairLimit)..<Int(maximumPairs)) : nil
         glyphs = Self.localeIsUTF8 ? .unicode : .ascii
-        Self.bufferWholeFrames()
     }
 
     /// Makes ncurses send each frame in as few writes as its buffer allows.

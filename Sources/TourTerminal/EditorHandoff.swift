@@ -31,6 +31,9 @@ struct EditorHandoff {
         let status = Self.run(editor.command, arguments: arguments)
         reset_prog_mode()
         refresh()
+        // Coming back from `endwin` does not put the keypad back in the mode whose keys ncurses reads, so the first
+        // arrow key after the editor came as Escape, `[` and a letter.
+        keypad(sw_stdscr(), true)
 
         switch status {
         case .some(0): return warning ?? .closed
