@@ -81,6 +81,41 @@ struct PageRunSlotsMeterTests {
         #expect(slots.held == 0)
     }
 
+    /// An idle machine lets several runs in at once, each counted as using `spare` until the meter can see it: one
+    /// admission per `settle` left the suite's short runs queueing while the machine stood idle.
+    @Test func anIdleMachineLetsInAsManyRunsAtOnceAsItHasSpareCoresFor() async throws {
+        let counters = FakeCounters()
+        counters.idleShare.withLock { $0 = 1 }
+        let meter = IdleCores(cores: 2, window: .milliseconds(20), read: counters.read)
+        // A settle time no test waits for: every run that starts here starts within it, the first one's too.
+        let slots = PageRunSlots(count: 1, most: 8, idleCores: meter, spare: 0.5, settle: .seconds(600),
+                                 checkEvery: .milliseconds(2))
+        await slots.acquire()
+        let (together, afterMoreReadings) = try await withThrowingTaskGroup(of: Void.self) { group in
+            let mayEnd = Occurrences()
+            for _ in 0..<5 {
+                group.addTask {
+                    await slots.withSlot { _ = await mayEnd.next() }
+                }
+            }
+            // Two idle cores, half a core for each run started within `settle` (the one holding the core slot too):
+            // three start together, and the other two wait for what the meter will show.
+            _ = await eventually(timeout: 30) { slots.held == 4 }
+            let together = (held: slots.held, waiting: slots.waiting)
+            let readsAfter = counters.reads
+            _ = await eventually(timeout: 30) { counters.reads >= readsAfter + 30 }
+            let afterMoreReadings = (held: slots.held, waiting: slots.waiting)
+            // Every run ends, whatever was found, so that a failure cannot leave the group waiting.
+            slots.release()
+            for _ in 0..<5 { mayEnd.signal() }
+            try await group.waitForAll()
+            return (together, afterMoreReadings)
+        }
+        #expect(together == (held: 4, waiting: 2), "three start at once beside the first")
+        #expect(afterMoreReadings == (held: 4, waiting: 2), "no more than the spare cores allow before the meter shows them")
+        #expect(slots.held == 0)
+    }
+
     /// A run that measures a speed-up keeps the meter from letting extra runs in beside it, however idle the machine.
     @Test func whileARunMeasuresASpeedUpNoRunStartsBeyondTheCores() async throws {
         let counters = FakeCounters()

@@ -10,12 +10,15 @@ import Synchronization
 /// tmux waits for keys), and a run that waits costs the machine nothing. So:
 /// - As many runs as the machine has cores (and at least two) always get a slot at once: that many are always
 ///   running, whatever the machine is doing.
-/// - Beyond those, up to `most` at once, one more run starts whenever `spare` cores' worth of CPU went unused over
-///   the last `settle` (`IdleCores`, from the kernel's counters of the whole machine), and no run started within
-///   that time, whose CPU would not show yet. The suite's own slots ask for half a core: asked for a whole one, they
-///   held two slots most of the time while the machine used 1.2 cores on average (a quiet run of 83 s took 96 s of
-///   CPU), the test process's own work keeping the idle share just under a core. The meter is looked at every `checkEvery` while a run waits. On a
-///   machine kept busy by others, or by pages that compute, no run starts beyond the cores' count.
+/// - Beyond those, up to `most` at once, runs start while `spare` cores' worth of CPU went unused over the last
+///   `settle` (`IdleCores`, from the kernel's counters of the whole machine), once each run started beyond the cores
+///   within that time, whose CPU would not show yet, is counted as using `spare` itself. So a machine idle by 1.9
+///   cores lets three runs in at once, and a run or two more as their use shows. Letting in only one run per
+///   `settle`, the suite's last 35 s were its short runs queueing for that one admission every 0.4 s with the
+///   machine 1.5–1.9 cores idle. The suite's own slots ask for half a core: asked for a whole one, they held two
+///   slots most of the time while the machine used 1.2 cores on average, the test process's own work keeping the
+///   idle share just under a core. The meter is looked at every `checkEvery` while a run waits. On a machine kept
+///   busy by others, or by pages that compute, no run starts beyond the cores' count.
 ///
 /// A free slot goes to the most urgent waiter, and among equals to the one that has waited longest. The suite lasts
 /// as long as its longest chain of runs that wait for one another, so a run's `Urgency` says where it stands:
@@ -70,10 +73,11 @@ public final class PageRunSlots: Sendable {
         var held = 0
         /// Most urgent first; among equals, in the order they came.
         var waiters: [Waiter] = []
-        /// When a slot was last given out that made more runs than before: a slot handed from a run that ended to a
-        /// waiting one is not counted, since the machine's load need not change. Counting those, the suite's short runs
-        /// came and went so often that one was always within `settle`, and no run ever started beyond the cores.
-        var lastGrowth: ContinuousClock.Instant?
+        /// When each slot given out within the last `settle` made more runs than before, oldest first: a slot handed
+        /// from a run that ended to a waiting one is not counted, since the machine's load need not change. Counting
+        /// those, the suite's short runs came and went so often that one was always within `settle`, and no run ever
+        /// started beyond the cores.
+        var recentGrowth: [ContinuousClock.Instant] = []
         /// Whether a look at the meter is due (`check`).
         var checking = false
         var nextTicket = 0
@@ -100,7 +104,8 @@ public final class PageRunSlots: Sendable {
         checkEvery = .zero
     }
 
-    /// `count` slots always, and up to `most` while `idleCores` finds `spare` cores unused over `settle`.
+    /// `count` slots always, and up to `most` while `idleCores` finds `spare` cores unused over `settle` for each run
+    /// started beyond the cores within `settle`, and one more.
     public init(count: Int, most: Int, idleCores: IdleCores, spare: Double = 1, settle: Duration = .milliseconds(400),
                 checkEvery: Duration = .milliseconds(100)) {
         self.spare = spare
@@ -184,7 +189,7 @@ public final class PageRunSlots: Sendable {
     private func grant(_ state: inout State, to ticket: Ticket, handedOver: Bool = false) {
         state.held += 1
         if ticket.measuresSpeed { state.speedRuns += 1 }
-        if !handedOver { state.lastGrowth = .now }
+        if !handedOver { state.recentGrowth.append(.now) }
     }
 
     /// Marks a look at the meter as due, if there is a meter, a run waits and none is due yet; true if the caller
@@ -197,27 +202,33 @@ public final class PageRunSlots: Sendable {
         return true
     }
 
-    /// Looks at the meter, starts the most urgent waiter if the machine has room (see `PageRunSlots`), and looks
+    /// Looks at the meter, starts the most urgent waiters the machine has room for (see `PageRunSlots`), and looks
     /// again after `checkEvery` while any run waits.
     private func check() {
         guard let idleCores else { return }
         let now = ContinuousClock.now
         let idle = idleCores.sample(at: now)
-        let (started, again) = state.withLock { state -> (Waiter?, Bool) in
+        let (started, again) = state.withLock { state -> ([Waiter], Bool) in
             guard !state.waiters.isEmpty else {
                 state.checking = false
-                return (nil, false)
+                return ([], false)
             }
-            let settled = state.lastGrowth.map { now - $0 >= settle } ?? true
-            let extraAllowed = state.held < most && state.speedRuns == 0 && settled && (idle ?? 0) >= spare
-            guard state.held < count || extraAllowed else { return (nil, true) }
-            let next = state.waiters.removeFirst()
-            grant(&state, to: next.ticket)
-            return (next, true)
+            state.recentGrowth.removeAll { now - $0 >= settle }
+            var started: [Waiter] = []
+            while !state.waiters.isEmpty {
+                // What the meter cannot show yet: the runs started within its window, each taken to use `spare`.
+                let unseen = Double(state.recentGrowth.count) * spare
+                let extraAllowed = state.held < most && state.speedRuns == 0 && (idle ?? 0) - unseen >= spare
+                guard state.held < count || extraAllowed else { break }
+                let next = state.waiters.removeFirst()
+                grant(&state, to: next.ticket)
+                started.append(next)
+            }
+            return (started, true)
         }
-        if let started {
-            log("grant", started.ticket.number, String(format: "idle=%.2f", idle ?? -1), String(held))
-            started.continuation.resume()
+        for waiter in started {
+            log("grant", waiter.ticket.number, String(format: "idle=%.2f", idle ?? -1), String(held))
+            waiter.continuation.resume()
         }
         if again {
             DispatchQueue.global().asyncAfter(deadline: .now() + checkEvery.seconds) { [self] in check() }
