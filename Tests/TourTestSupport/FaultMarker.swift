@@ -31,12 +31,10 @@ public struct FaultMarker: Sendable {
     }
 }
 
-@_silgen_name("pidfd_open") private func pidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
-
 /// Waits, without blocking a thread, until process `pid` has ended (exited or been killed; a zombie counts as ended),
 /// through a pidfd, which becomes readable then. False if it was still alive after `seconds`.
 public func processEnds(_ pid: pid_t, within seconds: Double) async -> Bool {
-    let descriptor = pidfdOpen(pid, 0)
+    let descriptor = systemPidfdOpen(pid, 0)
     // ESRCH: no such process, it is gone already.
     guard descriptor >= 0 else { return errno == ESRCH }
     let watch = ExitWatch(descriptor: descriptor)

@@ -123,8 +123,8 @@ struct ChildProcess {
 @_silgen_name("sched_setaffinity") private func schedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
 
 /// glibc's `pidfd_open` (2.36): a descriptor that becomes readable when the process `pid` has ended, so a `poll` can
-/// wait for a child's end together with its pipes; close-on-exec.
-@_silgen_name("pidfd_open") func systemPidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
+/// wait for a child's end together with its pipes; close-on-exec. Public for the tests' own waits (`processEnds`).
+@_silgen_name("pidfd_open") public func systemPidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
 
 /// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
 @_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
