@@ -59,7 +59,7 @@ public struct ScratchPackage: Sendable {
     /// The copy takes a second or two of file work, done off the caller's thread, and one copy at a time, in the
     /// order they were asked for: the suite's first seconds asked for eight at once, and their eight threads left
     /// Swift Testing's two a quarter of the cores, so that no test could report until they were done. One at a time,
-    /// the first copy is also ready sooner, and the last no later.
+    /// the first copy is also ready sooner; each waits in a task, so the first starts once the pool comes back to it.
     public static func make(of checkout: URL = PageCatalog.defaultRoot,
                             products: URL = BuildProducts.directory) async throws -> ScratchPackage {
         let copying = lastCopy.withLock { last in
