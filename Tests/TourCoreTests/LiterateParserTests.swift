@@ -602,4 +602,16 @@ struct PageHeaderTests {
     func aPartsLineIsPartOneWordAColonAndATitle(line: String, part: PagePart?) async throws {
         #expect(PagePart(line: line) == part)
     }
+
+    @Test("A page draws in the live view when main.swift or a helper names `LiveView.`, wherever in the file, and not otherwise")
+    func drawsLiveViewFindsTheWordInAnyFile() async throws {
+        let longPrefix = String(repeating: "é let x = 1 // ☕️\n", count: 2_000)
+        #expect(Page.SourceTexts(main: "import LessonKit\nLiveView.rows([])\n").drawsLiveView)
+        #expect(Page.SourceTexts(main: longPrefix + "LiveView.").drawsLiveView, "at the very end, after multi-byte text")
+        #expect(Page.SourceTexts(main: "print(1)\n", helpers: ["", "func show() { LiveView.picture(p) }"]).drawsLiveView)
+        #expect(!Page.SourceTexts(main: longPrefix + "LiveView").drawsLiveView, "the name without its dot")
+        #expect(!Page.SourceTexts(main: "let liveView. = 1\nLiveVie.w", helpers: ["iveView."]).drawsLiveView)
+        #expect(!Page.SourceTexts(main: "").drawsLiveView)
+        #expect(Page.SourceTexts.holds("", in: ""), "an empty word is in every text")
+    }
 }

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import Synchronization
 import TourCore
 
 /// A copy of this package in a scratch folder (`ScratchSpace`, in memory where it can be), with a build folder of its
@@ -55,11 +56,26 @@ public struct ScratchPackage: Sendable {
 
     /// Copies the package at `checkout`, whose products are in `products`, into a new folder in `ScratchSpace`.
     ///
-    /// The copy takes a second or two of file work, done off the caller's thread.
+    /// The copy takes a second or two of file work, done off the caller's thread, and one copy at a time, in the
+    /// order they were asked for: the suite's first seconds asked for eight at once, and their eight threads left
+    /// Swift Testing's two a quarter of the cores, so that no test could report until they were done. One at a time,
+    /// the first copy is also ready sooner; each waits in a task, so the first starts once the pool comes back to it.
     public static func make(of checkout: URL = PageCatalog.defaultRoot,
                             products: URL = BuildProducts.directory) async throws -> ScratchPackage {
-        try await awaitBlocking("scratch-package") { try copy(checkout: checkout, products: products) }
+        let copying = lastCopy.withLock { last in
+            let previous = last
+            let copying = Task {
+                await previous?.value
+                return await awaitBlocking("scratch-package") { Result { try copy(checkout: checkout, products: products) } }
+            }
+            last = Task { _ = await copying.value }
+            return copying
+        }
+        return try await copying.value.get()
     }
+
+    /// The copy asked for last, which the next one waits for.
+    private static let lastCopy = Mutex<Task<Void, Never>?>(nil)
 
     /// The top-level entries of a checkout that are not copied: its git data, its build, and the learner's state.
     static let notCopied: Set<String> = [".git", ".build", ".swiftpm", ".tour"]
@@ -230,24 +246,7 @@ private struct PathRewrite {
               let valueEnd = Self.find(nextArgument, in: bytes, from: option + indexOption.count) {
             bytes.removeSubrange(option..<(valueEnd + nextArgument.count))
         }
-        try Self.write(bytes, to: target)
-    }
-
-    /// Writes `bytes` to a new file, without the `fsync` that `Data.write` makes: a copy in a temporary folder need
-    /// not survive a crash, and the plan's 150 text files each waited for the disk (seconds on a busy machine).
-    static func write(_ bytes: [UInt8], to target: URL) throws {
-        let output = open(target.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw ScratchPackage.Problem(description: "could not create \(target.path): \(String(cString: strerror(errno)))") }
-        defer { close(output) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ScratchPackage.Problem(description: "could not write \(target.path): \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
+        try ScratchSpace.write(bytes, to: target)
     }
 
     /// Where `needle` first occurs in `bytes` at or after `start`.

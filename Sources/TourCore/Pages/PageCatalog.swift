@@ -58,9 +58,21 @@ public struct Page: Sendable, Equatable {
         /// Whether any of the files draws in the live view: the interface makes room for the view before the page
         /// first runs.
         public var drawsLiveView: Bool {
-            // In the UTF-8 bytes: Foundation's `contains` on a `String` goes through `NSString` and cost more than
-            // parsing a page.
-            ([main] + helpers).contains { $0.utf8.contains("LiveView.".utf8) }
+            ([main] + helpers).contains { Self.holds("LiveView.", in: $0) }
+        }
+
+        /// Whether `text` holds `word`, searched in the UTF-8 bytes by the C library. Foundation's `contains` on a
+        /// `String` goes through `NSString`, and the standard library's `utf8.contains(_:)` looks up type metadata at
+        /// every byte it compares in a debug build: it took two thirds of the time `ParsedPageSource` takes.
+        static func holds(_ word: String, in text: String) -> Bool {
+            var text = text
+            var word = word
+            return text.withUTF8 { haystack in
+                word.withUTF8 { needle in
+                    guard let start = haystack.baseAddress, let pattern = needle.baseAddress else { return needle.isEmpty }
+                    return systemMemmem(start, haystack.count, pattern, needle.count) != nil
+                }
+            }
         }
     }
 
@@ -216,3 +228,8 @@ public struct PageCatalog: Sendable {
         return text
     }
 }
+
+/// glibc's `memmem`, which `Glibc` leaves out (it needs `_GNU_SOURCE`).
+@_silgen_name("memmem")
+private func systemMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer,
+                          _ needleLength: Int) -> UnsafeMutableRawPointer?

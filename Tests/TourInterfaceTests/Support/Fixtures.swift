@@ -1,6 +1,7 @@
 import Foundation
 import TourCore
 import PageProtocol
+import TourTestSupport
 @testable import TourInterface
 
 /// Pages written for the tests, so snapshots do not change whenever a real page is edited.
@@ -80,14 +81,15 @@ enum FixturePages {
     /// A catalog of fixture pages in a fresh temporary folder: queue and dispatch, then the gallery and the
     /// internals page when asked, numbered in that order.
     static func catalog(withGallery: Bool = false, withDeepDives: Bool = false) throws -> PageCatalog {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-interface-\(UUID().uuidString)")
+        let root = ScratchSpace.folder.appendingPathComponent("tour-interface-\(UUID().uuidString)")
         let named = [("Queue", queueSource), ("Dispatch", dispatchSource)] + (withGallery ? [("Gallery", gallerySource)] : [])
             + (withDeepDives ? [("Internals", internalsSource)] : [])
         let pages = named.enumerated().map { index, page in ("0\(index + 1)-\(page.0)", page.1) }
         for (folder, source) in pages {
             let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try source.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+            // Unsynced: a test waited for the disk at each synced write, on one of Swift Testing's two threads.
+            try ScratchSpace.write(source.utf8, to: directory.appendingPathComponent("main.swift"))
         }
         return try PageCatalog.load(root: root)
     }
