@@ -80,37 +80,12 @@ final class EarlyStartTests {
         #expect(ending == .stopped, "\(ending)")
     }
 
-    /// `tour run` starts the keeper on the spawning thread and goes on looking for the page's program: the caller is
-    /// back before the job has run, and a page spawned after it starts after it, as the keeper must.
-    @Test func aJobPostedToTheSpawningThreadRunsBeforeALaterSpawnAndDoesNotHoldTheCaller() async throws {
-        let order = Steps()
-        let released = Steps()
-        SpawningThread.shared.post {
-            // The job keeps the thread until the caller, back from `post`, says so.
-            while released.steps.isEmpty { sched_yield() }
-            order.append("the posted job")
-        }
-        order.append("the caller, back from post")
-        released.append("go")
-        await awaitBlocking("spawning-thread-order") {
-            SpawningThread.shared.perform { order.append("a later spawn") }
-        }
-        #expect(order.steps == ["the caller, back from post", "the posted job", "a later spawn"])
-    }
-
-    /// The keeper started beside is running by the time the spawning thread takes its next job.
-    @Test func theKeeperStartedBesideIsRunningBeforeTheNextSpawn() async throws {
-        PageLineage.startKeeperBeside()
-        let keeper = await awaitBlocking("keeper-before-spawn") { SpawningThread.shared.perform { PageLineage.keeperPID } }
-        let pid = try #require(keeper, "no keeper: /bin/sh could not be started")
-        #expect(kill(pid, 0) == 0, "the keeper \(pid) is not running")
-    }
-
-    final class Steps: @unchecked Sendable {
-        private let lock = NSLock()
-        private var taken: [String] = []
-        func append(_ step: String) { lock.withLock { taken.append(step) } }
-        var steps: [String] { lock.withLock { taken } }
+    /// The programs' folder comes from one `readlink` of `/proc/self/exe`: the same folder as resolving that link
+    /// component by component, where this test bundle's own build put the page programs.
+    @Test func theProgramsFolderIsTheOneThisProgramRunsFrom() async throws {
+        let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        #expect(BuildProducts.directory.standardizedFileURL.path == resolved.standardizedFileURL.path)
+        #expect(FileManager.default.isExecutableFile(atPath: BuildProducts.executable(named: "RunnerFixture")))
     }
 
     final class Seen: @unchecked Sendable {

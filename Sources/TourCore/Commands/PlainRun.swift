@@ -62,12 +62,10 @@ public enum PlainRun {
     /// beside the host's reading of the catalog and printing of the header rather than after them: only when it
     /// can be found from the folder names alone and nothing in the request needs the page read first (knobs are
     /// checked against its source, `--predict` against its exercise). Nil when the run must wait for the catalog.
-    /// The keeper is started first, on the spawning thread, while the program is looked for: the page starts after it.
     /// The caller calls `LiveProcessGroups.stopAllOnExit` next: a request refused later ends the page with the host.
     public static func startEarly(_ options: TourCommand.RunOptions, root: URL = PageCatalog.defaultRoot) -> EarlyStart? {
-        guard options.knobs.isEmpty, options.predict == nil, targetProblem(options) == nil else { return nil }
-        PageLineage.startKeeperBeside()
-        guard let product = PageCatalog.product(named: options.page, root: root) else { return nil }
+        guard options.knobs.isEmpty, options.predict == nil, targetProblem(options) == nil,
+              let product = PageCatalog.product(named: options.page, root: root) else { return nil }
         let events = HeldEvents()
         let run = PageRun.start(request(options, executable: BuildProducts.executable(named: product)), handler: events.deliver)
         return EarlyStart(run: run, product: product, events: events)

@@ -158,26 +158,18 @@ final class SpawningThread: @unchecked Sendable {
     func perform<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let done = DispatchSemaphore(value: 0)
-        post {
-            result = body()
-            done.signal()
-        }
-        done.wait()
-        return result!
-    }
-
-    /// Queues `body` for the spawning thread and returns at once; jobs run one at a time, in the order posted, so
-    /// whatever a later `perform` spawns starts after it. Run on the CPUs the caller's thread may run on, as `perform`.
-    func post(_ body: @escaping () -> Void) {
         var cpus = [UInt64](repeating: 0, count: 16)
         let known = cpus.withUnsafeMutableBytes { schedGetAffinity(0, $0.count, $0.baseAddress!) } == 0
         condition.withLock {
             jobs.append {
                 if known { _ = cpus.withUnsafeBytes { schedSetAffinity(0, $0.count, $0.baseAddress!) } }
-                body()
+                result = body()
+                done.signal()
             }
             condition.signal()
         }
+        done.wait()
+        return result!
     }
 
     private func serve() -> Never {

@@ -98,13 +98,6 @@ public enum PageLineage {
         _ = keeper
     }
 
-    /// Starts the keeper on the thread that spawns the pages, without waiting for it: its spawn then runs beside
-    /// whatever the caller does before its first page starts. That page still starts after it: the next
-    /// `startKeeper()` waits for a keeper being started, and the spawning thread takes its jobs in order.
-    static func startKeeperBeside() {
-        SpawningThread.shared.post { startKeeper() }
-    }
-
     /// The keeper's pid, or nil when it could not be started (no `/bin/sh`); runs go on without it.
     public static var keeperPID: pid_t? { keeper }
 
