@@ -69,12 +69,10 @@ case .list:
     let lines = loadCatalog().listing.map { $0 + "\n" }
     FileHandle.standardOutput.write(Data(lines.joined().utf8))
 case .run(let options):
-    // The page starts first, when its folder name finds it, so its own start-up runs beside the rest of `tour`'s.
-    let early = PlainRun.startEarly(options)
-    // From here on no page outlives `tour`, even on Ctrl-C or a request refused once the catalog is read. A signal
-    // that came before this line ended `tour` by its default action, and the page with it: a page dies with the
-    // thread that spawned it (PR_SET_PDEATHSIG), and the keeper, started before it, ends whatever it started.
+    // From here on no page outlives `tour`, even on Ctrl-C or a request refused once the catalog is read: the page
+    // starts first, when its folder name finds it, so its own start-up runs beside the catalog's reading.
     LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+    let early = PlainRun.startEarly(options)
     let catalog = loadCatalog()
     let page = checkedPage(options, catalog: catalog)
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), early: early, graded: { grade in

@@ -62,7 +62,7 @@ public enum PlainRun {
     /// beside the host's reading of the catalog and printing of the header rather than after them: only when it
     /// can be found from the folder names alone and nothing in the request needs the page read first (knobs are
     /// checked against its source, `--predict` against its exercise). Nil when the run must wait for the catalog.
-    /// The caller calls `LiveProcessGroups.stopAllOnExit` next: a request refused later ends the page with the host.
+    /// The caller has called `LiveProcessGroups.stopAllOnExit` first: a request refused later ends the page with the host.
     public static func startEarly(_ options: TourCommand.RunOptions, root: URL = PageCatalog.defaultRoot) -> EarlyStart? {
         guard options.knobs.isEmpty, options.predict == nil, targetProblem(options) == nil,
               let product = PageCatalog.product(named: options.page, root: root) else { return nil }
