@@ -59,7 +59,10 @@ func timedStart(_ arguments: [String], where isWanted: (Substring) -> Bool) -> T
 /// Issue 13's start-up goals against their floors, all in turns so each comparison is taken under the same load:
 /// `tour list` to its last line against `tour --version` (the same program, reading no page), and
 /// `tour run N --plain` to the page's first line against the page started alone to the same line (goal 3: within
-/// 5 ms). `LAUNCH_PAGES` names the pages to run (`1,8` by default); `LAUNCH_RUNS` the turns (21). `LAUNCH_ALSO`
+/// 5 ms). Both sides of a turn get the same `--seed` (the turn's number), so a page with random delays (page 8's
+/// span lengths vary between about 80 and 330 ms) does the same work alone and hosted: each turn's difference is
+/// then the host's cost, and its median is printed beside the difference of the medians.
+/// `LAUNCH_PAGES` names the pages to run (`1,8` by default); `LAUNCH_RUNS` the turns (21). `LAUNCH_ALSO`
 /// names other builds of `tour`, colon-separated (a copy of an older link beside this build's, so it finds the same
 /// pages' programs), timed in the same turns: a change to how `tour` starts, against what it replaces, at one load.
 func launchGoals() {
@@ -82,15 +85,23 @@ func launchGoals() {
 
     var version: [String: [TimedStart]] = [:], list: [String: [TimedStart]] = [:]
     var alone: [String: [TimedStart]] = [:], plain: [String: [TimedStart]] = [:]
-    for _ in 0..<runs {
+    /// Each turn's hosted time to the first line less the page's own, same seed.
+    var pairedLead: [String: [Double]] = [:]
+    for turn in 1...runs {
+        let seed = ["--seed", String(turn)]
         for tour in tours {
             version[tour, default: []] += [timedStart([tour, "--version"]) { $0.hasPrefix("tour ") }].compactMap { $0 }
             list[tour, default: []] += [timedStart([tour, "list"]) { $0.hasPrefix(lastLine) }].compactMap { $0 }
         }
         for page in pages {
-            alone[page.product, default: []] += [timedStart([BuildProducts.executable(named: page.product)], where: printedLine)].compactMap { $0 }
+            let own = timedStart([BuildProducts.executable(named: page.product)] + seed, where: printedLine)
+            alone[page.product, default: []] += [own].compactMap { $0 }
             for tour in tours {
-                plain[tour + page.product, default: []] += [timedStart([tour, "run", String(page.number), "--plain"], where: liveLine)].compactMap { $0 }
+                let hosted = timedStart([tour, "run", String(page.number), "--plain"] + seed, where: liveLine)
+                plain[tour + page.product, default: []] += [hosted].compactMap { $0 }
+                if let own, let hosted {
+                    pairedLead[tour + page.product, default: []].append(hosted.millisecondsToLine - own.millisecondsToLine)
+                }
             }
         }
     }
@@ -111,8 +122,10 @@ func launchGoals() {
                 Swift.print("  tour run \(page.number) --plain: no first line seen (\(hosted.count) hosted, \(own.count) alone)")
                 continue
             }
-            Swift.print(String(format: "  tour run %d --plain to the page's first line: median %.1f ms (CPU with the page %.1f ms); the page alone: %.1f ms (CPU %.1f ms); %+.1f ms (goal: at most +5) (%d runs)",
-                               page.number, wall(hosted), cpu(hosted), wall(own), cpu(own), wall(hosted) - wall(own), hosted.count))
+            Swift.print(String(format: "  tour run %d --plain to the page's first line: median %.1f ms (CPU with the page %.1f ms); the page alone: %.1f ms (CPU %.1f ms); %+.1f ms (goal: at most +5); median of the turns' own differences %+.1f ms (%d runs)",
+                               page.number, wall(hosted), cpu(hosted), wall(own), cpu(own), wall(hosted) - wall(own),
+                               (pairedLead[tour + page.product] ?? []).isEmpty ? Double.nan : median(pairedLead[tour + page.product]!),
+                               hosted.count))
         }
     }
 }

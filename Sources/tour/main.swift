@@ -37,13 +37,16 @@ func checkedPage(_ options: TourCommand.RunOptions, catalog: PageCatalog) -> Pag
     }
 }
 
-/// The learner's progress file, where the environment says it lives.
-let progressStore = ProgressStore(environment: ProcessInfo.processInfo.environment)
+/// The learner's progress file, where the environment says it lives: found when first asked for, so `tour run` starts
+/// its page before it spends anything on it.
+enum Learner {
+    static let progressStore = ProgressStore(environment: ProcessInfo.processInfo.environment)
+}
 
 /// Records what the learner did; a problem with the file is said on stderr and never stops the command.
 func recordProgress(_ event: ProgressEvent) {
     do {
-        if let setAside = try progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside.message)\n".utf8)) }
+        if let setAside = try Learner.progressStore?.record(event).setAside { FileHandle.standardError.write(Data("tour: \(setAside.message)\n".utf8)) }
     } catch {
         FileHandle.standardError.write(Data("tour: progress not recorded: \(error)\n".utf8))
     }
@@ -100,20 +103,20 @@ case .undoReset(let query):
     for line in lines { print(line) }
     exit(status.rawValue)
 case .progress(let options):
-    finish(ProgressCommand.execute(options, store: progressStore, catalog: loadCatalog(),
+    finish(ProgressCommand.execute(options, store: Learner.progressStore, catalog: loadCatalog(),
                                    environment: ProcessInfo.processInfo.environment, style: .detect(forceBare: options.plain)))
 case .resetProgress(let confirmed):
-    finish(ProgressCommand.reset(confirmed: confirmed, store: progressStore, onTerminal: isatty(STDIN_FILENO) == 1) { question in
+    finish(ProgressCommand.reset(confirmed: confirmed, store: Learner.progressStore, onTerminal: isatty(STDIN_FILENO) == 1) { question in
         print(question, terminator: "")
         fflush(stdout)
         return readLine()
     })
 case .predict(let query, _):
-    finish(ExerciseCommand.predict(query, catalog: loadCatalog(), store: progressStore))
+    finish(ExerciseCommand.predict(query, catalog: loadCatalog(), store: Learner.progressStore))
 case .hint(let query, _):
-    finish(ExerciseCommand.hint(query, catalog: loadCatalog(), store: progressStore))
+    finish(ExerciseCommand.hint(query, catalog: loadCatalog(), store: Learner.progressStore))
 case .solution(let query, _):
-    finish(ExerciseCommand.solution(query, catalog: loadCatalog(), store: progressStore))
+    finish(ExerciseCommand.solution(query, catalog: loadCatalog(), store: Learner.progressStore))
 case .check(let query, let plain):
     let catalog = loadCatalog()
     // A page without an exercise is a usage mistake, said on stderr before anything is built.
@@ -121,7 +124,7 @@ case .check(let query, let plain):
     // From here on no program the check starts outlives `tour`, even on Ctrl-C.
     LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
     Task {
-        let status = await ExerciseCommand.check(query, catalog: catalog, store: progressStore, style: .detect(forceBare: plain)) { line in
+        let status = await ExerciseCommand.check(query, catalog: catalog, store: Learner.progressStore, style: .detect(forceBare: plain)) { line in
             print(line)
         }
         LiveProcessGroups.exitHost(status.rawValue)

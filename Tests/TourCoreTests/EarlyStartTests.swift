@@ -80,6 +80,14 @@ final class EarlyStartTests {
         #expect(ending == .stopped, "\(ending)")
     }
 
+    /// The programs' folder comes from one `readlink` of `/proc/self/exe`: the same folder as resolving that link
+    /// component by component, where this test bundle's own build put the page programs.
+    @Test func theProgramsFolderIsTheOneThisProgramRunsFrom() async throws {
+        let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        #expect(BuildProducts.directory.standardizedFileURL.path == resolved.standardizedFileURL.path)
+        #expect(FileManager.default.isExecutableFile(atPath: BuildProducts.executable(named: "RunnerFixture")))
+    }
+
     final class Seen: @unchecked Sendable {
         private let lock = NSLock()
         private var seen: [HostEvent] = []

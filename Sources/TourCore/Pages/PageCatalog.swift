@@ -136,7 +136,8 @@ public struct PageCatalog: Sendable {
 
     /// The package's root folder: `TOUR_ROOT` if set, else the checkout this program was built from.
     public static var defaultRoot: URL {
-        if let root = ProcessInfo.processInfo.environment["TOUR_ROOT"], !root.isEmpty {
+        // One variable, read as it is: `ProcessInfo`'s dictionary of them all would cost `tour run` more before its page starts.
+        if let variable = getenv("TOUR_ROOT"), case let root = String(cString: variable), !root.isEmpty {
             return URL(fileURLWithPath: root)
         }
         return URL(fileURLWithPath: #filePath)
@@ -169,7 +170,7 @@ public struct PageCatalog: Sendable {
     /// names under `Lessons/` alone, no page read: what `tour run` starts before it reads the catalog. Nil for a
     /// title (only the page's text has it) and for no such page.
     public static func product(named query: String, root: URL = defaultRoot) -> String? {
-        let lessons = root.appendingPathComponent("Lessons")
+        let lessons = root.appending(path: "Lessons", directoryHint: .isDirectory)
         guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else { return nil }
         return PageCatalog(pages: pages(inFolders: folders, of: lessons), root: root).page(named: query, byTitle: false)?.product
     }
@@ -181,7 +182,9 @@ public struct PageCatalog: Sendable {
             guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
             return Page(number: number, folder: folder, title: String(folder.drop { $0.isNumber || $0 == "-" }),
                         summary: "", product: "Lesson" + folder.filter { $0 != "-" },
-                        source: lessons.appendingPathComponent(folder).appendingPathComponent("main.swift"))
+                        // Named as what they are: a URL left to find out asks the file system, a `stat` for each.
+                        source: lessons.appending(path: folder, directoryHint: .isDirectory)
+                            .appending(path: "main.swift", directoryHint: .notDirectory))
         }
     }
 
