@@ -113,9 +113,12 @@ struct BarrierPageTests {
         let starved = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe"), ("clients", "oneConcurrentQueue")], speed: Self.speed)
         #expect(starved.ending == .exited(code: 0))
         #expect(Set(starved.marks.filter { $0.name.contains(" asks for ") }.map(\.queue)) == ["tour.barrier.clients"])
-        // At speed 10 every simulated wait is at most 40 ms; the once-a-second pool monitor has to add at least two threads.
+        // At speed 10 every simulated wait is at most 40 ms; the once-a-second pool monitor has to add at least two
+        // threads, so a write waits for at least one whole period between two of its ticks. The monitor is a dispatch
+        // timer, which keeps to its schedule (start + n seconds): a tick that came late shortens the next period by as
+        // much, and on a loaded machine one measured 0.968 s. A tenth of a second is left for that.
         let wait = try Self.longestIdleWriteWait(in: starved)
-        #expect(wait >= 1, "no write waited longer than \(wait) s")
+        #expect(wait >= 0.9, "no write waited longer than \(wait) s")
         let report = try #require(starved.output.first { $0.text.hasPrefix("Clients on one concurrent queue: ") })
         let after = try #require(report.text.components(separatedBy: " after, ").first?.components(separatedBy: " ").last.flatMap { Int($0) })
         #expect(after > ProcessInfo.processInfo.activeProcessorCount, "the default-QoS pool ended with \(after) threads, no more than the cores")

@@ -17,7 +17,14 @@ public struct ComputesOffThePool: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
         async throws {
-        try await withTaskExecutorPreference(ComputingThread.shared) { try await function() }
+        // A task of its own that prefers the thread, so that its very first job is enqueued there. With
+        // `withTaskExecutorPreference` around the body, the body began on the pool thread that called it, and in one
+        // run of the whole suite of four it stayed there past its first yield. The new task inherits the test's task-local
+        // values, so what the body records still belongs to the test; it is awaited to its end, so the body never
+        // outlives this scope.
+        try await withoutActuallyEscaping(function) { body in
+            try await Task(executorPreference: ComputingThread.shared) { try await body() }.value
+        }
     }
 }
 
