@@ -213,13 +213,9 @@ public struct ScratchPackage: Sendable {
 private func systemCopyFileRange(_ input: Int32, _ inputOffset: UnsafeMutablePointer<Int>?, _ output: Int32,
                                  _ outputOffset: UnsafeMutablePointer<Int>?, _ length: Int, _ flags: UInt32) -> Int
 
-/// glibc's `memmem`, which `Glibc` leaves out (it needs `_GNU_SOURCE`).
-@_silgen_name("memmem")
-private func systemMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int) -> UnsafeMutableRawPointer?
-
 /// Replaces the checkout's paths with the copy's in a text file as it is copied, except one path kept as it is.
-/// Works on bytes with `memmem`: Foundation's string replacement takes a quarter of a second on a 300 KB plan,
-/// and this module is not optimised.
+/// Works on bytes with TourCore's `firstOffset` (`memmem`): Foundation's string replacement takes a quarter of a
+/// second on a 300 KB plan, and this module is not optimised.
 private struct PathRewrite {
     /// Longest first, so a path inside another is replaced whole.
     let pairs: [(from: [UInt8], to: [UInt8])]
@@ -251,14 +247,7 @@ private struct PathRewrite {
 
     /// Where `needle` first occurs in `bytes` at or after `start`.
     static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        bytes.withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { needle in
-                guard start < haystack.count,
-                      let found = systemMemmem(haystack.baseAddress! + start, haystack.count - start, needle.baseAddress!, needle.count)
-                else { return nil }
-                return haystack.baseAddress!.distance(to: UnsafeRawPointer(found))
-            }
-        }
+        bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { firstOffset(of: $0, in: haystack, from: start) } }
     }
 
     /// `bytes` with every `needle` replaced by `replacement`.
