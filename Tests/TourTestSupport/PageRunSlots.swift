@@ -91,7 +91,8 @@ public final class PageRunSlots: Sendable {
     private let count: Int
     private let most: Int
     private let idleCores: IdleCores?
-    /// How many cores' worth of CPU must have gone unused over `settle` for one more run to start.
+    /// How many cores' worth of CPU must have gone unused over `settle` for one more run to start, and how much each
+    /// run started within `settle` is taken to use until the meter can show it.
     private let spare: Double
     private let settle: Duration
     private let checkEvery: Duration
@@ -192,7 +193,11 @@ public final class PageRunSlots: Sendable {
     private func grant(_ state: inout State, to ticket: Ticket, handedOver: Bool = false) {
         state.held += 1
         if ticket.measuresSpeed { state.speedRuns += 1 }
-        if !handedOver { state.recentGrowth.append(.now) }
+        guard !handedOver else { return }
+        // Pruned here too, not only in `check`: slots taken while no run waits would otherwise pile up until one does.
+        let now = ContinuousClock.now
+        state.recentGrowth.removeAll { now - $0 >= settle }
+        state.recentGrowth.append(now)
     }
 
     /// Marks a look at the meter as due, if there is a meter, a run waits and none is due yet; true if the caller
