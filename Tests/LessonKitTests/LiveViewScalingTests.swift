@@ -1,6 +1,5 @@
 import Testing
 @testable import LessonKit
-import TourTestSupport
 
 /// What the live view sends: pictures scaled down to the largest size, each pixel the average of those it covers.
 @Suite("Live view: scaling pictures for the wire")
@@ -10,8 +9,7 @@ struct LiveViewScalingTests {
         RGBImage(width: width, height: height, pixels: (0..<height).flatMap { y in (0..<width).flatMap { x in color(x, y) } })
     }
 
-    /// Scaling a 640×480 photo down is most of a second of computing in a debug build: off the pool.
-    @Test(.computesOffThePool) func aLargePhotoIsFittedToTheLargestSizeKeepingItsShape() async throws {
+    @Test func aLargePhotoIsFittedToTheLargestSizeKeepingItsShape() {
         let photo = Self.image(640, 480) { x, _ in x < 320 ? [200, 0, 0] : [0, 0, 100] }
         let sent = LiveView.fitted(photo)
         #expect(sent.width == 128 && sent.height == 96)

@@ -2,13 +2,11 @@ import Foundation
 import PageProtocol
 import Testing
 @testable import TourCore
-import TourTestSupport
 
 /// What a hostile page can send, fed to the fold as the runner feeds it (`RunRecord.ingest(_:receivedAt:)`), on a
 /// clock the test moves: no process, no waiting. For every stream the record survives, stays under its memory
 /// ceiling, keeps every summary short, and its watchdog still calls a stall once the page goes silent.
-/// Each stream is seconds of computing: the suite runs off the cooperative pool (`ComputesOffThePool`).
-@Suite("Adversarial streams into the run record", .computesOffThePool)
+@Suite("Adversarial streams into the run record")
 struct AdversarialStreamTests {
     /// The ceiling docs/trace-format.md gives one record, by `RunRecord.estimatedBytes`.
     static let ceiling = 64 << 20
@@ -71,7 +69,7 @@ struct AdversarialStreamTests {
         #expect(summary.contains { $0.hasPrefix("Ended: stuck") }, sourceLocation: sourceLocation)
     }
 
-    /// A million events: the loop yields now and then, so the other computing tests take turns on the thread.
+    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
     @Test func aDependencyChainOfAMillionOperations() async throws {
         var feed = Feed()
         let length = 1_000_000
@@ -94,7 +92,7 @@ struct AdversarialStreamTests {
 
     /// The same chain with the cap raised so the whole of it is kept, closed into a cycle: the search walks a
     /// million deep on its own stack, finds the cycle, and the summary names a few of them.
-    /// A million events: the loop yields now and then, so the other computing tests take turns on the thread.
+    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
     @Test func theWholeMillionLongChainClosedIntoACycleIsSearchedWithoutRecursion() async throws {
         var limits = RunRecord.Limits()
         limits.dependencies = 1_000_000
@@ -116,7 +114,7 @@ struct AdversarialStreamTests {
         #expect(headline.count <= 300)
     }
 
-    /// Two million events: the loop yields now and then, so the other computing tests take turns on the thread.
+    /// Two million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
     @Test func aMillionDistinctResultsOperationsAndThreads() async throws {
         var feed = Feed()
         let count = 1_000_000
@@ -192,7 +190,7 @@ struct AdversarialStreamTests {
         try expectSurvived(feed, leavesWorkOpen: true)
     }
 
-    /// 200,000 events of 64 KB: the loop yields now and then, so the other computing tests take turns on the thread.
+    /// 200,000 events of 64 KB: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
     @Test func longNamesAndAMillionQueueLabelsAreCut() async throws {
         var feed = Feed()
         let long = String(repeating: "🧵", count: 16_000)

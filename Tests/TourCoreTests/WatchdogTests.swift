@@ -1,7 +1,6 @@
 import Testing
 import PageProtocol
 @testable import TourCore
-import TourTestSupport
 
 /// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.
 @Suite("Watchdog")
@@ -222,7 +221,7 @@ struct WatchdogTests {
 
     /// Two thousand small random graphs (ids out of order, negative and far apart, repeated edges, self-loops, names missing,
     /// operations finished or only reported): the search finds the cycle the reference finds, named alike.
-    @Test(.computesOffThePool) func theCycleSearchAgreesWithTheReferenceOnRandomGraphs() async throws {
+    @Test func theCycleSearchAgreesWithTheReferenceOnRandomGraphs() async throws {
         var random = AdversarialStreamTests.Generator(state: 0xC1C1E)
         var cyclesFound = 0
         for _ in 0..<2_000 {
