@@ -59,6 +59,22 @@ struct ThreadStateTests {
         #expect(ThreadStatLine.threadCount(in: "1507 (cat") == nil)
     }
 
+    @Test func theProcessorTimeIsFields14And15InClockTicks() async throws {
+        let tick = UInt64(1_000_000_000 / sysconf(Int32(_SC_CLK_TCK)))
+        // utime 150 and stime 30 ticks.
+        let line = "1507 (cat) R 1428 1428 9233 0 -1 4194304 100 0 0 0 150 30 0 0 20 0 17 0 4137588 3133440"
+        #expect(ThreadStatLine.cpuNanoseconds(in: line) == 180 * tick)
+        #expect(ThreadStatLine.cpuNanoseconds(in: "1507 (a) 7 8 (b) S 1428 1428 9233 0 -1 4194304 100 0 0 0 2 3 0 0") == 5 * tick)
+        #expect(ThreadStatLine.cpuNanoseconds(in: "1507 (cat) R 1428 1428 9233 0 -1 4194304 100 0 0 0 150") == nil, "cut before stime")
+        #expect(ThreadStatLine.cpuNanoseconds(in: "1507 (cat) R 1428 1428 9233 0 -1 4194304 100 0 0 0 x 30 0") == nil)
+        // This thread's own line: it has run this test, so it has a processor time, and no more than the process's.
+        let own = try String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8)
+        let cpu = try #require(ThreadStatLine.cpuNanoseconds(in: own))
+        var process = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process)
+        #expect(cpu <= UInt64(process.tv_sec) * 1_000_000_000 + UInt64(process.tv_nsec) + tick)
+    }
+
     // MARK: The fold
 
     @Test func samplesOfAStateThatHoldsExtendOneStretchAndAChangeStartsTheNext() async throws {

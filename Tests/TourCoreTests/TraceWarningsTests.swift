@@ -82,6 +82,31 @@ struct TraceWarningsTests {
         #expect(TraceWarnings.of(record, cores: nil).isEmpty, "without the cores there is nothing to judge")
     }
 
+    /// Three threads runnable on two cores whose processor time says whether they had the cores among themselves
+    /// (each 2/3 of every 10 ms: two cores' worth, taking turns) or waited for other programs (each 2.5 ms of every
+    /// 10 ms: three quarters of a core in all).
+    static func threeRunnable(usingEach share: UInt64) throws -> RunRecord {
+        let workers: [Int32] = [201, 202, 203]
+        let spans = workers.enumerated().flatMap { F.span($0.offset + 1, "compute", from: 10, to: 330, thread: $0.element, queue: "pool") }
+        let samples = stride(from: 10, through: 330, by: 10).map { time in
+            (time, workers.map { ThreadStateReading(thread: $0, state: .running, cpuNanoseconds: UInt64(time - 10) / 10 * share) })
+        }
+        return try F.record(spans, samples: samples)
+    }
+
+    @Test func threadsThatTakeTurnsKeepTheCoresBusyAndThreadsThatWaitForOtherProgramsDoNot() async throws {
+        let turns = try Self.threeRunnable(usingEach: 6_666_667)
+        let stretch = try #require(turns.threadStates[201]?.first)
+        #expect(stretch.cpuNanoseconds == 32 * 6_666_667, "the stretch holds the processor time between its samples")
+        let warning = try #require(TraceWarnings.of(turns, cores: 2).first)
+        #expect(warning.kind == .oversubscribed)
+        #expect(warning.sentence.hasPrefix("3 threads were running on 2 cores for 320.0 ms"))
+        #expect(TraceWarnings.of(try Self.threeRunnable(usingEach: 2_500_000), cores: 2).isEmpty,
+                "three quarters of a core in all: other programs had the cores")
+        // Readings without processor time are judged by their states alone, as `moreThreadsRunningThanCoresIsOversubscription`'s.
+        #expect(TraceWarnings.of(try Self.threeComputing(), cores: 2).map(\.kind) == [.oversubscribed])
+    }
+
     /// One sample that catches a third thread as it wakes is not a stretch; page 2, which runs twice the cores on
     /// purpose, expects the real thing.
     @Test func aBlipIsNotOversubscriptionAndPageTwoExpectsIt() async throws {
@@ -148,6 +173,34 @@ struct TraceWarningsTests {
 
     static func faultRun(_ fault: String, stuckAfter: Double = 3) async -> RunRecord {
         await recordRun(product: "WarningFaults", knobs: [("fault", fault)], stuckAfter: stuckAfter)
+    }
+
+    /// The fault page computes on twice the cores' threads for 0.3 s. The host's sampler reads each thread's processor
+    /// time beside its state, and the warning follows what the threads got: raised when they kept the cores busy
+    /// among themselves, not when other programs had the cores (as the suite's own runs may have). Between the two
+    /// marks below the warning may go either way, so only the readings are checked there.
+    @Test func aRealOversubscriptionIsWarnedOfWhenItsThreadsHadTheCores() async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let run = await Self.faultRun("oversubscribed")
+        let computing = run.spans.filter { $0.name.hasPrefix("compute ") }
+        try #require(computing.count == 2 * cores)
+        let start = try #require(computing.map(\.start).min()), end = try #require(computing.compactMap(\.end).max())
+        var used: UInt64 = 0
+        for span in computing {
+            let stretches = try #require(run.threadStates[span.thread], "the sampler saw thread \(span.thread)")
+            for stretch in stretches where stretch.state == .running && stretch.start < end && stretch.end > start {
+                used += try #require(stretch.cpuNanoseconds, "each reading carries the thread's processor time")
+            }
+        }
+        let busyCores = Double(used) / Double(end - start)
+        #expect(busyCores <= Double(cores) + 0.2, "no more than the cores can compute at once (sampled every 10 ms)")
+        let warned = TraceWarnings.of(run, cores: cores).contains { $0.kind == .oversubscribed }
+        if busyCores >= Double(cores) - 0.25 {
+            #expect(warned, "\(busyCores) cores busy")
+        } else if busyCores < Double(cores) - 0.75 {
+            #expect(!warned, "\(busyCores) cores busy: other programs had the rest")
+        }
+        print(String(format: "oversubscribed fault page: %.2f cores busy, warned: \(warned)", busyCores))
     }
 
     @Test func theFaultPagesRaiseTheirWarnings() async throws {

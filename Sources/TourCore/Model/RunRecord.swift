@@ -266,15 +266,20 @@ public struct RunRecord: Sendable {
         }
         // Changed in place through the dictionary's own storage: a copy of a long list per sample would make the
         // fold quadratic in the run's length.
-        Self.extend(&threadStates[reading.thread, default: []], with: reading.state, at: time)
+        Self.extend(&threadStates[reading.thread, default: []], with: reading, at: time)
         if changed { threadStateStretchCount += 1 }
     }
 
-    /// Extends the last stretch of `stretches` to `time`, and starts a new one there when `state` differs from it.
-    private static func extend(_ stretches: inout [ThreadStateStretch], with state: ThreadRunState, at time: UInt64) {
-        if let last = stretches.last { stretches[stretches.count - 1].end = max(last.end, time) }
-        if stretches.last?.state != state {
-            stretches.append(ThreadStateStretch(state: state, start: time, end: time))
+    /// Extends the last stretch of `stretches` to `time`, and starts a new one there when the reading's state
+    /// differs from it; the thread's processor time at `time` ends the one and begins the other.
+    private static func extend(_ stretches: inout [ThreadStateStretch], with reading: ThreadStateReading, at time: UInt64) {
+        if let last = stretches.last, time >= last.end {
+            stretches[stretches.count - 1].end = time
+            stretches[stretches.count - 1].cpuAtEnd = reading.cpuNanoseconds
+        }
+        if stretches.last?.state != reading.state {
+            stretches.append(ThreadStateStretch(state: reading.state, start: time, end: time,
+                                                cpuAtStart: reading.cpuNanoseconds, cpuAtEnd: reading.cpuNanoseconds))
         }
     }
 

@@ -38,6 +38,12 @@ public enum TraceWarnings {
     /// sample taken as a thread woke nor the brief overlap of a page's start (page 7 measured 90 ms of three threads
     /// while its main thread still loaded photos) raises it; what remains is threads taking turns for a stretch one sees.
     public static let oversubscription: UInt64 = 250_000_000
+    /// How many cores' worth of processor time below the cores the page's threads may have used over such a
+    /// stretch and still be taking turns among themselves. `R` in `/proc` is running *or waiting for a core*: on a
+    /// machine other programs keep busy, threads that would each have a core sit runnable for long, and page 7's
+    /// default run was once warned of "3 threads running on 2 cores" at load 12–15. Threads that take turns among
+    /// themselves keep the cores busy; threads that used less than this left them to someone else.
+    public static let oversubscriptionSlack = 0.5
 
     /// What the eight pages expect by their prose, by the executable's name (`hello`'s `page`).
     static let expectedByPage: [String: [TraceWarning.Kind: String]] = [
@@ -177,7 +183,10 @@ public enum TraceWarnings {
             if running > cores {
                 if over == nil { over = (step.time, step.thread, running) } else { over!.most = max(over!.most, running) }
             } else if let begun = over {
-                if step.time - begun.start >= oversubscription { stretches.append((begun.start, step.time, begun.thread, begun.most)) }
+                if step.time - begun.start >= oversubscription,
+                   keptTheCoresBusy(record, from: begun.start, to: step.time, cores: cores) {
+                    stretches.append((begun.start, step.time, begun.thread, begun.most))
+                }
                 over = nil
             }
         }
@@ -189,6 +198,22 @@ public enum TraceWarnings {
         return [TraceWarning(kind: .oversubscribed, thread: first.thread, operation: nil, time: first.start,
             sentence: "\(first.most) threads were running on \(coreWords) for \(text(first.end - first.start)) from "
                 + "\(record.timeText(at: first.start))\(more): they took turns, none went faster", expected: nil)]
+    }
+
+    /// Whether the page's running threads used at least the cores, less `oversubscriptionSlack`, of processor time
+    /// from `start` to `end`, each running stretch counted for the share of it inside; true where a stretch's samples
+    /// carry no processor time, so such a record is judged by the states alone.
+    static func keptTheCoresBusy(_ record: RunRecord, from start: UInt64, to end: UInt64, cores: Int) -> Bool {
+        var used = 0.0
+        for stretches in record.threadStates.values {
+            for stretch in stretches where stretch.state == .running && stretch.end > stretch.start
+                && stretch.end > start && stretch.start < end {
+                guard let cpu = stretch.cpuNanoseconds else { return true }
+                let inside = min(stretch.end, end) - max(stretch.start, start)
+                used += Double(cpu) * Double(inside) / Double(stretch.end - stretch.start)
+            }
+        }
+        return used >= (Double(cores) - oversubscriptionSlack) * Double(end - start)
     }
 
     // MARK: Operations

@@ -100,7 +100,9 @@ private struct TaskStatFiles {
             }
             buffer.withUnsafeBufferPointer { bytes in
                 let line = UnsafeBufferPointer(rebasing: bytes[..<count])
-                if let state = ThreadStatLine.state(in: line) { readings.append(ThreadStateReading(thread: thread, state: state)) }
+                if let state = ThreadStatLine.state(in: line) {
+                    readings.append(ThreadStateReading(thread: thread, state: state, cpuNanoseconds: ThreadStatLine.cpuNanoseconds(in: line)))
+                }
                 // Every thread's line gives the same process-wide count, so the round's first line is enough.
                 if thread == open.first?.thread, ThreadStatLine.threadCount(in: line) != open.count { listed = false }
             }
@@ -170,22 +172,44 @@ enum ThreadStatLine {
     /// The process's thread count the line gives (field 20, `num_threads`, counted after the last `)` as the state
     /// is); nil for a line cut before it.
     static func threadCount(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        number(inField: 20, of: line).map { Int($0) }
+    }
+
+    /// The processor time the thread has used, user and system (fields 14 and 15, `utime` and `stime`, in clock
+    /// ticks of `sysconf(_SC_CLK_TCK)`); nil for a line cut before them.
+    static func cpuNanoseconds(in line: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard let user = number(inField: 14, of: line), let system = number(inField: 15, of: line) else { return nil }
+        return (user + system) * nanosecondsPerTick
+    }
+
+    /// How long one of the kernel's clock ticks is, read once.
+    private static let nanosecondsPerTick = UInt64(1_000_000_000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
+
+    /// The unsigned number in field `field` (counted from 1, as `proc(5)` does) of a `stat` line; nil for a line
+    /// cut before it or a field that is not a number.
+    private static func number(inField field: Int, of line: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard var index = nameEnd(in: line) else { return nil }
-        // Field 3, the state, follows the first space after the name; field 20 follows the 18th.
+        // Field 3, the state, follows the first space after the name; field n follows the (n - 2)th.
         var spaces = 0
-        while index < line.count - 1, spaces < 18 {
+        while index < line.count - 1, spaces < field - 2 {
             index += 1
             if line[index] == UInt8(ascii: " ") { spaces += 1 }
         }
-        guard spaces == 18 else { return nil }
-        var value = 0, digits = 0
+        guard spaces == field - 2 else { return nil }
+        var value: UInt64 = 0, digits = 0
         index += 1
         while index < line.count, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
-            value = value * 10 + Int(line[index] - UInt8(ascii: "0"))
+            value = value &* 10 &+ UInt64(line[index] - UInt8(ascii: "0"))
             digits += 1
             index += 1
         }
         return digits > 0 ? value : nil
+    }
+
+    /// `cpuNanoseconds(in:)` of a line held in a `String`, for tests and tools.
+    static func cpuNanoseconds(in line: String) -> UInt64? {
+        var copy = line
+        return copy.withUTF8 { cpuNanoseconds(in: $0) }
     }
 
     /// `threadCount(in:)` of a line held in a `String`, for tests and tools.
