@@ -172,22 +172,23 @@ enum ThreadStatLine {
     /// The process's thread count the line gives (field 20, `num_threads`, counted after the last `)` as the state
     /// is); nil for a line cut before it.
     static func threadCount(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        number(inField: 20, of: line).map { Int($0) }
+        number(inField: 20, of: line).map { Int($0.value) }
     }
 
     /// The processor time the thread has used, user and system (fields 14 and 15, `utime` and `stime`, in clock
     /// ticks of `sysconf(_SC_CLK_TCK)`); nil for a line cut before them.
     static func cpuNanoseconds(in line: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard let user = number(inField: 14, of: line), let system = number(inField: 15, of: line) else { return nil }
+        guard let (user, next) = number(inField: 14, of: line),
+              let (system, _) = number(startingAt: next + 1, of: line) else { return nil }
         return (user + system) * nanosecondsPerTick
     }
 
     /// How long one of the kernel's clock ticks is, read once.
     private static let nanosecondsPerTick = UInt64(1_000_000_000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
 
-    /// The unsigned number in field `field` (counted from 1, as `proc(5)` does) of a `stat` line; nil for a line
-    /// cut before it or a field that is not a number.
-    private static func number(inField field: Int, of line: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    /// The unsigned number in field `field` (counted from 1, as `proc(5)` does) of a `stat` line, and the index just
+    /// after it; nil for a line cut before it or a field that is not a number.
+    private static func number(inField field: Int, of line: UnsafeBufferPointer<UInt8>) -> (value: UInt64, end: Int)? {
         guard var index = nameEnd(in: line) else { return nil }
         // Field 3, the state, follows the first space after the name; field n follows the (n - 2)th.
         var spaces = 0
@@ -196,14 +197,18 @@ enum ThreadStatLine {
             if line[index] == UInt8(ascii: " ") { spaces += 1 }
         }
         guard spaces == field - 2 else { return nil }
-        var value: UInt64 = 0, digits = 0
-        index += 1
+        return number(startingAt: index + 1, of: line)
+    }
+
+    /// The unsigned number that starts at `start`, and the index just after it; nil where no digit is.
+    private static func number(startingAt start: Int, of line: UnsafeBufferPointer<UInt8>) -> (value: UInt64, end: Int)? {
+        var value: UInt64 = 0
+        var index = start
         while index < line.count, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
             value = value &* 10 &+ UInt64(line[index] - UInt8(ascii: "0"))
-            digits += 1
             index += 1
         }
-        return digits > 0 ? value : nil
+        return index > start ? (value, index) : nil
     }
 
     /// `cpuNanoseconds(in:)` of a line held in a `String`, for tests and tools.
