@@ -100,9 +100,7 @@ private struct TaskStatFiles {
             }
             buffer.withUnsafeBufferPointer { bytes in
                 let line = UnsafeBufferPointer(rebasing: bytes[..<count])
-                if let state = ThreadStatLine.state(in: line) {
-                    readings.append(ThreadStateReading(thread: thread, state: state, cpuNanoseconds: ThreadStatLine.cpuNanoseconds(in: line)))
-                }
+                if let reading = ThreadStatLine.reading(of: thread, in: line) { readings.append(reading) }
                 // Every thread's line gives the same process-wide count, so the round's first line is enough.
                 if thread == open.first?.thread, ThreadStatLine.threadCount(in: line) != open.count { listed = false }
             }
@@ -144,8 +142,19 @@ enum ThreadStatLine {
     /// The command name may hold spaces and parentheses of its own (a thread can name itself `a) R (b`), so the
     /// state is read after the line's last `)`.
     static func state(in line: UnsafeBufferPointer<UInt8>) -> ThreadRunState? {
-        guard let nameEnd = nameEnd(in: line), nameEnd + 2 < line.count,
-              line[nameEnd + 1] == UInt8(ascii: " ") else { return nil }
+        nameEnd(in: line).flatMap { state(in: line, nameEnd: $0) }
+    }
+
+    /// The thread's reading from its line: its state and processor time, both read after the one search for the
+    /// command name's end; nil where `state(in:)` is.
+    static func reading(of thread: Int32, in line: UnsafeBufferPointer<UInt8>) -> ThreadStateReading? {
+        guard let nameEnd = nameEnd(in: line), let state = state(in: line, nameEnd: nameEnd) else { return nil }
+        return ThreadStateReading(thread: thread, state: state, cpuNanoseconds: cpuNanoseconds(in: line, nameEnd: nameEnd))
+    }
+
+    /// `state(in:)` with the command name's last `)` found already.
+    private static func state(in line: UnsafeBufferPointer<UInt8>, nameEnd: Int) -> ThreadRunState? {
+        guard nameEnd + 2 < line.count, line[nameEnd + 1] == UInt8(ascii: " ") else { return nil }
         switch line[nameEnd + 2] {
         case UInt8(ascii: "R"): return .running
         case UInt8(ascii: "Z"), UInt8(ascii: "X"), UInt8(ascii: "x"): return nil
@@ -172,13 +181,18 @@ enum ThreadStatLine {
     /// The process's thread count the line gives (field 20, `num_threads`, counted after the last `)` as the state
     /// is); nil for a line cut before it.
     static func threadCount(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        number(inField: 20, of: line).map { Int($0.value) }
+        nameEnd(in: line).flatMap { number(inField: 20, of: line, nameEnd: $0) }.map { Int($0.value) }
     }
 
     /// The processor time the thread has used, user and system (fields 14 and 15, `utime` and `stime`, in clock
     /// ticks of `sysconf(_SC_CLK_TCK)`); nil for a line cut before them.
     static func cpuNanoseconds(in line: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard let (user, next) = number(inField: 14, of: line),
+        nameEnd(in: line).flatMap { cpuNanoseconds(in: line, nameEnd: $0) }
+    }
+
+    /// `cpuNanoseconds(in:)` with the command name's last `)` found already.
+    private static func cpuNanoseconds(in line: UnsafeBufferPointer<UInt8>, nameEnd: Int) -> UInt64? {
+        guard let (user, next) = number(inField: 14, of: line, nameEnd: nameEnd),
               let (system, _) = number(startingAt: next + 1, of: line) else { return nil }
         return (user + system) * nanosecondsPerTick
     }
@@ -186,10 +200,10 @@ enum ThreadStatLine {
     /// How long one of the kernel's clock ticks is, read once.
     private static let nanosecondsPerTick = UInt64(1_000_000_000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
 
-    /// The unsigned number in field `field` (counted from 1, as `proc(5)` does) of a `stat` line, and the index just
-    /// after it; nil for a line cut before it or a field that is not a number.
-    private static func number(inField field: Int, of line: UnsafeBufferPointer<UInt8>) -> (value: UInt64, end: Int)? {
-        guard var index = nameEnd(in: line) else { return nil }
+    /// The unsigned number in field `field` (counted from 1, as `proc(5)` does) of a `stat` line whose command name
+    /// ends at `nameEnd`, and the index just after it; nil for a line cut before it or a field that is not a number.
+    private static func number(inField field: Int, of line: UnsafeBufferPointer<UInt8>, nameEnd: Int) -> (value: UInt64, end: Int)? {
+        var index = nameEnd
         // Field 3, the state, follows the first space after the name; field n follows the (n - 2)th.
         var spaces = 0
         while index < line.count - 1, spaces < field - 2 {
