@@ -316,7 +316,6 @@ struct QueuePageTests {
         cores == 1 ? "1 core" : "\(cores) cores"
     }
 
-    /// Width 2's speed-up, from the spans, and how many cores its fastest batch had busy, as the page printed it.
     /// Width 2's fastest batch against width 1's, from the page's lines and spans.
     struct WidthTwoMeasurement {
         var speedUp: Double
@@ -329,6 +328,7 @@ struct QueuePageTests {
         var hadTwoEvenCores: Bool { busyCores >= 1.7 && cpuPerFilter <= 1.15 }
     }
 
+    /// Width 2's speed-up, from the spans, with the busy cores the page printed for it and for width 1.
     static func widthTwo(in run: RunRecord) throws -> WidthTwoMeasurement {
         let speedUp = try speedUp(atWidth: 2, in: run)
         let busyAtTwo = try busyCores(atWidth: 2, in: run), busyAtOne = try busyCores(atWidth: 1, in: run)
