@@ -11,8 +11,9 @@ import Synchronization
 /// - As many runs as the machine has cores (and at least two) always get a slot at once: that many are always
 ///   running, whatever the machine is doing.
 /// - Beyond those, up to `most` at once, runs start while `spare` cores' worth of CPU went unused over the last
-///   `settle` (`IdleCores`, from the kernel's counters of the whole machine), once each run started beyond the cores
-///   within that time, whose CPU would not show yet, is counted as using `spare` itself. So a machine idle by 1.9
+///   `settle` (`IdleCores`, from the kernel's counters of the whole machine), once each run that started within that
+///   time in a new slot (not one handed over from a run that ended), whose CPU would not show yet, is counted as
+///   using `spare` itself. So a machine idle by 1.9
 ///   cores lets three runs in at once, and a run or two more as their use shows. Letting in only one run per
 ///   `settle`, the suite's last 35 s were its short runs queueing for that one admission every 0.4 s with the
 ///   machine 1.5–1.9 cores idle. The suite's own slots ask for half a core: asked for a whole one, they held two
@@ -109,7 +110,7 @@ public final class PageRunSlots: Sendable {
     }
 
     /// `count` slots always, and up to `most` while `idleCores` finds `spare` cores unused over `settle` for each run
-    /// started beyond the cores within `settle`, and one more.
+    /// started in a new slot within `settle`, and one more.
     public init(count: Int, most: Int, idleCores: IdleCores, spare: Double = 1, settle: Duration = .milliseconds(400),
                 checkEvery: Duration = .milliseconds(100)) {
         self.spare = spare
