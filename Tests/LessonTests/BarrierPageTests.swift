@@ -187,13 +187,15 @@ struct BarrierPageTests {
 
     /// A compile that prints nothing for 14 s (the Thread Sanitizer build of LessonKit does, on a loaded machine) must not
     /// look like a hang: the page reports the quiet spell 10 s into it, within a watchdog of 14 s. Reporting it only after
-    /// 15 s, as it once did, let the tutorial's 15 s watchdog stop a real build.
+    /// 15 s, as it once did, let the tutorial's 15 s watchdog stop a real build. The run sleeps for those 14 s, so it
+    /// takes no counted slot (`asleep`): waiting for one, it started 32 s into the suite and ended it at 46 s.
     @Test func aLongSilentThreadSanitizerBuildIsNotTakenForAHang() async throws {
         let stage = try FakeToolchain(silentSeconds: 14)
         defer { stage.remove() }
         let run = await recordRun(product: "Lesson08Barrier", knobs: [("people", "unsafe"), ("threadSanitizer", "true")], speed: Self.speed, silentLimit: 14,
                             environment: ["PATH": stage.bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-                                          "TOUR_ROOT": stage.root.path])
+                                          "TOUR_ROOT": stage.root.path],
+                            asleep: true)
         #expect(run.ending == .exited(code: 0))
         #expect(run.outputText.contains { $0.hasPrefix("  … still building, ") })
         #expect(run.outputText.contains("Thread Sanitizer, the unsafe person: 2 warnings, exit status 66"))

@@ -13,7 +13,7 @@ struct PageRunSlotsTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             // Asked for in this order, each once the one before waits.
             for (name, urgency) in [("first normal", PageRunSlots.Urgency.normal), ("follow-up", .followUp),
-                                    ("second normal", .normal), ("critical", .criticalPath)] {
+                                    ("second normal", .normal), ("critical", .criticalPath), ("longest", .longestChain)] {
                 let before = slots.waiting
                 group.addTask {
                     await slots.withSlot(urgency) { order.names.withLock { $0.append(name) } }
@@ -23,8 +23,63 @@ struct PageRunSlotsTests {
             slots.release()
             try await group.waitForAll()
         }
-        #expect(order.names.withLock { $0 } == ["critical", "follow-up", "first normal", "second normal"])
+        #expect(order.names.withLock { $0 } == ["longest", "critical", "follow-up", "first normal", "second normal"])
         #expect(slots.waiting == 0)
+    }
+
+    /// A run that measures a speed-up waits for every core's slot, keeps the runs asked for after it waiting, and gives
+    /// all slots but its own back once it has measured.
+    @Test func aRunThatMeasuresHasTheCoresToItselfUntilItHasMeasured() async throws {
+        let slots = PageRunSlots(count: 2)
+        let before = await slots.acquire()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let measuring = Mutex<PageRunSlots.Ticket?>(nil)
+            let measuringStarted = Occurrences(), laterStarted = Occurrences(), mayEnd = Occurrences()
+            group.addTask {
+                let ticket = await slots.acquire(.longestChain, measuresSpeed: true)
+                measuring.withLock { $0 = ticket }
+                measuringStarted.signal()
+            }
+            try #require(await eventually(timeout: 30) { slots.waiting == 1 })
+            group.addTask {
+                await slots.withSlot {
+                    laterStarted.signal()
+                    _ = await mayEnd.next()
+                }
+            }
+            try #require(await eventually(timeout: 30) { slots.waiting == 2 })
+            #expect(slots.held == 1, "a core's slot is free, yet the run asked for later waits behind the measuring one")
+            slots.release(before)
+            #expect(await measuringStarted.next())
+            #expect(slots.held == 2 && slots.waiting == 1, "the measuring run holds both cores' slots")
+            let ticket = try #require(measuring.withLock { $0 })
+            slots.endMeasuring(ticket)
+            #expect(await laterStarted.next())
+            #expect(slots.held == 2 && slots.waiting == 0, "one slot each")
+            slots.release(ticket)
+            mayEnd.signal()
+            try await group.waitForAll()
+        }
+        #expect(slots.held == 0)
+    }
+
+    /// A run that sleeps starts while every slot is taken, and neither takes a slot nor hands one on when it ends.
+    @Test func aRunAsleepStartsAtOnceAndLeavesTheSlotsAsTheyWere() async throws {
+        let slots = PageRunSlots(count: 1)
+        let holder = await slots.acquire()
+        let asleep = await slots.acquire(asleep: true)
+        #expect(slots.held == 1, "the sleeping run is not counted")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let started = Occurrences()
+            group.addTask { await slots.withSlot { started.signal() } }
+            try #require(await eventually(timeout: 30) { slots.waiting == 1 })
+            slots.release(asleep)
+            #expect(slots.waiting == 1 && slots.held == 1, "the sleeping run's end frees no slot")
+            slots.release(holder)
+            #expect(await started.next())
+            try await group.waitForAll()
+        }
+        #expect(slots.held == 0 && slots.waiting == 0)
     }
 }
 
@@ -114,6 +169,38 @@ struct PageRunSlotsMeterTests {
         #expect(together == (held: 4, waiting: 2), "three start at once beside the first")
         #expect(afterMoreReadings == (held: 4, waiting: 2), "no more than the spare cores allow before the meter shows them")
         #expect(slots.held == 0)
+    }
+
+    /// A run that measures a speed-up starts only once the meter finds the cores idle, whatever slots runs that wait
+    /// still hold, or once it has waited its longest.
+    @Test func aRunThatMeasuresWaitsForQuietCoresOrItsLongestWait() async throws {
+        let counters = FakeCounters()
+        let meter = IdleCores(cores: 2, window: .milliseconds(20), read: counters.read)
+        let slots = PageRunSlots(count: 2, most: 2, idleCores: meter, spare: 0.5, settle: .milliseconds(20),
+                                 checkEvery: .milliseconds(2), longestWaitForQuiet: .seconds(3600))
+        let waitingRun = await slots.acquire()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let started = Occurrences()
+            group.addTask {
+                await slots.withSlot(measuresSpeed: true) { started.signal() }
+            }
+            // Both cores busy (another program, or the test process itself): a slot free, yet it waits.
+            try #require(await eventually(timeout: 30) { slots.waiting == 1 })
+            let readsBefore = counters.reads
+            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            #expect(slots.waiting == 1 && slots.held == 1)
+            // A core and a half idle is quiet enough with half a core to spare, the other run still in its slot.
+            counters.idleShare.withLock { $0 = 0.75 }
+            #expect(await started.next())
+            try await group.waitForAll()
+        }
+        slots.release(waitingRun)
+        let impatient = PageRunSlots(count: 2, most: 2, idleCores: IdleCores(cores: 2, window: .milliseconds(20), read: FakeCounters().read),
+                                     spare: 0.5, settle: .milliseconds(20), checkEvery: .milliseconds(2), longestWaitForQuiet: .zero)
+        let ticket = await impatient.acquire(measuresSpeed: true)
+        #expect(impatient.held == 2, "on a machine that stays busy it starts after its longest wait")
+        impatient.release(ticket)
+        #expect(slots.held == 0 && impatient.held == 0)
     }
 
     /// A run that measures a speed-up keeps the meter from letting extra runs in beside it, however idle the machine.

@@ -28,9 +28,13 @@ import Synchronization
 /// - `.followUp`: a run that a test starts only after an earlier run of its own ended (a retry, runs that take
 ///   turns with one another), or after slow work of its own (a build). Without it each run of a chain queues again
 ///   behind every test's first run.
-/// - `.criticalPath`: the runs of the suite's longest chains, such as page 2's (`QueuePageTests`): a page run at 1×
-///   and up to two more for the speed-up; and each test's tmux session (`Tmux.start`). They start first, so the rest
-///   of the suite runs beside them.
+/// - `.criticalPath`: the runs of the suite's long chains, such as each test's tmux session (`Tmux.start`), and the
+///   short runs of a suite whose chain is the longest (page 2's other runs). They start early, so the rest of the
+///   suite runs beside them.
+/// - `.longestChain`: the suite's longest chain, page 2's (`QueuePageTests`): the page at 1× for about 11 s, and up
+///   to two runs more for the speed-up after it, each with the cores to itself while it measures (`measuresSpeed`).
+///   Queued with the tmux sessions, its first run waited for them until 10 s in, and the hundred and fifty runs held
+///   back while it measures waited until 30 s in.
 /// A run that another test may ask for too (a suite's default run, a demo run an exercise grades) goes through
 /// `sharedRun`, which runs it once for the whole test process.
 /// A new test stays off the critical path if its runs are short (a speed factor of 10 or more where its claims
@@ -55,7 +59,7 @@ public final class PageRunSlots: Sendable {
 
     /// How soon a waiting run gets a slot: see `PageRunSlots`.
     public enum Urgency: Int, Sendable, Comparable {
-        case normal, followUp, criticalPath
+        case normal, followUp, criticalPath, longestChain
 
         public static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -65,12 +69,15 @@ public final class PageRunSlots: Sendable {
         public let number: Int
         /// Whether its run measures a speed-up (`acquire`'s `measuresSpeed`).
         let measuresSpeed: Bool
+        /// Whether its run sleeps through nearly all of its time (`acquire`'s `asleep`): a slot beside the counted ones.
+        var asleep = false
     }
 
     private struct Waiter {
         var urgency: Urgency
         var ticket: Ticket
         var continuation: CheckedContinuation<Void, Never>
+        var asked = ContinuousClock.now
     }
 
     private struct State {
@@ -85,8 +92,9 @@ public final class PageRunSlots: Sendable {
         /// Whether a look at the meter is due (`check`).
         var checking = false
         var nextTicket = 0
-        /// Slots held by runs that measure a speed-up: while there is one, no run starts beyond the cores' count.
-        var speedRuns = 0
+        /// The tickets of slots held by runs that measure a speed-up now: while there is one, no run starts beyond the
+        /// cores' count.
+        var measuring: Set<Int> = []
     }
 
     private let count: Int
@@ -97,6 +105,8 @@ public final class PageRunSlots: Sendable {
     private let spare: Double
     private let settle: Duration
     private let checkEvery: Duration
+    /// How long a run that measures a speed-up waits, at most, for the meter to find the cores idle.
+    private let longestWaitForQuiet: Duration
     private let state = Mutex(State())
 
     /// Exactly `count` slots, whatever the machine's load.
@@ -107,12 +117,15 @@ public final class PageRunSlots: Sendable {
         spare = .infinity
         settle = .zero
         checkEvery = .zero
+        longestWaitForQuiet = .zero
     }
 
     /// `count` slots always, and up to `most` while `idleCores` finds `spare` cores unused over `settle` for each run
-    /// started in a new slot within `settle`, and one more.
+    /// started in a new slot within `settle`, and one more. A run that measures a speed-up starts once the meter finds
+    /// all but `spare` of the `count` cores idle, or `longestWaitForQuiet` after it asked.
     public init(count: Int, most: Int, idleCores: IdleCores, spare: Double = 1, settle: Duration = .milliseconds(400),
-                checkEvery: Duration = .milliseconds(100)) {
+                checkEvery: Duration = .milliseconds(100), longestWaitForQuiet: Duration = .seconds(8)) {
+        self.longestWaitForQuiet = longestWaitForQuiet
         self.spare = spare
         self.count = count
         self.most = max(count, most)
@@ -129,20 +142,33 @@ public final class PageRunSlots: Sendable {
 
     /// Waits for a free slot and takes it; give it back with `release`. `label` names it in `RunLog`.
     ///
-    /// `measuresSpeed`: the run times work against the cores it gets (page 2's widths). While it holds its slot no run
-    /// starts beyond the cores' count, whatever the meter says: beside the extra runs the meter let in, page 2's width 2
-    /// measured 1.43× width 1 with 1.7 cores busy.
+    /// `measuresSpeed`: the run times work against the cores it gets (page 2's widths), so it takes every core's slot:
+    /// it starts once the meter finds the cores idle (with runs that wait, such as tmux sessions, still holding their
+    /// slots) or after `longestWaitForQuiet`, the runs asked for after it waiting too, and nothing starts beside it
+    /// until it ends or says it has measured (`endMeasuring`). Waiting for every other slot to be given back instead,
+    /// it once waited 10 s behind a tmux session with the machine idle. Beside the extra runs the meter let in, page
+    /// 2's width 2 measured 1.43× width 1 with 1.7 cores busy; beside one other run in the second core's slot, its
+    /// batches had 0.59–1.40 cores busy in four suite runs in a row, and the speed-up test counted none of them.
+    ///
+    /// `asleep`: the run sleeps through nearly all of its time, as page 8's stand-in for a Thread Sanitizer build that
+    /// prints nothing for 14 s. It starts at once and is not counted among the slots: it uses no core, and held in a
+    /// counted slot it kept another run waiting for its whole sleep, then started last and ended the suite 14 s later.
     @discardableResult
-    public func acquire(_ urgency: Urgency = .normal, measuresSpeed: Bool = false, label: String? = nil,
-                        fileID: String = #fileID, line: Int = #line) async -> Ticket {
+    public func acquire(_ urgency: Urgency = .normal, measuresSpeed: Bool = false, asleep: Bool = false,
+                        label: String? = nil, fileID: String = #fileID, line: Int = #line) async -> Ticket {
         let ticket = state.withLock { state -> Ticket in
             state.nextTicket += 1
-            return Ticket(number: state.nextTicket, measuresSpeed: measuresSpeed)
+            return Ticket(number: state.nextTicket, measuresSpeed: measuresSpeed, asleep: asleep)
         }
         log("ask", ticket.number, label ?? "\(fileID):\(line)", "\(urgency)")
+        if asleep {
+            log("grant", ticket.number, "asleep", String(held))
+            return ticket
+        }
         await withCheckedContinuation { continuation in
             let (granted, startChecking) = state.withLock { state -> (Bool, Bool) in
-                if state.held < count {
+                // Behind a waiter, even one that waits for the cores to be quiet, a run waits too.
+                if state.waiters.isEmpty && fits(ticket, state) {
                     grant(&state, to: ticket)
                     return (true, false)
                 }
@@ -151,7 +177,7 @@ public final class PageRunSlots: Sendable {
                 return (false, startCheckingIfNeeded(&state))
             }
             if granted {
-                log("grant", ticket.number, "core", String(held))
+                log("grant", ticket.number, measuresSpeed ? "every core" : "core", String(held))
                 continuation.resume()
             }
             if startChecking { check() }
@@ -159,27 +185,65 @@ public final class PageRunSlots: Sendable {
         return ticket
     }
 
-    /// Gives a slot back: the most urgent waiter, the longest waiting among equals, gets it.
+    /// Gives a slot back (every core's, from a run that was still measuring): the most urgent waiters, the longest
+    /// waiting among equals, get them.
     public func release(_ ticket: Ticket? = nil) {
         log("release", ticket?.number ?? 0)
-        let next = state.withLock { state -> Waiter? in
-            state.held -= 1
-            if ticket?.measuresSpeed == true { state.speedRuns -= 1 }
-            guard state.held < count, !state.waiters.isEmpty else { return nil }
-            let next = state.waiters.removeFirst()
-            grant(&state, to: next.ticket, handedOver: true)
-            return next
+        if ticket?.asleep == true { return }
+        let started = state.withLock { state -> [Waiter] in
+            let wasMeasuring = ticket.map { state.measuring.remove($0.number) != nil } ?? false
+            state.held -= wasMeasuring ? count : 1
+            return startFitting(&state, handedOver: true)
         }
-        if let next {
-            log("grant", next.ticket.number, "core", String(held))
-            next.continuation.resume()
+        resume(started)
+    }
+
+    /// Says that the run holding `ticket` has measured its speed-up: it keeps one slot, gives the other cores' slots
+    /// to waiters, and the meter may let runs in beside it again. Page 2 measures its widths in its first two seconds;
+    /// the rest of the run measures nothing.
+    public func endMeasuring(_ ticket: Ticket) {
+        let (ended, started) = state.withLock { state -> (Bool, [Waiter]) in
+            guard state.measuring.remove(ticket.number) != nil else { return (false, []) }
+            state.held -= count - 1
+            return (true, startFitting(&state, handedOver: false))
+        }
+        if ended { log("measured", ticket.number) }
+        resume(started)
+    }
+
+    /// Whether `ticket`'s run may start within the cores' slots now. One that measures a speed-up needs all of them
+    /// free where there is no meter; with a meter, it starts only when `check` finds the cores quiet.
+    private func fits(_ ticket: Ticket, _ state: State) -> Bool {
+        guard ticket.measuresSpeed else { return state.held < count }
+        return idleCores == nil && state.held == 0
+    }
+
+    /// Grants slots to the waiters at the front of the queue while they fit in the cores' slots; `handedOver` when
+    /// the slots are ones a run just gave back.
+    private func startFitting(_ state: inout State, handedOver: Bool) -> [Waiter] {
+        var started: [Waiter] = []
+        while let next = state.waiters.first, fits(next.ticket, state) {
+            state.waiters.removeFirst()
+            grant(&state, to: next.ticket, handedOver: handedOver)
+            started.append(next)
+        }
+        return started
+    }
+
+    /// Lets the runs just given slots go on, each logged.
+    private func resume(_ started: [Waiter]) {
+        for waiter in started {
+            log("grant", waiter.ticket.number, waiter.ticket.measuresSpeed ? "every core" : "core", String(held))
+            waiter.continuation.resume()
         }
     }
 
     /// Runs `body` in a slot of its own. `label` names it in `RunLog`.
-    public func withSlot<T>(_ urgency: Urgency = .normal, measuresSpeed: Bool = false, label: String? = nil,
-                            fileID: String = #fileID, line: Int = #line, _ body: () async throws -> T) async rethrows -> T {
-        let ticket = await acquire(urgency, measuresSpeed: measuresSpeed, label: label, fileID: fileID, line: line)
+    public func withSlot<T>(_ urgency: Urgency = .normal, measuresSpeed: Bool = false, asleep: Bool = false,
+                            label: String? = nil, fileID: String = #fileID, line: Int = #line,
+                            _ body: () async throws -> T) async rethrows -> T {
+        let ticket = await acquire(urgency, measuresSpeed: measuresSpeed, asleep: asleep, label: label, fileID: fileID,
+                                   line: line)
         defer { release(ticket) }
         return try await body()
     }
@@ -190,10 +254,15 @@ public final class PageRunSlots: Sendable {
         RunLog.note(event, slot, fields)
     }
 
-    /// Takes a slot for `ticket`; `handedOver` when it is the one a run just gave back.
+    /// Takes a slot for `ticket`, every core's if it measures a speed-up; `handedOver` when it is one a run just gave
+    /// back.
     private func grant(_ state: inout State, to ticket: Ticket, handedOver: Bool = false) {
-        state.held += 1
-        if ticket.measuresSpeed { state.speedRuns += 1 }
+        if ticket.measuresSpeed {
+            state.held += count
+            state.measuring.insert(ticket.number)
+        } else {
+            state.held += 1
+        }
         guard !handedOver else { return }
         // Pruned here too, not only in `check`: slots taken while no run waits would otherwise pile up until one does.
         let now = ContinuousClock.now
@@ -224,12 +293,19 @@ public final class PageRunSlots: Sendable {
             }
             state.recentGrowth.removeAll { now - $0 >= settle }
             var started: [Waiter] = []
-            while !state.waiters.isEmpty {
+            while let next = state.waiters.first {
                 // What the meter cannot show yet: the runs started within its window, each taken to use `spare`.
                 let unseen = Double(state.recentGrowth.count) * spare
-                let extraAllowed = state.held < most && state.speedRuns == 0 && (idle ?? 0) - unseen >= spare
-                guard state.held < count || extraAllowed else { break }
-                let next = state.waiters.removeFirst()
+                let extraAllowed = state.held < most && state.measuring.isEmpty && (idle ?? 0) - unseen >= spare
+                if next.ticket.measuresSpeed {
+                    // Never as an extra, and the runs behind it wait for it. The test process's own work counts too:
+                    // started beside its first 3 s, when it used 1.7 cores, page 2's batches had 0.6 cores busy.
+                    let quiet = (idle ?? 0) >= Double(count) - spare
+                    guard state.measuring.isEmpty, quiet || now - next.asked >= longestWaitForQuiet else { break }
+                } else {
+                    guard fits(next.ticket, state) || extraAllowed else { break }
+                }
+                state.waiters.removeFirst()
                 grant(&state, to: next.ticket)
                 started.append(next)
             }

@@ -7,8 +7,10 @@ import TourCore
 ///
 /// Tests wait for the run's real end (or the watchdog's verdict), never for a fixed time, and they wait without
 /// holding a thread: the record comes back with the run's `.ended` event. Runs take turns for the cores
-/// (`PageRunSlots`), the more `urgent` first. `executable` defaults to `product` in this build's products; a test that changed a page
-/// passes the program of its own `ScratchPackage`.
+/// (`PageRunSlots`), the more `urgent` first; a run that sleeps through nearly all of its time says it is `asleep`, and
+/// one that `measuresSpeed` says with `measuringEnds` which event ends its measuring, if it goes on after it.
+/// `executable` defaults to `product` in this build's products; a test that changed a page passes the program of its
+/// own `ScratchPackage`.
 public func recordRun(
     product: String,
     executable: String? = nil,
@@ -20,17 +22,20 @@ public func recordRun(
     environment: [String: String] = [:],
     limits: RunRecord.Limits = RunRecord.Limits(),
     urgency: PageRunSlots.Urgency = .normal,
-    measuresSpeed: Bool = false
+    measuresSpeed: Bool = false,
+    measuringEnds: (@Sendable (HostEvent) -> Bool)? = nil,
+    asleep: Bool = false
 ) async -> RunRecord {
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
                              stuckAfter: stuckAfter, silentLimit: silentLimit, extraArguments: arguments, extraEnvironment: environment)
     let label = ([product] + knobs.map { "\($0.name)=\($0.value)" } + ["×\(speed)"]).joined(separator: " ")
-    let ticket = await PageRunSlots.shared.acquire(urgency, measuresSpeed: measuresSpeed, label: label)
+    let ticket = await PageRunSlots.shared.acquire(urgency, measuresSpeed: measuresSpeed, asleep: asleep, label: label)
     defer { PageRunSlots.shared.release(ticket) }
     return await withCheckedContinuation { continuation in
         let run = PageRun.start(request) { event in
             recorder.apply(event)
+            if measuringEnds?(event) == true { PageRunSlots.shared.endMeasuring(ticket) }
             // The run's last event, delivered once, after every other.
             if case .ended = event { continuation.resume(returning: recorder.record) }
         }
