@@ -120,8 +120,8 @@ struct QueuePageTests {
     /// host runs both on one physical core. So a run counts only if its width-2 batch had 1.7 cores busy and used at
     /// most 1.15 times width 1's CPU time per filter. Up to three runs are measured, the best counting, as the page
     /// counts its best round: the suite's run at 1× (beside other runs, so it seldom counts), then up to two with the
-    /// cores to themselves while they measure their widths (`measuresSpeed`). If none counts, the test is cancelled (skipped) with the figures, rather than passing
-    /// or failing on the machine's load. Given such cores, the speed-up nearly follows from the CPU figures (it is
+    /// cores to themselves while they measure their widths (`measuresSpeed`). If none counts, the test is cancelled
+    /// (skipped) with the figures, rather than passing or failing on the machine's load. Given such cores, the speed-up nearly follows from the CPU figures (it is
     /// busy cores over width 1's, over the CPU per filter), so what the page itself decides is checked first, from
     /// the spans and whatever the cores did: a width-2 queue keeps two filters running. A page whose width-2 queue
     /// ran them one at a time fails there, where the old check only cancelled for lack of busy cores.

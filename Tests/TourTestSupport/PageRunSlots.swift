@@ -70,7 +70,7 @@ public final class PageRunSlots: Sendable {
         /// Whether its run measures a speed-up (`acquire`'s `measuresSpeed`).
         let measuresSpeed: Bool
         /// Whether its run sleeps through nearly all of its time (`acquire`'s `asleep`): a slot beside the counted ones.
-        var asleep = false
+        let asleep: Bool
     }
 
     private struct Waiter {
@@ -177,7 +177,7 @@ public final class PageRunSlots: Sendable {
                 return (false, startCheckingIfNeeded(&state))
             }
             if granted {
-                log("grant", ticket.number, measuresSpeed ? "every core" : "core", String(held))
+                logGrant(of: ticket)
                 continuation.resume()
             }
             if startChecking { check() }
@@ -233,7 +233,7 @@ public final class PageRunSlots: Sendable {
     /// Lets the runs just given slots go on, each logged.
     private func resume(_ started: [Waiter]) {
         for waiter in started {
-            log("grant", waiter.ticket.number, waiter.ticket.measuresSpeed ? "every core" : "core", String(held))
+            logGrant(of: waiter.ticket)
             waiter.continuation.resume()
         }
     }
@@ -252,6 +252,11 @@ public final class PageRunSlots: Sendable {
     private func log(_ event: String, _ slot: Int, _ fields: String...) {
         guard self === Self.shared else { return }
         RunLog.note(event, slot, fields)
+    }
+
+    /// Notes in `RunLog` a slot given within the cores' count, or every core's to a run that measures a speed-up.
+    private func logGrant(of ticket: Ticket) {
+        log("grant", ticket.number, ticket.measuresSpeed ? "every core" : "core", String(held))
     }
 
     /// Takes a slot for `ticket`, every core's if it measures a speed-up; `handedOver` when it is one a run just gave

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Off unless `TOUR_TEST_RUN_LOG` names a file: `TOUR_TEST_RUN_LOG=/tmp/runs.tsv swift test`. One line per event,
 /// tab-separated: seconds since 1970 (to line up with Swift Testing's event stream), the event, the slot's number,
-/// then what the event says (`ask` label and urgency; `grant` how and how many slots are held; `release`; `cpu` the
-/// page's pid and its user and system seconds, read from `/proc` until it ended).
+/// then what the event says (`ask` label and urgency; `grant` how and how many slots are held; `measured`, when a run
+/// that measures a speed-up has done so; `release`; `cpu` the page's pid and its user and system seconds, read from
+/// `/proc` until it ended).
 public enum RunLog {
     /// The log's file, when it is on.
     private static let file = Mutex<FileHandle?>({
