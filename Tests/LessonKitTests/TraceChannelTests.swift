@@ -29,4 +29,16 @@ struct TraceChannelTests {
         close(descriptor)
         #expect(!TraceChannel.carriesLines(descriptor))
     }
+
+    /// A line after quiet goes out at once; one within half a millisecond of the last write is part of a burst and
+    /// gathers. Decided from the two times alone, so no clock is waited on.
+    @Test func aLineAfterQuietIsWrittenAtOnceAndABurstGathers() {
+        let gathering = UInt64(TraceChannel.gatherMicroseconds) * 1_000
+        let lastWrite: UInt64 = 5_000_000_000
+        #expect(TraceChannel.writesAtOnce(now: 1_000, lastWriteEnded: 0))
+        #expect(TraceChannel.writesAtOnce(now: lastWrite + gathering, lastWriteEnded: lastWrite))
+        #expect(TraceChannel.writesAtOnce(now: lastWrite + 20 * gathering, lastWriteEnded: lastWrite))
+        #expect(!TraceChannel.writesAtOnce(now: lastWrite + gathering - 1, lastWriteEnded: lastWrite))
+        #expect(!TraceChannel.writesAtOnce(now: lastWrite, lastWriteEnded: lastWrite))
+    }
 }

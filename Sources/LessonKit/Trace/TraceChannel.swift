@@ -7,12 +7,20 @@ import PageProtocol
 ///
 /// A `write(2)` per event would cost about a microsecond, more than everything else an event costs, so
 /// lines are gathered in a buffer: whole lines only, appended under a lock, so no line ever tears whatever
-/// its size or the number of threads. A flusher thread writes them out about half a millisecond after the
-/// first line lands (at once when 64 KiB wait), at exit, and from a crash handler before the process dies,
-/// so nothing sent before a crash is lost.
+/// its size or the number of threads. A flusher thread writes a line that follows half a millisecond of quiet at
+/// once, so a page's occasional `print` reaches the host with no added wait; lines that follow closer than that
+/// gather for half a millisecond (at once when 64 KiB wait). It also writes at exit, and from a crash handler
+/// before the process dies, so nothing sent before a crash is lost.
 final class TraceChannel: Sendable {
     /// How long the flusher lets lines gather before it writes them: short enough to look live.
     static let gatherMicroseconds: UInt32 = 500
+
+    /// Whether lines that woke the flusher at `now` go out at once: when the last write ended at least a gathering's
+    /// length before (or there was none, `lastWriteEnded` 0), they are not part of a burst, and waiting would only
+    /// delay them. Within a burst they gather, so a flood costs one write per half millisecond, not one per line.
+    static func writesAtOnce(now: UInt64, lastWriteEnded: UInt64) -> Bool {
+        lastWriteEnded == 0 || now &- lastWriteEnded >= UInt64(gatherMicroseconds) * 1_000
+    }
 
     let fileDescriptor: Int32?
     private let buffer: LineBuffer?
@@ -126,11 +134,15 @@ final class LineBuffer: @unchecked Sendable {
 
     func startFlusher() {
         let flusher = Thread { [self] in
+            var lastWriteEnded: UInt64 = 0
             while true {
                 wake.wait()
                 let full = lock.withLock { _ in count >= Self.capacity }
-                if !full { usleep(TraceChannel.gatherMicroseconds) }
+                if !full && !TraceChannel.writesAtOnce(now: monotonicNanoseconds(), lastWriteEnded: lastWriteEnded) {
+                    usleep(TraceChannel.gatherMicroseconds)
+                }
                 flush()
+                lastWriteEnded = monotonicNanoseconds()
             }
         }
         flusher.name = "lessonkit-trace"
