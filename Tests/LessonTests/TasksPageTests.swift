@@ -114,19 +114,28 @@ struct TasksPageTests {
 
     // MARK: - Thread hops
 
+    /// Which thread a resumption gets is the scheduler's choice, and the page says so ("may"): on a loaded machine a
+    /// run once handed all twelve back to the threads they had left. A run with no hop is followed by up to two more,
+    /// and one of the three must show one; every run must count what its own trace shows.
     @Test func aTaskResumesOnAnotherThreadAndThePageCountsWhatTheTraceShows() async throws {
-        let run = await Self.run.value
-        var resumptions = 0
-        var hops = 0
-        for task in 1...4 {
-            let steps = (1...4).compactMap { step in run.spans(named: "task \(task), step \(step)").first }
-            try #require(steps.count == 4, "task \(task) ran every step")
-            #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.start < $1.start })
-            resumptions += steps.count - 1
-            hops += zip(steps, steps.dropFirst()).filter { $0.thread != $1.thread }.count
+        var run = await Self.run.value
+        var hopCounts: [Int] = []
+        while true {
+            var resumptions = 0
+            var hops = 0
+            for task in 1...4 {
+                let steps = (1...4).compactMap { step in run.spans(named: "task \(task), step \(step)").first }
+                try #require(steps.count == 4, "task \(task) ran every step")
+                #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.start < $1.start })
+                resumptions += steps.count - 1
+                hops += zip(steps, steps.dropFirst()).filter { $0.thread != $1.thread }.count
+            }
+            #expect(run.outputText.contains("In this run \(hops) of \(resumptions) resumptions came back on another thread than the step before"))
+            hopCounts.append(hops)
+            if hops >= 1 || hopCounts.count == 3 { break }
+            run = await recordRun(product: "Lesson09Tasks", speed: Self.speed, urgency: .followUp)
         }
-        #expect(hops >= 1, "in this run no resumption changed threads")
-        #expect(run.outputText.contains("In this run \(hops) of \(resumptions) resumptions came back on another thread than the step before"))
+        #expect(hopCounts.last! >= 1, "no resumption changed threads in \(hopCounts.count) runs")
     }
 
     // MARK: - Cancellation
