@@ -240,8 +240,14 @@ struct StandInPackage {
     /// Writes a program from a short-lived `sh`, never from this process: tests run in parallel, and a file this
     /// process had open for writing could be inherited by a child another test is forking, making its exec fail
     /// with ETXTBSY ("Text file busy").
+    ///
+    /// A program to copy is hard-linked where it can be (`tour` is 86 MB in a debug build, and the temporary folder is
+    /// on disk): nothing writes to the link, and a linker replaces its output with a new file rather than write the old
+    /// one in place, so the checkout's build is never changed through it. Copied when the two folders are on different
+    /// file systems.
     private func writeWithShell(_ path: String, text: String? = nil, copying source: String? = nil) async throws {
-        let command = source != nil ? "cp \"$2\" \"$1\" && chmod 755 \"$1\"" : "printf '%s' \"$2\" > \"$1\" && chmod 755 \"$1\""
+        let command = source != nil ? "ln \"$2\" \"$1\" 2>/dev/null || { cp \"$2\" \"$1\" && chmod 755 \"$1\"; }"
+            : "printf '%s' \"$2\" > \"$1\" && chmod 755 \"$1\""
         let written = try await runToEnd("/bin/sh", ["-c", command, "sh", path, source ?? text ?? ""], environment: [:])
         guard written.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
     }

@@ -10,7 +10,7 @@ import TourTestSupport
 @Suite("Exercise check runner")
 struct ExerciseCheckRunnerTests {
     @Test func theRunnerBuildsTheLearnersFileRunsItAndJudgesItsRecord() async throws {
-        let scratch = try await ScratchPackage.make()
+        let scratch = try await ScratchPackage.make(withTour: false)
         defer { scratch.remove() }
         let challenge = PageExercises.async.challenge
         let check = ExerciseCheck(packageRoot: scratch.root, productsDirectory: scratch.productsDirectory)
@@ -44,7 +44,7 @@ struct ExerciseCheckRunnerTests {
     }
 
     @Test func aCancelledCheckStopsItsRun() async throws {
-        let scratch = try await ScratchPackage.make()
+        let scratch = try await ScratchPackage.make(withTour: false)
         defer { scratch.remove() }
         let challenge = PageExercises.async.challenge
         let check = ExerciseCheck(packageRoot: scratch.root, productsDirectory: scratch.productsDirectory)

@@ -29,6 +29,7 @@ public struct ScratchPackage: Sendable {
     public let productsDirectory: URL
 
     /// The copy's `tour`: it reads pages from the copy (pass `environment`) and runs programs from `productsDirectory`.
+    /// Missing in a copy made `withTour: false`.
     public var tour: String { productsDirectory.appendingPathComponent("tour").path }
 
     /// What a `tour` process needs to take its pages from the copy.
@@ -60,13 +61,18 @@ public struct ScratchPackage: Sendable {
     /// order they were asked for: the suite's first seconds asked for eight at once, and their eight threads left
     /// Swift Testing's two a quarter of the cores, so that no test could report until they were done. One at a time,
     /// the first copy is also ready sooner; each waits in a task, so the first starts once the pool comes back to it.
-    public static func make(of checkout: URL = PageCatalog.defaultRoot,
-                            products: URL = BuildProducts.directory) async throws -> ScratchPackage {
+    ///
+    /// `withTour: false` leaves out the copy's `tour` (86 MB of the 260, in a debug build), for a test that only
+    /// rebuilds and runs pages.
+    public static func make(of checkout: URL = PageCatalog.defaultRoot, products: URL = BuildProducts.directory,
+                            withTour: Bool = true) async throws -> ScratchPackage {
         let copying = lastCopy.withLock { last in
             let previous = last
             let copying = Task {
                 await previous?.value
-                return await awaitBlocking("scratch-package") { Result { try copy(checkout: checkout, products: products) } }
+                return await awaitBlocking("scratch-package") {
+                    Result { try copy(checkout: checkout, products: products, withTour: withTour) }
+                }
             }
             last = Task { _ = await copying.value }
             return copying
@@ -85,7 +91,7 @@ public struct ScratchPackage: Sendable {
         [".yaml", ".json", ".LinkFileList", ".resp", ".txt"].contains { name.hasSuffix($0) } || name == "sources"
     }
 
-    static func copy(checkout: URL, products: URL) throws -> ScratchPackage {
+    static func copy(checkout: URL, products: URL, withTour: Bool = true) throws -> ScratchPackage {
         let files = FileManager.default
         let checkout = checkout.standardizedFileURL.resolvingSymlinksInPath()
         let products = products.standardizedFileURL.resolvingSymlinksInPath()
@@ -114,7 +120,7 @@ public struct ScratchPackage: Sendable {
                                  to: copiedBuild.appendingPathComponent("\(configuration).yaml"))
             try files.createSymbolicLink(atPath: copiedBuild.appendingPathComponent(configuration).path,
                                          withDestinationPath: "\(triple)/\(configuration)")
-            try copyTree(products, into: copiedProducts, rewrite: rewrite, skipping: leftOut)
+            try copyTree(products, into: copiedProducts, rewrite: rewrite, skipping: { leftOut($0) || (!withTour && $0 == "tour") })
         } catch {
             try? files.removeItem(at: root)
             throw error

@@ -17,9 +17,10 @@ struct ScratchPackageTests {
         let programBefore = try FileFacts(checkoutProgram)
 
         let started = ContinuousClock.now
-        let scratch = try await ScratchPackage.make()
+        let scratch = try await ScratchPackage.make(withTour: false)
         defer { scratch.remove() }
         let copied = ContinuousClock.now
+        #expect(!FileManager.default.fileExists(atPath: scratch.tour), "a copy made withTour: false has no tour")
         let page = try #require(try scratch.catalog().pages.first)
         #expect(page.source.path.hasPrefix(scratch.root.path + "/"))
         let text = try String(contentsOf: page.source, encoding: .utf8)
