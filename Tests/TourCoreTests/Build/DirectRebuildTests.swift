@@ -45,6 +45,12 @@ final class DirectRebuildTests {
         return await builder.build(product: "Page01", sources: sources).finished()
     }
 
+    /// Runs the program and expects it to print `expected`; a failure shows what it printed instead.
+    func expectPrinted(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let printed = try await run()
+        #expect(printed == expected, sourceLocation: sourceLocation)
+    }
+
     /// Runs the program and returns what it printed.
     func run() async throws -> String {
         let process = Process()
@@ -54,7 +60,8 @@ final class DirectRebuildTests {
         let ended = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in ended.continuation.yield(); ended.continuation.finish() }
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let reading = output.fileHandleForReading
+        let data = await awaitBlocking("page-output") { reading.readDataToEndOfFile() }
         for await _ in ended.stream {}
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -62,7 +69,7 @@ final class DirectRebuildTests {
     @Test func everyKindOfChangeRunsWhatWasSaved() async throws {
         let first = await builder.build(product: "Page01").finished()
         try #require(first.status == .succeeded, "the scratch package did not build: \(first.output.suffix(10))")
-        #expect(try await run() == "main 1 kit 1 helper 1")
+        try await expectPrinted("main 1 kit 1 helper 1")
 
         // The autolink file written in this process is the one the toolchain's tool writes.
         let sources = Page.sourceFiles(main: page.appendingPathComponent("main.swift"))
@@ -83,13 +90,13 @@ final class DirectRebuildTests {
         var outcome = await rebuild()
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .direct)
-        #expect(try await run() == "main 2 kit 1 helper 1")
+        try await expectPrinted("main 2 kit 1 helper 1")
 
         // A helper file beside it: every file of the page is compiled, so this too takes the direct route.
         try write("Lessons/01-Page/Helper.swift", "func helper() -> String { \"helper 2\" }\n")
         outcome = await rebuild()
         #expect(outcome.route == .direct)
-        #expect(try await run() == "main 2 kit 1 helper 2")
+        try await expectPrinted("main 2 kit 1 helper 2")
 
         // A new file: only SwiftPM can plan it.
         try write("Lessons/01-Page/Extra.swift", "func extra() -> String { \"extra\" }\n")
@@ -97,12 +104,12 @@ final class DirectRebuildTests {
         outcome = await rebuild()
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .swiftBuild(reason: "Extra.swift is new"))
-        #expect(try await run() == "main 3 kit 1 helper 2 extra")
+        try await expectPrinted("main 3 kit 1 helper 2 extra")
         // SwiftPM's new plan has it: direct again.
         try write("Lessons/01-Page/Extra.swift", "func extra() -> String { \"extra 2\" }\n")
         outcome = await rebuild()
         #expect(outcome.route == .direct)
-        #expect(try await run() == "main 3 kit 1 helper 2 extra 2")
+        try await expectPrinted("main 3 kit 1 helper 2 extra 2")
 
         // A deleted file.
         try FileManager.default.removeItem(at: page.appendingPathComponent("Extra.swift"))
@@ -110,7 +117,7 @@ final class DirectRebuildTests {
         outcome = await rebuild()
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .swiftBuild(reason: "Extra.swift was removed"))
-        #expect(try await run() == "main 4 kit 1 helper 2")
+        try await expectPrinted("main 4 kit 1 helper 2")
 
         // The library the page imports: the page alone would be compiled against its old module.
         try write("Sources/Kit/Kit.swift", "public func kit() -> String { \"kit 2\" }\n")
@@ -118,7 +125,7 @@ final class DirectRebuildTests {
         outcome = await rebuild()
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .swiftBuild(reason: "Kit changed (Kit.swift)"))
-        #expect(try await run() == "main 5 kit 2 helper 2")
+        try await expectPrinted("main 5 kit 2 helper 2")
 
         // Broken, then fixed: the broken text says where, and the old program is not what runs after the fix.
         try write("Lessons/01-Page/main.swift", "import Kit\nprnt(\"main 6\", kit(), helper())\n")
@@ -130,6 +137,6 @@ final class DirectRebuildTests {
         outcome = await rebuild()
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .direct)
-        #expect(try await run() == "main 7 kit 2 helper 2")
+        try await expectPrinted("main 7 kit 2 helper 2")
     }
 }
