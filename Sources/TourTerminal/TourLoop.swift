@@ -225,7 +225,8 @@ final class TourLoop: @unchecked Sendable {
                 // One small file, read on the queue: the overlay shows it in the next frame.
                 perform(model.update(.exercise(exercises.readSolution(page, file: file))))
             case .publishPresenterSnapshot(let snapshot):
-                publishPresenterSnapshot(snapshot)
+                // An effect before this one may have published a newer snapshot already (`isLatestPublished`).
+                if model.isLatestPublished(snapshot) { publishPresenterSnapshot(snapshot) }
             case .savePictures(let page):
                 savePictures(of: page)
             }

@@ -167,6 +167,26 @@ struct PresenterTests {
         #expect(screen.find("let label") != nil)
     }
 
+    /// At launch the page on screen is read by an effect of the launch itself, which the loop folds in before it
+    /// performs the launch's own publish: the launch's snapshot (no blocks yet) is then no longer the latest, and
+    /// the loop drops it rather than send it after the newer one.
+    @Test("A snapshot made before the page was read is not the latest once the read has been folded in")
+    func aSnapshotOvertakenByTheReadIsNotTheLatest() async throws {
+        let catalog = try PresenterFixtures.catalog()
+        var model = TourModel.load(catalog, speed: 1, size: Size(width: 120, height: 40), glyphs: .unicode,
+                                   pictureDepth: .colors256, exercises: [])
+        model.startPresenting(playback: nil)
+        let launch = model.update(.launched)
+        let page = try #require(catalog.pages.first)
+        #expect(launch.contains(.readSource(page)))
+        let beforeRead = try #require(launch.compactMap { if case .publishPresenterSnapshot(let snapshot) = $0 { snapshot } else { nil } }.first)
+        #expect(beforeRead.blockCount == 0)
+        let afterRead = try #require(model.published(.editLoop(.sourceRead(page: page, page.readParsedSource()))).first)
+        #expect(afterRead.blockCount > 0)
+        #expect(!model.isLatestPublished(beforeRead))
+        #expect(model.isLatestPublished(afterRead))
+    }
+
     @Test("The snapshot is published when it changes, and the clock changes it at most once a second")
     func publishing() async throws {
         var model = try PresenterFixtures.model()

@@ -132,6 +132,14 @@ extension TourModel {
         return changes
     }
 
+    /// Whether `snapshot` is still the one the model published last. The loop performs an update's effects in order,
+    /// and one of them may fold a newer event in at once (`.readSource` does, with the text just read): that update's
+    /// newer snapshot goes out first, and the older one, performed after it, must be dropped, or the speaker's notes
+    /// would be left on it ("block 1 of 0" from before the page was read) until the next change.
+    public func isLatestPublished(_ snapshot: PresenterSnapshot) -> Bool {
+        presenter?.published == snapshot
+    }
+
     /// The snapshot as an effect when it differs from the one published last.
     mutating func publishPresenterSnapshot() -> [TourEffect] {
         guard let snapshot = presenterSnapshot, snapshot != presenter?.published else { return [] }
