@@ -129,6 +129,19 @@ public struct PageBuilder: Sendable {
         }
     }
 
+    /// Removes the objects SwiftPM's last plan compiles `product`'s own sources into, before `swift build`.
+    ///
+    /// SwiftPM's incremental compile can take a source saved in the same second as the text it last compiled for
+    /// unchanged, and link the old object: here a second save of `main.swift`, of the same size, within the second of
+    /// the first, ran the first text. Without its objects the page's files are compiled from the text on disk, as the
+    /// direct route always does; they are a page's few files, and compiled anyway whenever they changed.
+    func removeObjects(of product: String) {
+        guard let module = BuildPlan.load(file: planFile)?.command(product: product, configuration: configuration, kind: "module") else {
+            return
+        }
+        for object in module.outputs where object.hasSuffix(".o") { unlink(object) }
+    }
+
     /// `<scratch>/<configuration>.yaml`, the llbuild plan SwiftPM wrote on its last build.
     var planFile: URL {
         (scratchPath ?? packageRoot.appendingPathComponent(".build")).appendingPathComponent("\(configuration).yaml")
@@ -292,6 +305,7 @@ public final class PageBuild: Sendable {
         guard let swift = builder.swiftExecutable else {
             return outcome(.couldNotStart("no swift on PATH (\(builder.searchPath)); install the Swift toolchain"))
         }
+        builder.removeObjects(of: product)
         return outcome(runTogether([[swift] + builder.arguments(product: product)], onLine: collect))
     }
 

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 import Testing
 @testable import TourCore
@@ -126,6 +127,19 @@ final class DirectRebuildTests {
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .swiftBuild(reason: "Kit changed (Kit.swift)"))
         try await expectPrinted("main 5 kit 2 helper 2")
+
+        // A save `swift build` alone would miss: the same size as the text it last compiled, and the same modification
+        // time, as a second save within the same second can have. The fallback compiles it all the same.
+        let mainFile = page.appendingPathComponent("main.swift").path
+        var compiled = stat()
+        try #require(stat(mainFile, &compiled) == 0)
+        try write("Lessons/01-Page/main.swift", "import Kit\nprint(\"main S\", kit(), helper())\n")
+        var times = [compiled.st_atim, compiled.st_mtim]
+        try #require(utimensat(AT_FDCWD, mainFile, &times, 0) == 0)
+        outcome = await builder.build(product: "Page01").finished()
+        #expect(outcome.status == .succeeded)
+        #expect(outcome.route == .swiftBuild(reason: nil))
+        try await expectPrinted("main S kit 2 helper 2")
 
         // Broken, then fixed: the broken text says where, and the old program is not what runs after the fix.
         try write("Lessons/01-Page/main.swift", "import Kit\nprnt(\"main 6\", kit(), helper())\n")
