@@ -145,7 +145,7 @@ private struct SanitizerStandIn {
     }
 
     init(running product: String, report: String?) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("barrier-tsan-\(UUID().uuidString)")
+        folder = ScratchSpace.folder.appendingPathComponent("barrier-tsan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let exercise = root.appendingPathComponent("Exercises/08-Barrier")
         try FileManager.default.createDirectory(at: exercise, withIntermediateDirectories: true)

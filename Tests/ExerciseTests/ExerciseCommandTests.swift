@@ -5,7 +5,7 @@ import Testing
 import TourCore
 import TourTestSupport
 
-/// A package folder with page 3 and its exercise and solution, in a temporary folder, and a progress store beside
+/// A package folder with page 3 and its exercise and solution, in a scratch folder (`ScratchSpace`), and a progress store beside
 /// it: commands and resets change only these.
 final class ExerciseFolder: Sendable {
     let folder: URL
@@ -18,7 +18,7 @@ final class ExerciseFolder: Sendable {
     static let shippedExercise = "//: # Exercise: Finish the asynchronous operation\nprint(\"untouched\")\n"
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tour-exercise-\(UUID().uuidString)")
+        folder = ScratchSpace.folder.appendingPathComponent("tour-exercise-\(UUID().uuidString)")
         root = folder.appendingPathComponent("package")
         let manager = FileManager.default
         for (path, text) in [("Lessons/03-Async/main.swift", "//: # Async\nprint(3)\n"),

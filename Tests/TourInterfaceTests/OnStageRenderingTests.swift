@@ -38,7 +38,7 @@ struct OnStageRenderingTests {
     }
 
     @Test func theModelsFlagDecidesWhatThePagePaneShows() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-speaker-\(UUID().uuidString)")
+        let root = ScratchSpace.folder.appendingPathComponent("tour-speaker-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("Lessons/01-Queue")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -3,6 +3,7 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// Pages for the presenter: one with speaker notes, a knob and two runs of code, then the fixture queue page.
 enum PresenterFixtures {
@@ -32,7 +33,7 @@ enum PresenterFixtures {
     static let start: UInt64 = 5_000_000_000_000
 
     static func catalog() throws -> PageCatalog {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-presenter-\(UUID().uuidString)")
+        let root = ScratchSpace.folder.appendingPathComponent("tour-presenter-\(UUID().uuidString)")
         for (folder, source) in [("01-Stage", stageSource), ("02-Queue", FixturePages.queueSource)] {
             let directory = root.appendingPathComponent("Lessons").appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

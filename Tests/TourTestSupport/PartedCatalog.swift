@@ -1,7 +1,7 @@
 import Foundation
 import TourCore
 
-/// Four small pages in two parts, in a temporary folder of their own, removed when this goes: page 1 opens part one,
+/// Four small pages in two parts, in a scratch folder of their own (`ScratchSpace`), removed when this goes: page 1 opens part one,
 /// page 3 part two, and pages 2 and 4 open none.
 public final class PartedCatalog {
     public let root: URL
@@ -16,7 +16,7 @@ public final class PartedCatalog {
 
     /// `pages` written as `Lessons/<folder>/main.swift` and loaded as a catalog.
     public init(_ pages: [(folder: String, text: String)] = PartedCatalog.pages) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-parts-\(UUID().uuidString)")
+        root = ScratchSpace.folder.appendingPathComponent("tour-parts-\(UUID().uuidString)")
         for (folder, text) in pages {
             let pageFolder = root.appendingPathComponent("Lessons/\(folder)")
             try FileManager.default.createDirectory(at: pageFolder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TourTestSupport
 @testable import TourCore
 
 /// `tour reset` against kept originals that cannot be trusted: each is refused, with what is wrong and how to recover,
@@ -42,7 +43,7 @@ struct ResetFaultTests {
             let evil = "// overwritten by reset\n"
             let text = try #require(package.text(manifest(package)))
             try package.write(text + line(evil, package.outside.path), to: manifest(package))
-        }, message: "\(manifestPath) cannot be trusted: line 4 names '\(FileManager.default.temporaryDirectory.path)"),
+        }, message: "\(manifestPath) cannot be trusted: line 4 names '\(ScratchSpace.folder.path)"),
         Fault(name: "kept copy is a symbolic link out of the folder", damage: { package in
             let kept = package.root.appendingPathComponent(".tour/originals/01-Operation/main.swift")
             let text = try #require(package.text(kept))

@@ -1,11 +1,12 @@
 import Foundation
 import TourCore
+import TourTestSupport
 
-/// A package of two small pages in a temporary folder of its own, with a file of the learner's beside the pages and one
+/// A package of two small pages in a scratch folder of its own (`ScratchSpace`, in memory where it can be), with a file of the learner's beside the pages and one
 /// outside the package, for tests that must never touch the checkout. `tree` is everything under the folder, to show
 /// that a refused reset changed nothing.
 final class TwoPageFolder {
-    /// The temporary folder: `package/` and `outside.swift` are in it.
+    /// The scratch folder: `package/` and `outside.swift` are in it.
     let folder: URL
     let root: URL
     let catalog: PageCatalog
@@ -17,7 +18,7 @@ final class TwoPageFolder {
     var outside: URL { folder.appendingPathComponent("outside.swift") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tour-scratch-\(UUID().uuidString)")
+        folder = ScratchSpace.folder.appendingPathComponent("tour-scratch-\(UUID().uuidString)")
         root = folder.appendingPathComponent("package")
         let manager = FileManager.default
         for (page, files) in [("01-Operation", ["main.swift": "//: # Operation\nprint(1)\n", "Helper.swift": "func helper() {}\n"]),
