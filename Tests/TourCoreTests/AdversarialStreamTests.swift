@@ -2,6 +2,7 @@ import Foundation
 import PageProtocol
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// What a hostile page can send, fed to the fold as the runner feeds it (`RunRecord.ingest(_:receivedAt:)`), on a
 /// clock the test moves: no process, no waiting. For every stream the record survives, stays under its memory
@@ -69,20 +70,21 @@ struct AdversarialStreamTests {
         #expect(summary.contains { $0.hasPrefix("Ended: stuck") }, sourceLocation: sourceLocation)
     }
 
-    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    /// A million events, fed aside (`computeAside`), off the cooperative pool the other tests report from.
     @Test func aDependencyChainOfAMillionOperations() async throws {
-        var feed = Feed()
         let length = 1_000_000
-        // The chain's operations in a shuffled order of ids, so the search meets it from the middle as often as not.
-        var ids = Array(1...length)
-        // Fisher-Yates by hand, yielding as it goes: `shuffle` is a second of computing without a break.
-        for index in stride(from: length - 1, to: 0, by: -1) {
-            if index % 10_000 == 0 { await Task.yield() }
-            ids.swapAt(index, Int(feed.random.next() % UInt64(index + 1)))
-        }
-        for index in 0..<length - 1 {
-            if index % 10_000 == 0 { await Task.yield() }
-            feed.send(.dep(operation: "op \(ids[index])", oid: ids[index], dependency: "op \(ids[index + 1])", onid: ids[index + 1]))
+        let feed = await computeAside("million-dependencies") {
+            var feed = Feed()
+            // The chain's operations in a shuffled order of ids, so the search meets it from the middle as often as not.
+            var ids = Array(1...length)
+            // Fisher-Yates by hand: the standard library's `shuffle(using:)` took about a second here.
+            for index in stride(from: length - 1, to: 0, by: -1) {
+                ids.swapAt(index, Int(feed.random.next() % UInt64(index + 1)))
+            }
+            for index in 0..<length - 1 {
+                feed.send(.dep(operation: "op \(ids[index])", oid: ids[index], dependency: "op \(ids[index + 1])", onid: ids[index + 1]))
+            }
+            return feed
         }
         #expect(feed.record.dependencies.count == feed.record.limits.dependencies)
         #expect(feed.record.drops.dependencies == length - 1 - feed.record.limits.dependencies)
@@ -92,18 +94,19 @@ struct AdversarialStreamTests {
 
     /// The same chain with the cap raised so the whole of it is kept, closed into a cycle: the search walks a
     /// million deep on its own stack, finds the cycle, and the summary names a few of them.
-    /// A million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    /// A million events, fed and searched aside (`computeAside`), off the cooperative pool the other tests report from.
     @Test func theWholeMillionLongChainClosedIntoACycleIsSearchedWithoutRecursion() async throws {
-        var limits = RunRecord.Limits()
-        limits.dependencies = 1_000_000
-        var feed = Feed(limits: limits)
         let length = 1_000_000
-        for index in 0..<length {
-            if index % 10_000 == 0 { await Task.yield() }
-            let next = (index + 1) % length
-            feed.send(.dep(operation: "op \(index)", oid: index, dependency: "op \(next)", onid: next))
+        let (feed, cycle) = await computeAside("million-cycle") {
+            var limits = RunRecord.Limits()
+            limits.dependencies = length
+            var feed = Feed(limits: limits)
+            for index in 0..<length {
+                let next = (index + 1) % length
+                feed.send(.dep(operation: "op \(index)", oid: index, dependency: "op \(next)", onid: next))
+            }
+            return (feed, feed.record.dependencyCycle())
         }
-        let cycle = feed.record.dependencyCycle()
         #expect(cycle.count == length + 1)
         #expect(cycle.prefix(3) == ["op 0", "op 1", "op 2"])
         #expect(cycle.last == "op 0")
@@ -114,19 +117,21 @@ struct AdversarialStreamTests {
         #expect(headline.count <= 300)
     }
 
-    /// Two million events: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    /// Two million events, fed aside (`computeAside`), off the cooperative pool the other tests report from.
     @Test func aMillionDistinctResultsOperationsAndThreads() async throws {
-        var feed = Feed()
         let count = 1_000_000
-        // The texts, made once: making each again (`String(repeating:count:)` appends a character at a time) was most
-        // of the test's time, and the record sees the same texts either way.
-        let texts = (0..<400).map { String(repeating: "r", count: $0) }
-        for index in 0..<count {
-            if index % 10_000 == 0 { await Task.yield() }
-            let thread = Int32(10_000 + index)
-            feed.send(.result(file: "main.swift", line: index, kind: .peek,
-                              text: texts[Int(feed.random.next() % 400)], seconds: nil), thread: thread)
-            feed.send(.op(operation: "operation \(index)", oid: index, state: index % 2 == 0 ? .executing : .ready), thread: thread)
+        let feed = await computeAside("million-results") {
+            var feed = Feed()
+            // The texts, made once: making each again (`String(repeating:count:)` appends a character at a time) was
+            // most of the test's time, and the record sees the same texts either way.
+            let texts = (0..<400).map { String(repeating: "r", count: $0) }
+            for index in 0..<count {
+                let thread = Int32(10_000 + index)
+                feed.send(.result(file: "main.swift", line: index, kind: .peek,
+                                  text: texts[Int(feed.random.next() % 400)], seconds: nil), thread: thread)
+                feed.send(.op(operation: "operation \(index)", oid: index, state: index % 2 == 0 ? .executing : .ready), thread: thread)
+            }
+            return feed
         }
         let record = feed.record
         #expect(record.results.count == record.limits.results)
@@ -160,13 +165,16 @@ struct AdversarialStreamTests {
         #expect(feed.stall(after: Self.stuckAfter)?.openSpans == ["waiting (main)"])
     }
 
-    @Test func tenThousandSpansLeftOpen() throws {
-        var feed = Feed()
-        for id in 1...10_000 {
-            feed.send(.begin(id: id, name: "span \(id) " + String(repeating: "n", count: 20)), thread: Self.pid + Int32(id % 7))
+    @Test func tenThousandSpansLeftOpen() async throws {
+        let feed = await computeAside("open-spans") {
+            var feed = Feed()
+            for id in 1...10_000 {
+                feed.send(.begin(id: id, name: "span \(id) " + String(repeating: "n", count: 20)), thread: Self.pid + Int32(id % 7))
+            }
+            // Beyond the cap a begin is refused and counted, never let in to push out what the run is stuck in.
+            feed.send(.begin(id: 10_001, name: "one too many"))
+            return feed
         }
-        // Beyond the cap a begin is refused and counted, never let in to push out what the run is stuck in.
-        feed.send(.begin(id: 10_001, name: "one too many"))
         #expect(feed.record.openSpans.count == 10_000)
         #expect(feed.record.drops.spans == 1)
         try expectSurvived(feed, leavesWorkOpen: true)
@@ -175,11 +183,14 @@ struct AdversarialStreamTests {
         #expect(headline.contains("span 1 nnnnnnnnnnnnnnnnnnnn (T"))
     }
 
-    @Test func spanEndsWithoutStartsAndDuplicateEnds() throws {
-        var feed = Feed()
-        for _ in 0..<100_000 {
-            let id = Int(feed.random.next() % 1_000)
-            feed.send(.end(id: id, name: "never began"))
+    @Test func spanEndsWithoutStartsAndDuplicateEnds() async throws {
+        var feed = await computeAside("unmatched-ends") {
+            var feed = Feed()
+            for _ in 0..<100_000 {
+                let id = Int(feed.random.next() % 1_000)
+                feed.send(.end(id: id, name: "never began"))
+            }
+            return feed
         }
         feed.send(.begin(id: 5, name: "real"))
         feed.send(.end(id: 5, name: "real"))
@@ -190,20 +201,22 @@ struct AdversarialStreamTests {
         try expectSurvived(feed, leavesWorkOpen: true)
     }
 
-    /// 200,000 events of 64 KB: the loop yields now and then, leaving the cooperative pool's threads to the other tests.
+    /// 200,000 events of 64 KB, fed aside (`computeAside`), off the cooperative pool the other tests report from.
     @Test func longNamesAndAMillionQueueLabelsAreCut() async throws {
-        var feed = Feed()
-        let long = String(repeating: "🧵", count: 16_000)
-        // Marks, and spans that end, each with a name of 64 KB and a queue label of its own: the record at its fullest.
-        for index in 0..<120_000 {
-            if index % 2_000 == 0 { await Task.yield() }
-            let kinds: [EventKind] = index % 3 == 0 ? [.mark(name: long)] : [.begin(id: index, name: long), .end(id: index, name: long)]
-            let queue = "queue \(index) " + long.prefix(40)
-            for kind in kinds {
-                feed.now += 1_000
-                let event = PageEvent(time: feed.now, thread: Self.pid + Int32(index % 3_000), queue: queue, kind: kind)
-                feed.record.ingest(.trace(event), receivedAt: feed.now)
+        var feed = await computeAside("long-names") {
+            var feed = Feed()
+            let long = String(repeating: "🧵", count: 16_000)
+            // Marks, and spans that end, each with a name of 64 KB and a queue label of its own: the record at its fullest.
+            for index in 0..<120_000 {
+                let kinds: [EventKind] = index % 3 == 0 ? [.mark(name: long)] : [.begin(id: index, name: long), .end(id: index, name: long)]
+                let queue = "queue \(index) " + long.prefix(40)
+                for kind in kinds {
+                    feed.now += 1_000
+                    let event = PageEvent(time: feed.now, thread: Self.pid + Int32(index % 3_000), queue: queue, kind: kind)
+                    feed.record.ingest(.trace(event), receivedAt: feed.now)
+                }
             }
+            return feed
         }
         feed.send(.begin(id: -1, name: "still open"))
         let record = feed.record

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 import Synchronization
 import TourCore
@@ -22,6 +23,30 @@ public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @es
         thread.start()
     }
 }
+
+/// Runs `work`, which computes for a long while, on a thread of its own that the kernel runs only on a core no other
+/// thread wants (`SCHED_IDLE`), and awaits its result.
+///
+/// Swift Testing starts every test at once on the cooperative pool and posts a test's end only when the pool comes
+/// back to it, so a test that computes for a fifth of a second in its first turn holds back every report queued behind
+/// it. Here the computation gives way at once to any other thread that wakes (a nice value does not: the kernel's
+/// scheduler may let a low-priority thread finish its slice first). Expectations stay with the caller: `work`
+/// returns what they check.
+public func computeAside<T: Sendable>(_ name: String, _ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            var parameters = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(0, schedulingIdle, &parameters)
+            continuation.resume(returning: work())
+        }
+        thread.name = name
+        thread.start()
+    }
+}
+
+/// `SCHED_IDLE`, which Glibc leaves out (it needs `_GNU_SOURCE`); with pid 0 `sched_setscheduler` sets the calling
+/// thread's policy.
+private let schedulingIdle: Int32 = 5
 
 extension PageRun {
     /// Waits, without blocking the caller's thread, until the run is over, and says how it ended.
