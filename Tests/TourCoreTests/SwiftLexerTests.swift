@@ -42,6 +42,17 @@ struct SwiftLexerTests {
                 == ["let", "café", "=", "\"→ 👩‍💻 é\"", "+", "naïve", "×", "2", "// ✓ done"])
     }
 
+    /// Found by `scripts/fuzz.sh` (LiterateParser): on a line holding "\r\n", an ASCII line to the byte test, the columns
+    /// were counted in bytes and the last token ended past the line's last character.
+    @Test("A carriage return and line feed inside a line are one character, and the columns after them count it once")
+    func carriageReturnAndLineFeedInALine() async throws {
+        let line = "a\r\n b"
+        let found = tokens([line])
+        #expect(found.map(\.kind) == [.identifier("a"), .identifier("b")])
+        #expect(found.map(\.columns) == [0..<1, 3..<4])
+        #expect(found.allSatisfy { $0.columns.upperBound <= line.count })
+    }
+
     @Test("A character built on an ASCII sign is one character: a quote with a combining accent opens no string")
     func combiningMarkOnASign() async throws {
         let line = "x = \"\u{301}y"

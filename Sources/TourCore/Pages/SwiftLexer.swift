@@ -79,8 +79,10 @@ private struct LineReader {
     }
 
     /// Where each character of `line` ends, by the byte it starts at; nil when every character is one ASCII byte.
+    /// A carriage return counts as not: followed by a line feed it makes one character of two ASCII bytes (the page
+    /// parser ends a line at either, but a caller may pass a line that holds them; the fuzzer did).
     static func characterEnds(of line: String, bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
-        guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
         var ends = [Int](repeating: 0, count: bytes.count)
         var start = 0
         for character in line {
