@@ -11,7 +11,7 @@ final class EarlyStartTests {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-early-start-\(UUID().uuidString)")
+        root = ScratchSpace.folder.appendingPathComponent("tour-early-start-\(UUID().uuidString)")
         let page = root.appendingPathComponent("Lessons/03-InPractice")
         try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
         try Data("/*:\n # Something Else\n\n The page's opening.\n */\nprint(1)\n".utf8)

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The first launch after a fresh build says how long the build took, once, measured from the build folder's files.
 @Suite("First launch")
 struct FirstLaunchTests {
     /// A scratch package: its root, the build folder's `workspace-state.json` and a `tour` program in it.
     private struct Scratch {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tour-first-launch-\(UUID().uuidString)")
+        let root = ScratchSpace.folder.appendingPathComponent("tour-first-launch-\(UUID().uuidString)")
         var buildFolder: URL { root.appendingPathComponent(".build") }
         var workspaceState: URL { buildFolder.appendingPathComponent("workspace-state.json") }
         var executable: URL { buildFolder.appendingPathComponent("x86_64-unknown-linux-gnu/debug/tour") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 @Suite("Editor choice")
 struct EditorChoiceTests {
@@ -12,7 +13,7 @@ struct EditorChoiceTests {
 
     @Test("With neither set, the first of nano, vim and vi on PATH; nil when there is none")
     func fallback() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("editors-\(UUID().uuidString)")
+        let folder = ScratchSpace.folder.appendingPathComponent("editors-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Never run, only looked up: an executable bit is all it needs.

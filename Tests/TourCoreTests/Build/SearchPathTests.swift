@@ -8,7 +8,7 @@ import TourTestSupport
 struct SearchPathTests {
     /// Two folders in a fresh temporary folder, `first` and `second`, removed by `remove()`.
     private struct Folders {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("search-path-\(UUID().uuidString)")
+        let root = ScratchSpace.folder.appendingPathComponent("search-path-\(UUID().uuidString)")
         var first: URL { root.appendingPathComponent("first") }
         var second: URL { root.appendingPathComponent("second") }
 

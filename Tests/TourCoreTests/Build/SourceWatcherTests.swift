@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The watcher with its clock in the test's hands: each poll is called explicitly, so nothing sleeps.
 @Suite("Source watcher")
@@ -16,7 +17,7 @@ final class SourceWatcherTests {
     let clock = Clock()
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("watcher-\(UUID().uuidString)")
+        folder = ScratchSpace.folder.appendingPathComponent("watcher-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try write("main.swift", "print(1)\n")
         try write("Helper.swift", "func helper() {}\n")
@@ -121,7 +122,7 @@ final class StartedSourceWatcherTests {
     let folder: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("started-watcher-\(UUID().uuidString)")
+        root = ScratchSpace.folder.appendingPathComponent("started-watcher-\(UUID().uuidString)")
         folder = root.appendingPathComponent("01-Page")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try save("main.swift", "print(1)\n")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.
 @Suite("Progress store")
@@ -10,7 +11,7 @@ struct ProgressStoreTests {
 
     /// A fresh temporary folder for one test; nothing outside it is touched.
     static func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
+        let folder = ScratchSpace.folder.appendingPathComponent("progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
