@@ -104,27 +104,23 @@ struct PageRunSlotsMeterTests {
             }
             try #require(await eventually(timeout: 30) { slots.waiting == 3 })
             // Both cores busy: however often the meter is read, nobody starts beyond the one slot.
-            let readsBefore = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            try #require(await counters.readAgain())
             #expect(slots.waiting == 3 && slots.held == 1)
             // A core and a half idle: one more starts, then, once its start has settled, another, up to three.
             counters.idleShare.withLock { $0 = 0.75 }
             #expect(await started.next())
             #expect(await started.next())
             #expect(slots.held == 3 && slots.waiting == 1)
-            let readsAtMost = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsAtMost + 30 })
+            try #require(await counters.readAgain())
             #expect(slots.held == 3 && slots.waiting == 1, "three at most, however idle the machine")
             // Half a core idle: slots given back beyond the first stay free while the last run waits.
             counters.idleShare.withLock { $0 = 0.25 }
             // Once the meter's window holds only the new readings.
-            let readsAtLowIdle = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsAtLowIdle + 30 })
+            try #require(await counters.readAgain())
             mayEnd.signal()
             mayEnd.signal()
             try #require(await eventually(timeout: 30) { slots.held == 1 })
-            let readsAfterEnd = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsAfterEnd + 30 })
+            try #require(await counters.readAgain())
             #expect(slots.held == 1 && slots.waiting == 1, "half a core idle is not room for a run")
             // The first slot given back goes to it at once, whatever the meter says.
             slots.release()
@@ -157,8 +153,7 @@ struct PageRunSlotsMeterTests {
             // three start together, and the other two wait for what the meter will show.
             _ = await eventually(timeout: 30) { slots.held == 4 }
             let together = (held: slots.held, waiting: slots.waiting)
-            let readsAfter = counters.reads
-            _ = await eventually(timeout: 30) { counters.reads >= readsAfter + 30 }
+            _ = await counters.readAgain()
             let afterMoreReadings = (held: slots.held, waiting: slots.waiting)
             // Every run ends, whatever was found, so that a failure cannot leave the group waiting.
             slots.release()
@@ -186,8 +181,7 @@ struct PageRunSlotsMeterTests {
             }
             // Both cores busy (another program, or the test process itself): a slot free, yet it waits.
             try #require(await eventually(timeout: 30) { slots.waiting == 1 })
-            let readsBefore = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            try #require(await counters.readAgain())
             #expect(slots.waiting == 1 && slots.held == 1)
             // A core and a half idle is quiet enough with half a core to spare, the other run still in its slot.
             counters.idleShare.withLock { $0 = 0.75 }
@@ -220,8 +214,7 @@ struct PageRunSlotsMeterTests {
                 }
             }
             try #require(await eventually(timeout: 30) { slots.waiting == 1 })
-            let readsBefore = counters.reads
-            try #require(await eventually(timeout: 30) { counters.reads >= readsBefore + 30 })
+            try #require(await counters.readAgain())
             #expect(slots.waiting == 1 && slots.held == 1, "both cores idle, yet nothing starts beside the measuring run")
             // Its slot goes to the waiter, which measures nothing: the meter may let others in again.
             slots.release(measuring)
@@ -249,6 +242,13 @@ private final class FakeCounters: Sendable {
     private let totals = Mutex((idle: UInt64(0), total: UInt64(0), reads: 0))
 
     var reads: Int { totals.withLock { $0.reads } }
+
+    /// Waits until the meter has read these counters thirty more times, so the slots have judged what they now say;
+    /// false if that takes longer than 30 s.
+    func readAgain() async -> Bool {
+        let before = reads
+        return await eventually(timeout: 30) { self.reads >= before + 30 }
+    }
 
     var read: @Sendable () -> (idle: UInt64, total: UInt64)? {
         { [self] in

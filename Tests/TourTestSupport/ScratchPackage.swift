@@ -91,7 +91,7 @@ public struct ScratchPackage: Sendable {
         [".yaml", ".json", ".LinkFileList", ".resp", ".txt"].contains { name.hasSuffix($0) } || name == "sources"
     }
 
-    static func copy(checkout: URL, products: URL, withTour: Bool = true) throws -> ScratchPackage {
+    static func copy(checkout: URL, products: URL, withTour: Bool) throws -> ScratchPackage {
         let files = FileManager.default
         let checkout = checkout.standardizedFileURL.resolvingSymlinksInPath()
         let products = products.standardizedFileURL.resolvingSymlinksInPath()

@@ -33,14 +33,11 @@ public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @es
 /// scheduler may let a low-priority thread finish its slice first). Expectations stay with the caller: `work`
 /// returns what they check.
 public func computeAside<T: Sendable>(_ name: String, _ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread {
-            var parameters = sched_param(sched_priority: 0)
-            _ = sched_setscheduler(0, schedulingIdle, &parameters)
-            continuation.resume(returning: work())
-        }
-        thread.name = name
-        thread.start()
+    // `awaitBlocking` starts a thread for this call alone, so the policy set on it goes with it.
+    await awaitBlocking(name) {
+        var parameters = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, schedulingIdle, &parameters)
+        return work()
     }
 }
 
