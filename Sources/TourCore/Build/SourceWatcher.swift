@@ -164,8 +164,10 @@ public final class SourceWatcher: @unchecked Sendable {
 
     /// Looks at the folder. `conclusive`: a notification said a file was closed after writing or renamed into place.
     private func look(conclusive: Bool) -> Event? {
-        let current = Self.snapshot(of: folder)
+        // The time first: a look stamped later than its snapshot could report a save that a later one, already made
+        // by then, replaces within the quiet period, giving a burst two events.
         let time = now()
+        let current = Self.snapshot(of: folder)
         lock.lock()
         defer { lock.unlock() }
         if current != lastSeen {
