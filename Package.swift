@@ -22,23 +22,26 @@ let pages = [
 /// time before the first frame. Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
-/// `tour` carries the Swift runtime and Foundation in its own program (`-static-stdlib`), which makes it about 65 MB
-/// larger: linked to them as shared libraries, the dynamic loader binding Foundation's symbols was most of its own
-/// start-up, paid before its first frame and before `tour run` could start a page. The compiler names only some of the
-/// static libraries Foundation needs (its objects were compiled for the shared ones); the rest are named here.
-/// A test bundle cannot be linked so (XCTest and Swift Testing are shared libraries on Foundation's shared library),
-/// so no test target depends on `tour`: the tests run the program SwiftPM builds beside them.
-/// It is linked at a fixed address (`-no-pie`): as a position-independent program the loader patched 78,000 absolute
-/// addresses in it at every start, writing to some 230 of its pages. Without that, `tour --version` took 4.5 ms
-/// against 6.7 ms, and `tour list` 7.7 against 9.9 ms (medians of 21, in turns; `docs/benchmarks.md`).
+/// `tour` is one static program (`-static-executable`): the Swift runtime, Foundation, libc, libstdc++ and ncurses are
+/// all inside it, at a fixed address, so nothing is loaded, bound or relocated when it starts. Linked to them as shared
+/// libraries, the dynamic loader binding Foundation's symbols was most of its own start-up, paid before its first frame
+/// and before `tour run` could start a page; with only the Swift libraries inside (`-static-stdlib -no-pie`), the loader
+/// still bound libstdc++, libc and libgcc_s: `tour --version` took 2.1–2.7 ms against 1.1 ms now (`perf stat`, 200 runs;
+/// `docs/benchmarks.md`). The compiler names only some of the static libraries Foundation needs (its objects were
+/// compiled for the shared ones); the rest are named here. A test bundle cannot be linked so (XCTest and Swift Testing
+/// are shared libraries on Foundation's shared library), so no test target depends on `tour`: the tests run the
+/// program SwiftPM builds beside them.
 let linkedWithItsRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"]),
+    .unsafeFlags(["-static-executable"]),
     .linkedLibrary("CoreFoundation"),
     .linkedLibrary("_FoundationCShims"),
     .linkedLibrary("_FoundationCollections"),
     .linkedLibrary("swiftSynchronization"),
     // Last: the linker reads each archive once, in order, and CoreFoundation calls into ICU.
     .linkedLibrary("_FoundationICU"),
+    // ICU is C++, and nothing after it would bring its runtime in.
+    .linkedLibrary("stdc++"),
+    .linkedLibrary("m"),
 ]
 
 /// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
