@@ -131,9 +131,11 @@ public enum PageLineage {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(spawnSetSession | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        // `grep -z` reads each environment as NUL-separated lines; `^` anchors the mark at the start of an entry.
+        // `read` returns at the end of the pipe (the host never writes to it): the shell's own builtin, so no second
+        // program starts beside the page. `grep -z` reads each environment as NUL-separated lines; `^` anchors the
+        // mark at the start of an entry.
         let script = """
-            cat >/dev/null
+            read _
             n=0
             while [ "$n" -lt 200 ]; do
               pids=$(grep -lsaz -e "^\(variable)=$1-" /proc/[0-9]*/environ | cut -d/ -f3)
