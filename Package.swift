@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
-        .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol"]),
+        .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol", "TourTestSupport"]),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture",
                                                    "WarningFaults"],

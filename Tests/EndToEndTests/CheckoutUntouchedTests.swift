@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// No test may change the checkout: a learner runs `swift test` in the folder that holds their pages and their kept
 /// originals, and a test killed at the wrong moment must not leave any of it edited. Tests that edit pages work in a
@@ -10,7 +11,7 @@ import TourCore
 /// Tests run in parallel in one process and none of them can run last, so the guard looks twice: once as a test,
 /// for what tests changed so far, and once more as the process exits, after every test, where a change prints what
 /// was changed and turns the exit status of `swift test` into a failure. `.ci/run` checks `git status` once more.
-@Suite("The checkout after the tests")
+@Suite("The checkout after the tests", .bodiesBelowTheRunner)
 struct CheckoutUntouchedTests {
     @Test("No test changes the checkout's files (checked now, and again as the test process exits)",
           .enabled(if: CheckoutGuard.isGitCheckout, "not a git checkout: nothing to compare against"))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// What the interface asks of the terminal through ncurses: frames that reach it whole, or in as few writes as
 /// ncurses' buffer allows, so that a terminal (or tmux, or a screen recorder) never shows one half drawn; and the
 /// keypad mode arrow keys are read in, after a hand-over to an editor too.
-@Suite("The curses terminal")
+@Suite("The curses terminal", .bodiesBelowTheRunner)
 struct CursesTerminalTests {
     static let exitMarker = "TOUR-EXITED"
     static let strace: String? = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// The built `tour` against files that must not be trusted or replaced: a bad `--trace` target of every kind, and a
 /// reset whose kept original is bad. Each asserts the message, the exit status, and that nothing the learner made
 /// changed. `tour` works on a scratch package of its own (`TOUR_ROOT`), never on the checkout.
-@Suite("tour refuses bad files")
+@Suite("tour refuses bad files", .bodiesBelowTheRunner)
 final class FileFaultTests {
     let folder: URL
     let root: URL

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// Issue 3's budgets measured on the real binary in tmux: the first frame after launch, a key press to the
 /// updated screen while a page streams 50,000 events a second, CPU while idle, and memory during a flood.
@@ -8,7 +9,7 @@ import TourCore
 /// Off by default (they take about a minute and want a quiet machine):
 /// `TOUR_BENCHMARKS=1 swift test --filter InteractiveTourBenchmarks`. Figures are printed as `benchmark …` lines;
 /// they include tmux's own latency (a `send-keys` or `capture-pane` is a process start), so they are upper bounds.
-@Suite("tour benchmarks", .serialized,
+@Suite("tour benchmarks", .bodiesBelowTheRunner, .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1" && Tmux.isAvailable))
 struct InteractiveTourBenchmarks {
     @Test("First frame after launch (seven launches) against its floors in the same run, and CPU while idle")

@@ -5,7 +5,7 @@ import TourTestSupport
 
 /// The live view in a real terminal: page 5's photos in coloured half blocks, scrolled with the arrow keys, and
 /// page 7's animation, read back from tmux with their colours (`capture-pane -e`).
-@Suite("Live view in tmux")
+@Suite("Live view in tmux", .bodiesBelowTheRunner)
 struct LiveViewInTmuxTests {
     @Test("Page 5 shows photos in 256-colour half blocks that arrive, get filtered, and scroll with the arrow keys",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))

@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// `tour notes` as a speaker starts it: a real process following a real presenter's socket, its output read back.
-@Suite("tour notes following a presenter")
+@Suite("tour notes following a presenter", .bodiesBelowTheRunner)
 struct NotesTerminalTests {
     /// Off a terminal `tour notes` writes each snapshot as the screen's text. It once handed write(2) a pointer to a
     /// one-byte temporary, and sent whatever memory followed it: NUL bytes and fragments of its own structs.

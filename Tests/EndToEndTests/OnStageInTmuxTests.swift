@@ -5,7 +5,7 @@ import TourTestSupport
 
 /// Speaker notes as a speaker uses them: `tour present` in one tmux window, `tour notes` in another, following it
 /// key by key; and a second presenter on the same machine whose notes go to a second `tour notes --session`.
-@Suite("tour notes following presenters in tmux")
+@Suite("tour notes following presenters in tmux", .bodiesBelowTheRunner)
 struct NotesInTmuxTests {
     static let endMarker = "NOTES-EXITED"
 
@@ -107,7 +107,7 @@ struct NotesInTmuxTests {
 
 /// `tour present --record FILE.cast` as a speaker makes a backup of a rehearsal: a real presenter in a real terminal,
 /// then the recording read back as asciinema reads it and replayed into a terminal of the recording's size.
-@Suite("tour present --record in tmux")
+@Suite("tour present --record in tmux", .bodiesBelowTheRunner)
 struct PresenterRecordingInTmuxTests {
     static let exitMarker = "PRESENTER-EXITED"
 

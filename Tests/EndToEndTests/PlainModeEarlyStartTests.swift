@@ -5,7 +5,7 @@ import TourTestSupport
 
 /// `tour run N --plain` starts the page before it reads the catalog, so the page's own start-up runs beside the
 /// host's (issue 13, goal 3): the header still comes first, and the page that runs is the one the catalog names.
-@Suite("tour run starts the page first")
+@Suite("tour run starts the page first", .bodiesBelowTheRunner)
 struct PlainModeEarlyStartTests {
     /// Two pages where page 1's title is page 2's name: from the folder names alone, `queue` is page 2, which
     /// `tour run` starts first; the catalog, which reads the titles, says page 1, whose title comes first in order.

@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// `tour run --plain` in a terminal, as a learner types it: on a pty of its own, in the terminal's foreground.
-@Suite("tour in plain mode on a terminal", .timeLimit(.minutes(3)))
+@Suite("tour in plain mode on a terminal", .bodiesBelowTheRunner, .timeLimit(.minutes(3)))
 struct PlainModeOnATerminalTests {
     static let patience = 90.0
 

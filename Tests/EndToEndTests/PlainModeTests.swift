@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// `tour` as a learner types it without a terminal: its output and its exit statuses.
-@Suite("tour in plain mode")
+@Suite("tour in plain mode", .bodiesBelowTheRunner)
 struct PlainModeTests {
     struct Outcome: Sendable {
         var status: Int32

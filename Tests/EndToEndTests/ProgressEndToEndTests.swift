@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// `tour progress` and `tour reset --progress` as the built `tour` runs them, off a terminal, on a state folder of
 /// the test's own.
-@Suite("tour progress end to end")
+@Suite("tour progress end to end", .bodiesBelowTheRunner)
 struct ProgressEndToEndTests {
     struct Outcome {
         var status: Int32

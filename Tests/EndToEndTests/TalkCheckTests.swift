@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// `tour present --check`, the speaker's pre-flight, as a speaker runs it before a talk.
-@Suite("tour present --check")
+@Suite("tour present --check", .bodiesBelowTheRunner)
 struct TalkCheckTests {
     /// The shipped talk, copied into a scratch folder with `change` made to its text: the checkout is never edited.
     static func scratchCopy(_ change: (String) -> String) throws -> URL {

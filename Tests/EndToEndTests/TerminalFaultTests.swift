@@ -2,13 +2,14 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// The fault suite's terminal cases, on the real binary: Ctrl-\ in the interface, a terminal that cannot address the
 /// cursor, and a page that prints escape sequences and non-ASCII text in plain mode.
 ///
 /// Each test works in a package of stand-in pages of its own (shell and Perl scripts beside a copy of `tour`), so it
 /// needs no build and touches nothing in the checkout.
-@Suite("Terminal faults")
+@Suite("Terminal faults", .bodiesBelowTheRunner)
 struct TerminalFaultTests {
     static let exitMarker = "TOUR-EXITED"
 

@@ -7,7 +7,7 @@ import TourTestSupport
 ///
 /// Not serialized: each test has a tmux server of its own, a test that edits a page does it in a `ScratchPackage`
 /// of its own, and each tutorial takes a page-run slot (`PageRunSlots`) as a page run does.
-@Suite("tour in tmux")
+@Suite("tour in tmux", .bodiesBelowTheRunner)
 struct TourInTmuxTests {
     static let exitMarker = "TOUR-EXITED"
 

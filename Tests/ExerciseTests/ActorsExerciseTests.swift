@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 11's challenge, judged from real runs of its four programs, and its prediction, graded from fixture records.
-@Suite("Exercises of page 11: Actors")
+@Suite("Exercises of page 11: Actors", .bodiesBelowTheRunner)
 struct ActorsExerciseTests {
     static let challenge = PageExercises.actors.challenge
 

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Page 3's exercises: the challenge judged from real runs of the exercise, its solution and its two test variants,
 /// the judge's other findings from fixture runs, and the prediction graded from fixture runs and from the page's demo.
-@Suite("Page 3 exercises")
+@Suite("Page 3 exercises", .bodiesBelowTheRunner)
 struct AsyncExerciseTests {
     static let exercises = PageExercises.async
     static var challenge: Challenge { exercises.challenge }

@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 8's challenge, judged from real runs of its four programs, and its judge and prediction from fixture records.
-@Suite("Exercises, page 8: Barrier")
+@Suite("Exercises, page 8: Barrier", .bodiesBelowTheRunner)
 struct BarrierExerciseTests {
     static let exercises = ExerciseCatalog.exercises(forPage: "barrier")
 
@@ -60,7 +60,7 @@ struct BarrierExerciseTests {
 
 /// The check of page 8 under Thread Sanitizer: the reports on the run's standard error become failing findings beside
 /// the span judge's, which still reads the same run.
-@Suite("Exercises, page 8: the barrier check under Thread Sanitizer")
+@Suite("Exercises, page 8: the barrier check under Thread Sanitizer", .bodiesBelowTheRunner)
 struct BarrierThreadSanitizerTests {
     static let challenge = ExerciseCatalog.exercises(forPage: "barrier")?.challenge
 
@@ -186,7 +186,7 @@ private struct SanitizerStandIn {
 }
 
 /// The judge on records of persons that went wrong in other ways than the untouched one.
-@Suite("Exercises, page 8: the barrier judge on fixture records")
+@Suite("Exercises, page 8: the barrier judge on fixture records", .bodiesBelowTheRunner)
 struct BarrierJudgeFixtureTests {
     static let challenge = ExerciseCatalog.exercises(forPage: "barrier")?.challenge
 
@@ -267,7 +267,7 @@ struct BarrierJudgeFixtureTests {
 }
 
 /// The prediction, graded from records of the page's barrier experiment: each answer right once, and a run that cannot tell.
-@Suite("Exercises, page 8: the barrier prediction on fixture records")
+@Suite("Exercises, page 8: the barrier prediction on fixture records", .bodiesBelowTheRunner)
 struct BarrierPredictionTests {
     static let prediction = ExerciseCatalog.exercises(forPage: "barrier")?.prediction
 

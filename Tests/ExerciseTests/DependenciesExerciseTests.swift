@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Page 4's exercises: the prediction graded from fixture records of every outcome, and the challenge judged from real
 /// runs of the untouched exercise, the reference solution and the two variants that must fail.
-@Suite("Exercises of page 4: Dependencies")
+@Suite("Exercises of page 4: Dependencies", .bodiesBelowTheRunner)
 struct DependenciesExerciseTests {
     static let exercises = PageExercises.dependencies
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TourCore
+import TourTestSupport
 
 /// What every exercise in the catalog must have, whatever its page: a learner meets each of these.
-@Suite("Exercise catalog")
+@Suite("Exercise catalog", .bodiesBelowTheRunner)
 struct ExerciseCatalogTests {
     @Test(arguments: ExerciseCatalog.all.map(\.page))
     func eachPageHasAPredictionWithChoicesAndAChallengeWithTwoHints(page: String) throws {

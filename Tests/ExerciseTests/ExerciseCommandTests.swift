@@ -39,7 +39,7 @@ final class ExerciseFolder: Sendable {
     }
 }
 
-@Suite("Exercise commands")
+@Suite("Exercise commands", .bodiesBelowTheRunner)
 struct ExerciseCommandTests {
     @Test func theCommandLineParsesTheExerciseCommandsAndRefusesBadInput() throws {
         #expect(try TourCommand.parse(["check", "3"]) == .check(page: "3", plain: false))
@@ -140,7 +140,7 @@ struct ExerciseCommandTests {
     }
 }
 
-@Suite("Exercise progress and reset")
+@Suite("Exercise progress and reset", .bodiesBelowTheRunner)
 struct ExerciseProgressTests {
     @Test func checksHintsAndTheSolutionAreRecordedAndAFileWithoutThemStillReads() throws {
         var record = ProgressRecord()

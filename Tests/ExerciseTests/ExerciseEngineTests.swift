@@ -7,7 +7,7 @@ import TourTestSupport
 
 /// The check runner on a scratch copy of the package: it builds the learner's file, runs it as a page and judges it;
 /// a file that does not compile fails with the compiler's first error and its place.
-@Suite("Exercise check runner")
+@Suite("Exercise check runner", .bodiesBelowTheRunner)
 struct ExerciseCheckRunnerTests {
     @Test func theRunnerBuildsTheLearnersFileRunsItAndJudgesItsRecord() async throws {
         let scratch = try await ScratchPackage.make(withTour: false)
@@ -68,7 +68,7 @@ final class StageLog: Sendable {
     func note(_ stage: ExerciseCheck.Stage) { log.withLock { $0.append(stage) } }
 }
 
-@Suite("Thread Sanitizer reports")
+@Suite("Thread Sanitizer reports", .bodiesBelowTheRunner)
 struct ThreadSanitizerReportTests {
     /// A report as a Thread Sanitizer build of a racy program wrote it with `ExerciseCheck.threadSanitizerOptions`
     /// (Swift 6.3.1, Linux), cut after its first stacks.
@@ -127,7 +127,7 @@ struct ThreadSanitizerReportTests {
     }
 }
 
-@Suite("Prediction grader")
+@Suite("Prediction grader", .bodiesBelowTheRunner)
 struct PredictionGraderTests {
     /// A prediction whose answer is read from the run: whether a mark named "main" came from the main thread.
     static let prediction = Prediction(

@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 6's challenge, judged from real runs of its four programs, and its prediction, graded from fixture records.
-@Suite("Exercises of page 6: GCD")
+@Suite("Exercises of page 6: GCD", .bodiesBelowTheRunner)
 struct GCDExerciseTests {
     static let challenge = PageExercises.gcd.challenge
 

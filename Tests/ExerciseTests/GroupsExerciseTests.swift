@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 7's challenge, judged from real runs of its four programs, and its prediction, graded from fixture records.
-@Suite("Exercises of page 7: Groups")
+@Suite("Exercises of page 7: Groups", .bodiesBelowTheRunner)
 struct GroupsExerciseTests {
     static let challenge = PageExercises.groups.challenge
 

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Page 1's prediction, graded from fixture records, and its challenge, judged from real runs of the learner's
 /// untouched file, the reference solution and the two variants that must fail.
-@Suite("Exercises of page 1: Operation")
+@Suite("Exercises of page 1: Operation", .bodiesBelowTheRunner)
 struct OperationExerciseTests {
     static let exercises = ExerciseCatalog.exercises(forPage: "operation")
 

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Page 2's prediction, graded from fixture records, and its challenge, judged from real runs and from records of
 /// wrong solutions.
-@Suite("Exercises of page 2: Queue")
+@Suite("Exercises of page 2: Queue", .bodiesBelowTheRunner)
 struct QueueExerciseTests {
     static let exercises = ExerciseCatalog.exercises(forPage: "queue")
 

@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 10's challenge, judged from real runs of its four programs, and its prediction, graded from fixture records.
-@Suite("Exercises of page 10: Task groups")
+@Suite("Exercises of page 10: Task groups", .bodiesBelowTheRunner)
 struct TaskGroupsExerciseTests {
     static let challenge = PageExercises.taskGroups.challenge
 

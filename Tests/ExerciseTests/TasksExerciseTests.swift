@@ -5,7 +5,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 9's challenge, judged from real runs of its four programs, and its prediction, graded from fixture records.
-@Suite("Exercises of page 9: Tasks")
+@Suite("Exercises of page 9: Tasks", .bodiesBelowTheRunner)
 struct TasksExerciseTests {
     static let challenge = PageExercises.tasks.challenge
     static let poolWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))

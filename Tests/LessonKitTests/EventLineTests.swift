@@ -6,7 +6,7 @@ import TourTestSupport
 @testable import PageProtocol
 
 /// The page side's encoder writes exactly the bytes the host's parser and `docs/trace-format.md` expect.
-@Suite("Event line encoding")
+@Suite("Event line encoding", .bodiesBelowTheRunner)
 struct EventLineTests {
     /// Strings that need every kind of care: quotes, backslashes, control characters, DEL, non-ASCII, and
     /// lines longer than the scratch space, so the line moves to the heap midway.
@@ -95,7 +95,7 @@ struct EventLineTests {
 }
 
 /// Lines from many threads reach the descriptor whole and each exactly once, however the buffers fill and swap.
-@Suite("Trace channel under concurrency")
+@Suite("Trace channel under concurrency", .bodiesBelowTheRunner)
 struct LineBufferConcurrencyTests {
     @Test func linesFromManyThreadsStayWhole() async throws {
         var fds: [Int32] = [0, 0]

@@ -1,10 +1,11 @@
 import Synchronization
 import Testing
 @testable import LessonKit
+import TourTestSupport
 
 /// The holds LessonKit's exercise harnesses use to make an interleaving certain, on any machine: what they hold back,
 /// and what lets it go.
-@Suite("Exercise holds")
+@Suite("Exercise holds", .bodiesBelowTheRunner)
 struct ExerciseHoldsTests {
     /// Suspends until `isHeld` is true: the waiting task has got to its hold. Yields, never sleeps.
     static func untilHeld(_ isHeld: () -> Bool) async {

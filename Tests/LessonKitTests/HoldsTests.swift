@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import LessonKit
+import TourTestSupport
 
 /// LessonKit's holds and meters for pages 9 to 11: a gate orders tasks by what happened, never by timing; the meter
 /// counts what ran at once and where; the sanitizer's annotations do nothing in a build without it. (`HandOffs` sends
 /// trace events, which starts LessonKit's session and its argument check, so page 10's tests cover it.)
-@Suite("Holds and meters")
+@Suite("Holds and meters", .bodiesBelowTheRunner)
 struct HoldsTests {
     @Test func aGateHoldsEveryTaskUntilItOpensAndLetsLateOnesStraightThrough() async {
         let gate = Gate()

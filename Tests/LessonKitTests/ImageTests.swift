@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LessonKit
+import TourTestSupport
 
 /// A small image whose every byte differs from its neighbours, so a mixed-up row, column or channel shows.
 private func gradientImage(width: Int, height: Int) -> RGBImage {
@@ -18,10 +19,10 @@ private func bytes(_ text: String) -> [UInt8] {
 }
 
 /// The image tests, grouped so that `swift test --filter ImageTests` picks out all of them.
-@Suite enum ImageTests {}
+@Suite(.bodiesBelowTheRunner) enum ImageTests {}
 
 extension ImageTests {
-@Suite("PPM decoding and encoding")
+@Suite("PPM decoding and encoding", .bodiesBelowTheRunner)
 struct PPM {
     @Test func roundTripKeepsEveryByte() throws {
         let image = gradientImage(width: 5, height: 3)
@@ -116,7 +117,7 @@ struct PPM {
     }
 }
 
-@Suite("Box blur and tilt-shift")
+@Suite("Box blur and tilt-shift", .bodiesBelowTheRunner)
 struct Filters {
     @Test(arguments: [1, 2, 4])
     func singleWhitePixelSpreadsIntoASymmetricSquare(radius: Int) {
@@ -305,7 +306,7 @@ struct Filters {
     }
 }
 
-@Suite("Shipped photos")
+@Suite("Shipped photos", .bodiesBelowTheRunner)
 struct ShippedPhotos {
     @Test func theShippedPhotosAreListedInOrder() {
         #expect(Photos.names == ["astronaut", "chelsea", "coffee", "hubble", "retina", "rocket"])
@@ -352,7 +353,7 @@ extension ImageTests {
 /// Not a pass or fail test (speed depends on the machine): prints, with `Swift.print` since LessonKit's own
 /// `print` writes to a page's trace, what one tilt-shift of a shipped photo costs
 /// in the build the tests use, which compiles LessonKit optimised as `swift run tour` does.
-@Suite("Tilt-shift cost")
+@Suite("Tilt-shift cost", .bodiesBelowTheRunner)
 struct FilterCost {
     /// Nine filters of about 0.1 s each: it yields between them, leaving the cooperative pool's threads to the other
     /// tests (each measurement is within one stretch on one thread, as the thread's CPU clock needs).

@@ -1,9 +1,10 @@
 import Testing
 import PageProtocol
 @testable import LessonKit
+import TourTestSupport
 
 /// What a page reads of its arguments and environment, with PageProtocol's parsers.
-@Suite("Launch settings of a page")
+@Suite("Launch settings of a page", .bodiesBelowTheRunner)
 struct LaunchSettingsTests {
     @Test func argumentsComeAfterTheEnvironmentSoTheLastSettingOfAKnobWins() async throws {
         let settings = try LaunchSettings(arguments: ["--set", "photo=rocket", "--speed", "4", "--set", "blocks=5"],

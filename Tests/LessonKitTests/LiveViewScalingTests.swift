@@ -3,7 +3,7 @@ import Testing
 import TourTestSupport
 
 /// What the live view sends: pictures scaled down to the largest size, each pixel the average of those it covers.
-@Suite("Live view: scaling pictures for the wire")
+@Suite("Live view: scaling pictures for the wire", .bodiesBelowTheRunner)
 struct LiveViewScalingTests {
     /// A `width`×`height` image whose pixel (x, y) is `color(x, y)`.
     static func image(_ width: Int, _ height: Int, _ color: (Int, Int) -> [UInt8]) -> RGBImage {

@@ -1,8 +1,9 @@
 import Testing
 @testable import LessonKit
+import TourTestSupport
 
 /// A page states the length of a simulated wait as it applies at the run's speed.
-@Suite("Simulated waits in words")
+@Suite("Simulated waits in words", .bodiesBelowTheRunner)
 struct SimulatedTests {
     @Test func realTimeNamesOneFigure() {
         #expect(Simulated.describe(0.5, atSpeed: 1) == "0.5 s")

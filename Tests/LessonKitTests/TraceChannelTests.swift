@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import LessonKit
+import TourTestSupport
 
 /// A page decides once whether fd 3 is the host's trace pipe. Run on its own, fd 3 may already be libdispatch's epoll
 /// descriptor; taking that for the pipe would send the page's events and narration nowhere.
-@Suite("Trace channel")
+@Suite("Trace channel", .bodiesBelowTheRunner)
 struct TraceChannelTests {
     @Test func aPipeCarriesTheTrace() throws {
         var ends: [Int32] = [0, 0]

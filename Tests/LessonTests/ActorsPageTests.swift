@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 11 proves what it teaches about actors from its own trace.
-@Suite("Page 11: Actors")
+@Suite("Page 11: Actors", .bodiesBelowTheRunner)
 struct ActorsPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves every claim: the order that matters is made by the page's holds.

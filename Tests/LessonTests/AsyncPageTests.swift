@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 3 proves what it teaches from its own trace: each test reads the events of a real run.
-@Suite("Page 3: Async")
+@Suite("Page 3: Async", .bodiesBelowTheRunner)
 struct AsyncPageTests {
     /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
     static let speed = 4.0

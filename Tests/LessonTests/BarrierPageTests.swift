@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 8 proves what it teaches about barriers from its own trace.
-@Suite("Page 8: Barrier")
+@Suite("Page 8: Barrier", .bodiesBelowTheRunner)
 struct BarrierPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.

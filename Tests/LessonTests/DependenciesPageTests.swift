@@ -5,7 +5,7 @@ import PageProtocol
 import TourTestSupport
 
 /// Page 4 proves what it teaches from its own trace: each test reads the events of a real run.
-@Suite("Page 4: Dependencies")
+@Suite("Page 4: Dependencies", .bodiesBelowTheRunner)
 struct DependenciesPageTests {
     /// The speed of both runs: fast, and not 1, so that every printed wait must name its real length too.
     static let speed = 4.0

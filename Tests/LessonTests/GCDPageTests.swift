@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 6 proves what it teaches about dispatch queues from its own trace.
-@Suite("Page 6: GCD")
+@Suite("Page 6: GCD", .bodiesBelowTheRunner)
 struct GCDPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.

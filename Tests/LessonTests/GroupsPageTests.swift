@@ -6,7 +6,7 @@ import TourTestSupport
 import PageProtocol
 
 /// Page 7 proves what it teaches about dispatch groups from its own trace.
-@Suite("Page 7: Groups")
+@Suite("Page 7: Groups", .bodiesBelowTheRunner)
 struct GroupsPageTests {
     static let speed = 10.0
     /// One run at a high speed factor serves the claims that do not need a knob.

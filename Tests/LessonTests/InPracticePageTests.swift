@@ -7,7 +7,7 @@ import PageProtocol
 
 /// Page 5 proves its rules from its own trace: the marks every row change makes, the queue's suspend and resume
 /// marks, the operations' reported states and the spans of the work itself.
-@Suite("Page 5: In Practice")
+@Suite("Page 5: In Practice", .bodiesBelowTheRunner)
 struct InPracticePageTests {
     static let product = "Lesson05InPractice"
     /// The default run: the `downAndBack` script, three operations at once, suspension and cache on.

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// The host checks `--set` before it starts a page, and the page checks it again as it declares the knob; both use
 /// PageProtocol's one check, so a wrong value gets the same words from either.
-@Suite("Knob settings: the host and the page refuse alike")
+@Suite("Knob settings: the host and the page refuse alike", .bodiesBelowTheRunner)
 struct KnobSettingRefusalTests {
     @Test(arguments: [("executionBlocks", ""), ("executionBlocks", "99"), ("photo", "unicorn"), ("startBeforeReady", "maybe")])
     func theHostAndThePageRefuseAWrongValueInTheSameWords(name: String, value: String) async throws {

@@ -7,7 +7,7 @@ import TourCore
 import TourTestSupport
 
 /// Rehearsable demos: one seed, one order of events; and a plain run recorded as an asciicast, replayed.
-@Suite("On stage: seeded runs and recordings")
+@Suite("On stage: seeded runs and recordings", .bodiesBelowTheRunner)
 struct OnStageRunTests {
     /// Page 8's clients and the names they write, as the page has them.
     static let newNames = [("Charlie", "Cheesecake"), ("Delia", "Dingle"), ("Eva", "Evershed"), ("Freddie", "Frost"), ("Gina", "Gregory")]

@@ -3,7 +3,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 1 proves what it teaches from its own trace: each test reads the events of a real run.
-@Suite("Page 1: Operation")
+@Suite("Page 1: Operation", .bodiesBelowTheRunner)
 struct OperationPageTests {
     /// One run at a high speed factor serves the claims that do not need a knob.
     static let run = Task { await sharedRun(product: "Lesson01Operation", speed: 10) }

@@ -6,7 +6,7 @@ import TourTestSupport
 /// The eleven pages at their default knobs raise no warning their prose does not expect (`TraceWarnings`), each judged
 /// on the run its own suite already makes, so no page runs twice for this. Page 4 with its knobs turned raises the
 /// warnings its experiments are about.
-@Suite("Warnings of the pages")
+@Suite("Warnings of the pages", .bodiesBelowTheRunner)
 struct PageWarningsTests {
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 

@@ -17,7 +17,7 @@ private func systemSchedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRaw
 /// the first time a test needs one, and the rest of the suite runs beside them. The speed-up's own runs have the
 /// cores to themselves while they measure (`measuresSpeed`), and the speed-up test counts only runs that had two
 /// cores.
-@Suite("Page 2: Queue")
+@Suite("Page 2: Queue", .bodiesBelowTheRunner)
 struct QueuePageTests {
     /// The suite's three runs, started together (asked for one after another, as they once were, each queued behind
     /// every run asked for in between). The run at 1× first: it is the longest, and the speed-up test may need more.

@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// `sharedRun` runs each distinct request once for the whole test process, and a different request anew.
-@Suite("Shared runs")
+@Suite("Shared runs", .bodiesBelowTheRunner)
 struct SharedRunTests {
     @Test func theSameRequestIsRunOnceAndADifferentOneRunsAnew() async throws {
         async let first = sharedRun(product: "Lesson01Operation", knobs: [("executionBlocks", "2")], speed: 10)

@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 10 proves what it teaches about task groups from its own trace.
-@Suite("Page 10: Task groups")
+@Suite("Page 10: Task groups", .bodiesBelowTheRunner)
 struct TaskGroupsPageTests {
     static let speed = 5.0
     /// One run with the default knobs serves most claims.

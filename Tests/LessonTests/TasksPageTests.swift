@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// Page 9 proves what it teaches about tasks from its own trace: each test reads the events of a real run.
-@Suite("Page 9: Tasks")
+@Suite("Page 9: Tasks", .bodiesBelowTheRunner)
 struct TasksPageTests {
     static let speed = 5.0
     /// One run with the default knobs serves every claim but the crash.

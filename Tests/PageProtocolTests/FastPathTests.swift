@@ -1,10 +1,11 @@
 import Testing
 @testable import PageProtocol
+import TourTestSupport
 
 /// The shortcuts the encoder and the decoder take for speed, each checked against the plain reading of the format:
 /// digits written in blocks, strings checked a word at a time, integers read straight from the bytes, known keys
 /// found in a packed table, queue labels shared.
-@Suite("Page protocol: the fast paths agree with the format")
+@Suite("Page protocol: the fast paths agree with the format", .bodiesBelowTheRunner)
 struct FastPathTests {
     private func decoded(_ line: String) throws -> PageEvent {
         try TraceLineParser.parse(Array(line.utf8)).get()

@@ -1,5 +1,6 @@
 import Testing
 import PageProtocol
+import TourTestSupport
 
 /// The problem `body` throws, or nil when it throws none.
 private func problem<Value>(_ body: () throws(LaunchProblem) -> Value) -> LaunchProblem? {
@@ -11,7 +12,7 @@ private func problem<Value>(_ body: () throws(LaunchProblem) -> Value) -> Launch
     }
 }
 
-@Suite("Knob settings: the shape of --set name=value")
+@Suite("Knob settings: the shape of --set name=value", .bodiesBelowTheRunner)
 struct KnobSettingParsingTests {
     @Test func theNameIsBeforeTheFirstEqualsSignAndTheValueIsEverythingAfterIt() async throws {
         #expect(try KnobSetting(parsing: "executionBlocks=5") == KnobSetting(name: "executionBlocks", value: "5"))
@@ -57,7 +58,7 @@ struct KnobSettingParsingTests {
     }
 }
 
-@Suite("Knob specs: the one check of a value asked for a knob")
+@Suite("Knob specs: the one check of a value asked for a knob", .bodiesBelowTheRunner)
 struct KnobSpecTests {
     static let blocks = KnobSpec(name: "executionBlocks", kind: .integer(default: 3, range: 1...6))
     static let offset = KnobSpec(name: "offset", kind: .integer(default: -3, range: -10...(-1)))
@@ -134,7 +135,7 @@ struct KnobSpecTests {
     }
 }
 
-@Suite("Speed factor: the one parser of --speed")
+@Suite("Speed factor: the one parser of --speed", .bodiesBelowTheRunner)
 struct SpeedFactorTests {
     @Test func aNumberFromATenthToAHundredIsASpeed() async throws {
         #expect(try SpeedFactor.parse("0.1") == 0.1)

@@ -1,7 +1,8 @@
 import Testing
 import PageProtocol
+import TourTestSupport
 
-@Suite("Terminal text")
+@Suite("Terminal text", .bodiesBelowTheRunner)
 struct TerminalTextTests {
     @Test("Escape sequences and control characters are removed: CSI, OSC titles, two-character escapes, C1, DEL")
     func sanitizedRemovesEverySequence() {
@@ -36,7 +37,7 @@ struct TerminalTextTests {
     }
 }
 
-@Suite("Echoed input")
+@Suite("Echoed input", .bodiesBelowTheRunner)
 struct EchoedInputTests {
     @Test("A short input is quoted whole")
     func shortInputWhole() {

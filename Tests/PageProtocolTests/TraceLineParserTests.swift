@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import PageProtocol
+import TourTestSupport
 
 private func parse(_ text: String) -> Result<PageEvent, TraceLineParser.Failure> {
     TraceLineParser.parse(Array(text.utf8))
@@ -79,7 +80,7 @@ private func traceFormatDocument() throws -> String {
     return try String(contentsOf: root.appendingPathComponent("docs/trace-format.md"), encoding: .utf8)
 }
 
-@Suite("Page protocol: every kind round-trips from the page's encoder to the host's decoder")
+@Suite("Page protocol: every kind round-trips from the page's encoder to the host's decoder", .bodiesBelowTheRunner)
 struct TraceLineRoundTripTests {
     private let time: UInt64 = 2_306_185_619_721
     private let thread: Int32 = 12_134
@@ -200,7 +201,7 @@ struct TraceLineRoundTripTests {
     }
 }
 
-@Suite("Trace line parser: every kind of bad line")
+@Suite("Trace line parser: every kind of bad line", .bodiesBelowTheRunner)
 struct TraceLineFailureTests {
     private let header = #"{"e":"mark","t":1,"tid":2,"q":"","#
 

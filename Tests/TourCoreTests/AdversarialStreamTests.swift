@@ -7,7 +7,7 @@ import TourTestSupport
 /// What a hostile page can send, fed to the fold as the runner feeds it (`RunRecord.ingest(_:receivedAt:)`), on a
 /// clock the test moves: no process, no waiting. For every stream the record survives, stays under its memory
 /// ceiling, keeps every summary short, and its watchdog still calls a stall once the page goes silent.
-@Suite("Adversarial streams into the run record")
+@Suite("Adversarial streams into the run record", .bodiesBelowTheRunner)
 struct AdversarialStreamTests {
     /// The ceiling docs/trace-format.md gives one record, by `RunRecord.estimatedBytes`.
     static let ceiling = 64 << 20

@@ -1,8 +1,9 @@
 import Testing
 import TourCore
+import TourTestSupport
 
 /// `firstOffset`, the byte search the page catalog and the tests' scratch copies share.
-@Suite("Byte search")
+@Suite("Byte search", .bodiesBelowTheRunner)
 struct ByteSearchTests {
     static func offset(of needle: String, in haystack: String, from start: Int = 0) -> Int? {
         Array(haystack.utf8).withUnsafeBytes { haystack in Array(needle.utf8).withUnsafeBytes { firstOffset(of: $0, in: haystack, from: start) } }

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// `tour run` starts the page before it reads the catalog: the page's program is found from the folder names alone,
 /// and the page's events wait, in order, until the header is printed. Every test works in a temporary folder.
-@Suite("Plain mode's early start")
+@Suite("Plain mode's early start", .bodiesBelowTheRunner)
 final class EarlyStartTests {
     let root: URL
 

@@ -1,9 +1,10 @@
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
 /// Every message that repeats what the learner typed stays readable: a 100 KB argument is cut, not echoed whole.
-@Suite("Messages that echo input")
+@Suite("Messages that echo input", .bodiesBelowTheRunner)
 struct EchoedInputMessageTests {
     static let huge = String(repeating: "y", count: 100_000)
 

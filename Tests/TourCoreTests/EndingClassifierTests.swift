@@ -1,12 +1,13 @@
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
 /// Raw `waitpid` statuses as the kernel encodes them: the exit code in bits 8–15, a signal in bits 0–6, 0x80 for a core dump.
 private func exited(_ code: Int32) -> Int32 { code << 8 }
 private func killed(by signal: Int32, coreDumped: Bool = false) -> Int32 { signal | (coreDumped ? 0x80 : 0) }
 
-@Suite("Ending classifier")
+@Suite("Ending classifier", .bodiesBelowTheRunner)
 struct EndingClassifierTests {
     @Test func normalAndFailingExits() {
         #expect(EndingClassifier.classify(ProcessExit(waitStatus: exited(0)), stderrTail: []) == .exited(code: 0))
@@ -129,7 +130,7 @@ struct EndingClassifierTests {
     }
 }
 
-@Suite("Ended as expected")
+@Suite("Ended as expected", .bodiesBelowTheRunner)
 struct EndedAsExpectedTests {
     private let stall = Stall(openSpans: ["wait (main)"], unfinishedOperations: [], silentSeconds: 3)
 

@@ -4,7 +4,7 @@ import Testing
 import TourTestSupport
 
 /// The first launch after a fresh build says how long the build took, once, measured from the build folder's files.
-@Suite("First launch")
+@Suite("First launch", .bodiesBelowTheRunner)
 struct FirstLaunchTests {
     /// A scratch package: its root, the build folder's `workspace-state.json` and a `tour` program in it.
     private struct Scratch {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// Joins lines with line breaks, so each test's page reads as it would in `main.swift`.
 private func page(_ lines: String...) -> String {
@@ -10,7 +11,7 @@ private func code(_ lines: (Int, String)...) -> PageBlock {
     .code(lines.map { SourceLine(number: $0.0, text: $0.1) })
 }
 
-@Suite("Prose and code")
+@Suite("Prose and code", .bodiesBelowTheRunner)
 struct ProseAndCodeTests {
     @Test func proseLinesAndCodeKeepTheirFileLineNumbers() {
         let source = page(
@@ -145,7 +146,7 @@ struct ProseAndCodeTests {
     }
 }
 
-@Suite("Block markup")
+@Suite("Block markup", .bodiesBelowTheRunner)
 struct BlockMarkupTests {
     @Test func headingsOfEveryLevel() {
         let source = page("//: # One", "//: ###### Six ##", "//: ####### Seven", "//: #NoSpace", "//: ## C#")
@@ -246,7 +247,7 @@ struct BlockMarkupTests {
     }
 }
 
-@Suite("Deep dive markup")
+@Suite("Deep dive markup", .bodiesBelowTheRunner)
 struct DeepDiveParsingTests {
     private func paragraph(_ text: String, line: Int) -> PageBlock {
         .paragraph([.text(text)], line: line)
@@ -365,7 +366,7 @@ struct DeepDiveParsingTests {
     }
 }
 
-@Suite("Inline markup")
+@Suite("Inline markup", .bodiesBelowTheRunner)
 struct InlineMarkupTests {
     private func spans(_ prose: String) -> [InlineSpan] {
         guard case .paragraph(let spans, _)? = LiterateParser.parse("//: " + prose).blocks.first else { return [] }
@@ -416,7 +417,7 @@ struct InlineMarkupTests {
     }
 }
 
-@Suite("Knob declarations")
+@Suite("Knob declarations", .bodiesBelowTheRunner)
 struct KnobScanningTests {
     @Test func integerKnobWithRangeAndHelp() {
         let source = page(
@@ -531,7 +532,7 @@ struct KnobScanningTests {
 }
 
 /// The page list reads only each page's opening prose; what it finds there must be what the whole parse finds.
-@Suite("Page header")
+@Suite("Page header", .bodiesBelowTheRunner)
 struct PageHeaderTests {
     /// The title, part and first paragraph as the full parse gives them, for comparison: a part's line is the first
     /// paragraph only when it opens a part, and the summary is the paragraph after it.

@@ -3,7 +3,7 @@ import TourCore
 import TourTestSupport
 
 /// Operation lives, what each waited for and the critical path, from fixture runs whose dependencies are known.
-@Suite("Operation analysis")
+@Suite("Operation analysis", .bodiesBelowTheRunner)
 struct OperationAnalysisTests {
     static let loader: Int32 = 201
     static let filterer: Int32 = 202

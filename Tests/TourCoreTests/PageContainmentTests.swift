@@ -10,7 +10,7 @@ import PageProtocol
 /// Every process a test starts carries a `FaultMarker` in its environment; a test passes only if none is alive at the
 /// end, whatever it is called. Hosts that a test puts on a terminal or kills are `HostFixture`, on a pty of their own.
 /// Tests wait for events (a run's end, a line, a pidfd); the time limits only turn a hang into a failure.
-@Suite("Fault pages: processes and terminals", .timeLimit(.minutes(3)))
+@Suite("Fault pages: processes and terminals", .bodiesBelowTheRunner, .timeLimit(.minutes(3)))
 struct PageContainmentTests {
     static let patience = 60.0
 

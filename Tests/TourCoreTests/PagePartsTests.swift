@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// The pages fall into parts: a page opens one with a line after its title, and the pages after it belong to it.
-@Suite("Page parts")
+@Suite("Page parts", .bodiesBelowTheRunner)
 struct PagePartsTests {
     @Test func aPageBelongsToThePartItOpensOrElseToThePartOfThePageBeforeIt() async throws {
         let folder = try PartedCatalog()

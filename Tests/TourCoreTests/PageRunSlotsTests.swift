@@ -4,7 +4,7 @@ import TourTestSupport
 
 /// The slots hand a freed slot to the most urgent waiter, and among equals to the one that came first: page 2's
 /// chain must not queue behind every other test's first run.
-@Suite("Page-run slots")
+@Suite("Page-run slots", .bodiesBelowTheRunner)
 struct PageRunSlotsTests {
     @Test func aFreedSlotGoesToTheMostUrgentWaiterThenTheLongestWaiting() async throws {
         let slots = PageRunSlots(count: 1)
@@ -84,7 +84,7 @@ struct PageRunSlotsTests {
 }
 
 /// Beyond one slot per core, a run starts only while the machine leaves a core unused, and never more than `most`.
-@Suite("Page-run slots and the CPU meter")
+@Suite("Page-run slots and the CPU meter", .bodiesBelowTheRunner)
 struct PageRunSlotsMeterTests {
     @Test func beyondTheCoresARunStartsOnlyWhileACoreIsIdleAndNeverMoreThanTheMost() async throws {
         let counters = FakeCounters()

@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// The phases a page marks, and what the trace says of each: threads, hand-offs, hops and what a hop cost.
-@Suite("Phase comparison")
+@Suite("Phase comparison", .bodiesBelowTheRunner)
 struct PhaseComparisonTests {
     @Test func aRecordKeepsEachPhaseWithItsStartAndEnd() async throws {
         let record = try TraceFixture.record(TraceFixture.threePhases)

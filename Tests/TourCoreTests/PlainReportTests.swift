@@ -1,8 +1,9 @@
 import Testing
 import Foundation
 @testable import TourCore
+import TourTestSupport
 
-@Suite("Plain report")
+@Suite("Plain report", .bodiesBelowTheRunner)
 struct PlainReportTests {
     /// A run that ended normally, with nothing else in it.
     private var endedRun: RunRecord {
@@ -56,7 +57,7 @@ struct PlainReportTests {
     }
 }
 
-@Suite("Plain report: a page's text on the terminal")
+@Suite("Plain report: a page's text on the terminal", .bodiesBelowTheRunner)
 struct PlainReportPageTextTests {
     static let hostile = "\u{1B}[2J\u{1B}[H\u{1B}]0;pwned\u{07}café — 漢字 \u{9B}31m250 µs\tend"
 

@@ -1,9 +1,10 @@
 @preconcurrency import Glibc
 import Testing
 import TourCore
+import TourTestSupport
 
 /// The one wait-status decoder, checked against statuses the kernel itself produced for real children.
-@Suite("Process exit")
+@Suite("Process exit", .bodiesBelowTheRunner)
 struct ProcessExitTests {
     /// Runs `script` with `/bin/sh -c` and reaps it; SIGTERM gets its default action and is not blocked, whatever
     /// the test runner did with it, so that `kill -TERM $$` ends the shell.

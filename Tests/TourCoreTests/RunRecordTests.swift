@@ -1,8 +1,9 @@
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
-@Suite("Run record")
+@Suite("Run record", .bodiesBelowTheRunner)
 struct RunRecordTests {
     private let pid: Int32 = 500
 

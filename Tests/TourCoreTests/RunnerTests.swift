@@ -9,7 +9,7 @@ import PageProtocol
 /// The real runner on `RunnerFixture` (Tests/Fixtures/RunnerFixture/main.swift), a program that misbehaves on demand;
 /// the environment variable FIXTURE picks the misbehaviour. Every test waits for the run's real end, the watchdog's
 /// verdict or an event the page sends; none sleeps for a fixed time. The time limits only turn a hang into a failure.
-@Suite("Runner on the fixture", .timeLimit(.minutes(3)))
+@Suite("Runner on the fixture", .bodiesBelowTheRunner, .timeLimit(.minutes(3)))
 struct RunnerTests {
     static let product = "RunnerFixture"
 

@@ -1,8 +1,9 @@
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The one Swift lexer, read by the page parser (code tokens) and the interface's colouring (every token's columns).
-@Suite("Swift lexer")
+@Suite("Swift lexer", .bodiesBelowTheRunner)
 struct SwiftLexerTests {
     private func tokens(_ lines: [String]) -> [SwiftToken] {
         var lexer = SwiftLexer()

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
-@Suite("Talk scripts")
+@Suite("Talk scripts", .bodiesBelowTheRunner)
 struct TalkScriptTests {
     @Test("Every kind of step, with comments and blank lines skipped and each step's line kept")
     func parsesEveryStep() async throws {

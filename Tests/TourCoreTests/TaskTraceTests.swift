@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Traced Swift tasks in the record: the fold of `task` lines and a span's `task`, the tree the task view draws, what
 /// the trace can say about a task between its spans, and the Chrome export's async slices.
-@Suite("Tasks in the trace")
+@Suite("Tasks in the trace", .bodiesBelowTheRunner)
 struct TaskTraceTests {
     static let end = TraceFixture.start + 420 * 1_000_000
 

@@ -9,7 +9,7 @@ import PageProtocol
 /// The host's thread sampler (`ThreadSampler`): its reading of `/proc/.../stat`, the fold of its samples into
 /// `RunRecord.threadStates`, the `cpu` of a span's `end` and the `queue` announcement, and one real run of a page
 /// that sleeps and then computes.
-@Suite("Thread states and CPU time", .timeLimit(.minutes(3)))
+@Suite("Thread states and CPU time", .bodiesBelowTheRunner, .timeLimit(.minutes(3)))
 struct ThreadStateTests {
     private static let start: UInt64 = 5_000_000_000_000
     private static let pid: Int32 = 100

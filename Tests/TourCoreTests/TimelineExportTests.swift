@@ -7,7 +7,7 @@ import PageProtocol
 
 /// The pictures a run is shared as: `--svg` (`TimelineSVG`) and the Chrome trace's thread states and operation
 /// lifetimes (`ChromeTrace`), read back as a browser or Perfetto would, from a fixture run with known threads.
-@Suite("Timeline exports")
+@Suite("Timeline exports", .bodiesBelowTheRunner)
 final class TimelineExportTests {
     let folder: URL
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// `--trace FILE`: the target is checked before the page runs, only a regular file is ever replaced, and a write
 /// that fails at the end is an exit status of its own. Every test works in a temporary folder of its own.
-@Suite("Trace targets")
+@Suite("Trace targets", .bodiesBelowTheRunner)
 final class TraceTargetTests {
     let folder: URL
 

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// Each warning from fixture runs that raise it and from near misses that must not, then from the small fault pages
 /// made for them (Tests/Fixtures/WarningFaults), run as the tutorial runs a page.
-@Suite("Trace warnings")
+@Suite("Trace warnings", .bodiesBelowTheRunner)
 struct TraceWarningsTests {
     typealias F = TraceFixture
     static let worker: Int32 = 201

@@ -4,7 +4,7 @@ import PageProtocol
 import TourTestSupport
 
 /// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.
-@Suite("Watchdog")
+@Suite("Watchdog", .bodiesBelowTheRunner)
 struct WatchdogTests {
     /// An arbitrary monotonic start, far from zero so no subtraction can wrap.
     private static let start: UInt64 = 5_000_000_000_000

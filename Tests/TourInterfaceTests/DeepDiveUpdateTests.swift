@@ -1,9 +1,10 @@
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// `o`, `O` and a click open and close the deep dives of the fixture page `Internals` (markers on lines 6 and 23).
-@Suite("Deep dives")
+@Suite("Deep dives", .bodiesBelowTheRunner)
 struct DeepDiveUpdateTests {
     static let first = 6
     static let second = 23

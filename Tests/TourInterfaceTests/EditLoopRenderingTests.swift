@@ -1,9 +1,10 @@
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// How a page that does not compile looks: the message under its line, the state in the sidebar and status line.
-@Suite("Edit loop on screen")
+@Suite("Edit loop on screen", .bodiesBelowTheRunner)
 struct EditLoopRenderingTests {
     static func failedModel() throws -> TourModel {
         var model = try FixturePages.model()

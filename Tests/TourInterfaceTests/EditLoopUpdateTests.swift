@@ -1,9 +1,10 @@
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// The edit loop in the model: changes on disk, builds, compiler messages, the editor and reset, as pure updates.
-@Suite("Edit loop")
+@Suite("Edit loop", .bodiesBelowTheRunner)
 struct EditLoopUpdateTests {
     /// A build outcome as `PageBuilder` reports it.
     static func outcome(_ status: BuildOutcome.Status, _ diagnostics: [Diagnostic] = [], output: [String] = []) -> BuildOutcome {

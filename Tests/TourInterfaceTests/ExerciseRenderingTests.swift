@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// How the exercises look at 120×40 and 80×24: the block at the end of the page, the question before a run, the
 /// solution, the list's marks and the keys in the help.
-@Suite("Exercise rendering")
+@Suite("Exercise rendering", .bodiesBelowTheRunner)
 struct ExerciseRenderingTests {
     /// A model whose check of the challenge has failed, after one hint.
     private func failedCheck(width: Int, height: Int) throws -> TourModel {

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// The exercises as the model plays them: the prediction asked before a run and graded by it, checks and their
 /// verdicts, re-checks on save, hints, the solution's lock, and the state progress brought back.
-@Suite("Exercise updates")
+@Suite("Exercise updates", .bodiesBelowTheRunner)
 struct ExerciseUpdateTests {
     /// The helper span on the worker: "b" is right.
     static var helperOnWorker: RunScript { .finishedQueueRun }

@@ -2,10 +2,11 @@ import PageProtocol
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// A hostile page's run in the interface, fed as the runner delivers it: each event screened by the runner's own
 /// record (`RunRecord.ingest`), then posted to the model. No process, no terminal.
-@Suite("A hostile page in the interface")
+@Suite("A hostile page in the interface", .bodiesBelowTheRunner)
 struct HostilePageTests {
     /// The runner's fold, which turns made-up timestamps into rejected lines before the interface sees them.
     private struct Runner {

@@ -3,11 +3,12 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// The interface's share of the budgets in issue 3, without a terminal: how long the model takes to fold
 /// a second's worth of a flooding page's events, and how long a key takes to become a frame while the
 /// record is full. Off by default; `TOUR_BENCHMARKS=1 swift test --filter InterfaceBenchmarks` runs them.
-@Suite("Interface benchmarks", .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1"))
+@Suite("Interface benchmarks", .bodiesBelowTheRunner, .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1"))
 struct InterfaceBenchmarks {
     /// A record at its limits: 50,000 spans over 8 threads, 5,000 output lines, a result every line.
     static func floodedModel() throws -> (TourModel, runID: Int) {

@@ -2,8 +2,9 @@ import Testing
 import PageProtocol
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
-@Suite("Keys")
+@Suite("Keys", .bodiesBelowTheRunner)
 struct KeyUpdateTests {
     @Test("n, p, → and ← move between pages and stop at the ends")
     func pageKeys() throws {

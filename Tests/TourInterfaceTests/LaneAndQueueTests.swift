@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// Issue 10, point 1: a lane is a thread, named alike everywhere; the queue belongs to each span, mark and line.
-@Suite("Lanes and queues")
+@Suite("Lanes and queues", .bodiesBelowTheRunner)
 struct LaneAndQueueTests {
     private func finishedRun(width: Int, height: Int) throws -> TourModel {
         var model = try FixturePages.model(width: width, height: height)

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// Launching parses only the page on screen: the first frame waits for page 1 alone, the other pages are read and
 /// parsed ahead, off the loop's queue, after it; a page reached before its turn is read before its own frame.
 /// Runs on the checkout's own pages, read and never written.
-@Suite("Lazy parsing")
+@Suite("Lazy parsing", .bodiesBelowTheRunner)
 struct LazyParsingTests {
     /// Carries out what the loop would before its next frame: the reads of pages on screen. Reads ahead are what the
     /// loop starts after the frame; they are returned, not carried out.

@@ -1,8 +1,9 @@
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
-@Suite("Page markup")
+@Suite("Page markup", .bodiesBelowTheRunner)
 struct MarkupRenderingTests {
     private func layout(_ source: String, width: Int, glyphs: Glyphs = .unicode) -> PageLayout {
         PageLayout(document: LiterateParser.parse(source), width: width, glyphs: glyphs)

@@ -1,8 +1,9 @@
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
-@Suite("Mouse")
+@Suite("Mouse", .bodiesBelowTheRunner)
 struct MouseUpdateTests {
     @Test("A click on a page in the sidebar opens it; in the compact layout, a click on its number in the strip")
     func clickPage() throws {

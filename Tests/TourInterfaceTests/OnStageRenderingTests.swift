@@ -5,7 +5,7 @@ import TourTestSupport
 @testable import TourInterface
 
 /// Speaker notes stay out of the learner's page; the notes screen and the recording's frames draw what they should.
-@Suite("On stage: speaker notes, the notes screen, recorded frames")
+@Suite("On stage: speaker notes, the notes screen, recorded frames", .bodiesBelowTheRunner)
 struct OnStageRenderingTests {
     static let page = """
         /*:

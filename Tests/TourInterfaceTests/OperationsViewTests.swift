@@ -1,9 +1,10 @@
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// The timeline's operations view and the warnings `W` steps through, drawn from fixture runs.
-@Suite("Operations view and warnings")
+@Suite("Operations view and warnings", .bodiesBelowTheRunner)
 struct OperationsViewTests {
     private func dependenciesRun(width: Int, height: Int) throws -> TourModel {
         var model = try FixturePages.model(width: width, height: height)

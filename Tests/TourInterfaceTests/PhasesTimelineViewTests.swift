@@ -5,7 +5,7 @@ import TourTestSupport
 @testable import TourInterface
 
 /// The timeline's phase view, drawn from a fixture run with three phases (`TraceFixture.threePhases`).
-@Suite("Phase view")
+@Suite("Phase view", .bodiesBelowTheRunner)
 struct PhasesTimelineViewTests {
     /// The fixture run fed to a model as the terminal layer would, with the phase view chosen.
     private func model(width: Int, height: Int) throws -> TourModel {

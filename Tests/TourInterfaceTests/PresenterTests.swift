@@ -81,7 +81,7 @@ extension TourModel {
     }
 }
 
-@Suite("Presenter")
+@Suite("Presenter", .bodiesBelowTheRunner)
 struct PresenterTests {
     @Test("Space and → reveal the next block, ← goes back; past the last block comes the next page, before the first the previous")
     func revealAndBack() async throws {
@@ -261,7 +261,7 @@ struct PresenterTests {
     }
 }
 
-@Suite("Presenter playing a script")
+@Suite("Presenter playing a script", .bodiesBelowTheRunner)
 struct PresenterScriptTests {
     static let script = """
         # a rehearsal

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// The interface remembers pages opened and run only by asking the loop to (`.recordProgress`), and starts on the
 /// page the progress says was left.
-@Suite("Progress effects")
+@Suite("Progress effects", .bodiesBelowTheRunner)
 struct ProgressEffectsTests {
     @Test func theFirstPageShownIsThePageLeft() async throws {
         let catalog = try FixturePages.catalog()

@@ -1,8 +1,9 @@
 import Testing
 import TourCore
 @testable import TourInterface
+import TourTestSupport
 
-@Suite("Screen snapshots")
+@Suite("Screen snapshots", .bodiesBelowTheRunner)
 struct ScreenSnapshotTests {
     static let full = Size(width: 120, height: 40)
     static let compact = Size(width: 80, height: 24)

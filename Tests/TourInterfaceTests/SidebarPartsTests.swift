@@ -4,7 +4,7 @@ import TourTestSupport
 @testable import TourInterface
 
 /// The sidebar shows the pages under their parts' titles, and a click still opens the page drawn under it.
-@Suite("Sidebar parts")
+@Suite("Sidebar parts", .bodiesBelowTheRunner)
 struct SidebarPartsTests {
     /// A model of the four pages, every source read before their folder goes.
     private static func model(width: Int = 120, height: Int = 40) throws -> TourModel {

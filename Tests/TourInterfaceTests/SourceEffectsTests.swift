@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// File work is an effect the loop performs: the update asks for a read and folds in the texts that come back.
-@Suite("Source effects")
+@Suite("Source effects", .bodiesBelowTheRunner)
 struct SourceEffectsTests {
     /// A model whose pages were never read, as `TourModel.load` leaves it; with no exercises, since the real
     /// catalog's would attach to fixture pages that share a real page's slug.

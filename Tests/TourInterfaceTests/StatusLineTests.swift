@@ -1,9 +1,10 @@
 import Testing
 @testable import TourCore
 @testable import TourInterface
+import TourTestSupport
 
 /// The bottom row: a one-off notice is read whole, even at 80 columns.
-@Suite("Status line")
+@Suite("Status line", .bodiesBelowTheRunner)
 struct StatusLineTests {
     @Test("At 80×24 the first launch's notice shows whole, and the run's state gives way to it", arguments: [80, 120])
     func aNoticeShowsWhole(width: Int) throws {

@@ -5,7 +5,7 @@ import TourTestSupport
 @testable import TourInterface
 
 /// The timeline's task view, drawn from a fixture run with nested tasks (`TraceFixture.nestedTasks`).
-@Suite("Task view")
+@Suite("Task view", .bodiesBelowTheRunner)
 struct TasksTimelineViewTests {
     /// The fixture run fed to a model as the terminal layer would, with the task view chosen.
     private func model(width: Int, height: Int) throws -> TourModel {

@@ -3,11 +3,12 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// Issue 15's performance goals for the timeline, without a terminal: a key to a new frame while a page streams
 /// 50,000 events/s on 64 threads with the sampler's readings, and zooming and panning a completed run of 1,000,000
 /// events. Off by default; `TOUR_BENCHMARKS=1 swift test --filter TimelineBenchmarks` runs them.
-@Suite("Timeline benchmarks", .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1"))
+@Suite("Timeline benchmarks", .bodiesBelowTheRunner, .enabled(if: ProcessInfo.processInfo.environment["TOUR_BENCHMARKS"] == "1"))
 struct TimelineBenchmarks {
     static let threads = 64
 

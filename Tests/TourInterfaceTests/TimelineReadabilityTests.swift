@@ -3,10 +3,11 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// Issue 15, point 5: spans nested in spans each keep their bar and name, marks never cut a name, and the run's
 /// warnings are worked out once per change of the record, not once per frame.
-@Suite("Timeline readability")
+@Suite("Timeline readability", .bodiesBelowTheRunner)
 struct TimelineReadabilityTests {
     static let queue = "tour.demo.work"
 

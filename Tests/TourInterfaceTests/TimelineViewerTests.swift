@@ -3,9 +3,10 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// Issue 15, points 1, 2 and 5: thread states under the lanes, lanes by queue, and a timeline readable at every size.
-@Suite("Timeline viewer")
+@Suite("Timeline viewer", .bodiesBelowTheRunner)
 struct TimelineViewerTests {
     static let serialQueue = "tour.demo.serial"
     static let concurrentQueue = "tour.demo.concurrent"

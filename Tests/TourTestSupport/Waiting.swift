@@ -27,11 +27,10 @@ public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @es
 /// Runs `work`, which computes for a long while, on a thread of its own that the kernel runs only on a core no other
 /// thread wants (`SCHED_IDLE`), and awaits its result.
 ///
-/// Swift Testing starts every test at once on the cooperative pool and posts a test's end only when the pool comes
-/// back to it, so a test that computes for a fifth of a second in its first turn holds back every report queued behind
-/// it. Here the computation gives way at once to any other thread that wakes (a nice value does not: the kernel's
-/// scheduler may let a low-priority thread finish its slice first). Expectations stay with the caller: `work`
-/// returns what they check.
+/// Test bodies share one queue as wide as the cores (`BodiesBelowTheRunner`), so a test that computes for a fifth of a
+/// second in its first turn holds back every body queued behind it. Here the computation gives way at once to any
+/// other thread that wakes (a nice value does not: the kernel's scheduler may let a low-priority thread finish its
+/// slice first). Expectations stay with the caller: `work` returns what they check.
 public func computeAside<T: Sendable>(_ name: String, _ work: @escaping @Sendable () -> T) async -> T {
     // `awaitBlocking` starts a thread for this call alone, so the policy set on it goes with it.
     await awaitBlocking(name) {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The direct link's autolink file, read from the objects' `.swift1_autolink_entries` sections in this process, and
 /// the entries kept between rebuilds: kept entries must never outlive the object they were read from, or a page that
 /// now imports another module would link without it.
-@Suite("Autolink entries")
+@Suite("Autolink entries", .bodiesBelowTheRunner)
 struct AutolinkEntriesTests {
     /// A minimal ELF64 little-endian object: a section-name table and one autolink section holding `entries`.
     static func object(_ entries: [String]) -> Data {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The parser on real `swift build` output captured with Swift 6.3.1 on Linux, from pages broken on purpose
 /// in a copy of the package (Tests/TourCoreTests/Fixtures/build-*.txt).
-@Suite("Build diagnostics")
+@Suite("Build diagnostics", .bodiesBelowTheRunner)
 struct BuildDiagnosticsTests {
     static func fixture(_ name: String) throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// Reading SwiftPM's plan (`<scratch>/debug.yaml`) for a page's direct rebuild, and keeping it between rebuilds: a kept
 /// plan must never outlive the file it was read from, or a rebuild would run the commands of an older plan.
-@Suite("Build plan")
+@Suite("Build plan", .bodiesBelowTheRunner)
 struct BuildPlanTests {
     /// A plan in the layout SwiftPM writes, with one page's compile and link commands among entries that are neither.
     static func plan(argument: String) -> String {

@@ -8,7 +8,7 @@ import TourTestSupport
 /// standing in for LessonKit and one page with a helper file, laid out as the tour's pages are. Each kind of change is saved, the
 /// page rebuilt as the tour rebuilds it, and the program run: what it prints must be what the saved text says, so a
 /// stale program (built from an older text, or against an older library) fails the test.
-@Suite("Direct rebuild", .serialized, .timeLimit(.minutes(15)))
+@Suite("Direct rebuild", .bodiesBelowTheRunner, .serialized, .timeLimit(.minutes(15)))
 final class DirectRebuildTests {
     let root: URL
     var page: URL { root.appendingPathComponent("Lessons/01-Page") }

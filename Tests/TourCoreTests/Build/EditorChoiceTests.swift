@@ -3,7 +3,7 @@ import Testing
 import TourCore
 import TourTestSupport
 
-@Suite("Editor choice")
+@Suite("Editor choice", .bodiesBelowTheRunner)
 struct EditorChoiceTests {
     @Test("VISUAL wins over EDITOR; an empty one counts as unset")
     func variables() {

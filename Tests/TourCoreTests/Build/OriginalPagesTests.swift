@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// Keeping and restoring originals in a temporary package root with no git anywhere above it.
-@Suite("Original pages")
+@Suite("Original pages", .bodiesBelowTheRunner)
 final class OriginalPagesTests {
     let root: URL
     let page: Page

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,
 /// cancellation and the timeout, without a real rebuild (which would take seconds in a copy of the package).
-@Suite("Page builder", .timeLimit(.minutes(1)))
+@Suite("Page builder", .bodiesBelowTheRunner, .timeLimit(.minutes(1)))
 final class PageBuilderTests {
     let folder: URL
 

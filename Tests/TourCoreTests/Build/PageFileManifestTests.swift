@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// The manifest of a kept copy: what it accepts is only ever a plain `.swift` name inside the page's folder.
-@Suite("Page file manifest")
+@Suite("Page file manifest", .bodiesBelowTheRunner)
 struct PageFileManifestTests {
     func parse(_ text: String) throws(PageFileManifest.Problem) -> PageFileManifest {
         try PageFileManifest.parse(Data(text.utf8), folder: "01-Operation", mainFile: "main.swift")

@@ -1,8 +1,9 @@
 import Testing
 import TourCore
+import TourTestSupport
 
 /// The edit loop both `tour watch` and the interface drive: change → stop the old run → rebuild → rerun.
-@Suite("Rebuild cycle")
+@Suite("Rebuild cycle", .bodiesBelowTheRunner)
 struct RebuildCycleTests {
     @Test("A change during a run stops it and builds; a build done before the run's end waits for it, so two runs never overlap")
     func changeDuringRun() throws {

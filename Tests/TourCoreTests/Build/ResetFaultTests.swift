@@ -5,7 +5,7 @@ import TourTestSupport
 
 /// `tour reset` against kept originals that cannot be trusted: each is refused, with what is wrong and how to recover,
 /// and nothing under the package (or outside it) changes. Every test works in a `TwoPageFolder` of its own.
-@Suite("Reset refuses what it cannot trust")
+@Suite("Reset refuses what it cannot trust", .bodiesBelowTheRunner)
 struct ResetFaultTests {
     /// One way the kept original can be bad: what to do to a scratch package whose page 1 has an original and an edit,
     /// and what the refusal must say.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// A reset keeps the learner's version first, and `tour reset --undo` puts it back; the kept versions are bounded.
-@Suite("Undoing a reset")
+@Suite("Undoing a reset", .bodiesBelowTheRunner)
 struct ResetUndoTests {
     @Test func undoPutsBackWhatTheResetReplacedAndRemoved() async throws {
         let package = try TwoPageFolder()

@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// A `ScratchPackage` is where tests edit and rebuild pages: its rebuild takes the commands SwiftPM planned, so it is
 /// as quick as in the checkout, and it writes only inside the copy.
-@Suite("Scratch package")
+@Suite("Scratch package", .bodiesBelowTheRunner)
 struct ScratchPackageTests {
     @Test("A page edited and rebuilt in the copy runs the edit there; the checkout's page and program stay as they were")
     func anEditStaysInTheCopy() async throws {
@@ -87,7 +87,7 @@ private struct FileFacts: Equatable {
 }
 
 /// Where scratch folders go: a folder of this process's own in memory, and nothing left of test processes that ended.
-@Suite("Scratch space")
+@Suite("Scratch space", .bodiesBelowTheRunner)
 struct ScratchSpaceTests {
     @Test func aFolderOfItsOwnAndNoneOfAnEndedProcess() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("scratch-space-\(UUID().uuidString)")

@@ -4,7 +4,7 @@ import TourCore
 import TourTestSupport
 
 /// The one `PATH` lookup, shared by the editor choice, the page builder and the tests.
-@Suite("Search path")
+@Suite("Search path", .bodiesBelowTheRunner)
 struct SearchPathTests {
     /// Two folders in a fresh temporary folder, `first` and `second`, removed by `remove()`.
     private struct Folders {

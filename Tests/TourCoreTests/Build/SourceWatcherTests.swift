@@ -5,7 +5,7 @@ import Testing
 import TourTestSupport
 
 /// The watcher with its clock in the test's hands: each poll is called explicitly, so nothing sleeps.
-@Suite("Source watcher")
+@Suite("Source watcher", .bodiesBelowTheRunner)
 final class SourceWatcherTests {
     final class Clock: Sendable {
         private let time = Mutex(100.0)
@@ -110,7 +110,7 @@ final class SourceWatcherTests {
 /// events the watcher hands over, bridged to a stream, and saves atomically (a temporary file renamed into place), as
 /// editors do, so no test sees a save half done. Any wait for the quiet period is real time, so no test may need one to
 /// pass unless its quiet period is short.
-@Suite("Source watcher, started", .timeLimit(.minutes(1)))
+@Suite("Source watcher, started", .bodiesBelowTheRunner, .timeLimit(.minutes(1)))
 final class StartedSourceWatcherTests {
     final class Clock: Sendable {
         private let time = Mutex(100.0)

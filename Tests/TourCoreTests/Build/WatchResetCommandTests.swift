@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import TourCore
 import PageProtocol
+import TourTestSupport
 
 /// `tour watch` and `tour reset` on the command line: parsing, and reset against a temporary package root.
-@Suite("Watch and reset commands")
+@Suite("Watch and reset commands", .bodiesBelowTheRunner)
 struct WatchResetCommandTests {
     @Test func watchTakesThePageAndTheRunOptions() throws {
         var expected = TourCommand.RunOptions(page: "operation")

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import PageProtocol
 @testable import TourCore
+import TourTestSupport
 
-@Suite("Live view: frame decoding and state")
+@Suite("Live view: frame decoding and state", .bodiesBelowTheRunner)
 struct LiveViewStateTests {
     static func event(_ kind: EventKind) -> PageEvent {
         PageEvent(time: 1, thread: 1, queue: "", kind: kind)

@@ -6,7 +6,7 @@ import TourCore
 import TourTestSupport
 
 /// A recording is a valid asciicast v2 file, and replaying it gives the screen it recorded.
-@Suite("Asciicast recordings")
+@Suite("Asciicast recordings", .bodiesBelowTheRunner)
 struct AsciicastRecorderTests {
     static func temporaryFile(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("tour-cast-\(UUID().uuidString)-\(name)").path

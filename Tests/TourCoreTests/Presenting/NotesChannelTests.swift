@@ -6,7 +6,7 @@ import TourTestSupport
 
 /// The presenter's snapshots reach `tour notes` over a private Unix socket, one JSON line each, and never cross
 /// between two presenters.
-@Suite("Notes channel")
+@Suite("Notes channel", .bodiesBelowTheRunner)
 struct NotesChannelTests {
     static func snapshot(page: Int, block: Int, notes: [String] = ["say this"]) -> PresenterSnapshot {
         PresenterSnapshot(page: page, pageTitle: "Queue", block: block, blockCount: 9, current: "## Adding\nline two",

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import TourCore
+import TourTestSupport
 
 /// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.
-@Suite("Progress commands")
+@Suite("Progress commands", .bodiesBelowTheRunner)
 struct ProgressCommandTests {
     static let morning = ProgressStoreTests.morning
 

@@ -4,7 +4,7 @@ import Testing
 import TourTestSupport
 
 /// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.
-@Suite("Progress store")
+@Suite("Progress store", .bodiesBelowTheRunner)
 struct ProgressStoreTests {
     /// 2026-12-01 13:45:00 UTC: whole seconds, so times survive ISO 8601 unchanged.
     static let morning = Date(timeIntervalSince1970: 1_796_132_700)

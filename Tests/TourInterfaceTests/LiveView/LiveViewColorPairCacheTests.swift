@@ -1,7 +1,8 @@
 import Testing
 import TourInterface
+import TourTestSupport
 
-@Suite("Live view: colour pair cache")
+@Suite("Live view: colour pair cache", .bodiesBelowTheRunner)
 struct LiveViewColorPairCacheTests {
     static func colors(_ foreground: Int16, _ background: Int16) -> ColorPairCache.Colors {
         .init(foreground: foreground, background: background)

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TourCore
 import TourInterface
+import TourTestSupport
 
 /// Pictures small enough to check cell by cell, in colours that sit exactly on the xterm palette.
-@Suite("Live view: half-block renderer")
+@Suite("Live view: half-block renderer", .bodiesBelowTheRunner)
 struct LiveViewHalfBlockRendererTests {
     /// A frame from rows of (r, g, b) pixels.
     static func frame(_ rows: [[(UInt8, UInt8, UInt8)]]) -> LiveFrame {

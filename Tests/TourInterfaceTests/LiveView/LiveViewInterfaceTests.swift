@@ -3,9 +3,10 @@ import Testing
 import TourCore
 import PageProtocol
 @testable import TourInterface
+import TourTestSupport
 
 /// The live view inside the interface: where its pane goes, what it draws, and which keys reach the running page.
-@Suite("Live view in the interface")
+@Suite("Live view in the interface", .bodiesBelowTheRunner)
 struct LiveViewInterfaceTests {
     static let red: [UInt8] = [255, 0, 0]
     static let blue: [UInt8] = [0, 0, 255]

@@ -3,8 +3,9 @@ import Testing
 import TourCore
 import TourInterface
 import PageProtocol
+import TourTestSupport
 
-@Suite("Live view: the pane")
+@Suite("Live view: the pane", .bodiesBelowTheRunner)
 struct LiveViewPaneTests {
     static func event(_ kind: EventKind) -> PageEvent {
         PageEvent(time: 1, thread: 1, queue: "", kind: kind)
