@@ -347,9 +347,8 @@ public final class PageBuild: Sendable {
 
     /// Starts one command in a session of its own (and so a process group, which `stop` kills), from this thread.
     private func start(_ executable: String, _ arguments: [String]) -> Result<Job, LaunchProblem> {
-        var environment = ProcessInfo.processInfo.environment
         // No colour codes in the output the parser and the learner read.
-        environment["NO_COLOR"] = "1"
+        let environment = ChildProcess.inheritedEnvironment(changing: ["NO_COLOR": "1"])
         let child: ChildProcess
         do {
             child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false,

@@ -244,15 +244,12 @@ public final class SourceWatcher: @unchecked Sendable {
     /// tutorial is open, and Foundation's path handling made it most of an idle tutorial's CPU.
     static func snapshot(of folder: URL) -> [String: Fingerprint] {
         let path = folder.path
-        guard let directory = opendir(path) else { return [:] }
-        defer { closedir(directory) }
         var snapshot: [String: Fingerprint] = [:]
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".swift") else { continue }
+        FolderNames.forEach(in: path) { name in
+            guard name.hasSuffix(".swift") else { return }
             let file = path + "/" + name
             var info = stat()
-            guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
             snapshot[name] = Fingerprint(modified: info.st_mtim, size: Int(info.st_size), hash: contentHash(ofFile: file))
         }
         return snapshot

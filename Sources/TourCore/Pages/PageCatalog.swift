@@ -87,7 +87,10 @@ public struct Page: Sendable, Equatable {
     }
 
     /// The name a learner types: the folder's name in lowercase words, such as `in-practice`.
-    public var slug: String {
+    public var slug: String { Self.slug(ofFolder: folder) }
+
+    /// `slug` of the page in `folder`.
+    static func slug(ofFolder folder: String) -> String {
         let name = folder.drop { $0.isNumber || $0 == "-" }
         // A new word starts where a capital follows a small letter: InPractice → in-practice, GCD → gcd.
         var slug = ""
@@ -145,7 +148,8 @@ public struct PageCatalog: Sendable {
 
     public static func load(root: URL = defaultRoot) throws -> PageCatalog {
         let lessons = root.appendingPathComponent("Lessons")
-        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else {
+        var folders: [String] = []
+        guard FolderNames.forEach(in: lessons.path, { folders.append($0) }) else {
             throw Problem(description: "no Lessons folder at \(lessons.path); set TOUR_ROOT to the ConcurrencyTour checkout")
         }
         var part: PagePart?
@@ -165,19 +169,35 @@ public struct PageCatalog: Sendable {
     /// The program of the page `query` names by its number, slug, folder or product name, found from the folder
     /// names under `Lessons/` alone, no page read: what `tour run` starts before it reads the catalog. Nil for a
     /// title (only the page's text has it) and for no such page.
+    /// Only the names are compared: making each page's `Page`, with its file's URL, would cost the page's start more.
     public static func product(named query: String, root: URL = defaultRoot) -> String? {
-        let lessons = root.appending(path: "Lessons", directoryHint: .isDirectory)
-        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: lessons.path) else { return nil }
-        return PageCatalog(pages: pages(inFolders: folders, of: lessons), root: root).page(named: query, byTitle: false)?.product
+        var folders: [(number: Int, folder: String)] = []
+        guard FolderNames.forEach(in: root.path + "/Lessons", { name in
+            if let number = pageNumber(ofFolder: name) { folders.append((number, name)) }
+        }) else { return nil }
+        let named = first(of: folders.sorted { $0.folder < $1.folder }, named: query, number: \.number) {
+            [Page.slug(ofFolder: $0.folder), product(ofFolder: $0.folder), $0.folder]
+        }
+        return named.map { product(ofFolder: $0.folder) }
+    }
+
+    /// The page number of an `NN-Name` folder; nil for any other name.
+    private static func pageNumber(ofFolder folder: String) -> Int? {
+        folder.contains("-") ? Int(folder.prefix { $0.isNumber }) : nil
+    }
+
+    /// The program of the page in `folder`: `05-InPractice` → `Lesson05InPractice`.
+    private static func product(ofFolder folder: String) -> String {
+        "Lesson" + folder.filter { $0 != "-" }
     }
 
     /// The pages of the `NN-Name` folders among `folders`, in order, with what their folder names tell: the title
     /// is the name's words until the page's heading is read, with no summary or part.
     private static func pages(inFolders folders: [String], of lessons: URL) -> [Page] {
         folders.sorted().compactMap { folder -> Page? in
-            guard let number = Int(folder.prefix { $0.isNumber }), folder.contains("-") else { return nil }
+            guard let number = pageNumber(ofFolder: folder) else { return nil }
             return Page(number: number, folder: folder, title: String(folder.drop { $0.isNumber || $0 == "-" }),
-                        summary: "", product: "Lesson" + folder.filter { $0 != "-" },
+                        summary: "", product: product(ofFolder: folder),
                         // Named as what they are: a URL left to find out asks the file system, a `stat` for each.
                         source: lessons.appending(path: folder, directoryHint: .isDirectory)
                             .appending(path: "main.swift", directoryHint: .notDirectory))
@@ -191,13 +211,19 @@ public struct PageCatalog: Sendable {
 
     /// The page `query` names; by its title too when `byTitle`.
     private func page(named query: String, byTitle: Bool) -> Page? {
-        let wanted = query.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" }
-        if let number = Int(wanted) { return pages.first { $0.number == number } }
-        return pages.first { page in
-            ([page.slug, page.product, page.folder] + (byTitle ? [page.title] : [])).contains {
-                $0.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } == wanted
-            }
+        Self.first(of: pages, named: query, number: \.number) { page in
+            [page.slug, page.product, page.folder] + (byTitle ? [page.title] : [])
         }
+    }
+
+    /// The first of `candidates` that `query` names: by number when the query is one, else by any of `names`,
+    /// ignoring case, spaces, dashes and underscores.
+    private static func first<Candidate>(of candidates: [Candidate], named query: String, number: (Candidate) -> Int,
+                                         names: (Candidate) -> [String]) -> Candidate? {
+        let key = { (text: String) in text.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } }
+        let wanted = key(query)
+        if let wantedNumber = Int(wanted) { return candidates.first { number($0) == wantedNumber } }
+        return candidates.first { names($0).contains { key($0) == wanted } }
     }
 
     /// What `tour list` prints: a line a page (number, slug, title and summary), with a part's heading above the first

@@ -35,7 +35,7 @@ struct ChildProcess {
     ///
     /// A page is spawned from `SpawningThread`; `onCallingThread` spawns from the caller's thread instead, saving the two
     /// thread wake-ups of the hand-over, for a child that does not ask to die with its parent (a compiler job).
-    static func launch(executable: String, arguments: [String], environment: [String: String], withInput: Bool,
+    static func launch(executable: String, arguments: [String], environment: [String], withInput: Bool,
                        terminal: TerminalAccess, onCallingThread: Bool = false) throws -> ChildProcess {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "\(executable) is missing or not executable; build it with `swift build`")
@@ -82,7 +82,7 @@ struct ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(session | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -102,6 +102,22 @@ struct ChildProcess {
         LiveProcessGroups.shared.insert(pid, leadsItsGroup: leadsItsGroup)
         return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read, input: input?.write,
                             leadsItsGroup: leadsItsGroup)
+    }
+
+    /// The environment a child starts with, as `NAME=value` entries: the host's own, read from `environ` itself, with
+    /// `changes` made (a value sets its variable, nil takes it out). Foundation's dictionary of the environment cost
+    /// `tour run` about 0.17 ms before its page could start.
+    static func inheritedEnvironment(changing changes: [String: String?]) -> [String] {
+        var entries: [String] = []
+        var next = environ
+        while let entry = next.pointee {
+            let text = String(cString: entry)
+            // A variable `changes` names, set or taken out, is left to it; every other one is kept as it is.
+            if changes[String(text.prefix { $0 != "=" })] == nil { entries.append(text) }
+            next += 1
+        }
+        for case let (name, value?) in changes { entries.append("\(name)=\(value)") }
+        return entries
     }
 
     /// Both ends close on exec, so no other child inherits them and EOF arrives when the page is gone;

@@ -50,16 +50,13 @@ public enum PageLineage {
     /// Every process but this one whose environment holds `needle`, read as NUL-separated `NAME=value` entries with a
     /// NUL put in front of the first.
     static func processes(whoseEnvironmentContains needle: [UInt8]) -> [pid_t] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
         let me = getpid()
         var found: [pid_t] = []
         var environment = [UInt8](repeating: 0, count: 16_384)
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), pid != me else { continue }
+        FolderNames.forEach(in: "/proc") { name in
+            guard let pid = pid_t(name), pid != me else { return }
             let descriptor = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
+            guard descriptor >= 0 else { return }
             environment[0] = 0
             var length = 1
             while true {

@@ -94,16 +94,18 @@ public final class PageRun: @unchecked Sendable {
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
         let startTime = monotonicNanoseconds()
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment[PageEnvironment.hostPID] = String(getpid())
-        environment[PageEnvironment.knobSettings] = nil
-        environment[PageEnvironment.speed] = nil
-        environment[PageEnvironment.seed] = nil
-        environment[PageEnvironment.stdinCommands] = request.sendsCommands ? "1" : nil
-        environment.merge(request.extraEnvironment) { $1 }
+        var changes: [String: String?] = [
+            "SWIFT_BACKTRACE": "enable=no",
+            PageEnvironment.hostPID: String(getpid()),
+            PageEnvironment.knobSettings: nil,
+            PageEnvironment.speed: nil,
+            PageEnvironment.seed: nil,
+            PageEnvironment.stdinCommands: request.sendsCommands ? "1" : nil,
+        ]
+        for (name, value) in request.extraEnvironment { changes[name] = value }
         let mark = PageLineage.newRunMark()
-        environment[PageLineage.variable] = mark
+        changes[PageLineage.variable] = mark
+        let environment = ChildProcess.inheritedEnvironment(changing: changes)
         PageLineage.startKeeper()
         if request.terminal == .shared { SharedTerminal.save() }
         do {
@@ -245,7 +247,7 @@ public final class PageRun: @unchecked Sendable {
                 trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder))
             }, onReadDone: { [self] in deliver(&trace.events) }),
         ]
-        let samples = request.samplesThreads && ThreadSampler.isOn(in: ProcessInfo.processInfo.environment)
+        let samples = request.samplesThreads && ThreadSampler.isOnInThisProcess
         let sampler = samples ? ThreadSampler(pid: child.pid) { [self] readings, time in
             deliver(.threadStates(readings, time: time))
         } : nil

@@ -40,9 +40,10 @@ final class ThreadSampler: @unchecked Sendable {
     /// have no state strips and the meter counts no running threads. For measuring what sampling costs a page.
     static let switchVariable = "TOUR_THREAD_SAMPLER"
 
-    /// Whether `environment` leaves the sampler on: anything but `off` does.
-    static func isOn(in environment: [String: String]) -> Bool {
-        environment[switchVariable] != "off"
+    /// Whether this process's environment leaves the sampler on: anything but `off` does. One variable read as it is:
+    /// `ProcessInfo`'s dictionary of them all would cost a page's start more.
+    static var isOnInThisProcess: Bool {
+        getenv(switchVariable).map { String(cString: $0) } != "off"
     }
 
     private func run() {
@@ -110,13 +111,10 @@ private struct TaskStatFiles {
 
     /// Opens the `stat` of each thread the folder lists now and closes those of threads gone; false once the process is.
     private mutating func list() -> Bool {
-        guard let folder = opendir(taskFolder) else { return false }
-        defer { closedir(folder) }
         var kept: [(thread: Int32, fd: Int32)] = []
         var known = Dictionary(uniqueKeysWithValues: open.map { ($0.thread, $0.fd) })
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let thread = Int32(name) else { continue }
+        let listed = FolderNames.forEach(in: taskFolder) { name in
+            guard let thread = Int32(name) else { return }
             if let fd = known.removeValue(forKey: thread) {
                 kept.append((thread, fd))
             } else {
@@ -124,6 +122,7 @@ private struct TaskStatFiles {
                 if fd >= 0 { kept.append((thread, fd)) }
             }
         }
+        guard listed else { return false }
         for fd in known.values { close(fd) }
         open = kept
         return true
