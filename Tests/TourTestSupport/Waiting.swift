@@ -5,8 +5,8 @@ import TourCore
 
 /// Runs `work`, which blocks (a process wait, a semaphore), on a thread of its own and awaits its result.
 ///
-/// Swift Testing runs tests on the cooperative pool, as wide as the cores: a test that blocks one of its threads
-/// holds back every other test. Waiting here costs the pool nothing.
+/// Test bodies share one queue as wide as the cores (`BodiesBelowTheRunner`): a test that blocks one of its threads
+/// holds back every other test's body. Waiting here costs that queue nothing.
 public func awaitBlocking<T: Sendable>(_ name: String = "test-wait", _ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: work()) }
