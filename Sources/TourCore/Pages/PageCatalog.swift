@@ -168,8 +168,8 @@ public struct PageCatalog: Sendable {
 
     /// The program of the page `query` names by its number, slug, folder or product name, found from the folder
     /// names under `Lessons/` alone, no page read: what `tour run` starts before it reads the catalog. Nil for a
-    /// title (only the page's text has it) and for no such page.
-    /// Only the names are compared: making each page's `Page`, with its file's URL, would cost the page's start more.
+    /// title (only the page's text has it) and for no such page. Only the names are compared: making each page's
+    /// `Page`, with its file's URL, would cost the page's start more.
     public static func product(named query: String, root: URL = defaultRoot) -> String? {
         var folders: [(number: Int, folder: String)] = []
         guard FolderNames.forEach(in: root.path + "/Lessons", { name in
