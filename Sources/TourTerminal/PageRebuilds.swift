@@ -43,7 +43,7 @@ final class PageRebuilds: @unchecked Sendable {
             }
         }
         self.watcher = watcher
-        post(.watchStarted(page: page, programIsStale: Self.programIsStale(page)))
+        post(.watchStarted(page: page, programIsStale: page.programIsStale()))
         // So the first save after launch takes the direct route without first asking the drivers for its jobs.
         DispatchQueue.global(qos: .utility).async { [builder] in
             builder.prepareDirectBuild(product: page.product, sources: page.listSourceFiles())
@@ -108,17 +108,5 @@ final class PageRebuilds: @unchecked Sendable {
 
     private func post(_ event: EditLoopEvent) {
         queue.async { self.deliver(event) }
-    }
-
-    /// The program is missing, or older than one of the page's `.swift` files (edited while the tour was not watching).
-    static func programIsStale(_ page: Page) -> Bool {
-        guard let built = modified(BuildProducts.executable(named: page.product)) else { return true }
-        return page.listSourceFiles().contains { (modified($0.path) ?? 0) > built }
-    }
-
-    private static func modified(_ path: String) -> Double? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 }

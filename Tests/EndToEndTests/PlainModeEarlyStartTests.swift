@@ -19,7 +19,7 @@ struct PlainModeEarlyStartTests {
             try files.createDirectory(at: page, withIntermediateDirectories: true)
             try Data("/*:\n # \(title)\n\n A page.\n */\nprint(1)\n".utf8).write(to: page.appendingPathComponent("main.swift"))
         }
-        #expect(PageCatalog.product(named: "queue", root: root) == "Lesson02Queue")
+        #expect(PageCatalog.program(named: "queue", root: root)?.product == "Lesson02Queue")
         #expect(try PageCatalog.load(root: root).page(named: "queue")?.product == "Lesson01Operation")
 
         let outcome = try await PlainModeTests.tour(["run", "queue", "--plain", "--speed", "10"], environment: ["TOUR_ROOT": root.path])

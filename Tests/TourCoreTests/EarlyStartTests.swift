@@ -23,16 +23,16 @@ final class EarlyStartTests {
 
     @Test func theProgramIsFoundByNumberSlugFolderOrProductFromTheFolderNames() async throws {
         for query in ["3", "03", "in-practice", "In Practice", "03-InPractice", "Lesson03InPractice"] {
-            #expect(PageCatalog.product(named: query, root: root) == "Lesson03InPractice", "\(query)")
+            #expect(PageCatalog.program(named: query, root: root)?.product == "Lesson03InPractice", "\(query)")
         }
-        #expect(PageCatalog.product(named: "4", root: root) == nil)
-        #expect(PageCatalog.product(named: "notes", root: root) == nil, "a folder without a number is no page")
-        #expect(PageCatalog.product(named: "1", root: root.appendingPathComponent("missing")) == nil)
+        #expect(PageCatalog.program(named: "4", root: root)?.product == nil)
+        #expect(PageCatalog.program(named: "notes", root: root)?.product == nil, "a folder without a number is no page")
+        #expect(PageCatalog.program(named: "1", root: root.appendingPathComponent("missing")) == nil)
     }
 
     /// A title is in the page's text, which the early start does not read: it is left to the catalog, which finds it.
     @Test func aTitleIsLeftToTheCatalog() async throws {
-        #expect(PageCatalog.product(named: "something else", root: root) == nil)
+        #expect(PageCatalog.program(named: "something else", root: root)?.product == nil)
         let page = try #require(try PageCatalog.load(root: root).page(named: "something else"))
         #expect(page.product == "Lesson03InPractice")
         #expect(page.title == "Something Else")

@@ -65,10 +65,13 @@ public enum PlainRun {
     /// The caller has called `LiveProcessGroups.stopAllOnExit` first: a request refused later ends the page with the host.
     public static func startEarly(_ options: TourCommand.RunOptions, root: URL = PageCatalog.defaultRoot) -> EarlyStart? {
         guard options.knobs.isEmpty, options.predict == nil, targetProblem(options) == nil,
-              let product = PageCatalog.product(named: options.page, root: root) else { return nil }
+              let program = PageCatalog.program(named: options.page, root: root) else { return nil }
+        let executable = BuildProducts.executable(named: program.product)
+        // A page to build first waits for the catalog: its build is said in the page's own words.
+        guard !ProgramFreshness.isStale(program: executable, sourceFolder: program.sourceFolder) else { return nil }
         let events = HeldEvents()
-        let run = PageRun.start(request(options, executable: BuildProducts.executable(named: product)), handler: events.deliver)
-        return EarlyStart(run: run, product: product, events: events)
+        let run = PageRun.start(request(options, executable: executable), handler: events.deliver)
+        return EarlyStart(run: run, product: program.product, events: events)
     }
 
     /// The run `options` asks for, of the program at `executable`.
@@ -119,6 +122,12 @@ public enum PlainRun {
         let recorder = RunRecorder { event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
+        if early == nil, page.programIsStale() {
+            guard buildFirst(page, catalog: catalog, emit: emit) else {
+                try? cast?.finish()
+                return .couldNotStart
+            }
+        }
         let run: PageRun
         if let early {
             // The header is out: the lines the page has sent meanwhile follow it, in order.
@@ -165,6 +174,37 @@ public enum PlainRun {
         }
         if case .failedToStart = ending { return .couldNotStart }
         return record.endedAsExpected ? .endedAsExpected : .endedOtherwise
+    }
+}
+
+extension PlainRun {
+    /// Builds `page`'s program, whose program is missing or older than its source (`swift run tour` builds no page),
+    /// saying so first; on failure, says why in the compiler's words, each message on its line. True when it built.
+    static func buildFirst(_ page: Page, catalog: PageCatalog, emit: @escaping @Sendable (String) -> Void) -> Bool {
+        emit("Building page \(page.number) first: its program is missing or older than its source…")
+        let done = DispatchSemaphore(value: 0)
+        let build = PageBuilder(packageRoot: catalog.root).build(product: page.product, sources: page.listSourceFiles())
+        build.whenDone { _ in done.signal() }
+        done.wait()
+        guard let outcome = build.outcome else { return false }
+        switch outcome.status {
+        case .succeeded:
+            emit(String(format: "(built in %.2f s)", outcome.seconds))
+            return true
+        case .failed:
+            for line in BuildReport.failureLines(outcome) { emit(line) }
+            let count = outcome.diagnostics.errors.count
+            emit("Page \(page.number) does not compile (\(count) error\(count == 1 ? "" : "s")), so it did not run: fix it, or put "
+                 + "the original back with tour reset \(page.number).")
+        case .timedOut:
+            emit("The build of page \(page.number) took longer than \(Int(outcome.seconds.rounded())) s and was stopped. Its last lines:")
+            for line in outcome.output.suffix(10) { emit("  \(line)") }
+        case .couldNotStart(let reason):
+            emit("Could not start the build of page \(page.number): \(reason)")
+        case .cancelled:
+            emit("The build of page \(page.number) was stopped.")
+        }
+        return false
     }
 }
 

@@ -169,18 +169,11 @@ public final class WatchCommand: @unchecked Sendable {
     private func finished(_ outcome: BuildOutcome) {
         switch outcome.status {
         case .succeeded:
-            for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { emitDiagnostic(warning) }
+            for warning in outcome.diagnostics.diagnostics where warning.severity == .warning { BuildReport.lines(for: warning).forEach(emit) }
             // Shown because the build is most of the wait between a save and the new run.
             emit(String(format: "(built in %.2f s)", outcome.seconds))
         case .failed:
-            let diagnostics = outcome.diagnostics.diagnostics
-            if diagnostics.isEmpty {
-                emit("The build failed without pointing at a line:")
-                for line in (outcome.diagnostics.unlocatedErrors.isEmpty ? Array(outcome.output.suffix(20)) : outcome.diagnostics.unlocatedErrors) {
-                    emit("  \(line)")
-                }
-            }
-            for diagnostic in diagnostics { emitDiagnostic(diagnostic) }
+            for line in BuildReport.failureLines(outcome) { emit(line) }
             let count = outcome.diagnostics.errors.count
             emit("Page \(page.number) does not compile (\(count) error\(count == 1 ? "" : "s")); the last good build is not run. Fix it and save again.")
         case .timedOut:
@@ -191,25 +184,6 @@ public final class WatchCommand: @unchecked Sendable {
         case .couldNotStart(let reason):
             emit("Could not start the build: \(reason)")
         }
-    }
-
-    /// `main.swift:12:5: error: message`, the source line, a caret under the column, then the notes the same way.
-    private func emitDiagnostic(_ diagnostic: Diagnostic, indent: String = "") {
-        emit(indent + diagnostic.shortDescription)
-        if let source = Self.sourceLine(diagnostic.line, of: diagnostic.file) {
-            let gutter = String(diagnostic.line)
-            emit("\(indent)  \(gutter) | \(source)")
-            let caretIndent = String(repeating: " ", count: max(0, diagnostic.column - 1))
-            emit("\(indent)  \(String(repeating: " ", count: gutter.count)) | \(caretIndent)^")
-        }
-        for note in diagnostic.notes { emitDiagnostic(note, indent: indent + "    ") }
-    }
-
-    private static func sourceLine(_ number: Int, of file: String) -> String? {
-        guard number > 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        // Tabs become one space each, so the caret stays under its column.
-        return number <= lines.count ? lines[number - 1].replacingOccurrences(of: "\t", with: " ") : nil
     }
 
     private func startRun() {

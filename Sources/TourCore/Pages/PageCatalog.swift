@@ -166,11 +166,17 @@ public struct PageCatalog: Sendable {
         return PageCatalog(pages: pages, root: root)
     }
 
+    /// A page's program and the folder of its sources, found from the folder names alone.
+    public struct Program: Equatable, Sendable {
+        public var product: String
+        public var sourceFolder: String
+    }
+
     /// The program of the page `query` names by its number, slug, folder or product name, found from the folder
     /// names under `Lessons/` alone, no page read: what `tour run` starts before it reads the catalog. Nil for a
     /// title (only the page's text has it) and for no such page. Only the names are compared: making each page's
     /// `Page`, with its file's URL, would cost the page's start more.
-    public static func product(named query: String, root: URL = defaultRoot) -> String? {
+    public static func program(named query: String, root: URL = defaultRoot) -> Program? {
         var folders: [(number: Int, folder: String)] = []
         guard FolderNames.forEach(in: root.path + "/Lessons", { name in
             if let number = pageNumber(ofFolder: name) { folders.append((number, name)) }
@@ -178,7 +184,7 @@ public struct PageCatalog: Sendable {
         let named = first(of: folders.sorted { $0.folder < $1.folder }, named: query, number: \.number) {
             [Page.slug(ofFolder: $0.folder), product(ofFolder: $0.folder), $0.folder]
         }
-        return named.map { product(ofFolder: $0.folder) }
+        return named.map { Program(product: product(ofFolder: $0.folder), sourceFolder: root.path + "/Lessons/" + $0.folder) }
     }
 
     /// The page number of an `NN-Name` folder; nil for any other name.
