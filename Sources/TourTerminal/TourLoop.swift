@@ -197,6 +197,9 @@ final class TourLoop: @unchecked Sendable {
                 startTicking()
             case .cancelBuild(let buildID):
                 rebuilds.cancel(buildID: buildID)
+            case .findProgramsToBuild(let pages):
+                // A `stat` of each program and its few sources: well under a millisecond, done before the first frame.
+                perform(model.update(.editLoop(.programsToBuild(pages.filter { $0.programIsStale() }))))
             case .reset(let page):
                 rebuilds.reset(page)
             case .undoReset(let page):

@@ -3,7 +3,8 @@ import Testing
 @testable import TourCore
 import TourTestSupport
 
-/// The first launch after a fresh build says how long the build took, once, measured from the build folder's files.
+/// The first launch after a fresh build says how long the learner waited, once: the age of the launch that `swift run`
+/// started before its build, or else the build's time, measured from the build folder's files.
 @Suite("First launch", .bodiesBelowTheRunner)
 struct FirstLaunchTests {
     /// A scratch package: its root, the build folder's `workspace-state.json` and a `tour` program in it.
@@ -26,8 +27,10 @@ struct FirstLaunchTests {
             try FileManager.default.setAttributes([.modificationDate: linked], ofItemAtPath: executable.path)
         }
 
-        func notice() -> String? {
-            FirstLaunch.buildNotice(packageRoot: root, executable: executable)
+        /// The notice of a launch `launchAge` seconds old: by default one started by hand after the build, which waited
+        /// for none.
+        func notice(launchAge: TimeInterval = 0.3) -> String? {
+            FirstLaunch.buildNotice(packageRoot: root, executable: executable, launchAge: launchAge)
         }
     }
 
@@ -71,6 +74,29 @@ struct FirstLaunchTests {
         try FileManager.default.createDirectory(at: scratch.root, withIntermediateDirectories: true)
         let program = scratch.root.appendingPathComponent("tour")
         try Data("program".utf8).write(to: program)
-        #expect(FirstLaunch.buildNotice(packageRoot: scratch.root, executable: program) == nil)
+        #expect(FirstLaunch.buildNotice(packageRoot: scratch.root, executable: program, launchAge: 40) == nil)
+    }
+
+    @Test("Launched by swift run, which built first, it says the whole wait: the process's age, build included")
+    func theWholeWait() async throws {
+        let scratch = Scratch()
+        defer { try? FileManager.default.removeItem(at: scratch.root) }
+        let made = Date(timeIntervalSinceNow: -60)
+        try scratch.build(madeAt: made, linkedAt: made.addingTimeInterval(41))
+        #expect(scratch.notice(launchAge: 57.6) == "Ready in 58 s, the build included; later launches open at once.")
+        #expect(scratch.notice(launchAge: 57.6) == nil, "said once")
+    }
+
+    @Test("The process's age is read from the kernel: this test's process started before the test and after the boot")
+    func processAge() async throws {
+        let age = try #require(FirstLaunch.processAge())
+        let started = ContinuousClock.now
+        #expect(age > 0)
+        #expect(age < ProcessInfo.processInfo.systemUptime)
+        let later = try #require(FirstLaunch.processAge())
+        let elapsed = (ContinuousClock.now - started).components
+        let between = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        // Clock ticks are 10 ms: the second reading is the first plus the time between, to within two ticks.
+        #expect(abs(later - age - between) < 0.02, "\(age) then \(later), \(between) s apart")
     }
 }

@@ -14,13 +14,14 @@ struct SourceEffectsTests {
                        pictureDepth: .colors256, exercises: [])
     }
 
-    @Test("Launching asks to read and watch the first page and to read the others ahead; the page shows the texts the read returned")
+    @Test("Launching asks to read and watch the first page, to read the others ahead and which programs to build; the page shows the texts the read returned")
     func launchReadsTheFirstPage() throws {
         var model = try Self.unreadModel()
         let page = model.currentPage.page
         #expect(model.currentPage.document.blocks.isEmpty, "loading reads no file")
         #expect(model.update(.launched) == [.readSource(page), .watch(page), .recordProgress(.opened(page: page.slug)),
-                                             .readSourcesAhead(model.pages.dropFirst().map(\.page))])
+                                             .readSourcesAhead(model.pages.dropFirst().map(\.page)),
+                                             .findProgramsToBuild(model.pages.map(\.page))])
         _ = model.update(.editLoop(.sourceRead(page: page, ParsedPageSource(Page.SourceTexts(main: FixturePages.queueSource)))))
         #expect(model.currentPage.document.title == "Queue")
         #expect(model.currentPage.declaredKnobs.map(\.name) == ["width", "serial"])

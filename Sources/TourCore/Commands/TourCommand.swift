@@ -164,7 +164,8 @@ public enum TourCommand: Equatable, Sendable {
         Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise
         (crash, stuck, failure it did not announce); 2 a usage mistake, such as a --trace FILE that is not
         a regular file or is in a folder that does not exist (checked before the page runs); 3 the page
-        could not start; 4 the page ran but its trace, picture or recording could not be written.
+        could not start (a page whose program is missing or older than its source is built first, and one that
+        does not compile is said in the compiler's words, each message on its line); 4 the page ran but its trace, picture or recording could not be written.
         """
 
     public static func parse(_ arguments: [String]) throws -> TourCommand {

@@ -5,6 +5,8 @@ public enum EditLoopEvent: Sendable {
     /// The interface started watching `page` (it became the current page); `programIsStale` when its program
     /// is missing or older than its sources.
     case watchStarted(page: Page, programIsStale: Bool)
+    /// The programs of these pages and exercises (`.findProgramsToBuild`) are missing or older than their sources.
+    case programsToBuild([Page])
     /// The page's `.swift` files changed on disk, in the tour's editor or anywhere else.
     case sourceChanged(page: Page, files: [String])
     /// The page's files as a `.readSource` effect read and parsed them.

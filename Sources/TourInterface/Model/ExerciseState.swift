@@ -50,6 +50,11 @@ public struct PageExerciseState: Sendable {
     /// Whether the solution opens, by the rule the progress record follows too (`ProgressRecord.solutionOpens`).
     public var solutionUnlocked: Bool { ProgressRecord.solutionOpens(passed: passed, hintsShown: hintsTaken) }
 
+    /// The package the exercise's file is in: its path less the challenge's own (`Exercises/NN-Name/main.swift`).
+    var packageRoot: URL {
+        URL(fileURLWithPath: String(exerciseFile.path.dropLast(exercises.challenge.file.count + 1)), isDirectory: true)
+    }
+
     /// A check is building or running.
     public var isChecking: Bool { check.checkID != nil }
 }

@@ -48,7 +48,9 @@ public struct PageState: Sendable {
     public var takesScrollKeys: Bool { isRunning && record?.acceptsScrollCommands == true }
 
     /// A build in flight or a failed one says more than the last run: its program is not the one that ran.
-    public var status: RunStatus { build.status ?? RunStatus(record) }
+    public var status: RunStatus {
+        build.status ?? (build.needsBuild && record == nil ? .notBuilt : RunStatus(record))
+    }
 
     public var isRunning: Bool { record != nil && record?.ending == nil }
 

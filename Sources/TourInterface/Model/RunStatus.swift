@@ -3,6 +3,8 @@ import TourCore
 /// Where a page stands: shown in the sidebar and the status line.
 public enum RunStatus: Equatable, Sendable {
     case notRun
+    /// The page's program is missing or older than its source, and waits to be built: in the background, or by `r`.
+    case notBuilt
     case running
     case endedAsExpected
     case crashed
@@ -43,6 +45,7 @@ public enum RunStatus: Equatable, Sendable {
     public var words: String {
         switch self {
         case .notRun: "not run"
+        case .notBuilt: "not built yet"
         case .running: "running"
         case .endedAsExpected: "as expected"
         case .crashed: "crashed"
@@ -58,6 +61,7 @@ public enum RunStatus: Equatable, Sendable {
     public func glyph(_ glyphs: Glyphs) -> Character {
         switch self {
         case .notRun: glyphs.notRun
+        case .notBuilt: glyphs.notBuilt
         case .running: glyphs.running
         case .endedAsExpected: glyphs.expected
         case .crashed: glyphs.crashed
@@ -72,7 +76,7 @@ public enum RunStatus: Equatable, Sendable {
 
     public var color: PaletteColor? {
         switch self {
-        case .notRun, .stopped: nil
+        case .notRun, .notBuilt, .stopped: nil
         case .running, .building: .running
         case .endedAsExpected: .success
         case .crashed, .failed, .doesNotCompile: .failure

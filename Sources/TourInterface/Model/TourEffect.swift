@@ -14,6 +14,9 @@ public enum TourEffect: Equatable, Sendable {
     /// Rebuild one page's program off the interface's queue; output and outcome come back as `.editLoop` events.
     case build(BuildOrder)
     case cancelBuild(buildID: Int)
+    /// Find which of these pages' and exercises' programs are missing or older than their sources; they come back as
+    /// `.editLoop(.programsToBuild)`, to be built in the background.
+    case findProgramsToBuild([Page])
     /// Put a page's files back to the original kept before its first edit; the watcher then sees the change.
     case reset(Page)
     /// Put back the version of a page's files that its last reset replaced.

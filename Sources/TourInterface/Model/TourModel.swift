@@ -61,6 +61,8 @@ public struct TourModel: Sendable {
     /// (`ProcessInfo.activeProcessorCount`): the concurrency meter's full mark, and what the oversubscription warning
     /// judges against. Nil until the shell says, which leaves both unjudged.
     public var cores: Int?
+    /// The page and exercise programs still to build, one at a time, since `swift run tour` builds none of them.
+    public var backgroundBuilds = BackgroundBuilds()
     /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
     public var presenter: PresenterState?
     var nextRunID = 1

@@ -8,7 +8,7 @@ enum StatusLine {
         var x = buffer.write(" \(page.page.number)/\(model.pages.count) \(page.page.title) ", x: row.x, y: row.y,
                              style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
         let state = " " + stateText(model)
-        let speed = "  speed \(model.speedText(model.speed))  "
+        let speed = backgroundBuildsText(model) + "  speed \(model.speedText(model.speed))  "
         // The state in words comes first; the key hints get what is left, but "? help" always shows. A notice is
         // said once, so it gets all the room it needs, up to two thirds of the row, and the state gives way.
         let keysRoom = model.notice.map { min(TextWidth.of($0), row.width * 2 / 3) } ?? TextWidth.of(Self.essentialKeys)
@@ -32,6 +32,13 @@ enum StatusLine {
 
     static let essentialKeys = "? help  q quit"
 
+    /// "  ↻ 5/21 built" while tour builds pages and exercises in the background; empty once all are built.
+    static func backgroundBuildsText(_ model: TourModel) -> String {
+        let builds = model.backgroundBuilds
+        guard builds.isBusy else { return "" }
+        return "  \(model.glyphs.building) \(builds.ready)/\(builds.total) built"
+    }
+
     /// As many hints as fit in `width`, most useful first, always ending with help and quit.
     static func packed(_ hints: [String], into width: Int) -> String {
         var chosen: [String] = []
@@ -54,6 +61,8 @@ enum StatusLine {
             if record.endedAsExpected && !ending.isNormalExit { text += ", as the page announced" }
         } else if let record = page.record {
             text = "\(glyph) running \(Formatting.elapsed(record.seconds(at: record.reachedTime(now: model.now))))"
+        } else if page.status == .notBuilt {
+            text = "\(glyph) not built yet: r builds and runs it"
         } else {
             text = "\(glyph) not run yet"
         }

@@ -13,6 +13,8 @@ public struct Glyphs: Sendable, Equatable {
     public var mark: Character
     public var tick: Character
     public var notRun: Character
+    /// A page whose program is still to be built (`swift run tour` builds none).
+    public var notBuilt: Character
     public var running: Character
     public var expected: Character
     public var crashed: Character
@@ -39,7 +41,7 @@ public struct Glyphs: Sendable, Equatable {
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         bullet: "•", ellipsis: "…", continuation: "↪", pointer: "▸", mark: "◆",
-        tick: "┼", notRun: "·", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
+        tick: "┼", notRun: "·", notBuilt: "◌", running: "▶", expected: "✓", crashed: "✗", stuck: "⊘", stopped: "■", failed: "!",
         building: "↻", doesNotCompile: "✘", exercisesDone: "●", exercisesOpen: "○", times: "×", arrow: "→", upDown: "↑↓", micro: "µ",
         levels: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     )
@@ -47,7 +49,7 @@ public struct Glyphs: Sendable, Equatable {
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         bullet: "*", ellipsis: "...", continuation: "\\", pointer: ">", mark: "*",
-        tick: "+", notRun: ".", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
+        tick: "+", notRun: ".", notBuilt: "-", running: ">", expected: "+", crashed: "x", stuck: "?", stopped: "#", failed: "!",
         building: "~", doesNotCompile: "E", exercisesDone: "*", exercisesOpen: "o", times: "x", arrow: "->", upDown: "Up/Down", micro: "u",
         threadWaiting: ":", threadRunning: "_",
         levels: [" ", ".", "_", "-", "=", "+", "*", "%", "#"]

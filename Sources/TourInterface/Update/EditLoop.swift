@@ -12,6 +12,9 @@ extension TourModel {
             // Edited while another page was shown: read it again; the same text read again changes nothing. A page
             // never read has its first read on the way already.
             return pages[index].text == nil ? [] : [.readSource(page)]
+        case .programsToBuild(let stale):
+            programsFound(stale)
+            return []
         case .sourceRead(let page, let source):
             guard let index = index(of: page) else { return [] }
             adopt(source, at: index)
@@ -36,8 +39,9 @@ extension TourModel {
             guard let index = building(buildID) else { return [] }
             now = max(now, time)
             pages[index].build.buildStarted = time
-            // A full build takes many times longer than the direct one: the learner is told why before waiting.
-            if case .swiftBuild(let reason?) = route {
+            // A full build takes many times longer than the direct one: the learner is told why before waiting. A build
+            // in the background is no wait of theirs.
+            if case .swiftBuild(let reason?) = route, backgroundBuilds.inFlight?.buildID != buildID {
                 notice = "Full rebuild of \(pages[index].page.product) (\(reason))\(glyphs.ellipsis)"
             }
             return []
@@ -48,6 +52,7 @@ extension TourModel {
             if excess > 0 { pages[index].build.output.removeFirst(excess) }
             return []
         case .buildFinished(let buildID, let outcome):
+            if let effects = exerciseBuilt(buildID: buildID, outcome) { return effects }
             guard let index = building(buildID) else { return [] }
             return finished(index, buildID: buildID, outcome)
         case .editorFinished(let result):
@@ -89,7 +94,10 @@ extension TourModel {
             return []
         }
         guard pages[index].build.needsBuild else { return nil }
-        return stopEffects() + build(index, thenRun: true)
+        if runOnceBuiltInTurn(index) { return stopEffects() }
+        let effects = stopEffects() + build(index, thenRun: true)
+        if let buildID = pages[index].build.cycle.buildInFlight { backgroundBuilds.takeOver(.page(index), buildID: buildID) }
+        return effects
     }
 
     /// The rebuilt page whose old run has just ended starts again; no effects for any other page.
@@ -142,7 +150,7 @@ extension TourModel {
     }
 
     /// `announce`: say which message in the status line, for a key; a failed build leaves that line to the page's state.
-    private mutating func select(diagnostic index: Int, announce: Bool = true) {
+    mutating func select(diagnostic index: Int, announce: Bool = true) {
         currentPage.build.selectedDiagnostic = index
         let diagnostic = currentPage.build.diagnostics[index]
         if announce { notice = "\(index + 1)/\(currentPage.build.diagnostics.count) \(diagnostic.shortDescription)" }
@@ -167,7 +175,7 @@ extension TourModel {
         return effects(of: actions, page: index)
     }
 
-    private mutating func nextBuildID() -> Int {
+    mutating func nextBuildID() -> Int {
         defer { editing.nextBuildID += 1 }
         return editing.nextBuildID
     }
@@ -215,8 +223,9 @@ extension TourModel {
         build.selectedDiagnostic = nil
         build.needsBuild = !succeeded
         let number = pages[index].page.number
-        // "rebuilding…" is over: the page's state, a new run or a notice below says what happened.
-        notice = nil
+        // "rebuilding…" is over: the page's state, a new run or a notice below says what happened. A build in the
+        // background said nothing, so it takes no notice away either.
+        if backgroundBuilds.inFlight?.buildID != buildID { notice = nil }
         switch outcome.status {
         case .succeeded:
             build.failure = nil
@@ -247,7 +256,7 @@ extension TourModel {
         pages[index].build = build
         guard build.failure == .doesNotCompile else { return [] }
         // The messages are the news: the compact layout shows them under the page, the page shows the first error.
-        if focus == .page { compactTab = .output }
+        if index == current, focus == .page { compactTab = .output }
         if index == current, let firstError = build.diagnostics.firstIndex(where: { $0.severity == .error }) {
             select(diagnostic: firstError, announce: false)
         }

@@ -87,7 +87,7 @@ extension TourModel {
             notice = "Page \(pages[index].page.number) has no code challenge to check."
             return []
         }
-        var effects: [TourEffect] = []
+        var effects = leaveExerciseToCheck(index)
         if let inFlight = exercise.check.checkID { effects.append(.cancelCheck(checkID: inFlight)) }
         let checkID = nextCheckID
         nextCheckID += 1

@@ -10,14 +10,18 @@ extension TourModel {
         let shown = current
         var effects = apply(event)
         if presenter != nil { effects += followPresenter(after: event) }
-        if current != shown { effects += show(current) }
+        if current != shown {
+            arrived(at: current)
+            effects += show(current)
+        }
+        effects += continueBackgroundBuilds()
         return presenter == nil ? effects : effects + publishPresenterSnapshot()
     }
 
     private mutating func apply(_ event: TourEvent) -> [TourEffect] {
         switch event {
         case .launched:
-            return show(current) + readAhead()
+            return show(current) + readAhead() + [.findProgramsToBuild(programsToSurvey)]
         case .sourceReadAhead(let page, let source):
             guard let index = index(of: page), pages[index].text == nil else { return [] }
             adopt(source, at: index)
