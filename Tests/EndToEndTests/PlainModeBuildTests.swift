@@ -18,9 +18,14 @@ struct PlainModeBuildTests {
         try (original + brokenLine + "\n").write(to: source, atomically: true, encoding: .utf8)
         let lineNumber = original.split(separator: "\n", omittingEmptySubsequences: false).count
 
-        let broken = try await PageRunSlots.shared.withSlot {
-            try await runToEnd(scratch.tour, ["run", "2", "--plain", "--speed", "8"], environment: scratch.environment)
+        /// The copy's `tour run 2`, in a page-run slot as any page run.
+        func runPage2() async throws -> FinishedProgram {
+            try await PageRunSlots.shared.withSlot {
+                try await runToEnd(scratch.tour, ["run", "2", "--plain", "--speed", "8"], environment: scratch.environment)
+            }
         }
+
+        let broken = try await runPage2()
         let said = String(decoding: broken.output, as: UTF8.self)
         #expect(broken.status == 3, "\(said)\n\(broken.errors)")
         #expect(said.contains("Building page 2 first: its program is missing or older than its source"), "\(said)")
@@ -30,18 +35,14 @@ struct PlainModeBuildTests {
         #expect(!said.contains("Width 1:"), "the old program did not run in its place: \(said)")
 
         try original.write(to: source, atomically: true, encoding: .utf8)
-        let mended = try await PageRunSlots.shared.withSlot {
-            try await runToEnd(scratch.tour, ["run", "2", "--plain", "--speed", "8"], environment: scratch.environment)
-        }
+        let mended = try await runPage2()
         let ran = String(decoding: mended.output, as: UTF8.self)
         #expect(mended.status == 0, "\(ran)\n\(mended.errors)")
         #expect(ran.contains("(built in "), "\(ran)")
         #expect(ran.contains("Width 1:"), "the page ran: \(ran)")
 
         // Built now: the next run starts at once, with no build.
-        let again = try await PageRunSlots.shared.withSlot {
-            try await runToEnd(scratch.tour, ["run", "2", "--plain", "--speed", "8"], environment: scratch.environment)
-        }
+        let again = try await runPage2()
         #expect(!String(decoding: again.output, as: UTF8.self).contains("Building page"))
     }
 }
