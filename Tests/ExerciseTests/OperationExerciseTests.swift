@@ -109,6 +109,17 @@ struct OperationExerciseTests {
         ])
     }
 
+    /// Only the first step, taken the short way: a `main()` that is only `runBand(1)`, so it stops after the band the
+    /// cancel lands in, cancelled or not. The run with nothing to cancel it shows it stopping early.
+    @Test func aMainThatOnlyRunsBandOneFailsForTheFilterNobodyCancelled() async throws {
+        let verdict = try await Self.check("ExerciseVariant01OperationFirstStep")
+        #expect(verdict.failures.map(\.text) == [
+            "nothing cancelled \"uncancelled filter\", yet it ran only band 1: with no cancel, main() must run band 1 to band 8, each once, and stop early only once isCancelled is true",
+        ])
+        #expect(verdict.findings.contains { $0.text == "no band began after the cancel: it stopped after band 1" },
+                "the cancelled run alone cannot tell it from the solution")
+    }
+
     /// The shortcut a learner found in a trial: a `main()` that is only `runBand(1)`. The cancel always lands in band 1,
     /// so the cancelled run alone cannot tell it from the solution; the run with nothing to cancel it can. These are
     /// the trace lines that program writes (the test variant `FirstStep` runs it for real).
