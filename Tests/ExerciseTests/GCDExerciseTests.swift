@@ -54,6 +54,19 @@ struct GCDExerciseTests {
         #expect(verdict.failures.first?.text.hasPrefix("no deposit ran to its end") == true)
     }
 
+    /// Only the first step: the deadlock gone because `deposit(_:)` no longer waits (`async`), so the deposits run after
+    /// the posting block instead of inside it.
+    @Test func depositingAsynchronouslyFailsBecauseTheDepositsRunOutsideThePostingBlock() async throws {
+        let (record, verdict) = await Self.check("ExerciseVariant06GCDFirstStep")
+        #expect(record.ending == .exited(code: 0))
+        let deposit = try #require(record.spans(named: "deposit 10").first)
+        let post = try #require(record.spans(named: "post the day's deposits").first?.end)
+        #expect(verdict.failures.map(\.text) == [
+            "\"deposit 10\" ran outside \"post the day's deposits\", from \(record.timeText(at: deposit.start)), after the block had ended at "
+                + "\(record.timeText(at: post)): other work could have come between the deposits",
+        ])
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// The deposits of a fixture run, each of 100 ms from `starts` (in ms), on `queue` and `thread`, inside a posting block
