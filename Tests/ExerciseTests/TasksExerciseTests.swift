@@ -55,6 +55,18 @@ struct TasksExerciseTests {
         #expect(verdict.failures.first?.text.hasPrefix("no task ran an \"await thumbnail N\" span") == true)
     }
 
+    /// Only the first step: `thumbnailSize(_:)` written, but the tasks still block on the semaphore.
+    @Test func anUnusedContinuationFailsBecauseTheTasksStillBlock() async {
+        let (record, verdict) = await Self.check("ExerciseVariant09TasksFirstStep")
+        #expect(record.ending == .exited(code: 0))
+        let failures = verdict.failures.map(\.text)
+        #expect(failures.count == 2, "\(failures)")
+        #expect(failures.first?.hasPrefix("at most ") == true && failures.first?.contains(" requests waited at once, from ") == true, "\(failures)")
+        #expect(failures.last?.hasPrefix("8 times a task blocked its thread in \"blocked waiting for N\", the first on T") == true
+                    && failures.last?.hasSuffix(": suspend with withCheckedContinuation instead of waiting on the semaphore") == true,
+                "\(failures)")
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// Eight waits on threads 5000…, each from `starts[n]` ms to `ends[n]` ms (nil: never ended), none blocked.
