@@ -1,10 +1,10 @@
 /*:
  # Test variant: page 6's exercise with only the first step done
 
- The deadlock is gone the quickest way: `deposit(_:)` hands its change to the ledger with `async` and no longer
- waits, so the posting block no longer waits for itself and the program runs to its end. But each deposit now runs
- on the ledger after the posting block has ended, not inside it, so other work could come between them, and the
- check must fail it.
+ The deadlock is gone the quickest way: `post(_:)` no longer runs on the ledger, so `deposit(_:)`'s `sync` no longer
+ waits for a block that holds the queue, and the program runs to its end. But each deposit now takes the ledger on
+ its own, one `sync` after another from the main thread, so other work could come between them. The check must
+ fail it.
  */
 import Foundation
 import LessonKit
@@ -18,7 +18,7 @@ final class Account: @unchecked Sendable {
 
     /// Adds `amount` to the balance, on the ledger.
     func deposit(_ amount: Int) {
-        ledger.async { [self] in
+        ledger.sync {
             trace("deposit \(amount)") {
                 balance += amount
                 Simulated.wait(0.1) // writing the entry down
@@ -28,11 +28,9 @@ final class Account: @unchecked Sendable {
 
     /// Makes every deposit of `amounts` in one block on the ledger, so nothing else comes between them.
     func post(_ amounts: [Int]) {
-        ledger.async {
-            trace("post the day's deposits") {
-                for amount in amounts {
-                    self.deposit(amount)
-                }
+        trace("post the day's deposits") {
+            for amount in amounts {
+                deposit(amount)
             }
         }
     }
