@@ -70,7 +70,7 @@ let exercisePages: [String] = [
     "11-Actors",
 ]
 
-let exerciseVariants = ["Emptied", "Faked"]
+let exerciseVariants = ["Emptied", "Faked", "FirstStep"]
 
 func exerciseName(_ folder: String) -> String { "Exercise" + folder.filter { $0 != "-" } }
 func solutionName(_ folder: String) -> String { "Solution" + folder.filter { $0 != "-" } }

@@ -10,7 +10,7 @@
  `tour check 6` runs this file and judges it by what its threads did, not by what it prints:
  - the program ends normally: no libdispatch trap, no hang;
  - each of the four `deposit` spans ran on the queue `tour.gcd.ledger`, one at a time, in the order posted;
- - all four ran inside the `post the day's deposits` block, on its thread, so nothing came between them.
+ - all four ran inside the `post the day's deposits` block, on its thread, and that block ran on `tour.gcd.ledger`, so nothing came between them.
 
  Keep the names given to `trace`: the check reads them. `tour hint 6` gives a hint; `tour run` shows the timeline.
  */

@@ -101,11 +101,14 @@ final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
 
 let filterOperation = TiltShiftOperation(name: "filter \(photoName.rawValue)")
 filterOperation.inputImage = photo
-//: The completion block runs once the operation is finished. Foundation schedules it on a global queue, so it runs on a worker thread, not on the thread that called `start()`. To wait for it the page uses a `DispatchSemaphore`, a counter with a waiting room: `wait()` takes one from the count, or sleeps while the count is zero; `signal()` adds one and wakes a sleeper. Starting at zero, it makes the main thread sleep until the completion block signals.
+//: The completion block runs once the operation is finished. Which thread runs it is Foundation's choice, and the page's prediction asks you to guess before the run: the block prints the thread and the queue it ran on, and its `completion block` mark sits on that thread's lane. So that the page goes on only after the block has run, wherever it runs, the page waits for it with a `DispatchSemaphore`, a counter with a waiting room: `wait()` takes one from the count, or sleeps while the count is zero; `signal()` adds one and wakes a sleeper. Starting at zero, it makes the main thread sleep until the completion block signals.
 let completionRan = DispatchSemaphore(value: 0)
 filterOperation.completionBlock = {
     mark("completion block")
-    print("Completion block: the operation is finished")
+    let queue = ThreadIdentity.currentQueueLabel
+    // Dispatch's global queues carry the `com.apple.root` labels (page 6, *Queues you are given, queues you make*).
+    let why = queue.hasPrefix("com.apple.root.") ? ": once the operation was finished, Foundation handed the block to a global queue, so a worker thread ran it, not the thread that called start()" : ""
+    print("Completion block: the operation is finished. It runs on thread \(ThreadIdentity.current) (the main thread: \(ThreadIdentity.isMainThread)), queue \(queue)\(why)")
     completionRan.signal()
 }
 filterOperation.start()

@@ -75,12 +75,13 @@ let asyncCall = duration {
 mark("async returned")
 
 /*:
- `sync` puts the block in the queue and **blocks the caller until the block has run**. On a serial queue that means after everything queued before it. The block is not handed to a worker thread: libdispatch runs it on the calling thread, here the main thread, once the queue is free. The label says `tour.gcd.worker`; the thread id is the main thread's.
+ `sync` puts the block in the queue and **blocks the caller until the block has run**. On a serial queue that means after everything queued before it. Which thread runs the block while the caller waits is the page's prediction: the block prints its thread, whether that is the main thread, and the label of the queue it runs on, and its `sync block` span sits on that thread's lane.
  */
 let syncCall = duration {
     worker.sync {
         trace("sync block") {
-            print("The sync block runs on thread \(ThreadIdentity.current) (the main thread: \(ThreadIdentity.isMainThread)), queue \(ThreadIdentity.currentQueueLabel)")
+            let why = ThreadIdentity.isMainThread ? ": libdispatch handed the block to no worker thread; it ran it on the calling thread, which waits in sync anyway, once the queue was free" : ""
+            print("The sync block runs on thread \(ThreadIdentity.current) (the main thread: \(ThreadIdentity.isMainThread)), queue \(ThreadIdentity.currentQueueLabel)\(why)")
         }
     }
 }

@@ -108,13 +108,11 @@ let (coffee, chelsea) = try await trace("async let") {
 print("async let fetched coffee (\(coffee.width)×\(coffee.height)) and chelsea (\(chelsea.width)×\(chelsea.height)) side by side")
 
 /*:
- ## One fails, its siblings are cancelled
+ ## When one child fails
 
- `cancelAllOperations()` cancels a queue's operations when *you* call it; an operation that fails tells nobody, and its dependents still run (page 4). A *throwing* group does it for you: when a child's error reaches the group's closure (here through `try await group.next()`) and the closure throws, the group cancels every child still running and waits for them before the error leaves `withThrowingTaskGroup`.
+ `cancelAllOperations()` cancels a queue's operations when *you* call it; an operation that fails tells nobody, and its dependents still run (page 4). A *throwing* group has children that can fail too. Here one of three throws, its error reaches the group's closure through `try await group.next()`, and the closure throws it on. Its two siblings are a sleeper, in a two-second `Task.sleep`, and a worker that computes ten chunks and calls `try Task.checkCancellation()` before each. What becomes of them is the page's prediction: the run prints the answer, and the lanes and marks show it. Gates keep the order certain: the failing child throws only once both siblings have started.
 
- Cancelled children stop the way page 9 showed, at their next check: the sleeper at once, since `Task.sleep` throws when its task is cancelled; the worker, which computes in chunks and calls `try Task.checkCancellation()` between them, after the chunk it is in. Gates keep the order certain: the failing child throws only once both siblings have started.
-
- - experiment: Set `failingChild` to false: nothing throws, the worker does all its chunks, and the sleeper sleeps its full two seconds.
+ - experiment: Set `failingChild` to false: nothing throws, and each child ends on its own.
  */
 enum UploadError: Error {
     case serverRefused
@@ -157,7 +155,7 @@ do {
                     throw UploadError.serverRefused
                 }
             }
-            // The first error a child throws comes out of next(), and leaving the closure with it cancels the rest.
+            // The first error a child throws comes out of next(), and the closure throws it on.
             while try await group.next() != nil {}
         }
     }
@@ -166,6 +164,11 @@ do {
     outcome = "the group threw \(error), after its other children ended"
 }
 print("withThrowingTaskGroup: \(outcome)")
+if failingChild {
+    print("When the error left the group's closure, the group cancelled the children still running and waited for them. "
+        + "Each stopped at its next check, as on page 9: the sleeper at once, since Task.sleep throws when its task is cancelled; "
+        + "the worker after the chunk it was in, at its next try Task.checkCancellation()")
+}
 
 /*:
  ## One workload, three ways

@@ -60,6 +60,18 @@ struct ActorsExerciseTests {
                                                        + "approved it: await Bank.fraudCheck before the money goes"))
     }
 
+    /// Only the first step: the balance kept above zero by paying straight after the check, before the fraud check.
+    @Test func payingBeforeTheFraudCheckFails() async throws {
+        let (record, verdict) = await Self.check("ExerciseVariant11ActorsFirstStep")
+        #expect(record.ending == .exited(code: 0))
+        let paid = try #require(record.marks.first { $0.name.contains(" paid ") }, "one client is paid, the other declined")
+        let client = try #require(paid.name.split(separator: " ").first)
+        let amount = client == "A" ? 70 : 60
+        #expect(verdict.failures.map(\.text) == [
+            "\(client) was paid \(amount) at \(record.timeText(at: paid.time)) before a fraud check had approved it: await Bank.fraudCheck before the money goes",
+        ])
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// Withdrawals A (70) and B (60) from 0 ms, each ending at `ends` (nil: still open when the run stopped), fraud

@@ -49,6 +49,16 @@ struct AsyncExerciseTests {
         #expect(verdict.failures.map(\.text) == ["no operation named \"load astronaut\" went executing: the queue never started the image load"])
     }
 
+    /// Only the first step: `finish()` written, but never called, so the queue still waits for the operation forever.
+    @Test func aFinishThatNothingCallsFails() async throws {
+        let (verdict, record) = await Self.verdict(of: "ExerciseVariant03AsyncFirstStep")
+        #expect(record.ending?.stall?.unfinishedOperations == ["load astronaut"], "\(String(describing: record.ending))")
+        let executing = try #require(record.operation(named: "load astronaut")?.firstTime(of: .executing))
+        #expect(verdict.failures.map(\.text).contains(
+            "the queue is still waiting for load astronaut: it went executing at \(record.timeText(at: executing)) and never finished; nothing calls finish()"),
+                "\(verdict.failures.map(\.text))")
+    }
+
     // MARK: - The judge on runs made to order
 
     /// The solution's run: executing at 0.1 s on T1, the download on T2 from 0.1 to 0.6 s, finished there at 0.6 s,

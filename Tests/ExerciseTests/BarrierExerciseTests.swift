@@ -56,6 +56,18 @@ struct BarrierExerciseTests {
         #expect(!verdict.passed)
         #expect(verdict.failures.first?.text.hasPrefix("no write of Charlie Cheesecake") == true)
     }
+
+    /// Only the first step: every access on the person's own concurrent queue, in plain `sync` blocks, and no barrier.
+    @Test func aConcurrentQueueWithoutABarrierFails() async throws {
+        let (record, verdict) = try await Self.checked("ExerciseVariant08BarrierFirstStep")
+        #expect(record.ending == .exited(code: 0))
+        #expect(verdict.findings.contains(CheckFinding(holds: true, "every read and write of the person ran on tour.person, a queue of its own")))
+        let failures = verdict.failures.map(\.text)
+        #expect(failures.count == 2, "\(failures)")
+        let overlap = try #require(failures.first)
+        #expect(overlap.hasPrefix("a write of the name (to ") && overlap.contains(" while a read ran on T"), "\(overlap)")
+        #expect(failures.last?.contains("waited inside changeName until its write had finished, at ") == true, "\(failures)")
+    }
 }
 
 /// The check of page 8 under Thread Sanitizer: the reports on the run's standard error become failing findings beside

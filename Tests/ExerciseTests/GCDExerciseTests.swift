@@ -54,6 +54,18 @@ struct GCDExerciseTests {
         #expect(verdict.failures.first?.text.hasPrefix("no deposit ran to its end") == true)
     }
 
+    /// Only the first step: the deadlock gone because `post(_:)` no longer runs on the ledger, so each deposit takes the
+    /// ledger with a `sync` of its own from the main thread, inside the posting span but not inside one ledger block.
+    @Test func postingOffTheLedgerFailsBecauseEachDepositTakesTheLedgerOnItsOwn() async {
+        let (record, verdict) = await Self.check("ExerciseVariant06GCDFirstStep")
+        #expect(record.ending == .exited(code: 0))
+        #expect(verdict.findings.contains(CheckFinding(holds: true, "the deposits ran one at a time, in the order posted")))
+        #expect(verdict.failures.map(\.text) == [
+            "\"post the day's deposits\" ran on com.apple.main-thread, not on the ledger's queue tour.gcd.ledger: each deposit took the "
+                + "ledger on its own, so other work could have come between them; make the deposits in one block on the ledger",
+        ])
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// The deposits of a fixture run, each of 100 ms from `starts` (in ms), on `queue` and `thread`, inside a posting block

@@ -63,6 +63,18 @@ struct GroupsExerciseTests {
         ])
     }
 
+    /// Only the first step: the group notifies the main queue, but nothing keeps the main thread serving it, so the
+    /// program reaches its end and exits before the jobs and the summary.
+    @Test func notifyWithoutServingTheMainQueueFails() async {
+        let (record, verdict) = await Self.check("ExerciseVariant07GroupsFirstStep")
+        #expect(record.ending == .exited(code: 0), "the main thread falls off the end of the program")
+        let failures = verdict.failures.map(\.text)
+        #expect(failures.last == "the summary never ran: nothing sent \"show the summary\" once the jobs were done, or the program ended before the "
+                + "main queue was served", "\(failures)")
+        #expect(failures.first?.hasPrefix("only ") == true && failures.first?.contains(" of the 3 jobs ran to their end: ") == true,
+                "the jobs had no time to end: \(failures)")
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// A run whose three jobs end at 300 ms, the third reading the size on the main queue, and whose summary runs from

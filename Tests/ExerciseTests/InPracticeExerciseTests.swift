@@ -120,6 +120,15 @@ struct InPracticeExerciseTests {
         #expect(verdict.failures.map(\.text) == ["no download operation ran: the photos must arrive through DownloadOperations on the queue"])
     }
 
+    /// Only the first step: no photo downloads twice, but nothing is cancelled, so a download nobody wants runs on.
+    @Test func neverDownloadingTwiceAloneFailsBecauseScrolledAwayDownloadsRunToTheEnd() async {
+        let verdict = await Self.verdict(of: "ExerciseVariant05InPracticeFirstStep")
+        #expect(verdict.findings.contains(CheckFinding(holds: true, "no photo was downloaded twice: 4 photos, each downloaded to the end once")))
+        let failures = verdict.failures.map(\.text)
+        let expected = #/row \d scrolled out at \d+\.\d\d s but its download of photo \d ran to the end: parts? [\d, and]+ of 4 began after, the last at \d+\.\d\d s; cancel it, and look at isCancelled before each part/#
+        #expect(!failures.isEmpty && failures.allSatisfy { $0.wholeMatch(of: expected) != nil }, "\(failures)")
+    }
+
     // MARK: The judge's margin
 
     /// Row 0 with photo 1 in view from 0.1 s and out at 0.3 s; a download of photo 1 on thread 11 whose parts begin

@@ -76,6 +76,8 @@ struct OperationExerciseTests {
         #expect(failures[0].wholeMatch(of: expected) != nil, "\(failures[0])")
         #expect(verdict.findings.contains { $0.holds && $0.text.hasPrefix("cancel() reached it at ") && $0.text.hasSuffix(", while band 1 was at work") },
                 "the hold in band 1 made the cancel land while it worked")
+        #expect(verdict.findings.contains { $0.holds && $0.text.hasPrefix("with nothing to cancel it, \"uncancelled filter\" ran all 8 bands and finished at ") },
+                "the untouched filter runs every band when nobody cancels it")
     }
 
     @Test func referenceSolutionPasses() async throws {
@@ -83,6 +85,7 @@ struct OperationExerciseTests {
         let verdict = try await Self.check(challenge.solutionProduct)
         #expect(verdict.passed, "\(verdict.failures.map(\.text))")
         #expect(verdict.findings.contains { $0.text == "no band began after the cancel: it stopped after band 1" })
+        #expect(verdict.findings.contains { $0.holds && $0.text.hasPrefix("with nothing to cancel it, \"uncancelled filter\" ran all 8 bands and finished at ") })
     }
 
     @Test func exerciseWithItsBodyDeletedFails() async throws {
@@ -93,13 +96,55 @@ struct OperationExerciseTests {
                 "the main thread waits for band 1 forever, and the watchdog ends it: \(failures)")
         #expect(failures.contains { $0.hasPrefix("\"banded filter\" began executing at ") && $0.hasSuffix(", a pool thread, but ran no band: its main() did no work") },
                 "\(failures)")
+        #expect(failures.contains("nothing cancelled \"uncancelled filter\", yet it ran no band: with no cancel, main() must run band 1 to band 8, each once, and stop early only once isCancelled is true"),
+                "\(failures)")
     }
 
     @Test func outputFakedWithoutTheWorkFails() async throws {
         let verdict = try await Self.check("ExerciseVariant01OperationFaked")
         #expect(verdict.findings.first?.holds == true, "it ran to its end")
         #expect(verdict.failures.map(\.text) == [
+            "no operation named \"uncancelled filter\" reported a state: keep the program's first run, BandedBlur.runUncancelled, which shows what main() does when nothing cancels it",
             "no operation named \"banded filter\" reported a state: the program must run its BandedFilterOperation on the queue",
+        ])
+    }
+
+    /// Only the first step, taken the short way: a `main()` that is only `runBand(1)`, so it stops after the band the
+    /// cancel lands in, cancelled or not. The run with nothing to cancel it shows it stopping early.
+    @Test func aMainThatOnlyRunsBandOneFailsForTheFilterNobodyCancelled() async throws {
+        let verdict = try await Self.check("ExerciseVariant01OperationFirstStep")
+        #expect(verdict.failures.map(\.text) == [
+            "nothing cancelled \"uncancelled filter\", yet it ran only band 1: with no cancel, main() must run band 1 to band 8, each once, and stop early only once isCancelled is true",
+        ])
+        #expect(verdict.findings.contains { $0.text == "no band began after the cancel: it stopped after band 1" },
+                "the cancelled run alone cannot tell it from the solution")
+    }
+
+    /// The shortcut a learner found in a trial: a `main()` that is only `runBand(1)`. The cancel always lands in band 1,
+    /// so the cancelled run alone cannot tell it from the solution; the run with nothing to cancel it can. These are
+    /// the trace lines that program writes (the test variant `FirstStep` runs it for real).
+    @Test func aMainThatOnlyRunsBandOneFailsTheRunWithNoCancel() throws {
+        let judge = try #require(Self.exercises).challenge.judge
+        let worker: Int32 = 101
+        let queue = "exercise1.filters"
+        func band(_ event: String, _ id: Int, at milliseconds: Int) -> String {
+            TraceFixture.line(event, at: milliseconds, thread: worker, queue: queue, #""id":\#(id),"name":"band 1""#)
+        }
+        let run = try TraceFixture.record([
+            TraceFixture.state("uncancelled filter", 1, "ready", at: 5),
+            TraceFixture.state("uncancelled filter", 1, "executing", at: 6, thread: worker, queue: queue),
+            band("begin", 1, at: 7),
+            band("end", 1, at: 60),
+            TraceFixture.state("uncancelled filter", 1, "finished", at: 61, thread: worker, queue: queue),
+            TraceFixture.state("banded filter", 2, "ready", at: 70),
+            TraceFixture.state("banded filter", 2, "executing", at: 71, thread: worker, queue: queue),
+            band("begin", 2, at: 72),
+            TraceFixture.state("banded filter", 2, "cancelled", at: 73),
+            band("end", 2, at: 125),
+            TraceFixture.state("banded filter", 2, "finished", at: 126, thread: worker, queue: queue),
+        ])
+        #expect(judge(run).filter { !$0.holds }.map(\.text) == [
+            "nothing cancelled \"uncancelled filter\", yet it ran only band 1: with no cancel, main() must run band 1 to band 8, each once, and stop early only once isCancelled is true",
         ])
     }
 
@@ -118,6 +163,7 @@ struct OperationExerciseTests {
             TraceFixture.state("banded filter", 1, "finished", at: 61, thread: worker, queue: queue),
         ])
         #expect(judge(run).filter { !$0.holds }.map(\.text) == [
+            "no operation named \"uncancelled filter\" reported a state: keep the program's first run, BandedBlur.runUncancelled, which shows what main() does when nothing cancels it",
             "cancel() came at 0.01 s, before the filter began executing: keep the hold in band 1, so the cancel lands while it works",
             "1 band began after cancel() at 0.01 s (band 1): main() went on to the next band without looking at isCancelled; a cancelled filter starts no new band",
         ])

@@ -112,6 +112,16 @@ struct QueueExerciseTests {
         ])
     }
 
+    /// Only the first step: the preview raised, the backup left beside the filter, so the backup, added first, goes first.
+    @Test func raisingOnlyThePreviewFailsBecauseTheBackupStartsBeforeTheFilter() async throws {
+        let verdict = try await Self.check("ExerciseVariant02QueueFirstStep")
+        #expect(verdict.findings.contains { $0.holds && $0.text.hasPrefix("the preview started first, at ") })
+        let failures = verdict.failures.map(\.text)
+        try #require(failures.count == 1, "\(failures)")
+        let expected = #/the backup started at \d+\.\d\d s, before the filter at \d+\.\d\d s: give the backup a lower queuePriority than the filter \(among equal priorities the one added first goes first\)/#
+        #expect(failures[0].wholeMatch(of: expected) != nil, "\(failures[0])")
+    }
+
     /// The three jobs as a wrong solution might run them: each `(name, executing, finished)` in milliseconds on
     /// the queue's worker, after the marks of adding them at `addedAt`.
     static func jobsRun(_ jobs: [(String, Int, Int)], addedAt: [Int] = [10, 11, 12], extra: [String] = []) throws -> RunRecord {

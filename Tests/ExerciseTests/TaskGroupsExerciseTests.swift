@@ -50,6 +50,16 @@ struct TaskGroupsExerciseTests {
         #expect(verdict.failures.first?.text.hasPrefix("no photo was uploaded") == true)
     }
 
+    /// Only the first step: the first `maxUploads` children added, and nothing added as they finish.
+    @Test func theFirstThreeChildrenAloneFail() async throws {
+        let (record, verdict) = await Self.check("ExerciseVariant10TaskGroupsFirstStep")
+        #expect(record.ending?.stall != nil, "the last upload waits for a next that never begins: \(String(describing: record.ending))")
+        #expect(verdict.findings.contains(CheckFinding(holds: true, "each upload ran in a child task of its own")))
+        let uploaded = try #require(verdict.failures.map(\.text).first { $0.contains(" of the 8 photos were uploaded; ") }, "\(verdict.failures.map(\.text))")
+        #expect(uploaded.hasSuffix(" was still waiting for the next upload to begin when the run stopped: an upload that must end before the next begins never ends here, so keep up to 3 going and add the next as one finishes"),
+                "\(uploaded)")
+    }
+
     // MARK: The judge on runs that went wrong in other ways
 
     /// Uploads 1… on threads 5000 and 5001, each in traced child task `tasks[n]` (nil: none) from `spans[n].start` ms

@@ -19,6 +19,11 @@ struct TasksExerciseTests {
 
     @Test func theUntouchedExerciseBlocksAPoolsWidthAtATimeAndTheVerdictSaysSo() async throws {
         let (record, verdict) = await Self.check(Self.challenge.product)
+        try Self.expectTheTasksBlockedAPoolsWidthAtATime(record, verdict)
+    }
+
+    /// A run whose eight tasks blocked their threads: the verdict names the widest wait and the blocked threads.
+    static func expectTheTasksBlockedAPoolsWidthAtATime(_ record: RunRecord, _ verdict: CheckVerdict) throws {
         #expect(record.ending == .exited(code: 0))
         let waits = record.spans.filter { $0.name.hasPrefix("await thumbnail ") }
         let widest = try #require(record.mostAtOnce(waits))
@@ -53,6 +58,12 @@ struct TasksExerciseTests {
         #expect(record.outputText.contains("Thumbnail sizes: 61, 62, 63, 64, 65, 66, 67, 68"))
         #expect(!verdict.passed)
         #expect(verdict.failures.first?.text.hasPrefix("no task ran an \"await thumbnail N\" span") == true)
+    }
+
+    /// Only the first step: `thumbnailSize(_:)` written, but the tasks still block on the semaphore.
+    @Test func anUnusedContinuationFailsBecauseTheTasksStillBlock() async throws {
+        let (record, verdict) = await Self.check("ExerciseVariant09TasksFirstStep")
+        try Self.expectTheTasksBlockedAPoolsWidthAtATime(record, verdict)
     }
 
     // MARK: The judge on runs that went wrong in other ways

@@ -49,6 +49,10 @@ struct GCDPageTests {
         #expect(syncBlock.queue == "tour.gcd.worker")
         #expect(try #require(asyncBlock.end) <= syncBlock.start, "sync waited for what was queued before it")
         #expect(try #require(syncBlock.end) <= returned.time, "sync returned only once its block was done")
+        // The prose leaves the thread to the prediction; the run answers it, in its own output.
+        #expect(run.outputText.contains { $0.hasPrefix("The sync block runs on thread ") && $0.hasSuffix(
+            "(the main thread: true), queue tour.gcd.worker: libdispatch handed the block to no worker thread; it ran it on the calling "
+                + "thread, which waits in sync anyway, once the queue was free") }, "\(run.outputText)")
     }
 
     @Test func serialJobsNeverOverlapAndKeepTheirOrder() async throws {

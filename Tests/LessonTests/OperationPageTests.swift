@@ -54,6 +54,15 @@ struct OperationPageTests {
         #expect(completion.thread != run.pid, "Foundation runs completion blocks on a worker thread")
     }
 
+    /// The prose above the block leaves the thread to the prediction; the run answers it, in its own output.
+    @Test func theCompletionBlockSaysWhereItRanAndWhy() async throws {
+        let run = await Self.run.value
+        let line = try #require(run.outputText.first { $0.hasPrefix("Completion block: the operation is finished. It runs on thread ") })
+        #expect(line.contains("(the main thread: false), queue com.apple.root."), "\(line)")
+        #expect(line.hasSuffix(": once the operation was finished, Foundation handed the block to a global queue, so a worker thread ran it, "
+                               + "not the thread that called start()"), "\(line)")
+    }
+
     @Test func operationReportsEveryStateInOrder() async throws {
         let run = await Self.run.value
         let operation = try #require(run.operations.first { $0.name == "filter coffee" })

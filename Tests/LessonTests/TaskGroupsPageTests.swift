@@ -95,6 +95,8 @@ struct TaskGroupsPageTests {
         #expect(try #require(lastChunk.end) <= stop.time, "the chunk in progress ran to its end first")
         #expect(sleeper.end <= group.end && stop.time <= group.end, "the error left the group only after its children ended")
         #expect(run.outputText.contains("withThrowingTaskGroup: the group threw serverRefused, after its other children ended"))
+        // The prose leaves the siblings' fate to the prediction; the run explains it, in its own output.
+        #expect(run.outputText.contains { $0.hasPrefix("When the error left the group's closure, the group cancelled the children still running and waited for them.") })
     }
 
     @Test func withoutAFailingChildEveryChildRunsToItsEnd() async throws {
@@ -103,6 +105,7 @@ struct TaskGroupsPageTests {
         let group = try Self.span("withThrowingTaskGroup", in: run)
         #expect(Self.spans("worker chunk ", inside: group, of: run).count == 10)
         #expect(run.outputText.contains("withThrowingTaskGroup: every child finished"))
+        #expect(!run.outputText.contains { $0.hasPrefix("When the error left the group's closure") }, "no error, nothing to explain")
     }
 
     static let ways = ["operations", "GCD", "task group"]

@@ -130,6 +130,12 @@ enum GCDExerciseJudging {
             findings.append(CheckFinding(holds: false, "no block ran \"\(posting)\": post(_:) makes the deposits in one block on the ledger"))
             return findings
         }
+        // Deposits inside a posting span that is not itself on the ledger each took the ledger with a sync of their own.
+        if post.queue != ledger {
+            findings.append(CheckFinding(holds: false, "\"\(posting)\" ran on \(QueueLabel.shown(post.queue)), not on the ledger's queue "
+                                         + "\(ledger): each deposit took the ledger on its own, so other work could have come between "
+                                         + "them; make the deposits in one block on the ledger"))
+        }
         let outside = deposits.filter { deposit in
             deposit.thread != post.thread || deposit.start < post.start || (deposit.end ?? .max) > (post.end ?? .max)
         }

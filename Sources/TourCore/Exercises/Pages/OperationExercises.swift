@@ -17,7 +17,7 @@ extension PageExercises {
         challenge: Challenge(
             id: "stop-within-one-band",
             title: "Stop a cancelled filter within one band",
-            task: "The banded filter never looks at isCancelled, so a cancel sent while band 1 works lets all eight bands run. Make main() check isCancelled, so that no band begins after the cancel and the operation finishes.",
+            task: "The banded filter never looks at isCancelled, so a cancel sent while band 1 works lets all eight bands run. Make main() check isCancelled, so that no band begins after the cancel and the operation finishes, while a filter nobody cancels still runs all eight bands.",
             folder: "01-Operation",
             hints: [
                 "cancel() only sets a flag. Where in main() could the loop look at it before it starts more work?",
@@ -31,8 +31,12 @@ extension PageExercises {
 
 /// The readings behind page 1's exercises.
 enum OperationExercises {
-    /// The operation the challenge's program runs, as the header of its file names it.
+    /// The operation the challenge's program cancels while band 1 works, as the header of its file names it.
     static let filterName = "banded filter"
+    /// The operation the challenge's program runs first, with nothing to cancel it.
+    static let uncancelledName = "uncancelled filter"
+    /// The bands each filter blurs, as LessonKit's `BandedBlur` has them.
+    static let bandCount = 8
 
     /// Reads where the completion block of "filter coffee" ran: the page marks "completion block" inside it.
     @Sendable static func completionBlockThread(in record: RunRecord) -> Prediction.Observation {
@@ -53,9 +57,49 @@ enum OperationExercises {
         return .init(rightChoice: choice, happened: "it ran on \(record.threadDescription(mark.thread)), on \(queue),\(after)")
     }
 
-    /// Judges the banded filter: it ran bands inside the operation, the cancel landed while one worked, no band began
-    /// after it, and the operation finished.
+    /// Judges the two runs of the banded filter: the one nobody cancelled ran all its bands, and in the cancelled one
+    /// the cancel landed while a band worked, no band began after it, and the operation finished.
     @Sendable static func judgeBandedFilter(_ record: RunRecord) -> [CheckFinding] {
+        judgeUncancelledFilter(record) + judgeCancelledFilter(record)
+    }
+
+    /// The bands `operation` ran, by number, in the order they began: spans "band N" on the thread that ran its
+    /// `main()`, begun while it was executing (one still open at the end of the run counts).
+    static func bands(of operation: OperationRecord, executing: OperationRecord.Change, in record: RunRecord) -> [(number: Int, span: Span)] {
+        let finished = operation.firstChange(to: .finished)
+        return record.spans.compactMap { span -> (number: Int, span: Span)? in
+            guard span.name.hasPrefix("band "), let number = Int(span.name.dropFirst(5)), span.thread == executing.thread,
+                  span.start >= executing.time, finished.map({ span.start <= $0.time }) ?? true else { return nil }
+            return (number, span)
+        }.sorted { $0.span.start < $1.span.start }
+    }
+
+    /// A filter that stops after a band whether or not it was cancelled would pass the cancelled run alone: with no
+    /// cancel, every band must run and the operation must finish.
+    static func judgeUncancelledFilter(_ record: RunRecord) -> [CheckFinding] {
+        guard let operation = record.operation(named: uncancelledName) else {
+            return [CheckFinding(holds: false, "no operation named \"\(uncancelledName)\" reported a state: keep the program's first run, BandedBlur.runUncancelled, which shows what main() does when nothing cancels it")]
+        }
+        guard let executing = operation.firstChange(to: .executing) else {
+            return [CheckFinding(holds: false, "\"\(uncancelledName)\" never began executing: its main() never ran")]
+        }
+        let at = record.timeText
+        let bandsRun = bands(of: operation, executing: executing, in: record).map(\.number)
+        let allBands = Array(1...bandCount)
+        guard bandsRun == allBands else {
+            let named = bandsRun.map { "band \($0)" }.joined(separator: ", ")
+            let ran = bandsRun.isEmpty ? "no band" : allBands.allSatisfy(bandsRun.contains) ? "its bands as \(named)" : "only \(named)"
+            return [CheckFinding(holds: false, "nothing cancelled \"\(uncancelledName)\", yet it ran \(ran): with no cancel, main() must run band 1 to band \(bandCount), each once, and stop early only once isCancelled is true")]
+        }
+        guard let finished = operation.firstChange(to: .finished) else {
+            return [CheckFinding(holds: false, "\"\(uncancelledName)\" ran all \(bandCount) bands but never finished: main() must return after the last band")]
+        }
+        return [CheckFinding(holds: true, "with nothing to cancel it, \"\(uncancelledName)\" ran all \(bandCount) bands and finished at \(at(finished.time))")]
+    }
+
+    /// The cancelled run: bands ran inside the operation, the cancel landed while one worked, no band began after it,
+    /// and the operation finished.
+    static func judgeCancelledFilter(_ record: RunRecord) -> [CheckFinding] {
         guard let operation = record.operation(named: filterName) else {
             return [CheckFinding(holds: false, "no operation named \"\(filterName)\" reported a state: the program must run its BandedFilterOperation on the queue")]
         }
@@ -64,12 +108,7 @@ enum OperationExercises {
         }
         let at = record.timeText
         let finished = operation.firstChange(to: .finished)
-        // The operation's own bands: on the thread that ran its main(), while it was executing.
-        let bands = record.spans.compactMap { span -> (number: Int, span: Span)? in
-            guard span.name.hasPrefix("band "), let number = Int(span.name.dropFirst(5)), span.thread == executing.thread,
-                  span.start >= executing.time, finished.map({ span.start <= $0.time }) ?? true else { return nil }
-            return (number, span)
-        }.sorted { $0.span.start < $1.span.start }
+        let bands = bands(of: operation, executing: executing, in: record)
         var findings: [CheckFinding] = []
 
         guard let firstBand = bands.first else {

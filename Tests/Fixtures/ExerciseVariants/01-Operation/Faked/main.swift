@@ -6,5 +6,6 @@
  */
 import LessonKit
 
+print("\"uncancelled filter\" finished after 8 of 8 bands; isCancelled = false")
 print("Saw the cancellation before band 2 of 8: the rest never runs")
-print("The filter finished after 1 of 8 bands; isCancelled = true")
+print("\"banded filter\" finished after 1 of 8 bands; isCancelled = true")
