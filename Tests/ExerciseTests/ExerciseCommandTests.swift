@@ -127,6 +127,41 @@ struct ExerciseCommandTests {
                            "The reference solution is now open: tour solution async (it never replaces your file)."])
     }
 
+    @Test("tour check on an exercise that does not compile names each error, its place and its line, in tour's words, and exits 1")
+    func aCheckOfAnExerciseThatDoesNotCompileListsEachError() async throws {
+        let scratch = try await ScratchPackage.make(withTour: false)
+        defer { scratch.remove() }
+        let challenge = PageExercises.async.challenge
+        let exercise = scratch.root.appendingPathComponent(challenge.file)
+        let untouched = try String(contentsOf: exercise, encoding: .utf8)
+        let broken = untouched.replacingOccurrences(of: "        // Your code here (step 1).", with: "        setState(.done)")
+            .replacingOccurrences(of: "            // Your code here (step 2).", with: "            self.finnish()")
+        try Data(broken.utf8).write(to: exercise)
+        let sourceLines = broken.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(sourceLines.firstIndex { $0.contains("setState(.done)") }) + 1
+        let second = try #require(sourceLines.firstIndex { $0.contains("self.finnish()") }) + 1
+        let store = ProgressStore(file: scratch.root.appendingPathComponent(".tour-test-state/progress.json"))
+        let catalog = try scratch.catalog()
+
+        let lines = Mutex<[String]>([])
+        let status = await PageRunSlots.shared.withSlot(.followUp, label: "check: exercise that does not compile") {
+            await ExerciseCommand.check("3", catalog: catalog, store: store, style: .bare,
+                                        productsDirectory: scratch.productsDirectory) { line in lines.withLock { $0.append(line) } }
+        }
+        let printed = lines.withLock { $0 }
+        #expect(status == .endedOtherwise, "a program that does not compile has not passed yet: exit 1, not 2")
+        let firstError = try #require(printed.firstIndex { $0.hasPrefix("Exercises/03-Async/main.swift:\(first): error: ") }, "\(printed)")
+        #expect(printed[firstError].contains("'done'"), "\(printed)")
+        #expect(printed[firstError + 1] == "    setState(.done)", "the line itself, indented, under its place")
+        let secondError = try #require(printed.firstIndex { $0.hasPrefix("Exercises/03-Async/main.swift:\(second): error: ") }, "\(printed)")
+        #expect(printed[secondError].hasSuffix("error: value of type 'ImageLoad' has no member 'finnish'"), "\(printed)")
+        #expect(printed[secondError + 1] == "    self.finnish()")
+        #expect(printed.contains("Not yet: Exercises/03-Async/main.swift does not compile; the lines above say where."), "\(printed)")
+        // None of SwiftPM's own lines: no progress, no summary of the failed command, no absolute path.
+        #expect(!printed.contains { $0.hasPrefix("[") || $0.contains("command failed") || $0.contains(scratch.root.path) }, "\(printed)")
+        #expect(try store.read().record.attempts(on: .async).failedChecks == 1, "the failed check is recorded")
+    }
+
     @Test func aPageWithoutAnExerciseIsAUsageMistake() async throws {
         let folder = try ExerciseFolder()
         // A page of this folder alone, so no page of the catalog will ever have its exercise.

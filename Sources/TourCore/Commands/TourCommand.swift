@@ -131,7 +131,8 @@ public enum TourCommand: Equatable, Sendable {
         Exercises (a prediction and a code challenge per page; the challenge is Exercises/NN-Name/main.swift):
           tour predict <page>           the page's question and its answers; answer with run --predict KEY
           tour check <page>             build and run your exercise and judge what its threads did
-                                        (exit 0 passed, 1 not yet, 2 a page with no exercise)
+                                        (exit 0 passed, 1 not yet, compile errors included, 2 a page with
+                                        no exercise)
           tour hint <page>              the next hint (they go from a nudge to nearly the answer)
           tour solution <page>          the reference solution, once the check passed or after two hints
 

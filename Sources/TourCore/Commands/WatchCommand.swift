@@ -196,20 +196,13 @@ public final class WatchCommand: @unchecked Sendable {
     /// `main.swift:12:5: error: message`, the source line, a caret under the column, then the notes the same way.
     private func emitDiagnostic(_ diagnostic: Diagnostic, indent: String = "") {
         emit(indent + diagnostic.shortDescription)
-        if let source = Self.sourceLine(diagnostic.line, of: diagnostic.file) {
+        if let source = diagnostic.sourceLine {
             let gutter = String(diagnostic.line)
             emit("\(indent)  \(gutter) | \(source)")
             let caretIndent = String(repeating: " ", count: max(0, diagnostic.column - 1))
             emit("\(indent)  \(String(repeating: " ", count: gutter.count)) | \(caretIndent)^")
         }
         for note in diagnostic.notes { emitDiagnostic(note, indent: indent + "    ") }
-    }
-
-    private static func sourceLine(_ number: Int, of file: String) -> String? {
-        guard number > 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        // Tabs become one space each, so the caret stays under its column.
-        return number <= lines.count ? lines[number - 1].replacingOccurrences(of: "\t", with: " ") : nil
     }
 
     private func startRun() {
