@@ -249,6 +249,23 @@ struct ExerciseProgressTests {
         #expect(folder.text(folder.exercise) == learners)
         #expect(folder.text(folder.root.appendingPathComponent("Lessons/03-Async/main.swift")) == "//: # Async\nprint(3)\n", "the page was never edited")
     }
+
+    @Test("An exercise edited in any editor, never checked, is reset to git's HEAD", .enabled(if: GitCheckout.isAvailable, "git is not installed"))
+    func anExerciseEditedOutsideTourIsResetToGitsHead() async throws {
+        let folder = try ExerciseFolder()
+        try await GitCheckout.commit(["Lessons", "Exercises", "Solutions"], in: folder.root)
+        let learners = "// typed in another editor, with tour closed\n"
+        try Data(learners.utf8).write(to: folder.exercise)
+
+        let reset = ResetCommand.execute("3", catalog: folder.catalog)
+        #expect(reset.status == .endedAsExpected)
+        #expect(reset.lines == ["Page 3 (async): already has its original text.",
+                                "Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift; it is back to its "
+                                + "original text. Your version is kept: tour reset --undo async puts it back."])
+        #expect(folder.text(folder.exercise) == ExerciseFolder.shippedExercise)
+        #expect(ResetCommand.undo("3", catalog: folder.catalog).status == .endedAsExpected)
+        #expect(folder.text(folder.exercise) == learners)
+    }
 }
 
 extension JSONEncoder {

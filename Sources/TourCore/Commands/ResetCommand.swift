@@ -1,8 +1,8 @@
 import Foundation
 import PageProtocol
 
-/// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`: put pages back to the text kept before
-/// their first edit, or put back the version a reset replaced.
+/// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`: put pages back to the text the tour shipped
+/// with (`OriginalPages`), or put back the version a reset replaced.
 public enum ResetCommand {
     /// Resets one page, or every page when `query` is nil; returns the lines to print and the exit status.
     public static func execute(_ query: String?, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
@@ -16,8 +16,8 @@ public enum ResetCommand {
         let originals = OriginalPages(packageRoot: catalog.root)
         var lines: [String] = []
         var failed = false
-        // Each page, then its exercise file, kept and reset the same way. An exercise never touched through tour is
-        // not mentioned: a line per untouched exercise would bury what the reset did.
+        // Each page, then its exercise file, kept and reset the same way. An exercise with no original is not
+        // mentioned: a line per untouched exercise would bury what the reset did.
         // `slug` names the page the learner types, for the exercise too (its files form a page of their own).
         let targets = pages.flatMap { page -> [(page: Page, slug: String, name: String, isExercise: Bool)] in
             let name = "Page \(page.number) (\(page.slug))"
@@ -36,7 +36,8 @@ public enum ResetCommand {
                     lines.append("\(name): already has its original text.")
                 case .noOriginal:
                     if isExercise { continue }
-                    lines.append("\(name): never edited through tour, so there is nothing to reset.")
+                    lines.append("\(name): has no original to put back: it is not in git's HEAD (or this folder is "
+                                 + "not a git checkout), and was never edited through tour.")
                 }
             } catch {
                 failed = true

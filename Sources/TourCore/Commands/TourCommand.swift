@@ -119,8 +119,9 @@ public enum TourCommand: Equatable, Sendable {
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
                                         (compile errors are shown on their lines; Ctrl-C ends it)
-          tour reset <page> | --all     put a page (or every page) back to its original text; the text it
-                                        replaces is kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
+          tour reset <page> | --all     put a page (or every page) back to the text the tour shipped with (git's
+                                        HEAD in a git checkout), however it was edited; the text it replaces is
+                                        kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
           tour reset --undo <page>      put back the version the page's last reset replaced
           tour progress [--plain]       the pages you opened and ran, predictions answered, exercises passed
           tour progress --json [--name N]   the same as one JSON document, for a workshop leader to collect
