@@ -270,7 +270,7 @@ public struct OriginalPages: Sendable {
     private func apply(_ copy: Copy, over current: Files, page: Page) throws(Problem) -> ResetResult {
         let folder = pageFolder(page)
         let manager = FileManager.default
-        let undo = "Your version was kept first: tour reset --undo \(page.slug) puts it back."
+        let undo = "Your version was kept first: \(page.undoResetCommand) puts it back."
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
