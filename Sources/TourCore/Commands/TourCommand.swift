@@ -145,9 +145,10 @@ public enum TourCommand: Equatable, Sendable {
           tour present [page...]        the presenter: no chrome, one block at a time (space or right arrow),
                                         r runs, the clock in a corner; every page, or the pages named, in order
           tour present TALK.talk        play a talk's script (assets/talks/tour.talk walks the eight pages)
-          tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, and each
-                                        run ends as expected at the script's speed (exit 0 passed, 1 a run
-                                        failed, 2 a wrong line, named)
+          tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, every
+                                        page compiles, and each run ends as expected at the script's speed
+                                        (exit 0 passed, 1 a page does not compile or a run failed, 2 a wrong
+                                        line, named)
           tour --help | --version
 
         <page> is a number (1-11) or a name such as operation, queue, in-practice, task-groups.
