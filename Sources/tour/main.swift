@@ -92,13 +92,13 @@ case .watch(let options):
     WatchCommand.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain)) { line in
         print(line)
     }
-case .reset(let query):
-    let (lines, status) = ResetCommand.execute(query, catalog: loadCatalog())
+case .reset(let query, let exercise):
+    let (lines, status) = ResetCommand.execute(query, exercise: exercise, catalog: loadCatalog())
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)
-case .undoReset(let query):
-    let (lines, status) = ResetCommand.undo(query, catalog: loadCatalog())
+case .undoReset(let query, let exercise):
+    let (lines, status) = ResetCommand.undo(query, exercise: exercise, catalog: loadCatalog())
     if status == .usage { fail(lines.joined(separator: "\n")) }
     for line in lines { print(line) }
     exit(status.rawValue)

@@ -80,6 +80,37 @@ extension TourInTmuxTests {
         try await tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
     }
 
+    @Test("x y puts back a page broken from another window, never edited through tour, as git's HEAD has it; the broken text is kept",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"),
+          .enabled(if: GitCheckout.isAvailable, "git is not installed"))
+    func resetOfAPageBrokenOutsideTour() async throws {
+        let scratch = try await ScratchPackage.make()
+        defer { scratch.remove() }
+        try await GitCheckout.commit(["Lessons"], in: scratch.root)
+        let page = try #require(try scratch.catalog().pages.first)
+        let original = try Data(contentsOf: page.source)
+        let broken = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "print(\"Done:", with: "prnt(\"Done:").utf8)
+        #expect(broken != original)
+        try broken.write(to: page.source)
+
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try await tmux.start("bash --norc --noprofile -c '\(scratch.tour); echo \(Self.exitMarker); sleep 60'", width: 120, height: 40,
+                             environment: scratch.environment)
+        try await tmux.waitFor("the sidebar") { $0.contains("Pages") && $0.contains("1 \(page.title.prefix(12))") }
+        try await tmux.send("x")
+        try await tmux.waitFor("the reset question") { $0.contains("Restore page 1 to its original text?") }
+        try await tmux.send("y")
+        let restored = await eventually(timeout: 30) { (try? Data(contentsOf: page.source)) == original }
+        let screen = try await tmux.screen()
+        #expect(restored, "x did not put page 1 back:\n\(screen)")
+        let kept = scratch.root.appendingPathComponent(".tour/before-reset/\(page.folder)/1/\(page.source.lastPathComponent)")
+        #expect(try Data(contentsOf: kept) == broken, "the text the reset replaced is kept, for u to bring back")
+
+        try await tmux.send("q")
+        try await tmux.waitFor("the shell after quitting") { $0.contains(Self.exitMarker) }
+    }
+
     @Test("An editor that fails, or is not there, leaves a notice that names it and says to set VISUAL or EDITOR",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
     func editorProblems() async throws {

@@ -127,6 +127,41 @@ struct ExerciseCommandTests {
                            "The reference solution is now open: tour solution async (it never replaces your file)."])
     }
 
+    @Test("tour check on an exercise that does not compile names each error, its place and its line, in tour's words, and exits 1")
+    func aCheckOfAnExerciseThatDoesNotCompileListsEachError() async throws {
+        let scratch = try await ScratchPackage.make(withTour: false)
+        defer { scratch.remove() }
+        let challenge = PageExercises.async.challenge
+        let exercise = scratch.root.appendingPathComponent(challenge.file)
+        let untouched = try String(contentsOf: exercise, encoding: .utf8)
+        let broken = untouched.replacingOccurrences(of: "        // Your code here (step 1).", with: "        setState(.done)")
+            .replacingOccurrences(of: "            // Your code here (step 2).", with: "            self.finnish()")
+        try Data(broken.utf8).write(to: exercise)
+        let sourceLines = broken.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(sourceLines.firstIndex { $0.contains("setState(.done)") }) + 1
+        let second = try #require(sourceLines.firstIndex { $0.contains("self.finnish()") }) + 1
+        let store = ProgressStore(file: scratch.root.appendingPathComponent(".tour-test-state/progress.json"))
+        let catalog = try scratch.catalog()
+
+        let lines = Mutex<[String]>([])
+        let status = await PageRunSlots.shared.withSlot(.followUp, label: "check: exercise that does not compile") {
+            await ExerciseCommand.check("3", catalog: catalog, store: store, style: .bare,
+                                        productsDirectory: scratch.productsDirectory) { line in lines.withLock { $0.append(line) } }
+        }
+        let printed = lines.withLock { $0 }
+        #expect(status == .endedOtherwise, "a program that does not compile has not passed yet: exit 1, not 2")
+        let firstError = try #require(printed.firstIndex { $0.hasPrefix("Exercises/03-Async/main.swift:\(first): error: ") }, "\(printed)")
+        #expect(printed[firstError].contains("'done'"), "\(printed)")
+        #expect(printed[firstError + 1] == "    setState(.done)", "the line itself, indented, under its place")
+        let secondError = try #require(printed.firstIndex { $0.hasPrefix("Exercises/03-Async/main.swift:\(second): error: ") }, "\(printed)")
+        #expect(printed[secondError].hasSuffix("error: value of type 'ImageLoad' has no member 'finnish'"), "\(printed)")
+        #expect(printed[secondError + 1] == "    self.finnish()")
+        #expect(printed.contains("Not yet: Exercises/03-Async/main.swift does not compile; the lines above say where."), "\(printed)")
+        // None of SwiftPM's own lines: no progress, no summary of the failed command, no absolute path.
+        #expect(!printed.contains { $0.hasPrefix("[") || $0.contains("command failed") || $0.contains(scratch.root.path) }, "\(printed)")
+        #expect(try store.read().record.attempts(on: .async).failedChecks == 1, "the failed check is recorded")
+    }
+
     @Test func aPageWithoutAnExerciseIsAUsageMistake() async throws {
         let folder = try ExerciseFolder()
         // A page of this folder alone, so no page of the catalog will ever have its exercise.
@@ -192,27 +227,96 @@ struct ExerciseProgressTests {
         #expect(lines.contains { $0.hasPrefix("  async/finish") && $0.contains("1 of 1 not passed") }, "\(lines)")
     }
 
-    @Test func resetPutsTheExerciseBackKeepingTheLearnersVersionForUndo() throws {
+    @Test("reset --exercise puts the exercise back, and only it; --undo --exercise brings the learner's version back")
+    func resetPutsTheExerciseBackKeepingTheLearnersVersionForUndo() throws {
         let folder = try ExerciseFolder()
         // A hint keeps the original before the learner's first edit, as a check, tour watch or the editor do.
         _ = ExerciseCommand.hint("3", catalog: folder.catalog, store: folder.store)
         let learners = "// the learner's attempt, which must never be lost\n"
         try Data(learners.utf8).write(to: folder.exercise)
+        let page = folder.root.appendingPathComponent("Lessons/03-Async/main.swift")
+        try OriginalPages(packageRoot: folder.root).keepOriginal(of: folder.page)
+        try Data("// the page, edited too\n".utf8).write(to: page)
 
-        let reset = ResetCommand.execute("async", catalog: folder.catalog)
+        let reset = ResetCommand.execute("async", exercise: true, catalog: folder.catalog)
         #expect(reset.status == .endedAsExpected)
-        #expect(reset.lines.contains { $0.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift") }, "\(reset.lines)")
-        // The way back names the page as the learner types it, not the exercise's folder.
-        #expect(reset.lines.contains { $0.hasSuffix("Your version is kept: tour reset --undo async puts it back.") }, "\(reset.lines)")
+        #expect(reset.lines == ["Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift; it is back to its "
+                                + "original text. Your version is kept: tour reset --undo async --exercise puts it back."])
         #expect(folder.text(folder.exercise) == ExerciseFolder.shippedExercise)
+        #expect(folder.text(page) == "// the page, edited too\n", "the page is reset apart")
         let kept = folder.root.appendingPathComponent(".tour/before-reset/Exercises/03-Async/1/main.swift")
         #expect(folder.text(kept) == learners)
 
-        let undo = ResetCommand.undo("3", catalog: folder.catalog)
-        #expect(undo.status == .endedAsExpected)
-        #expect(undo.lines.contains { $0.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift") }, "\(undo.lines)")
+        // The page's own reset leaves the exercise alone.
+        try Data(learners.utf8).write(to: folder.exercise)
+        let pageReset = ResetCommand.execute("3", catalog: folder.catalog)
+        #expect(pageReset.lines == ["Page 3 (async): restored main.swift; it is back to its original text. "
+                                    + "Your version is kept: tour reset --undo async puts it back."])
+        #expect(folder.text(page) == "//: # Async\nprint(3)\n")
         #expect(folder.text(folder.exercise) == learners)
-        #expect(folder.text(folder.root.appendingPathComponent("Lessons/03-Async/main.swift")) == "//: # Async\nprint(3)\n", "the page was never edited")
+        _ = ResetCommand.execute("3", exercise: true, catalog: folder.catalog)
+
+        let undo = ResetCommand.undo("3", exercise: true, catalog: folder.catalog)
+        #expect(undo.status == .endedAsExpected)
+        #expect(undo.lines.first?.hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift; it is back to the version its last reset replaced") == true,
+                "\(undo.lines)")
+        #expect(folder.text(folder.exercise) == learners)
+        #expect(folder.text(page) == "//: # Async\nprint(3)\n", "undoing the exercise's reset leaves the page as it is")
+    }
+
+    @Test("reset --exercise of a page with no exercise, or of no page, says what would be right, as a usage mistake")
+    func resetOfAnExerciseThatIsNotThereIsAUsageMistake() throws {
+        let folder = try ExerciseFolder()
+        try FileManager.default.createDirectory(at: folder.root.appendingPathComponent("Lessons/09-Extra"), withIntermediateDirectories: true)
+        try Data("//: # Extra\n".utf8).write(to: folder.root.appendingPathComponent("Lessons/09-Extra/main.swift"))
+        let catalog = try PageCatalog.load(root: folder.root)
+        let none = ResetCommand.execute("extra", exercise: true, catalog: catalog)
+        #expect(none.status == .usage)
+        #expect(none.lines == ["page 9 (extra) has no exercise yet; the pages with exercises are 3 (async); "
+                               + "tour reset extra, without --exercise, resets the page itself"])
+        #expect(ResetCommand.undo("9", exercise: true, catalog: catalog) == none)
+        let unknown = ResetCommand.execute("nine", exercise: true, catalog: catalog)
+        #expect(unknown.status == .usage)
+        #expect(unknown.lines == ["there is no page 'nine'; the pages are \(catalog.choices)"])
+        // --all --exercise resets each page's exercise that has one, and says nothing of the others.
+        let all = ResetCommand.execute(nil, exercise: true, catalog: catalog)
+        #expect(all.status == .endedAsExpected)
+        #expect(all.lines.count == 1 && all.lines[0].hasPrefix("Page 3 (async) exercise (Exercises/03-Async/main.swift): "), "\(all.lines)")
+    }
+
+    @Test("An exercise edited in any editor, never checked, is reset to git's HEAD", .enabled(if: GitCheckout.isAvailable, "git is not installed"))
+    func anExerciseEditedOutsideTourIsResetToGitsHead() async throws {
+        let folder = try ExerciseFolder()
+        try await GitCheckout.commit(["Lessons", "Exercises", "Solutions"], in: folder.root)
+        let learners = "// typed in another editor, with tour closed\n"
+        try Data(learners.utf8).write(to: folder.exercise)
+
+        let reset = ResetCommand.execute("3", exercise: true, catalog: folder.catalog)
+        #expect(reset.status == .endedAsExpected)
+        #expect(reset.lines == ["Page 3 (async) exercise (Exercises/03-Async/main.swift): restored main.swift; it is back to its "
+                                + "original text. Your version is kept: tour reset --undo async --exercise puts it back."])
+        #expect(folder.text(folder.exercise) == ExerciseFolder.shippedExercise)
+        #expect(ResetCommand.undo("3", exercise: true, catalog: folder.catalog).status == .endedAsExpected)
+        #expect(folder.text(folder.exercise) == learners)
+    }
+
+    @Test func theCommandLineParsesResetOfAPageAndOfItsExercise() throws {
+        #expect(try TourCommand.parse(["reset", "3"]) == .reset(page: "3", exercise: false))
+        #expect(try TourCommand.parse(["reset", "3", "--exercise"]) == .reset(page: "3", exercise: true))
+        #expect(try TourCommand.parse(["reset", "--exercise", "3"]) == .reset(page: "3", exercise: true))
+        #expect(try TourCommand.parse(["reset", "--all", "--exercise"]) == .reset(page: nil, exercise: true))
+        #expect(try TourCommand.parse(["reset", "--undo", "3", "--exercise"]) == .undoReset(page: "3", exercise: true))
+        #expect(try TourCommand.parse(["reset", "3", "--undo"]) == .undoReset(page: "3", exercise: false))
+        for (arguments, message) in [
+            (["reset", "--exercise"], "reset needs a page, for example: tour reset operation (the page), tour reset operation --exercise (its exercise), or tour reset --all for every page"),
+            (["reset", "3", "--all"], "reset takes a page or --all, not both: tour reset 3, or tour reset --all"),
+            (["reset", "--undo", "--all", "--exercise"], "reset --undo undoes one page's reset at a time, so it takes a page, not --all: for example tour reset --undo operation --exercise"),
+            (["reset", "--undo", "--exercise"], "reset --undo needs a page, for example: tour reset --undo operation --exercise"),
+            (["reset", "3", "4", "--exercise"], "reset takes one page, but got '3' and '4'; reset each on its own, or every one with tour reset --all --exercise"),
+            (["reset", "3", "--exercises"], "unknown option '--exercises' for reset; the options are --exercise, --all, --undo and --progress"),
+        ] {
+            #expect { try TourCommand.parse(arguments) } throws: { "\($0)" == message }
+        }
     }
 }
 

@@ -28,7 +28,7 @@ struct EchoedInputMessageTests {
         expectCut(try usageMessage(["run", "1", Self.huge]), "a second page")
         expectCut(try usageMessage(["run", "1", "--set", Self.huge]), "a knob setting without =")
         expectCut(try usageMessage(["run", "1", "--speed", Self.huge]), "a speed")
-        expectCut(try usageMessage(["reset", "1", Self.huge]), "reset with two arguments", length: "100,002")
+        expectCut(try usageMessage(["reset", "1", Self.huge]), "reset with two pages")
     }
 
     @Test("Knob values and page names are cut too")

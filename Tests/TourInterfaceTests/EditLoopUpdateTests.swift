@@ -183,7 +183,7 @@ struct EditLoopUpdateTests {
         #expect(model.update(.key(.character("y"))) == [.reset(model.currentPage.page)])
         #expect(model.overlay == nil)
         _ = model.update(.editLoop(.resetFinished(page: model.currentPage.page, .noOriginal)))
-        #expect(model.notice == "Page 1 was never edited through the tour: nothing to reset.")
+        #expect(model.notice == "Page 1 has no original to put back: it is not in git's HEAD, and was never edited through the tour.")
     }
 
     @Test("after a reset the status line offers u, and u asks to undo it; help lists it")

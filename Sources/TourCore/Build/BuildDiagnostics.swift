@@ -29,6 +29,21 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
     public var shortDescription: String {
         "\((file as NSString).lastPathComponent):\(line):\(column): \(severity.rawValue): \(message)"
     }
+
+    /// The file as a learner types it in `packageRoot` (`Exercises/06-GCD/main.swift`), or as the compiler printed it
+    /// when it is outside.
+    public func file(relativeTo packageRoot: URL) -> String {
+        let root = packageRoot.standardizedFileURL.path + "/"
+        return file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file
+    }
+
+    /// The line the diagnostic points at, read from its file now, with each tab one space so a column still counts
+    /// characters; nil when the file or the line is gone.
+    public var sourceLine: String? {
+        guard line >= 1, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return line <= lines.count ? lines[line - 1].replacingOccurrences(of: "\t", with: " ") : nil
+    }
 }
 
 /// What a failed `swift build` said: the diagnostics on source lines, and the errors tied to no line
@@ -38,6 +53,17 @@ public struct BuildDiagnostics: Sendable, Equatable {
     public var unlocatedErrors: [String]
 
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    /// Each error (the first `limit` of them) in tour's words rather than SwiftPM's: its place from the package root
+    /// and its message (`Exercises/06-GCD/main.swift:12: error: …`), then the line itself, indented by `indent` and four
+    /// spaces more.
+    public func errorLines(relativeTo packageRoot: URL, indent: String = "", limit: Int = .max) -> [String] {
+        errors.prefix(limit).flatMap { error in
+            let place = "\(indent)\(error.file(relativeTo: packageRoot)):\(error.line): error: \(error.message)"
+            guard let source = error.sourceLine?.trimmingCharacters(in: .whitespaces), !source.isEmpty else { return [place] }
+            return [place, "\(indent)    \(source)"]
+        }
+    }
 
     /// Parses the whole output of `swift build` on Linux.
     ///

@@ -15,19 +15,12 @@ public enum BuildReport {
     /// `main.swift:12:5: error: message`, the source line, a caret under the column, then the notes the same way.
     public static func lines(for diagnostic: Diagnostic, indent: String = "") -> [String] {
         var said = [indent + diagnostic.shortDescription]
-        if let source = sourceLine(diagnostic.line, of: diagnostic.file) {
+        if let source = diagnostic.sourceLine {
             let gutter = String(diagnostic.line)
             said.append("\(indent)  \(gutter) | \(source)")
             let caretIndent = String(repeating: " ", count: max(0, diagnostic.column - 1))
             said.append("\(indent)  \(String(repeating: " ", count: gutter.count)) | \(caretIndent)^")
         }
         return said + diagnostic.notes.flatMap { lines(for: $0, indent: indent + "    ") }
-    }
-
-    private static func sourceLine(_ number: Int, of file: String) -> String? {
-        guard number > 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        // Tabs become one space each, so the caret stays under its column.
-        return number <= lines.count ? lines[number - 1].replacingOccurrences(of: "\t", with: " ") : nil
     }
 }

@@ -1,11 +1,17 @@
 import Foundation
 
-/// Keeps the original text of each page, taken before its first edit, and puts it back on request; keeps the
-/// learner's version that each reset replaces, so the reset can be undone.
+/// Puts a page back to the text the tour shipped with, on request, wherever it was edited; keeps the learner's
+/// version that each reset replaces, so the reset can be undone.
 ///
-/// The originals live in `.tour/originals/<folder>/` under the package root, the replaced versions in
-/// `.tour/before-reset/<folder>/<n>/` (the last `keptVersionLimit` per page), each with a `PageFileManifest`, so reset
-/// never depends on git (a learner may have downloaded a zip, or committed their edits).
+/// The shipped text is git's: in a git checkout whose HEAD has the page, the page's files as HEAD has them
+/// (`GitHead`). So an edit made in any editor, with tour closed, is undone as one made through tour is, and a page
+/// updated by `git pull` goes back to its new text, not to a copy taken before the pull. Where there is no git, or HEAD
+/// does not have the page (a downloaded zip, a page of the learner's own), it is the copy of the page kept in
+/// `.tour/originals/<folder>/` before its first edit through tour. A learner who committed an edit has made it HEAD's
+/// text, and gets it back: git keeps the shipped text in the commits before it.
+///
+/// The replaced versions live in `.tour/before-reset/<folder>/<n>/` (the last `keptVersionLimit` per page), each
+/// with a `PageFileManifest`, as the kept originals do.
 ///
 /// Reset and undo check everything before they change anything: the manifest, each kept file against its hash,
 /// and that every `.swift` entry in the page's folder is a regular file. They write only the files the manifest
@@ -28,7 +34,8 @@ public struct OriginalPages: Sendable {
         case restored(rewritten: [String], removed: [String])
         /// Every file already had its original text.
         case unchanged
-        /// No original was ever kept: the page was never edited through the tour.
+        /// There is no original to put back: git's HEAD does not have the page (or there is no git), and no copy was
+        /// kept, as the page was never edited through the tour.
         case noOriginal
     }
 
@@ -81,8 +88,7 @@ public struct OriginalPages: Sendable {
     /// Puts the page's files back byte for byte, and removes `.swift` files added to the folder since; the version it
     /// replaces is kept first.
     public func reset(_ page: Page) throws(Problem) -> ResetResult {
-        guard hasOriginal(of: page) else { return .noOriginal }
-        let original = try loadCopy(originalsFolder(for: page), of: page, recovery: originalRecovery(page))
+        guard let original = try shippedCopy(of: page) else { return .noOriginal }
         let current = try currentFiles(of: page, purpose: "reset it")
         if Self.matches(current, original.manifest) { return .unchanged }
         try keepReplacedVersion(current, of: page)
@@ -98,7 +104,7 @@ public struct OriginalPages: Sendable {
             + "newest last; remove \(relative(folder)) to undo the reset before it instead."
         let version = try loadCopy(folder, of: page, recovery: recovery)
         let current = try currentFiles(of: page, purpose: "undo its reset")
-        let original = try? loadCopy(originalsFolder(for: page), of: page, recovery: "")
+        let original = try? shippedCopy(of: page)
         let currentIsOriginal = original.map { Self.matches(current, $0.manifest) } ?? false
         if !Self.matches(current, version.manifest) && !currentIsOriginal {
             try keepReplacedVersion(current, of: page)
@@ -160,6 +166,19 @@ public struct OriginalPages: Sendable {
             }
         }
         return files
+    }
+
+    /// The text the page shipped with (see the type's comment): HEAD's files when git has the page's main file, else
+    /// the kept copy, checked; nil when there is neither.
+    private func shippedCopy(of page: Page) throws(Problem) -> Copy? {
+        if let files = GitHead(packageRoot: packageRoot).swiftFiles(in: relative(pageFolder(page))),
+           files.contains(where: { $0.name == page.source.lastPathComponent }) {
+            let entries = files.map { PageFileManifest.Entry(hash: contentHash($0.data), size: $0.data.count, name: $0.name) }
+            return Copy(manifest: PageFileManifest(folder: page.folder, entries: entries),
+                        contents: Dictionary(files.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first }))
+        }
+        guard hasOriginal(of: page) else { return nil }
+        return try loadCopy(originalsFolder(for: page), of: page, recovery: originalRecovery(page))
     }
 
     /// Reads and checks the copy in `folder`; any problem is refused with `recovery`, which says how to get out of it.
@@ -251,7 +270,7 @@ public struct OriginalPages: Sendable {
     private func apply(_ copy: Copy, over current: Files, page: Page) throws(Problem) -> ResetResult {
         let folder = pageFolder(page)
         let manager = FileManager.default
-        let undo = "Your version was kept first: tour reset --undo \(page.slug) puts it back."
+        let undo = "Your version was kept first: \(page.undoResetCommand) puts it back."
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -282,8 +301,7 @@ public struct OriginalPages: Sendable {
 
     private func originalRecovery(_ page: Page) -> String {
         "Nothing was changed. To start afresh, remove \(relative(originalsFolder(for: page))): "
-            + "the page's text as it is then becomes its original at the next edit "
-            + "(in a git checkout, git checkout -- \(relative(pageFolder(page))) brings back the text the tour shipped with)."
+            + "the page's text as it is then becomes its original at the next edit."
     }
 
     /// The problem with its path from the package root.

@@ -88,7 +88,8 @@ public enum ExerciseCommand {
     }
 
     /// `tour check <page>`: builds and runs the learner's file, prints each finding with its mark, records the
-    /// check, and says what to do next. 0 when it passed, 1 when it did not, 2 for a page with no exercise.
+    /// check, and says what to do next. 0 when it passed, 1 when it did not (a program that does not compile included), 2
+    /// for a page with no exercise.
     public static func check(_ query: String, catalog: PageCatalog, store: ProgressStore?, style: PlainStyle,
                              productsDirectory: URL = BuildProducts.directory,
                              emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
@@ -127,20 +128,24 @@ public enum ExerciseCommand {
         if Task.isCancelled { return false }
         var messages: [String] = []
         let record = recordCheck(exercises, passed: outcome.verdict.passed, store: store, messages: &messages)
-        for line in report(outcome.verdict, exercises: exercises, page: page, record: record, style: style) { emit(line) }
+        // Empty when the build did not fail on a line (a linker error, a timeout): the verdict's finding says why.
+        let compileErrors = outcome.build.status == .failed ? outcome.build.diagnostics.errorLines(relativeTo: catalog.root) : []
+        for line in report(outcome.verdict, exercises: exercises, page: page, record: record, style: style,
+                           compileErrors: compileErrors) { emit(line) }
         for message in messages { printable("tour: \(message)") }
         return outcome.verdict.passed
     }
 
     /// The lines of a verdict: each finding with its mark, a headline, and the next step (a hint, or the solution).
+    /// `compileErrors` (`BuildDiagnostics.errorLines`), when the program did not compile, stand instead of the findings.
     public static func report(_ verdict: CheckVerdict, exercises: PageExercises, page: Page, record: ProgressRecord?,
-                              style: PlainStyle) -> [String] {
+                              style: PlainStyle, compileErrors: [String] = []) -> [String] {
         let pass = style.unicode ? "✔" : "ok"
         let fail = style.unicode ? "✘" : "XX"
-        var lines = verdict.findings.map { finding in
+        var lines = compileErrors.isEmpty ? verdict.findings.map { finding in
             let mark = finding.holds ? style.green(pass) : style.red(fail)
             return "  \(mark) \(finding.text)"
-        }
+        } : compileErrors
         let slug = page.slug
         let challenge = exercises.challenge
         if verdict.passed {
@@ -148,7 +153,8 @@ public enum ExerciseCommand {
             lines.append("The reference solution is now open: tour solution \(slug) (it never replaces your file).")
         } else {
             let count = verdict.failures.count
-            lines.append(style.bold("Not yet: \(count) thing\(count == 1 ? "" : "s") still wrong."))
+            lines.append(style.bold(compileErrors.isEmpty ? "Not yet: \(count) thing\(count == 1 ? "" : "s") still wrong."
+                                    : "Not yet: \(challenge.file) does not compile; the lines above say where."))
             let shown = record?.attempts(on: exercises).hintsShown ?? 0
             if shown < challenge.hints.count {
                 lines.append("Next: tour hint \(slug) (hint \(shown + 1) of \(challenge.hints.count)); then tour check \(slug) again.")

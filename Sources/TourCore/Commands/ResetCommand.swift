@@ -1,81 +1,99 @@
 import Foundation
 import PageProtocol
 
-/// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`: put pages back to the text kept before
-/// their first edit, or put back the version a reset replaced.
+/// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`, each for the page's exercise instead with
+/// `--exercise`: put files back to the text the tour shipped with (`OriginalPages`), or put back the version a reset
+/// replaced. A page and its exercise are reset apart: the exercise holds the learner's own attempt, which a reset
+/// aimed at the page's demo must not take away.
 public enum ResetCommand {
-    /// Resets one page, or every page when `query` is nil; returns the lines to print and the exit status.
-    public static func execute(_ query: String?, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
-        let pages: [Page]
-        if let query {
-            guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
-            pages = [page]
-        } else {
-            pages = catalog.pages
-        }
+    /// The lines to print and the exit status; a `.usage` status comes with one line that says what would be right.
+    public typealias Outcome = (lines: [String], status: PlainRun.Status)
+
+    /// Resets the page `query` names, or every page when it is nil (`--all`); with `exercise`, their exercises instead
+    /// (every page's that has one, for `--all`).
+    public static func execute(_ query: String?, exercise: Bool = false, catalog: PageCatalog) -> Outcome {
+        let targets: [Target]
+        do { targets = try self.targets(query, exercise: exercise, catalog: catalog) } catch { return ([error.description], .usage) }
         let originals = OriginalPages(packageRoot: catalog.root)
         var lines: [String] = []
         var failed = false
-        // Each page, then its exercise file, kept and reset the same way. An exercise never touched through tour is
-        // not mentioned: a line per untouched exercise would bury what the reset did.
-        // `slug` names the page the learner types, for the exercise too (its files form a page of their own).
-        let targets = pages.flatMap { page -> [(page: Page, slug: String, name: String, isExercise: Bool)] in
-            let name = "Page \(page.number) (\(page.slug))"
-            guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return [(page, page.slug, name, false)] }
-            return [(page, page.slug, name, false),
-                    (exercises.exerciseFiles(of: page, packageRoot: catalog.root), page.slug,
-                     "\(name) exercise (\(exercises.challenge.file))", true)]
-        }
-        for (page, slug, name, isExercise) in targets {
+        for target in targets {
             do {
-                switch try originals.reset(page) {
+                switch try originals.reset(target.files) {
                 case .restored(let rewritten, let removed):
-                    lines.append("\(name): \(changes(rewritten, removed)); it is back to its original text. "
-                                 + "Your version is kept: tour reset --undo \(slug) puts it back.")
+                    lines.append("\(target.name): \(changes(rewritten, removed)); it is back to its original text. "
+                                 + "Your version is kept: \(target.files.undoResetCommand) puts it back.")
                 case .unchanged:
-                    lines.append("\(name): already has its original text.")
+                    lines.append("\(target.name): already has its original text.")
                 case .noOriginal:
-                    if isExercise { continue }
-                    lines.append("\(name): never edited through tour, so there is nothing to reset.")
+                    lines.append("\(target.name): has no original to put back: it is not in git's HEAD (or this folder is "
+                                 + "not a git checkout), and was never edited through tour.")
                 }
             } catch {
                 failed = true
-                lines.append("\(name): could not reset: \(error)")
+                lines.append("\(target.name): could not reset: \(error)")
             }
         }
         return (lines, failed ? .endedOtherwise : .endedAsExpected)
     }
 
-    /// Puts back the version the last reset of the page named `query` replaced.
-    /// Its exercise file's last reset is undone too.
-    public static func undo(_ query: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
-        guard let page = catalog.page(named: query) else { return unknown(query, catalog) }
-        let pageUndo = undo(page, named: "Page \(page.number) (\(page.slug))", catalog: catalog)
-        guard let exercises = ExerciseCatalog.exercises(forPage: page.slug) else { return (pageUndo.lines, pageUndo.status) }
-        let exerciseUndo = undo(exercises.exerciseFiles(of: page, packageRoot: catalog.root),
-                                named: "Page \(page.number) (\(page.slug)) exercise (\(exercises.challenge.file))", catalog: catalog)
-        let status: PlainRun.Status = pageUndo.status == .endedAsExpected ? exerciseUndo.status : pageUndo.status
-        // An exercise with no reset to undo is not mentioned, as `execute` leaves out one never touched.
-        return (pageUndo.lines + (exerciseUndo.undid || exerciseUndo.status != .endedAsExpected ? exerciseUndo.lines : []), status)
-    }
-
-    private static func undo(_ page: Page, named name: String, catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status, undid: Bool) {
+    /// Puts back the version the last reset of the page `query` names replaced; with `exercise`, of its exercise.
+    public static func undo(_ query: String, exercise: Bool = false, catalog: PageCatalog) -> Outcome {
+        let target: Target
+        do { target = try targets(query, exercise: exercise, catalog: catalog)[0] } catch { return ([error.description], .usage) }
+        let originals = OriginalPages(packageRoot: catalog.root)
         do {
-            switch try OriginalPages(packageRoot: catalog.root).undoReset(page) {
+            switch try originals.undoReset(target.files) {
             case .restored(let rewritten, let removed):
-                let left = OriginalPages(packageRoot: catalog.root).keptVersionCount(of: page)
-                return (["\(name): \(changes(rewritten, removed)); it is back to the version its last reset replaced"
-                         + (left > 0 ? " (\(left) more kept)." : ".")], .endedAsExpected, true)
+                let left = originals.keptVersionCount(of: target.files)
+                return (["\(target.name): \(changes(rewritten, removed)); it is back to the version its last reset replaced"
+                         + (left > 0 ? " (\(left) more kept)." : ".")], .endedAsExpected)
             case .nothingToUndo:
-                return (["\(name): has no reset to undo."], .endedAsExpected, false)
+                return (["\(target.name): has no reset to undo."], .endedAsExpected)
             }
         } catch {
-            return (["\(name): could not undo the reset: \(error)"], .endedOtherwise, false)
+            return (["\(target.name): could not undo the reset: \(error)"], .endedOtherwise)
         }
     }
 
-    private static func unknown(_ query: String, _ catalog: PageCatalog) -> (lines: [String], status: PlainRun.Status) {
-        (["there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)"], .usage)
+    /// Files a reset puts back, as `OriginalPages` keeps them, and how the messages name them.
+    private struct Target {
+        let files: Page
+        let name: String
+    }
+
+    /// The page `query` names, or every page when nil, as pages or as their exercises' files; a page with no exercise
+    /// asked for with `exercise` is a usage mistake that names the pages that have one.
+    private static func targets(_ query: String?, exercise: Bool, catalog: PageCatalog) throws(TourCommand.UsageError) -> [Target] {
+        guard let query else {
+            return catalog.pages.compactMap { page in
+                exercise ? ExerciseCatalog.exercises(forPage: page.slug).map { exerciseTarget($0, of: page, catalog: catalog) }
+                    : pageTarget(page)
+            }
+        }
+        guard exercise else {
+            guard let page = catalog.page(named: query) else {
+                throw TourCommand.UsageError(description: "there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)")
+            }
+            return [pageTarget(page)]
+        }
+        do {
+            let found = try ExerciseCommand.exercises(named: query, catalog: catalog)
+            return [exerciseTarget(found.exercises, of: found.page, catalog: catalog)]
+        } catch {
+            // Said for a page that exists but has no exercise: what does work for it.
+            guard let page = catalog.page(named: query) else { throw error }
+            throw TourCommand.UsageError(description: "\(error.description); tour reset \(page.slug), without --exercise, resets the page itself")
+        }
+    }
+
+    private static func pageTarget(_ page: Page) -> Target {
+        Target(files: page, name: "Page \(page.number) (\(page.slug))")
+    }
+
+    private static func exerciseTarget(_ exercises: PageExercises, of page: Page, catalog: PageCatalog) -> Target {
+        Target(files: exercises.exerciseFiles(of: page, packageRoot: catalog.root),
+               name: "Page \(page.number) (\(page.slug)) exercise (\(exercises.challenge.file))")
     }
 
     /// "restored main.swift; removed the added Helper.swift".

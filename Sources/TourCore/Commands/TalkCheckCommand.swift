@@ -1,14 +1,16 @@
 import Foundation
 import PageProtocol
+import Synchronization
 
 /// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
-/// every reveal fit its page; then each run step runs its page as the talk will (its knobs, the script's speed and seed) and
-/// must end as the page says it will.
+/// every reveal fit its page; every page the talk visits must compile (each whose program is missing or older than its
+/// text is built now, so the runs take its text as it is); then each run step runs its page as the talk will (its knobs, the script's speed and seed) and must end as the
+/// page says it will.
 public enum TalkCheckCommand {
     /// Exit statuses, as `tour --help` documents them.
     public enum Status: Int32 {
         case passed = 0
-        /// A run ended otherwise than its page expects.
+        /// A page of the talk does not compile, or a run ended otherwise than its page expects.
         case runFailed = 1
         /// The script cannot be read, or a line of it is wrong.
         case badScript = 2
@@ -16,7 +18,10 @@ public enum TalkCheckCommand {
 
     /// Reads, parses and checks the script at `path`, then runs its run steps one after another, writing what it
     /// finds through `emit`; returns the exit status. `seed` is the runs' until a `seed` step changes it (`--seed`).
-    public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil, emit: (String) -> Void) -> Status {
+    ///
+    /// The pages are built into the build folder `productsDirectory` belongs to, and run from it.
+    public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil,
+                               productsDirectory: URL = BuildProducts.directory, emit: (String) -> Void) -> Status {
         let script: TalkScript
         let plan: TalkPlan
         do {
@@ -30,13 +35,19 @@ public enum TalkCheckCommand {
             return .badScript
         }
         emit("\(path): \(script.steps.count) steps over \(plan.pagesVisited.count) page visits; every page, knob, value and reveal exists.")
+        let broken = build(plan.pagesVisited, catalog: catalog, productsDirectory: productsDirectory, emit: emit)
         var failed = 0
         var runSeconds = 0.0
         for (index, run) in plan.runs.enumerated() {
-            let (record, seconds) = execute(run)
-            runSeconds += seconds
             let settings = run.knobSettings.isEmpty ? "" : " with " + run.knobSettings.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
             let what = "line \(run.line): run \(index + 1) of \(plan.runs.count), page \(run.page.number) (\(run.page.slug))\(settings) at \(SpeedText.factor(run.speed))\(run.seed.map { ", seed \($0)" } ?? "")"
+            guard !broken.contains(run.page.folder) else {
+                failed += 1
+                emit("\(what): not run, as the page does not compile")
+                continue
+            }
+            let (record, seconds) = execute(run, productsDirectory: productsDirectory)
+            runSeconds += seconds
             let ending = record.ending?.headline ?? "no ending"
             if record.endedAsExpected {
                 emit("\(what): ended as expected (\(ending)) in \(SpeedText.seconds(seconds))")
@@ -47,7 +58,53 @@ public enum TalkCheckCommand {
         }
         emit("Runs: \(plan.runs.count - failed) of \(plan.runs.count) ended as expected, taking \(SpeedText.seconds(runSeconds)) in all. "
              + "The talk plans \(SpeedText.minutes(plan.pauseSeconds)) of pauses and \(plan.waits) waits for a key.")
-        return failed == 0 ? .passed : .runFailed
+        if !broken.isEmpty {
+            let count = broken.count
+            emit("\(count) page\(count == 1 ? "" : "s") of the talk \(count == 1 ? "does" : "do") not compile (named above): "
+                 + "fix \(count == 1 ? "it" : "them"), or put \(count == 1 ? "it" : "them") back with tour reset, before the talk.")
+        }
+        return failed == 0 && broken.isEmpty ? .passed : .runFailed
+    }
+
+    /// How many of a broken page's errors the pre-flight shows: the first few point at the trouble; the rest are
+    /// often the same mistake again.
+    static let errorsShown = 3
+
+    /// Builds each page of `pages` whose program is stale once, in the order the talk first visits them, one after another; returns the
+    /// folders of those that did not build, each named through `emit` with its first errors and their lines.
+    private static func build(_ pages: [Page], catalog: PageCatalog, productsDirectory: URL, emit: (String) -> Void) -> Set<String> {
+        let builder = PageBuilder(packageRoot: catalog.root, productsDirectory: productsDirectory)
+        var built: Set<String> = []
+        var broken: Set<String> = []
+        // A program newer than every file of its page is that text built already: only the others are built again.
+        for page in pages where built.insert(page.folder).inserted && page.programIsStale(in: productsDirectory.path) {
+            let finished = DispatchSemaphore(value: 0)
+            let outcome = Mutex<BuildOutcome?>(nil)
+            builder.build(product: page.product, sources: page.listSourceFiles()).whenDone { result in
+                outcome.withLock { $0 = result }
+                finished.signal()
+            }
+            finished.wait()
+            guard let result = outcome.withLock({ $0 }), result.status != .succeeded else { continue }
+            broken.insert(page.folder)
+            let name = "page \(page.number) (\(page.slug))"
+            let errors = result.diagnostics.errors
+            switch result.status {
+            case .failed where !errors.isEmpty:
+                emit("\(name) does not compile (\(errors.count) error\(errors.count == 1 ? "" : "s")):")
+                for line in result.diagnostics.errorLines(relativeTo: catalog.root, indent: "  ", limit: errorsShown) { emit(line) }
+                if errors.count > errorsShown { emit("  (and \(errors.count - errorsShown) more)") }
+            case .failed:
+                emit("\(name) does not build: \(result.diagnostics.unlocatedErrors.first ?? result.output.last ?? "the build named no error")")
+            case .timedOut:
+                emit("\(name) was not built: its build took longer than \(Int(builder.timeout)) s and was stopped")
+            case .couldNotStart(let reason):
+                emit("\(name) was not built: the build could not start: \(reason)")
+            case .cancelled, .succeeded:
+                emit("\(name) was not built: its build was cancelled")
+            }
+        }
+        return broken
     }
 
     /// The script at `path` as text, or a usage error that names what is wrong with the path and the shipped script.
@@ -63,10 +120,10 @@ public enum TalkCheckCommand {
     }
 
     /// Runs one run step's page to its end, blocking, and says how long it took.
-    private static func execute(_ run: TalkPlan.Run) -> (RunRecord, Double) {
+    private static func execute(_ run: TalkPlan.Run, productsDirectory: URL) -> (RunRecord, Double) {
         let recorder = RunRecorder()
         let started = ContinuousClock.now
-        let page = PageRun.start(RunRequest(executable: BuildProducts.executable(named: run.page.product),
+        let page = PageRun.start(RunRequest(executable: productsDirectory.appendingPathComponent(run.page.product).path,
                                             knobSettings: run.knobSettings, speed: run.speed, seed: run.seed),
                                  handler: recorder.apply)
         _ = page.waitUntilEnded()

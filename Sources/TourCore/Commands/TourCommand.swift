@@ -10,10 +10,11 @@ public enum TourCommand: Equatable, Sendable {
     case run(RunOptions)
     /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
     case watch(RunOptions)
-    /// `tour reset <page>`, or every page when nil (`tour reset --all`).
-    case reset(page: String?)
-    /// `tour reset --undo <page>`: put back the version the page's last reset replaced.
-    case undoReset(page: String)
+    /// `tour reset <page>`, or every page when nil (`tour reset --all`); with `--exercise`, the page's exercise
+    /// (every exercise) instead.
+    case reset(page: String?, exercise: Bool = false)
+    /// `tour reset --undo <page> [--exercise]`: put back the version the last reset of the page (its exercise) replaced.
+    case undoReset(page: String, exercise: Bool = false)
     /// `tour progress [--json | --summary FILE…]` (see `ProgressCommand`).
     case progress(ProgressOptions)
     /// `tour reset --progress [--yes]`: set the progress file aside, after asking unless `confirmed`.
@@ -119,9 +120,13 @@ public enum TourCommand: Equatable, Sendable {
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved
                                         (compile errors are shown on their lines; Ctrl-C ends it)
-          tour reset <page> | --all     put a page (or every page) back to its original text; the text it
-                                        replaces is kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
+          tour reset <page> | --all     put a page (or every page) back to the text the tour shipped with (git's
+                                        HEAD in a git checkout), however it was edited; the text it replaces is
+                                        kept in .tour/before-reset (the last \(OriginalPages.keptVersionLimit) of each page)
+               [--exercise]             the page's exercise instead (every exercise, with --all); a page and its
+                                        exercise are never reset together
           tour reset --undo <page>      put back the version the page's last reset replaced
+               [--exercise]             (the exercise's, with --exercise)
           tour progress [--plain]       the pages you opened and ran, predictions answered, exercises passed
           tour progress --json [--name N]   the same as one JSON document, for a workshop leader to collect
           tour progress --summary FILE...   several participants' --json documents: who is on which page,
@@ -131,7 +136,8 @@ public enum TourCommand: Equatable, Sendable {
         Exercises (a prediction and a code challenge per page; the challenge is Exercises/NN-Name/main.swift):
           tour predict <page>           the page's question and its answers; answer with run --predict KEY
           tour check <page>             build and run your exercise and judge what its threads did
-                                        (exit 0 passed, 1 not yet, 2 a page with no exercise)
+                                        (exit 0 passed, 1 not yet, compile errors included, 2 a page with
+                                        no exercise)
           tour hint <page>              the next hint (they go from a nudge to nearly the answer)
           tour solution <page>          the reference solution, once the check passed or after two hints
 
@@ -139,9 +145,10 @@ public enum TourCommand: Equatable, Sendable {
           tour present [page...]        the presenter: no chrome, one block at a time (space or right arrow),
                                         r runs, the clock in a corner; every page, or the pages named, in order
           tour present TALK.talk        play a talk's script (assets/talks/tour.talk walks the eight pages)
-          tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, and each
-                                        run ends as expected at the script's speed (exit 0 passed, 1 a run
-                                        failed, 2 a wrong line, named)
+          tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, every
+                                        page compiles, and each run ends as expected at the script's speed
+                                        (exit 0 passed, 1 a page does not compile or a run failed, 2 a wrong
+                                        line, named)
           tour --help | --version
 
         <page> is a number (1-11) or a name such as operation, queue, in-practice, task-groups.
@@ -310,6 +317,8 @@ public enum TourCommand: Equatable, Sendable {
         return .notes(session: session)
     }
 
+    /// `tour reset <page> | --all [--exercise]`, `tour reset --undo <page> [--exercise]`, `tour reset --progress [--yes]`,
+    /// the options in any order.
     private static func reset(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
         let arguments = Array(remaining)
         if arguments.contains("--progress") {
@@ -319,24 +328,43 @@ public enum TourCommand: Equatable, Sendable {
             }
             return .resetProgress(confirmed: arguments.contains("--yes"))
         }
-        switch arguments.count {
-        case 1 where arguments[0] == "--all":
-            return .reset(page: nil)
-        case 1 where !arguments[0].hasPrefix("-"):
-            return .reset(page: arguments[0])
-        case 2 where arguments.contains("--undo"):
-            let page = arguments[0] == "--undo" ? arguments[1] : arguments[0]
-            guard !page.hasPrefix("-") else {
-                throw UsageError(description: "reset --undo takes one page, for example: tour reset --undo operation")
+        var pages: [String] = []
+        var all = false, undo = false, exercise = false
+        for argument in arguments {
+            switch argument {
+            case "--all": all = true
+            case "--undo": undo = true
+            case "--exercise": exercise = true
+            case _ where argument.hasPrefix("-"):
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for reset; the options are --exercise, --all, --undo and --progress")
+            default: pages.append(argument)
             }
-            return .undoReset(page: page)
-        case 1 where arguments[0] == "--undo":
-            throw UsageError(description: "reset --undo needs a page, for example: tour reset --undo operation")
-        case 0:
-            throw UsageError(description: "reset needs a page, for example: tour reset operation, or tour reset --all for every page")
-        default:
-            throw UsageError(description: "reset takes one page, --all, or --undo and a page, but got \(EchoedInput.quoted(arguments.joined(separator: " ")))")
         }
+        let what = exercise ? " --exercise" : ""
+        if pages.count > 1 {
+            throw UsageError(description: "reset takes one page, but got \(pages.map(EchoedInput.quoted).joined(separator: " and ")); "
+                             + "reset each on its own, or every one with tour reset --all\(what)")
+        }
+        if undo {
+            guard !all else {
+                throw UsageError(description: "reset --undo undoes one page's reset at a time, so it takes a page, not --all: for example tour reset --undo operation\(what)")
+            }
+            guard let page = pages.first else {
+                throw UsageError(description: "reset --undo needs a page, for example: tour reset --undo operation\(what)")
+            }
+            return .undoReset(page: page, exercise: exercise)
+        }
+        if all {
+            guard pages.isEmpty else {
+                throw UsageError(description: "reset takes a page or --all, not both: tour reset \(pages[0])\(what), or tour reset --all\(what)")
+            }
+            return .reset(page: nil, exercise: exercise)
+        }
+        guard let page = pages.first else {
+            throw UsageError(description: "reset needs a page, for example: tour reset operation (the page), tour reset operation "
+                             + "--exercise (its exercise), or tour reset --all for every page")
+        }
+        return .reset(page: page, exercise: exercise)
     }
 
     private static func runOptions(_ remaining: inout ArraySlice<String>, command: String) throws -> RunOptions {

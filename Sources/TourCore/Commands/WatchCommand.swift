@@ -100,7 +100,7 @@ public final class WatchCommand: @unchecked Sendable {
             }
         case .unavailable:
             emit("")
-            emit("The exercise \(exercises.challenge.file) is not there to check; waiting for it to come back (tour reset \(page.slug) restores it).")
+            emit("The exercise \(exercises.challenge.file) is not there to check; waiting for it to come back (tour reset \(page.slug) --exercise restores it).")
         }
     }
 

@@ -67,8 +67,7 @@ public struct CheckVerdict: Sendable, Equatable {
         case .failed:
             let errors = build.diagnostics.errors
             if let first = errors.first {
-                let root = packageRoot.standardizedFileURL.path + "/"
-                let file = first.file.hasPrefix(root) ? String(first.file.dropFirst(root.count)) : first.file
+                let file = first.file(relativeTo: packageRoot)
                 let others = errors.count - 1
                 text = "\(challenge.file) does not compile: \(file):\(first.line):\(first.column): error: \(first.message)"
                     + (others > 0 ? " (and \(others) more error\(others == 1 ? "" : "s"))" : "")

@@ -3,10 +3,10 @@ import Foundation
 extension PageExercises {
     /// The learner's exercise folder as `OriginalPages` keeps a page: its original kept in
     /// `.tour/originals/Exercises/NN-Name/` before the first edit, each version a reset replaces in
-    /// `.tour/before-reset/Exercises/NN-Name/<n>/`, and the same slug, so `tour reset --undo <page>` names both.
+    /// `.tour/before-reset/Exercises/NN-Name/<n>/`, and the page's number, so `tour reset <page> --exercise` names it.
     public func exerciseFiles(of page: Page, packageRoot: URL) -> Page {
         let file = packageRoot.appendingPathComponent(challenge.file)
-        return Page(number: page.number, folder: "Exercises/\(challenge.folder)", title: page.title, summary: challenge.title,
+        return Page(number: page.number, folder: "\(Page.exercisesFolder)/\(challenge.folder)", title: page.title, summary: challenge.title,
                     product: challenge.product, source: file)
     }
 
@@ -14,5 +14,19 @@ extension PageExercises {
     /// change it (opening it in an editor, a check, a hint, `tour watch`), so `tour reset` can put it back.
     public func keepOriginalExercise(of page: Page, packageRoot: URL) throws(OriginalPages.Problem) {
         try OriginalPages(packageRoot: packageRoot).keepOriginal(of: exerciseFiles(of: page, packageRoot: packageRoot))
+    }
+}
+
+extension Page {
+    /// The package's folder of the learners' exercise files, beside `Lessons`.
+    public static let exercisesFolder = "Exercises"
+
+    /// Whether these are an exercise's files (`PageExercises.exerciseFiles`) rather than a page of the tour.
+    public var isExerciseFiles: Bool { folder.hasPrefix(Self.exercisesFolder + "/") }
+
+    /// How the learner undoes the last reset of these files: `tour reset --undo async`, or for an exercise's files
+    /// `tour reset --undo async --exercise`, named as the learner types the page.
+    public var undoResetCommand: String {
+        "tour reset --undo \(Self.slug(ofFolder: (folder as NSString).lastPathComponent))" + (isExerciseFiles ? " --exercise" : "")
     }
 }

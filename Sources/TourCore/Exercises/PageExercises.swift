@@ -101,7 +101,7 @@ public struct Challenge: Sendable {
     }
 
     /// The learner's file, relative to the package root.
-    public var file: String { "Exercises/\(folder)/main.swift" }
+    public var file: String { "\(Page.exercisesFolder)/\(folder)/main.swift" }
     /// The reference solution, relative to the package root.
     public var solutionFile: String { "Solutions/\(folder)/main.swift" }
     /// The learner's program: `Exercise03Async` for the folder `03-Async`.

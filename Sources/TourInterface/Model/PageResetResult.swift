@@ -3,7 +3,8 @@ public enum PageResetResult: Equatable, Sendable {
     /// Back to the original; the learner's version was kept, so `u` can undo it.
     case restored
     case unchanged
-    /// The page was never edited through the tour: no original was kept.
+    /// There is no original to put back: git's HEAD does not have the page (or there is no git), and no copy was kept,
+    /// as the page was never edited through the tour.
     case noOriginal
     /// Back to the version the last reset replaced.
     case undone

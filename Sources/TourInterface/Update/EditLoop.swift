@@ -301,7 +301,7 @@ extension TourModel {
         switch result {
         case .restored: "Page \(page.number) is back to its original text; u undoes the reset. It rebuilds and runs again."
         case .unchanged: "Page \(page.number) already has its original text: nothing to reset."
-        case .noOriginal: "Page \(page.number) was never edited through the tour: nothing to reset."
+        case .noOriginal: "Page \(page.number) has no original to put back: it is not in git's HEAD, and was never edited through the tour."
         case .undone: "Page \(page.number) is back to the version its reset replaced; it rebuilds and runs again."
         case .nothingToUndo: "Page \(page.number) has no reset to undo."
         case .failed(let reason): "Could not reset page \(page.number): \(reason)"

@@ -191,7 +191,7 @@ extension TourModel {
             return effects
         case .exerciseUnavailable(let page):
             guard let challenge = index(of: page).flatMap({ pages[$0].exercise?.challenge }) else { return [] }
-            notice = "\(challenge.file) is missing or unreadable; tour reset \(page.number) puts the exercise back."
+            notice = "\(challenge.file) is missing or unreadable; tour reset \(page.number) --exercise puts the exercise back."
             return []
         case .solutionRead(let page, let text):
             guard let index = index(of: page) else { return [] }

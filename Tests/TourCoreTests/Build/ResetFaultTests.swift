@@ -99,7 +99,8 @@ struct ResetFaultTests {
         try package.write("", to: Self.manifest(package))
         let message = try #require(ResetCommand.execute("operation", catalog: package.catalog).lines.first)
         #expect(message.contains("remove .tour/originals/01-Operation"), "\(message)")
-        #expect(message.contains("git checkout -- Lessons/01-Operation"), "\(message)")
+        // Git's HEAD, when it has the page, is the original instead, so git has nothing to add here.
+        #expect(!message.contains("git checkout"), "\(message)")
     }
 
     @Test func aFoundationErrorReadsAsTheSystemsReason() async throws {

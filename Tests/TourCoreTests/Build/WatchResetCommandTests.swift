@@ -67,7 +67,7 @@ struct WatchResetCommandTests {
         #expect(all.status == .endedAsExpected)
         #expect(all.lines == [
             "Page 1 (operation): restored main.swift; it is back to its original text. Your version is kept: tour reset --undo operation puts it back.",
-            "Page 2 (queue): never edited through tour, so there is nothing to reset.",
+            "Page 2 (queue): has no original to put back: it is not in git's HEAD (or this folder is not a git checkout), and was never edited through tour.",
         ])
         #expect(FileManager.default.contents(atPath: catalog.pages[0].source.path) == Data("print(1)\n".utf8))
         #expect(ResetCommand.execute("operation", catalog: catalog).lines == ["Page 1 (operation): already has its original text."])
