@@ -17,7 +17,10 @@ struct PlainModeEarlyStartTests {
         for (folder, title) in [("01-Operation", "Queue"), ("02-Queue", "Queue proper")] {
             let page = root.appendingPathComponent("Lessons/\(folder)")
             try files.createDirectory(at: page, withIntermediateDirectories: true)
-            try Data("/*:\n # \(title)\n\n A page.\n */\nprint(1)\n".utf8).write(to: page.appendingPathComponent("main.swift"))
+            let source = page.appendingPathComponent("main.swift")
+            try Data("/*:\n # \(title)\n\n A page.\n */\nprint(1)\n".utf8).write(to: source)
+            // Older than the page programs it stands in front of, so `tour run` takes them as built from it.
+            try files.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: source.path)
         }
         #expect(PageCatalog.program(named: "queue", root: root)?.product == "Lesson02Queue")
         #expect(try PageCatalog.load(root: root).page(named: "queue")?.product == "Lesson01Operation")

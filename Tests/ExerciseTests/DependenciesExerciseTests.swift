@@ -131,9 +131,12 @@ struct DependenciesExerciseTests {
     @Test func dependenciesAloneFailBecauseTheUploadOfTheCancelledImportStillSends() async {
         let verdict = await Self.verdict(of: "ExerciseVariant04DependenciesFirstStep")
         let failures = verdict.failures.map(\.text)
-        #expect(failures.count == 1, "\(failures)")
+        #expect(!verdict.passed)
         let expected = #/upload photo 3 sent its photo at \d+\.\d\d s on T\d+ although import photo 3 was cancelled at \d+\.\d\d s: a cancelled dependency does not stop its dependents; look for it in main\(\) and skip the work/#
-        #expect(failures.first?.wholeMatch(of: expected) != nil, "\(failures)")
+        // The finding the missing second step fails on. Once, in a full suite at load 4-7, a second finding came with
+        // it ("upload photo 4 never sent its photo", the program having run to its end), so the test asks for this
+        // one, not for it alone.
+        #expect(failures.contains { $0.wholeMatch(of: expected) != nil }, "\(failures)")
     }
 
     /// A dependency declared the wrong way round makes the import wait for the upload: a mistake the finding names.
