@@ -97,7 +97,10 @@ let package = Package(
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "TourCore", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
+        // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
+        // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
+        .systemLibrary(name: "CNcursesw"),
         .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"],
                 swiftSettings: optimisedEvenInDebug),
