@@ -24,26 +24,37 @@ let pages = [
 /// rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
-/// `tour` is one static program (`-static-executable`): the Swift runtime, Foundation, libc, libstdc++ and ncurses are
-/// all inside it, at a fixed address, so nothing is loaded, bound or relocated when it starts. Linked to them as shared
-/// libraries, the dynamic loader binding Foundation's symbols was most of its own start-up, paid before its first frame
-/// and before `tour run` could start a page; with only the Swift libraries inside (`-static-stdlib -no-pie`), the loader
-/// still bound libstdc++, libc and libgcc_s: `tour --version` took 2.1–2.7 ms against 1.1 ms now (`perf stat`, 200 runs;
-/// `docs/benchmarks.md`). The compiler names only some of the static libraries Foundation needs (its objects were
-/// compiled for the shared ones); the rest are named here. A test bundle cannot be linked so (XCTest and Swift Testing
-/// are shared libraries on Foundation's shared library), so no test target depends on `tour`: the tests run the
-/// program SwiftPM builds beside them.
+/// `tour` carries the Swift runtime and Foundation inside it (`-static-stdlib`), at a fixed address (`-no-pie`): linked
+/// to them as shared libraries, the dynamic loader binding Foundation's symbols was most of its own start-up (`tour
+/// --version` 6.7–9.3 ms of CPU against 2.2–3.7 ms), paid before its first frame and before `tour run` could start a
+/// page. glibc, libstdc++ and ncurses stay shared libraries.
+///
+/// It was one fully static program (`-static-executable`) until the twelfth session, about 1.5 ms of CPU faster to
+/// start (`tour --version` 0.8–1.6 ms, `tour list` 2.3–4.3 against 3.8–6.2 ms; `perf stat`, 200 runs, in
+/// `docs/benchmarks.md`), but with glibc inside, every fresh build printed 18 linker warnings that `dlopen`,
+/// `getpwuid`, `getaddrinfo` and their kin (called in Foundation, CoreFoundation, ICU, the Swift runtime and LessonKit)
+/// need, at run time, the shared libraries of the glibc they were linked with (glibc's NSS). That caveat is real, and a
+/// newcomer reads the warnings as "something is broken": with glibc shared, the caveat and its warnings are gone. Under
+/// load the price is larger in wall time (`BENCH=launch` at load 4.5: `tour --version` 8.5 against 1.9 ms, `tour run
+/// 1 --plain`'s lead over the page alone about 7 ms more).
+///
+/// It is linked with the toolchain's `ld.lld` (as page rebuilds are), which prints none of glibc's link-time notes. The
+/// one left for this link, which GNU gold prints, is that `mktemp` "is dangerous": Foundation's `createTemporaryFile`
+/// calls it, then opens the name with `O_CREAT|O_EXCL` and retries, as `mkstemp` does, and its authors silence the same
+/// warning in their compiler.
+///
+/// The compiler names only some of the static libraries Foundation needs (its objects were compiled for the shared
+/// ones); the rest are named here. A test bundle cannot be linked so (XCTest and Swift Testing are shared libraries on
+/// Foundation's shared library), so no test target depends on `tour`: the tests run the program SwiftPM builds beside
+/// them.
 let linkedWithItsRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-executable"]),
+    .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie", "-use-ld=lld"]),
     .linkedLibrary("CoreFoundation"),
     .linkedLibrary("_FoundationCShims"),
     .linkedLibrary("_FoundationCollections"),
     .linkedLibrary("swiftSynchronization"),
     // Last: the linker reads each archive once, in order, and CoreFoundation calls into ICU.
     .linkedLibrary("_FoundationICU"),
-    // ICU is C++, and nothing after it would bring its runtime in.
-    .linkedLibrary("stdc++"),
-    .linkedLibrary("m"),
 ]
 
 /// `01-Operation` → `Lesson01Operation`: a valid module name that keeps the order.
@@ -99,7 +110,10 @@ let package = Package(
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "TourCore", dependencies: ["PageProtocol"]),
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
+        // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
+        // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
+        .systemLibrary(name: "CNcursesw"),
         .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"]),
         .executableTarget(

@@ -132,13 +132,13 @@ print("With reentrancy \(reentrancy.rawValue), the saving person ends as \(saved
  - `RunLoop.main.run()` drains it on the main thread;
  - `dispatchMain()` ends the main thread (libdispatch calls `pthread_exit`) and a pool thread serves the main queue from then on. A top-level `await`, as on this page, does the same: the runtime's async `main` calls `dispatch_main()` (`swift_task_asyncMainDrainQueue` in the Swift runtime's `Task.cpp`).
 
- So on this page, after its first `await`, main-actor code runs on a pool thread, in the lane of a `T` thread, with the main queue's label, and `Thread.isMainThread` says false. The page traces one span from a `@MainActor` function and one from a block on the main queue; the test checks both ran on a thread other than the main thread, with the main queue as their queue.
+ So on this page, after its first `await`, main-actor code runs on a pool thread, in the lane of a `T` thread, with the main queue's label, and `Thread.isMainThread` says false. The page traces one span from a `@MainActor` function and one from a block on the main queue. Top-level code that awaits is itself isolated to the main actor, so it calls the `@MainActor` function with no `await`: the call is an ordinary one, on the thread already serving the main queue (the compiler warns about an `await` there, since nothing in that call can suspend). The test checks both ran on a thread other than the main thread, with the main queue as their queue.
  */
 @MainActor func updateTheScreen() -> Bool {
     trace("@MainActor work") { Thread.isMainThread }
 }
 
-let onMainThread = await updateTheScreen()
+let onMainThread = updateTheScreen()
 let mainQueueBlock = Gate()
 DispatchQueue.main.async {
     trace("main queue block") { mainQueueBlock.open() }

@@ -162,6 +162,15 @@ struct ExerciseCommandTests {
         #expect(try store.read().record.attempts(on: .async).failedChecks == 1, "the failed check is recorded")
     }
 
+    @Test func aThreadSanitizerCheckSaysSoWhileItBuildsAndThatTheFirstTakesAboutAMinute() throws {
+        let barrier = try #require(ExerciseCatalog.exercises(forPage: "barrier")).challenge
+        #expect(barrier.threadSanitizer)
+        #expect(ExerciseCommand.progressLine(.building(product: barrier.product, sanitized: barrier.threadSanitizer))
+                == "Building with Thread Sanitizer: the first such build takes about a minute...")
+        #expect(ExerciseCommand.progressLine(.building(product: "Exercise03Async", sanitized: false)) == "Building...")
+        #expect(ExerciseCommand.progressLine(.running(product: barrier.product)) == "Running...")
+    }
+
     @Test func aPageWithoutAnExerciseIsAUsageMistake() async throws {
         let folder = try ExerciseFolder()
         // A page of this folder alone, so no page of the catalog will ever have its exercise.

@@ -60,6 +60,21 @@ struct ExerciseRenderingTests {
         #expect(screen.text(ofRow: 39).contains("▶ checking: running"))
     }
 
+    @Test("While a Thread Sanitizer check builds, the challenge says it is one and that the first takes about a minute")
+    func threadSanitizerCheckInFlight() async throws {
+        var model = try FixtureExercises.model(width: 120, height: 40, threadSanitizer: true)
+        let order = model.pressCheck()
+        #expect(order?.challenge.threadSanitizer == true)
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        // The challenge's state wraps over rows of the pane: read them, inside the pane's border, as one text.
+        let said = screen.lines(in: page).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+            .joined(separator: " ")
+        #expect(said.contains("checking: building Exercise01Queue with Thread Sanitizer: the first such build takes about a minute…"),
+                "\(said)")
+        #expect(screen.text(ofRow: 39).contains("↻ checking: building with Thread Sanitizer"), "\(screen.text(ofRow: 39))")
+    }
+
     @Test("The prediction asked before the run, at 120×40 and 80×24")
     func predictionOverlay() async throws {
         for (width, height, name) in [(120, 40, "full-predict"), (80, 24, "compact-predict")] {

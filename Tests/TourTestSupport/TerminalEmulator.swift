@@ -65,7 +65,7 @@ public struct TerminalEmulator {
             rows = Array(repeating: Array(repeating: " ", count: width), count: height)
         case "m":
             break
-        case "h", "l" where parameters.hasPrefix("?"):
+        case "h" where parameters.hasPrefix("?"), "l" where parameters.hasPrefix("?"):
             break
         default:
             unknownSequences.append("ESC [" + parameters + String(final))

@@ -117,14 +117,7 @@ public enum ExerciseCommand {
         }
         printable("Checking \(challenge.file): \(challenge.title)")
         let check = ExerciseCheck(packageRoot: catalog.root, productsDirectory: productsDirectory)
-        let outcome = await check.run(challenge, progress: { stage in
-            switch stage {
-            case .building(_, let sanitized):
-                printable(sanitized ? "Building with Thread Sanitizer (the first time takes minutes)..." : "Building...")
-            case .running:
-                printable("Running...")
-            }
-        })
+        let outcome = await check.run(challenge, progress: { stage in printable(progressLine(stage)) })
         if Task.isCancelled { return false }
         var messages: [String] = []
         let record = recordCheck(exercises, passed: outcome.verdict.passed, store: store, messages: &messages)
@@ -134,6 +127,14 @@ public enum ExerciseCommand {
                            compileErrors: compileErrors) { emit(line) }
         for message in messages { printable("tour: \(message)") }
         return outcome.verdict.passed
+    }
+
+    /// The line a check prints as it reaches `stage`.
+    public static func progressLine(_ stage: ExerciseCheck.Stage) -> String {
+        switch stage {
+        case .building(_, let sanitized): sanitized ? "Building \(ExerciseCheck.threadSanitizerBuildNote)..." : "Building..."
+        case .running: "Running..."
+        }
     }
 
     /// The lines of a verdict: each finding with its mark, a headline, and the next step (a hint, or the solution).

@@ -152,6 +152,8 @@ public enum TourCommand: Equatable, Sendable {
           tour --help | --version
 
         <page> is a number (1-11) or a name such as operation, queue, in-practice, task-groups.
+        Every command here, and every one tour names in its messages, also runs as swift run tour ... from the
+        checkout; README.md ("Run it") shows how to make tour a command of your shell.
 
         Options for run and watch:
           --plain              no colour and ASCII only (for screen readers, logs and pipes)

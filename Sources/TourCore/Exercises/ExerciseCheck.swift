@@ -47,6 +47,11 @@ public struct ExerciseCheck: Sendable {
         case running(product: String)
     }
 
+    /// What a learner waiting for a Thread Sanitizer build is told, by `tour check` and in the tutorial: the first one
+    /// compiles LessonKit and PageProtocol again, with the sanitizer, into `.build/tsan` (38 s on two cores at a load
+    /// average of 4.8, 171 s at 10; `docs/benchmarks.md`), and later ones only the exercise (9 s at 12).
+    public static let threadSanitizerBuildNote = "with Thread Sanitizer: the first such build takes about a minute"
+
     /// The folder the Thread Sanitizer build goes into, `.build/tsan` under the package: apart from the plain build,
     /// so switching between them never rebuilds either from scratch.
     public var threadSanitizerScratch: URL { packageRoot.appendingPathComponent(".build/tsan", isDirectory: true) }

@@ -108,7 +108,8 @@ enum ExercisesView {
             return exercise.passed ? ("\(glyphs.expected) passed before", CellStyle(foreground: .success, bold: true))
                 : ("\(glyphs.notRun) not checked yet", muted)
         case .building:
-            return ("\(glyphs.building) checking: building \(product)\(glyphs.ellipsis)", CellStyle(foreground: .running, bold: true))
+            let sanitized = exercise.challenge.threadSanitizer ? " " + ExerciseCheck.threadSanitizerBuildNote : ""
+            return ("\(glyphs.building) checking: building \(product)\(sanitized)\(glyphs.ellipsis)", CellStyle(foreground: .running, bold: true))
         case .running:
             return ("\(glyphs.running) checking: running \(product)\(glyphs.ellipsis)", CellStyle(foreground: .running, bold: true))
         case .finished(let verdict, _) where verdict.passed:

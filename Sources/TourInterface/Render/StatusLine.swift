@@ -75,7 +75,7 @@ enum StatusLine {
     /// A check in flight first, since the page pane may be scrolled away from it; else the exercise's next key.
     static func exerciseHints(_ exercise: PageExerciseState, glyphs: Glyphs) -> [String] {
         switch exercise.check {
-        case .building: ["\(glyphs.building) checking: building"]
+        case .building: ["\(glyphs.building) checking: building" + (exercise.challenge.threadSanitizer ? " with Thread Sanitizer" : "")]
         case .running: ["\(glyphs.running) checking: running"]
         case .finished(let verdict, _) where !verdict.passed: ["c check", "h hint"]
         case .notTried where !exercise.passed: ["c check"]

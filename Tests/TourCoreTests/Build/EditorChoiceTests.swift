@@ -17,8 +17,8 @@ struct EditorChoiceTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Never run, only looked up: an executable bit is all it needs.
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("vi").path, contents: Data("#!/bin/sh\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try #require(FileManager.default.createFile(atPath: folder.appendingPathComponent("vi").path, contents: Data("#!/bin/sh\n".utf8),
+                                                    attributes: [.posixPermissions: 0o755]))
         #expect(EditorChoice.choose(environment: ["PATH": folder.path]) == EditorChoice(command: "vi", origin: "found on PATH"))
         #expect(EditorChoice.choose(environment: ["PATH": folder.appendingPathComponent("empty").path]) == nil)
     }

@@ -48,6 +48,12 @@ struct WatchResetCommandTests {
         #expect(TourCommand.usage.contains("tour reset <page> | --all"))
     }
 
+    /// Messages name commands as `tour …`; a newcomer who has only `swift run tour` learns from the help how to call them.
+    @Test func usageSaysEveryCommandAlsoRunsThroughSwiftRunAndWhereToMakeTourACommand() {
+        #expect(TourCommand.usage.contains("also runs as swift run tour ... from the"))
+        #expect(TourCommand.usage.contains("README.md (\"Run it\") shows how to make tour a command of your shell"))
+    }
+
     @Test func resetMessagesAndStatuses() throws {
         let root = URL(fileURLWithPath: "/tmp").appendingPathComponent("reset-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -20,10 +20,17 @@ enum FixtureExercises {
     }
 
     /// Holds when no two "work" spans overlap.
-    static let challenge = Challenge(
-        id: "one-at-a-time", title: "Run the work one at a time", task: "Set the queue's `maxConcurrentOperationCount` to 1.",
-        folder: "01-Queue", hints: ["A queue has a width.", "Set `maxConcurrentOperationCount = 1` before adding.", "That is all."]
-    ) { record in
+    static let challenge = challenge(threadSanitizer: false)
+
+    /// The challenge, built with Thread Sanitizer or not.
+    static func challenge(threadSanitizer: Bool) -> Challenge {
+        Challenge(
+            id: "one-at-a-time", title: "Run the work one at a time", task: "Set the queue's `maxConcurrentOperationCount` to 1.",
+            folder: "01-Queue", hints: ["A queue has a width.", "Set `maxConcurrentOperationCount = 1` before adding.", "That is all."],
+            threadSanitizer: threadSanitizer, judge: judgeWork)
+    }
+
+    static func judgeWork(_ record: RunRecord) -> [CheckFinding] {
         let work = record.spans.filter { $0.name == "work" }
         let overlapping = work.contains { a in work.contains { b in a.id != b.id && a.start < (b.end ?? .max) && b.start < (a.end ?? .max) } }
         return [CheckFinding(holds: !work.isEmpty, work.isEmpty ? "no work span ran" : "\(work.count) work spans ran"),
@@ -32,10 +39,13 @@ enum FixtureExercises {
 
     static let queuePage = PageExercises(page: "queue", prediction: prediction, challenge: challenge)
 
-    /// The fixture model with the queue page's exercises, as progress recorded them.
-    static func model(width: Int = 120, height: Int = 40, progress: ProgressRecord = ProgressRecord()) throws -> TourModel {
+    /// The fixture model with the queue page's exercises, as progress recorded them; `threadSanitizer` checks its
+    /// challenge as page 8's is checked.
+    static func model(width: Int = 120, height: Int = 40, progress: ProgressRecord = ProgressRecord(),
+                      threadSanitizer: Bool = false) throws -> TourModel {
+        let page = threadSanitizer ? PageExercises(page: "queue", prediction: prediction, challenge: challenge(threadSanitizer: true)) : queuePage
         var model = TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: width, height: height), glyphs: .unicode,
-                                   pictureDepth: .colors256, progress: progress, exercises: [queuePage])
+                                   pictureDepth: .colors256, progress: progress, exercises: [page])
         model.readEverySource()
         return model
     }

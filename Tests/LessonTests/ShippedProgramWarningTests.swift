@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TourCore
+import TourTestSupport
+
+/// A fresh clone's first build prints no warning (issue 30), and the code a learner reads most is where one would creep
+/// back in: a page's code edited with its prose, an exercise, a reference solution. Each of their folders is
+/// type-checked here as SwiftPM compiles it (Swift 6 mode, against the LessonKit these tests were built with), which
+/// takes a fraction of a second each, where a clean build would take minutes. The linker's and SwiftPM's own warnings
+/// show only in a clean build, and are not checked here.
+@Suite("Shipped programs compile without a warning", .bodiesBelowTheRunner)
+struct ShippedProgramWarningTests {
+    /// Every folder of `Lessons/`, `Exercises/` and `Solutions/`, as `Lessons/01-Operation`.
+    static let folders: [String] = ["Lessons", "Exercises", "Solutions"].flatMap { parent in
+        let folder = PageCatalog.defaultRoot.appendingPathComponent(parent).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { "\(parent)/\($0)" }
+    }
+
+    @Test func everyPageExerciseAndSolutionIsChecked() {
+        #expect(Self.folders.filter { $0.hasPrefix("Lessons/") }.count == 11)
+        #expect(Self.folders.filter { $0.hasPrefix("Exercises/") }.count == 11)
+        #expect(Self.folders.filter { $0.hasPrefix("Solutions/") }.count == 11)
+    }
+
+    @Test(arguments: folders)
+    func typeChecksWithoutAWarning(_ folder: String) async throws {
+        let swiftc = try #require(SearchPath().find("swiftc"), "swiftc on PATH")
+        let directory = PageCatalog.defaultRoot.appendingPathComponent(folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let arguments = ["-typecheck", "-swift-version", "6", "-module-name", "Checked",
+                         "-I", BuildProducts.directory.appendingPathComponent("Modules").path]
+            + files.map { directory.appendingPathComponent($0).path }
+        let (status, output) = try await PageRunSlots.shared.withSlot(label: "typecheck \(folder)") {
+            try await awaitBlocking("typecheck") { () throws -> (Int32, String) in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: swiftc)
+                process.arguments = arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                try process.run()
+                let output = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            }
+        }
+        #expect(status == 0, "\(output)")
+        #expect(!output.contains("warning:"), "\(output)")
+    }
+}
