@@ -10,6 +10,9 @@ extension TourModel {
         let shown = current
         var effects = apply(event)
         if presenter != nil { effects += followPresenter(after: event) }
+        // Zooming, a resize, another page or a new text of this one can each leave a scroll position past the end
+        // of what the pane now shows: one clamp after any of them, rather than one at each place that forgets it.
+        if event.canMovePaneEnds { clampScrolling() }
         if current != shown { effects += show(current) }
         return presenter == nil ? effects : effects + publishPresenterSnapshot()
     }
@@ -30,7 +33,6 @@ extension TourModel {
             return handle(mouse)
         case .resize(let newSize):
             size = newSize
-            clampScrolling()
             return []
         case .tick(let time):
             now = max(now, time)
@@ -197,7 +199,6 @@ extension TourModel {
         }
         current = index
         if !currentPage.drawsLiveView && focus == .live { focus = .page }
-        clampScrolling()
     }
 
     /// Runs a page (the current one unless told), stopping any run in flight first: one page at a time keeps each
@@ -299,5 +300,16 @@ extension TourModel {
     /// "2×", "0.25×".
     func speedText(_ speed: Double) -> String {
         (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + glyphs.times
+    }
+}
+
+extension TourEvent {
+    /// Whether the event can change the size of a pane or how much its content has: every event but a run's stream
+    /// and the clock, which come too often to measure the panes again for each.
+    var canMovePaneEnds: Bool {
+        switch self {
+        case .host, .tick, .drawn: false
+        default: true
+        }
     }
 }
