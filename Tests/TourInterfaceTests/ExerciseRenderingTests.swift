@@ -69,7 +69,11 @@ struct ExerciseRenderingTests {
             Snapshot.expect(screen.lines, matches: name)
             let choice = try #require(screen.find(" b  a worker thread"))
             #expect(screen[choice.x + 1, choice.y].style.foreground == .accent)
-            #expect(screen.find("Esc runs it without answering.") != nil)
+            // The dialog's own keys, highlighted: r runs without an answer, Esc runs nothing.
+            let run = try #require(screen.find("r runs it without answering; Esc"), "\(screen.lines.joined(separator: "\n"))")
+            #expect(screen[run.x, run.y].style.foreground == .accent)
+            #expect(screen[run.x + 29, run.y].style.foreground == .accent)
+            #expect(screen.find("runs nothing.") != nil)
         }
     }
 

@@ -30,7 +30,7 @@ struct ExerciseUpdateTests {
         // Another key leaves the question open and says which keys answer it.
         #expect(model.update(.key(.character("z"))).isEmpty)
         #expect(model.overlay == .predict(page: 0))
-        #expect(model.notice == "Answer with a or b, or Esc to run without answering.")
+        #expect(model.notice == "Answer with a or b; r runs without answering, Esc runs nothing.")
 
         let orderGiven = model.update(.key(.character("b"))).last?.runOrder
         let order = try #require(orderGiven)
@@ -58,12 +58,21 @@ struct ExerciseUpdateTests {
         #expect(model.notice?.contains("The answer was (b) a worker thread.") == true, "\(model.notice ?? "")")
     }
 
-    @Test("Esc runs without answering and r does not ask again this session; a run that cannot tell records nothing")
-    func predictionSkippedOrUnknowable() async throws {
+    @Test("Esc closes the question and runs nothing; r in it runs unanswered, not asked again; a run that cannot tell records nothing")
+    func predictionCancelledOrSkipped() async throws {
         var model = try FixtureExercises.model()
         model.press(.character("r"))
-        let orderGiven = model.update(.key(.escape)).last?.runOrder
-        let order = try #require(orderGiven)
+        #expect(model.update(.key(.escape)).isEmpty, "Esc runs nothing")
+        #expect(model.overlay == nil)
+        #expect(model.currentPage.runID == nil)
+        #expect(model.notice == "Nothing ran; r asks the question again.")
+        #expect(model.update(.key(.character("r"))).isEmpty, "a cancelled question is asked again")
+        #expect(model.overlay == .predict(page: 0))
+
+        let effects = model.update(.key(.character("r")))
+        let order = try #require(effects.last?.runOrder, "r in the question runs the page: \(effects)")
+        #expect(model.overlay == nil)
+        #expect(model.currentPage.exercise?.pendingAnswer == nil)
         #expect(feed(Self.helperOnMain, to: order.runID, in: &model).isEmpty)
         #expect(model.currentPage.exercise?.answeredRight == nil)
         #expect(model.update(.key(.character("r"))).last?.runOrder != nil, "a skipped question is not asked again")

@@ -14,7 +14,8 @@ public struct PageExerciseState: Sendable {
 
     /// Whether the prediction was answered (in any session) and whether rightly; nil while it never was.
     public var answeredRight: Bool?
-    /// The learner skipped the question with Esc in this session: `r` runs without asking again, `a` still asks.
+    /// The learner ran the page without answering (`r` in the question) in this session: `r` runs without asking
+    /// again, `a` still asks.
     public var skippedPrediction = false
     /// The choice picked for the next run, or the run in flight, and that run's id once it has started.
     public var pendingAnswer: PendingAnswer?

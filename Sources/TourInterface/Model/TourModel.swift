@@ -25,7 +25,8 @@ public enum Overlay: Equatable, Sendable {
     case confirmQuit
     /// "Restore page N to its original text?", for the page at this index.
     case confirmReset(page: Int)
-    /// The prediction of the page at this index, asked before its run; a choice key answers, Esc skips.
+    /// The prediction of the page at this index, asked before its run; a choice key answers and runs, `r` runs
+    /// without answering, Esc closes it and runs nothing.
     case predict(page: Int)
     /// The reference solution of the page at this index, read-only.
     case solution(page: Int)

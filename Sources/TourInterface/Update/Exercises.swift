@@ -6,7 +6,7 @@ import TourCore
 /// it is earned. The terminal layer builds, runs, reads and watches, and reports back through `ExerciseEvent`s.
 extension TourModel {
     /// `r`: a page whose prediction was never answered (nor skipped in this session) asks it first; the answer, or
-    /// Esc, runs the page.
+    /// `r` again, runs the page.
     mutating func runAskingFirst() -> [TourEffect] {
         if let exercise = currentPage.exercise, exercise.answeredRight == nil, !exercise.skippedPrediction,
            exercise.pendingAnswer == nil {
@@ -25,7 +25,8 @@ extension TourModel {
         overlay = .predict(page: current)
     }
 
-    /// A key while the prediction is asked: a choice answers it and runs the page, Esc runs it unanswered.
+    /// A key while the prediction is asked: a choice answers it and runs the page, `r` runs it unanswered, Esc closes
+    /// the question and runs nothing.
     mutating func handlePrediction(_ key: Key, page index: Int) -> [TourEffect] {
         guard let prediction = pages[index].exercise?.prediction else {
             overlay = nil
@@ -33,6 +34,11 @@ extension TourModel {
         }
         switch key {
         case .escape:
+            overlay = nil
+            notice = "Nothing ran; r asks the question again."
+            return []
+        case .character("r"):
+            // r, the key that runs a page, is no choice's key (`ExerciseCatalogTests` holds every catalog to that).
             overlay = nil
             pages[index].exercise?.skippedPrediction = true
             return run(page: index)
@@ -46,7 +52,7 @@ extension TourModel {
             return run(page: index)
         default:
             let keys = prediction.choices.map(\.key)
-            notice = "Answer with \(Self.listed(keys)), or Esc to run without answering."
+            notice = "Answer with \(Self.listed(keys)); r runs without answering, Esc runs nothing."
             return []
         }
     }
