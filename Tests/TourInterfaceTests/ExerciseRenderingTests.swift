@@ -125,6 +125,32 @@ struct ExerciseRenderingTests {
         #expect(!screen.text(ofRow: sidebar.y + 2).contains("○") && !screen.text(ofRow: sidebar.y + 2).contains("●"))
     }
 
+    @Test("Page 1's second hint keeps its backslash, as tour hint prints it: trace(\"band \\(band)\")")
+    func hintKeepsItsBackslash() async throws {
+        let real = try #require(ExerciseCatalog.exercises(forPage: "operation"))
+        let hint = real.challenge.hint(after: 1)
+        #expect(hint.number == 2 && hint.text.contains(#"trace("band \(band)")"#))
+        let exercises = PageExercises(page: "queue", prediction: FixtureExercises.prediction, challenge: real.challenge)
+        var model = TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: 200, height: 50), glyphs: .unicode,
+                                   pictureDepth: .colors256, exercises: [exercises])
+        model.readEverySource()
+        model.press(.character("h"), .character("h"))
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        #expect(screen.find(#"trace("band \(band)") span begins"#, in: page) != nil, "\(screen.lines(in: page).joined(separator: "\n"))")
+    }
+
+    @Test("No exercise's question, choice, task or hint loses a backslash in the tutorial")
+    func exerciseTextsKeepTheirBackslashes() {
+        for exercises in ExerciseCatalog.all {
+            let prediction = exercises.prediction, challenge = exercises.challenge
+            for text in [prediction.question] + prediction.choices.map(\.text) + [challenge.task] + challenge.hints {
+                let shown = ExercisesView.spans(text, style: .plain).map(\.text).joined()
+                #expect(shown.filter { $0 == "\\" }.count == text.filter { $0 == "\\" }.count, "\(exercises.page): \(text)")
+            }
+        }
+    }
+
     @Test("The help lists the exercise keys, and at 80×24 still every key, the states giving way")
     func helpListsExerciseKeys() async throws {
         for (width, height) in [(120, 40), (80, 24)] {

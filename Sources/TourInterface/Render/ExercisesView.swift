@@ -121,9 +121,10 @@ enum ExercisesView {
         }
     }
 
-    /// The inline markup of `text` (`code`, *emphasis*) as segments on top of `style`.
+    /// The inline markup of `text` (`code`, *emphasis*) as segments on top of `style`. A backslash stays: these
+    /// texts are the ones `tour hint` and `tour predict` print as written, and their backslashes are Swift's.
     static func spans(_ text: String, style: CellStyle) -> [Segment] {
-        InlineMarkup.spans(in: text).map { span in
+        InlineMarkup.spans(in: text, backslashEscapes: false).map { span in
             var spanStyle = style
             switch span {
             case .code: spanStyle.foreground = .inlineCode
