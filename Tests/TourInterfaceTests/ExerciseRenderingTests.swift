@@ -151,6 +151,27 @@ struct ExerciseRenderingTests {
         }
     }
 
+    @Test("? explains the list's exercise marks and the meter's run/N and open/N rows, at 120×40 and 80×24, in ASCII too")
+    func helpExplainsMarksAndMeter() async throws {
+        for (width, height, glyphs) in [(120, 40, Glyphs.unicode), (80, 24, .unicode), (80, 24, .ascii)] {
+            var model = try FixtureExercises.model(width: width, height: height)
+            model.glyphs = glyphs
+            model.press(.character("?"))
+            let screen = TourRenderer.render(model)
+            let size = "\(width)×\(height) \(glyphs == .ascii ? "ASCII" : "Unicode")"
+            // The marks as the list draws them (SidebarView): open until both exercises are done.
+            let marks = try #require(screen.find("\(glyphs.exercisesOpen) \(glyphs.exercisesDone)"), "\(size)")
+            #expect(screen.text(ofRow: marks.y).contains("exercises to do / question answered, check passed"), "\(size)")
+            // The meter's rows as ConcurrencyMeter titles them: run/cores, open/the widest queue limit.
+            let run = try #require(screen.find("run/N"), "\(size)")
+            #expect(screen.text(ofRow: run.y).contains("threads running, of N cores; a digit or +: more"), "\(size)")
+            let open = try #require(screen.find("open/N"), "\(size)")
+            #expect(screen.text(ofRow: open.y).contains("spans open, of the widest queue limit, else cores"), "\(size)")
+            #expect(screen.find("help / redraw / quit") != nil, "the last key line still shows at \(size)")
+            #expect(screen.find("Any key closes this.") != nil, "\(size)")
+        }
+    }
+
     @Test("The help lists the exercise keys, and at 80×24 still every key, the states giving way")
     func helpListsExerciseKeys() async throws {
         for (width, height) in [(120, 40), (80, 24)] {
