@@ -46,6 +46,46 @@ struct ExerciseRenderingTests {
         #expect(screen.text(ofRow: 0).hasPrefix(" 1·○ 2·  "), "\(screen.text(ofRow: 0))")
     }
 
+    @Test("After a relaunch the challenge shows the last check's verdict, its time and its first failure")
+    func lastCheckAfterRelaunch() async throws {
+        var progress = ProgressRecord()
+        // 2026-12-01 13:45 UTC.
+        let checkedAt = Date(timeIntervalSince1970: 1_796_132_700)
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: false,
+                                firstFailure: "two work spans ran at once; the limit is one"), at: checkedAt)
+        var model = try FixtureExercises.model(progress: progress, timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+        model.press(.character("G"))
+        var screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        let state = try #require(screen.find("✗ failed when last checked, 2026-12-01 14:45", in: page),
+                                 "\(screen.lines(in: page).joined(separator: "\n"))")
+        #expect(screen[state.x, state.y].style.foreground == .failure)
+        let finding = try #require(screen.find("✗ two work spans ran at once; the limit is one", in: page))
+        #expect(finding.y == state.y + 1, "the first failure follows the verdict")
+        #expect(screen.text(ofRow: 39).contains("c check"))
+
+        // A passing check replaces it, and says when.
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: true), at: checkedAt.addingTimeInterval(60))
+        model = try FixtureExercises.model(progress: progress)
+        model.press(.character("G"))
+        screen = TourRenderer.render(model)
+        #expect(screen.find("✓ passed when last checked, 2026-12-01 13:46", in: page) != nil)
+        #expect(screen.find("two work spans", in: page) == nil)
+    }
+
+    @Test("A progress file from before verdicts were kept shows the last check's time, failed when never passed")
+    func lastCheckFromAnOlderFile() async throws {
+        var progress = ProgressRecord()
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: false), at: Date(timeIntervalSince1970: 1_796_132_700))
+        progress.pages["queue"]?.attempts["one-at-a-time"]?.lastVerdict = nil
+        var model = try FixtureExercises.model(progress: progress)
+        model.press(.character("G"))
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        let state = try #require(screen.find("✗ failed when last checked, 2026-12-01 13:45", in: page))
+        #expect(!screen.text(ofRow: state.y + 1).contains("✗"), "no finding is made up")
+    }
+
     @Test("While a check builds and runs, the challenge and the status line say so")
     func checkInFlight() async throws {
         var model = try FixtureExercises.model(width: 120, height: 40)

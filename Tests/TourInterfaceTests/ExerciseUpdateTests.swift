@@ -121,7 +121,8 @@ struct ExerciseUpdateTests {
         #expect(model.currentPage.exercise?.check == .running(checkID: order.checkID))
         let failing = FixtureExercises.verdict(passing: false)
         #expect(model.update(.exercise(.checkFinished(checkID: order.checkID, failing, ran: true)))
-            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: false))])
+            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: false,
+                                         firstFailure: "two work spans ran at once; the limit is one"))])
         #expect(model.currentPage.exercise?.check == .finished(failing, ran: true))
         #expect(model.notice == "Check failed: two work spans ran at once; the limit is one.")
         #expect(model.currentPage.exercise?.passed == false)

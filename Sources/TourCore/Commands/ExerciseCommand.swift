@@ -126,7 +126,7 @@ public enum ExerciseCommand {
         })
         if Task.isCancelled { return false }
         var messages: [String] = []
-        let record = recordCheck(exercises, passed: outcome.verdict.passed, store: store, messages: &messages)
+        let record = recordCheck(exercises, outcome.verdict, store: store, messages: &messages)
         for line in report(outcome.verdict, exercises: exercises, page: page, record: record, style: style) { emit(line) }
         for message in messages { printable("tour: \(message)") }
         return outcome.verdict.passed
@@ -173,9 +173,11 @@ public enum ExerciseCommand {
     }
 
     /// Records a check; returns the record as written, for the next step's advice.
-    static func recordCheck(_ exercises: PageExercises, passed: Bool, store: ProgressStore?, messages: inout [String]) -> ProgressRecord? {
+    static func recordCheck(_ exercises: PageExercises, _ verdict: CheckVerdict, store: ProgressStore?, messages: inout [String]) -> ProgressRecord? {
         var outcome = Outcome()
-        let record = record(.checked(page: exercises.page, exercise: exercises.challenge.id, passed: passed), in: store, into: &outcome)
+        let checked = ProgressEvent.checked(page: exercises.page, exercise: exercises.challenge.id, passed: verdict.passed,
+                                            firstFailure: verdict.failures.first?.text)
+        let record = record(checked, in: store, into: &outcome)
         messages += outcome.messages
         return record
     }

@@ -32,14 +32,21 @@ public struct PageExerciseState: Sendable {
     /// The first row of the solution shown at the top of its overlay.
     public var solutionScroll = 0
 
-    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?) {
+    /// `timeZone` is the zone the time of a check recorded in an earlier session is shown in.
+    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?, timeZone: TimeZone) {
         self.exercises = exercises
         exerciseFile = packageRoot.appendingPathComponent(exercises.challenge.file)
         solutionFile = packageRoot.appendingPathComponent(exercises.challenge.solutionFile)
         exerciseFiles = exercises.exerciseFiles(of: page, packageRoot: packageRoot)
         answeredRight = progress?.predictions[exercises.prediction.id]?.right
         passed = progress?.exercises[exercises.challenge.id] != nil
-        hintsTaken = min(progress?.attempts[exercises.challenge.id]?.hintsShown ?? 0, exercises.challenge.hints.count)
+        let attempts = progress?.attempts[exercises.challenge.id]
+        hintsTaken = min(attempts?.hintsShown ?? 0, exercises.challenge.hints.count)
+        if let checkedAt = attempts?.lastChecked {
+            // A file from before progress kept verdicts has only the time: a challenge never passed failed every check.
+            check = .earlier(passed: attempts?.lastVerdict?.passed ?? passed, firstFailure: attempts?.lastVerdict?.firstFailure,
+                             checkedAt: ProgressReport.time(checkedAt, in: timeZone))
+        }
     }
 
     public var prediction: Prediction { exercises.prediction }
@@ -65,6 +72,9 @@ public struct PendingAnswer: Equatable, Sendable {
 /// Where the challenge's check stands.
 public enum CheckState: Equatable, Sendable {
     case notTried
+    /// Checked in an earlier session, as progress recorded it: whether it passed, the first thing still wrong (nil
+    /// when it passed, or in a file from before progress kept it), and when (`2026-12-01 13:45`, the learner's time).
+    case earlier(passed: Bool, firstFailure: String?, checkedAt: String)
     /// Building the learner's program.
     case building(checkID: Int)
     /// Running it, to be judged when it ends.
@@ -76,7 +86,7 @@ public enum CheckState: Equatable, Sendable {
     public var checkID: Int? {
         switch self {
         case .building(let id), .running(let id): id
-        case .notTried, .finished: nil
+        case .notTried, .earlier, .finished: nil
         }
     }
 }

@@ -84,14 +84,15 @@ public struct TourModel: Sendable {
     /// The model for `catalog`, with no file read: each page's source arrives as `.sourceRead`, asked for by the
     /// `.readSource` effect that `.launched` and moving to the page return.
     /// The first page shown is the one `progress` says the learner left, if any; each page's exercises start as
-    /// `progress` recorded them.
+    /// `progress` recorded them, its times shown in `timeZone` (the shell passes the learner's).
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
                             pictureDepth: PictureColorDepth, progress: ProgressRecord = ProgressRecord(),
-                            exercises: [PageExercises] = ExerciseCatalog.all) -> TourModel {
+                            exercises: [PageExercises] = ExerciseCatalog.all, timeZone: TimeZone = .gmt) -> TourModel {
         let pages = catalog.pages.map { page in
             var state = PageState(page: page)
             state.exercise = exercises.first { $0.page == page.slug }.map {
-                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug])
+                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug],
+                                  timeZone: timeZone)
             }
             return state
         }

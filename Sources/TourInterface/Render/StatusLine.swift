@@ -69,6 +69,7 @@ enum StatusLine {
         case .building: ["\(glyphs.building) checking: building"]
         case .running: ["\(glyphs.running) checking: running"]
         case .finished(let verdict, _) where !verdict.passed: ["c check", "h hint"]
+        case .earlier(passed: false, _, _): ["c check", "h hint"]
         case .notTried where !exercise.passed: ["c check"]
         default: []
         }

@@ -189,7 +189,8 @@ extension TourModel {
             notice = Self.checkNotice(verdict, challenge: challenge)
             if verdict.passed { pages[index].exercise?.passed = true }
             // As `tour check` records it: every check counts, and a passing one records the pass.
-            return [.recordProgress(.checked(page: pages[index].page.slug, exercise: challenge.id, passed: verdict.passed))]
+            return [.recordProgress(.checked(page: pages[index].page.slug, exercise: challenge.id, passed: verdict.passed,
+                                             firstFailure: verdict.failures.first?.text))]
         case .exerciseChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
             let effects = check(page: index)

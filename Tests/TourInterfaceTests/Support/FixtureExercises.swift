@@ -33,9 +33,10 @@ enum FixtureExercises {
     static let queuePage = PageExercises(page: "queue", prediction: prediction, challenge: challenge)
 
     /// The fixture model with the queue page's exercises, as progress recorded them.
-    static func model(width: Int = 120, height: Int = 40, progress: ProgressRecord = ProgressRecord()) throws -> TourModel {
+    static func model(width: Int = 120, height: Int = 40, progress: ProgressRecord = ProgressRecord(),
+                      timeZone: TimeZone = .gmt) throws -> TourModel {
         var model = TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: width, height: height), glyphs: .unicode,
-                                   pictureDepth: .colors256, progress: progress, exercises: [queuePage])
+                                   pictureDepth: .colors256, progress: progress, exercises: [queuePage], timeZone: timeZone)
         model.readEverySource()
         return model
     }
