@@ -13,7 +13,7 @@ struct ExerciseRenderingTests {
         var model = try FixtureExercises.model(width: width, height: height)
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
-        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), ran: true)))
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), run: RunRecord())))
         model.press(.character("h"))
         return model
     }
@@ -86,6 +86,33 @@ struct ExerciseRenderingTests {
         #expect(!screen.text(ofRow: state.y + 1).contains("✗"), "no finding is made up")
     }
 
+    @Test("C: the output and timeline titles say they show the check's run, with its spans; the status line offers C")
+    func checkRunShown() async throws {
+        var model = try FixtureExercises.model()
+        // r asks the prediction first; r in the question runs the page unanswered.
+        model.press(.character("r"))
+        model.run(.finishedQueueRun)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false),
+                                                  run: FixtureExercises.checkedRun(overlapping: true))))
+        model.press(.escape)
+        var screen = TourRenderer.render(model)
+        #expect(screen.text(ofRow: 39).contains("C check's run"), "\(screen.text(ofRow: 39))")
+        let timeline = try #require(model.layout.panes[.timeline])
+        let output = try #require(model.layout.panes[.output])
+        #expect(!screen.text(ofRow: timeline.y).contains("your check's run"))
+
+        // C, then another key, so the status line shows its keys again instead of C's notice.
+        model.press(.character("C"), .redraw)
+        screen = TourRenderer.render(model)
+        #expect(screen.text(ofRow: timeline.y).contains("Timeline 3 threads (your check's run)"), "\(screen.text(ofRow: timeline.y))")
+        #expect(screen.text(ofRow: output.y).contains("Output (your check's run)"), "\(screen.text(ofRow: output.y))")
+        #expect(screen.find("work", in: timeline) != nil, "the check's spans are drawn")
+        #expect(screen.find("helper", in: timeline) == nil, "the page's spans are not")
+        #expect(screen.text(ofRow: 39).contains("C page's run"))
+    }
+
     @Test("While a check builds and runs, the challenge and the status line say so")
     func checkInFlight() async throws {
         var model = try FixtureExercises.model(width: 120, height: 40)
@@ -155,7 +182,7 @@ struct ExerciseRenderingTests {
         #expect(screen[open.x, open.y].style.foreground == .muted)
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
-        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), ran: true)))
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), run: RunRecord())))
         screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines(in: sidebar), matches: "pane-sidebar-exercises-120")
         let done = try #require(screen.find("●", in: sidebar))
@@ -219,7 +246,7 @@ struct ExerciseRenderingTests {
             model.press(.character("?"))
             let screen = TourRenderer.render(model)
             #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check your code / edit it") != nil)
-            #expect(screen.find("a hint (the timeline keeps h) / the solution") != nil)
+            #expect(screen.find("a hint (timeline keeps h) / solution / check's run") != nil)
             #expect(screen.find("help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
         }
     }

@@ -25,6 +25,9 @@ public struct PageExerciseState: Sendable {
     /// The challenge passed in this session or an earlier one, as progress recorded it.
     public var passed: Bool
     public var check = CheckState.notTried
+    /// The run of the last check in this session whose program was built and ran: what `C` shows in the output and
+    /// timeline instead of the page's own run.
+    public var checkRun: RunRecord?
     /// Hints shown so far (in any session), the first `hintsTaken` of the challenge's hints.
     public var hintsTaken: Int
     /// The reference solution as read, parsed, for the solution overlay; nil until it is opened.
@@ -107,8 +110,9 @@ public struct CheckOrder: Equatable, Sendable {
 public enum ExerciseEvent: Sendable {
     /// The check's program is built and now runs.
     case checkRunning(checkID: Int)
-    /// The check ended: `ran` says whether the program was built and ran, the verdict what held and what is wrong.
-    case checkFinished(checkID: Int, CheckVerdict, ran: Bool)
+    /// The check ended: the verdict says what held and what is wrong, `run` is the record of the program's run, nil
+    /// when it was not built and so never ran.
+    case checkFinished(checkID: Int, CheckVerdict, run: RunRecord?)
     /// The page's exercise file changed on disk: saved in the editor or anywhere else.
     case exerciseChanged(page: Page, files: [String])
     /// The exercise file is gone or unreadable.

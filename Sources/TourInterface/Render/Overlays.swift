@@ -42,7 +42,7 @@ enum Overlays {
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
-        ("", "h v", "a hint (the timeline keeps h) / the solution"),
+        ("", "h v C", "a hint (timeline keeps h) / solution / check's run"),
         ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
         ("", "W S P", "the run's warnings / save an SVG picture / present"),
     ] }

@@ -81,7 +81,8 @@ enum StatusLine {
         if model.currentPage.offersUndo { keys.insert("u undo reset", at: min(1, keys.count)) }
         if let exercise = model.currentPage.exercise {
             // The timeline keeps h for its spans.
-            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + keys
+            let shownRun = exercise.checkRun == nil ? [] : [model.currentPage.showsCheckRun ? "C page's run" : "C check's run"]
+            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + shownRun + keys
         }
         switch model.focus {
         case .timeline:

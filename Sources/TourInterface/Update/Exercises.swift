@@ -183,9 +183,11 @@ extension TourModel {
             guard let index = checking(checkID) else { return [] }
             pages[index].exercise?.check = .running(checkID: checkID)
             return []
-        case .checkFinished(let checkID, let verdict, let ran):
+        case .checkFinished(let checkID, let verdict, let run):
             guard let index = checking(checkID), let challenge = pages[index].exercise?.challenge else { return [] }
-            pages[index].exercise?.check = .finished(verdict, ran: ran)
+            pages[index].exercise?.check = .finished(verdict, ran: run != nil)
+            pages[index].exercise?.checkRun = run
+            if pages[index].showsCheckRun { showRun(ofCheck: run != nil, page: index) }
             notice = Self.checkNotice(verdict, challenge: challenge)
             if verdict.passed { pages[index].exercise?.passed = true }
             // As `tour check` records it: every check counts, and a passing one records the pass.
@@ -211,6 +213,29 @@ extension TourModel {
             }
             return []
         }
+    }
+
+    /// `C`: the output and timeline switch between the page's own run and the run of its exercise's last check.
+    mutating func switchShownRun() {
+        guard currentPage.exercise != nil else {
+            notice = "Page \(currentPage.page.number) has no code challenge, so no check's run to show."
+            return
+        }
+        guard currentPage.showsCheckRun || currentPage.exercise?.checkRun != nil else {
+            notice = "No check has run yet: c checks your exercise, then C shows its run here."
+            return
+        }
+        showRun(ofCheck: !currentPage.showsCheckRun, page: current)
+        notice = currentPage.showsCheckRun ? "Output and timeline: your exercise's last check. C shows the page's run."
+            : "Output and timeline: the page's own run. C shows your exercise's last check."
+    }
+
+    /// Shows the check's run or the page's own in page `index`'s output and timeline, each from its start, the whole
+    /// run in view: the two runs share the panes' positions, which mean nothing from one run to the other.
+    mutating func showRun(ofCheck: Bool, page index: Int) {
+        pages[index].showsCheckRun = ofCheck && pages[index].exercise?.checkRun != nil
+        pages[index].outputScrollBack = 0
+        pages[index].timeline = TimelineState()
     }
 
     /// "Check passed: …", or the first thing still wrong.

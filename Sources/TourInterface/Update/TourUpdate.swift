@@ -116,6 +116,8 @@ extension TourModel {
             askPrediction()
         case .character("c"):
             return check(page: current)
+        case .character("C"):
+            switchShownRun()
         case .character("E"):
             return editExercise()
         case .character("h"):
@@ -182,9 +184,10 @@ extension TourModel {
         return []
     }
 
-    /// Asks the loop to draw the current page's latest run, which may still be going, as files to share.
+    /// Asks the loop to draw the run the output and timeline show, the page's latest (which may still be going) or
+    /// its exercise's last check's, as files to share.
     private mutating func savePictures() -> [TourEffect] {
-        guard currentPage.record?.threads.isEmpty == false else {
+        guard currentPage.shownRecord?.threads.isEmpty == false else {
             notice = "Nothing to draw yet: r runs the page, then S draws its timeline."
             return []
         }
@@ -217,6 +220,8 @@ extension TourModel {
         _ = pages[index].build.cycle.cancel()
         var page = pages[index]
         page.runID = runID
+        // A new run of the page is what the learner watches next.
+        page.showsCheckRun = false
         page.record = RunRecord()
         page.outputScrollBack = 0
         page.timeline = TimelineState()
