@@ -66,7 +66,7 @@ final class ExerciseChecks: @unchecked Sendable {
             guard !Task.isCancelled else { return }
             queue.async { [self] in
                 checks[checkID] = nil
-                deliver(.checkFinished(checkID: checkID, outcome.verdict, ran: outcome.record != nil))
+                deliver(.checkFinished(checkID: checkID, outcome.verdict, run: outcome.record))
             }
         }
     }

@@ -54,7 +54,7 @@ public enum InteractiveTour {
             progressProblem = "Progress not read: \(error)"
         }
         var model = TourModel.load(catalog, speed: speed, size: screen.size, glyphs: screen.glyphs, pictureDepth: screen.pictureDepth,
-                                   progress: reading.record)
+                                   progress: reading.record, timeZone: .current)
         model.cores = ProcessInfo.processInfo.activeProcessorCount
         // TOUR_BUILD_NOTICE=off keeps a scripted launch (a test, a recorded demo) from using up the learner's notice.
         if environment["TOUR_BUILD_NOTICE"] != "off" { model.notice = FirstLaunch.buildNotice(packageRoot: catalog.root) }

@@ -265,13 +265,14 @@ final class TourLoop: @unchecked Sendable {
         }
     }
 
-    /// Writes the page's latest run as `.tour/pictures/NN-slug.svg` and `.json`, off the queue (a long run's picture
-    /// takes a moment to draw); the paths or the failure come back as `.picturesSaved`.
+    /// Writes the run the page's panes show as `.tour/pictures/NN-slug.svg` and `.json` (`NN-slug-exercise` for its
+    /// exercise's check), off the queue (a long run's picture takes a moment to draw); the paths or the failure come
+    /// back as `.picturesSaved`.
     private func savePictures(of page: Page) {
-        guard let record = model.pages.first(where: { $0.page == page })?.record else { return }
+        guard let state = model.pages.first(where: { $0.page == page }), let record = state.shownRecord else { return }
         let folder = packageRoot.appendingPathComponent(".tour/pictures")
-        let name = String(format: "%02d-%@", page.number, page.slug)
-        let title = "\(page.number) \(page.title)"
+        let name = String(format: "%02d-%@", page.number, page.slug) + (state.showsCheckRun ? "-exercise" : "")
+        let title = "\(page.number) \(page.title)" + (state.showsCheckRun ? " (your exercise)" : "")
         DispatchQueue.global(qos: .utility).async { [unowned self] in
             let result: PicturesSaved
             do {

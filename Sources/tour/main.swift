@@ -117,14 +117,15 @@ case .hint(let query, _):
     finish(ExerciseCommand.hint(query, catalog: loadCatalog(), store: Learner.progressStore))
 case .solution(let query, _):
     finish(ExerciseCommand.solution(query, catalog: loadCatalog(), store: Learner.progressStore))
-case .check(let query, let plain):
+case .check(let query, let plain, let exports):
     let catalog = loadCatalog()
     // A page without an exercise is a usage mistake, said on stderr before anything is built.
     do { _ = try ExerciseCommand.exercises(named: query, catalog: catalog) } catch { fail("\(error)") }
     // From here on no program the check starts outlives `tour`, even on Ctrl-C.
     LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
     Task {
-        let status = await ExerciseCommand.check(query, catalog: catalog, store: Learner.progressStore, style: .detect(forceBare: plain)) { line in
+        let status = await ExerciseCommand.check(query, catalog: catalog, store: Learner.progressStore, style: .detect(forceBare: plain),
+                                                 exports: exports) { line in
             print(line)
         }
         LiveProcessGroups.exitHost(status.rawValue)

@@ -12,6 +12,7 @@ struct ExerciseCatalogTests {
         let keys = exercises.prediction.choices.map(\.key)
         #expect(keys.count >= 2, "a prediction needs at least two answers to choose from")
         #expect(Set(keys).count == keys.count, "each answer has a key of its own")
+        #expect(!keys.contains("r"), "r in the tutorial's question runs the page without answering")
         #expect(exercises.challenge.hints.count >= 2, "hints go from a nudge to nearly the answer")
         #expect(!exercises.challenge.task.isEmpty)
     }

@@ -43,6 +43,12 @@ final class ExerciseFolder: Sendable {
 struct ExerciseCommandTests {
     @Test func theCommandLineParsesTheExerciseCommandsAndRefusesBadInput() throws {
         #expect(try TourCommand.parse(["check", "3"]) == .check(page: "3", plain: false))
+        #expect(try TourCommand.parse(["check", "3", "--trace", "check.json", "--svg", "check.svg"])
+            == .check(page: "3", plain: false, exports: RunExports(traceFile: "check.json", svgFile: "check.svg")))
+        let noFile = #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["check", "3", "--svg"]) }
+        #expect(noFile?.description == "--svg needs a file name, for example --svg timeline.svg")
+        let hintTrace = #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["hint", "3", "--trace", "hint.json"]) }
+        #expect(hintTrace?.description == "unknown option '--trace' for hint; the only option is --plain")
         #expect(try TourCommand.parse(["hint", "async", "--plain"]) == .hint(page: "async", plain: true))
         #expect(try TourCommand.parse(["solution", "Async"]) == .solution(page: "Async", plain: false))
         #expect(try TourCommand.parse(["predict", "3"]) == .predict(page: "3", plain: false))
@@ -169,6 +175,19 @@ struct ExerciseCommandTests {
                 == "Building with Thread Sanitizer: the first such build takes about a minute...")
         #expect(ExerciseCommand.progressLine(.building(product: "Exercise03Async", sanitized: false)) == "Building...")
         #expect(ExerciseCommand.progressLine(.running(product: barrier.product)) == "Running...")
+    }
+
+    @Test("tour check --trace to a folder that does not exist is refused before anything is built or recorded")
+    func aCheckRefusesABadExportTargetFirst() async throws {
+        let folder = try ExerciseFolder()
+        let missing = folder.folder.appendingPathComponent("missing/check.json").path
+        let lines = Mutex<[String]>([])
+        let status = await ExerciseCommand.check("async", catalog: folder.catalog, store: folder.store, style: .bare,
+                                                 exports: RunExports(traceFile: missing)) { line in lines.withLock { $0.append(line) } }
+        #expect(status == .usage)
+        let said = lines.withLock { $0 }
+        #expect(said.count == 1 && said[0].hasPrefix("tour: --trace \(missing) is in a folder that does not exist"), "\(said)")
+        #expect(try folder.store.read().record.pages.isEmpty, "no check ran, so none is recorded")
     }
 
     @Test func aPageWithoutAnExerciseIsAUsageMistake() async throws {

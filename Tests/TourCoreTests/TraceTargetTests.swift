@@ -80,6 +80,27 @@ final class TraceTargetTests {
         #expect(PathKind.at(path("written.json")) == .regularFile)
     }
 
+    /// The writer `tour run` and `tour check` share: each file named is written and said, and a file that cannot be
+    /// written is said and ends the exports with false.
+    @Test func runExportsWriteEachFileNamedOrSayWhyNot() throws {
+        var record = RunRecord()
+        record.apply(.started(pid: 100, time: 1_000))
+        record.apply(.ended(.exited(code: 0), time: 2_000_000))
+        var lines: [String] = []
+        let both = RunExports(traceFile: path("check.json"), svgFile: path("check.svg"))
+        #expect(both.problem == nil)
+        #expect(both.write(record, title: "1 Cancel the filter (your exercise)") { lines.append($0) })
+        #expect(lines.count == 2 && lines[0].hasPrefix("Trace written to \(path("check.json"))")
+                && lines[1].hasPrefix("Timeline drawn in \(path("check.svg"))"), "\(lines)")
+        #expect(PathKind.at(path("check.json")) == .regularFile && PathKind.at(path("check.svg")) == .regularFile)
+
+        lines = []
+        let gone = RunExports(svgFile: path("gone/check.svg"))
+        #expect(gone.problem?.contains("is in a folder that does not exist") == true)
+        #expect(!gone.write(record, title: "t") { lines.append($0) })
+        #expect(lines.count == 1 && lines[0].hasPrefix("The picture was not written: --svg \(path("gone/check.svg"))"), "\(lines)")
+    }
+
     /// Runs the page on a Dispatch thread, so its wait never holds one of the test pool's threads.
     static func runOffThePool(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog) async -> (PlainRun.Status, [String]) {
         await withCheckedContinuation { continuation in

@@ -13,7 +13,7 @@ struct ExerciseRenderingTests {
         var model = try FixtureExercises.model(width: width, height: height)
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
-        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), ran: true)))
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), run: RunRecord())))
         model.press(.character("h"))
         return model
     }
@@ -44,6 +44,73 @@ struct ExerciseRenderingTests {
         #expect(screen.find("two work spans ran at once", in: page) != nil)
         // " 1▶○": the queue page's entry ends with its open exercises' mark; the dispatch page has none.
         #expect(screen.text(ofRow: 0).hasPrefix(" 1·○ 2·  "), "\(screen.text(ofRow: 0))")
+    }
+
+    @Test("After a relaunch the challenge shows the last check's verdict, its time and its first failure")
+    func lastCheckAfterRelaunch() async throws {
+        var progress = ProgressRecord()
+        // 2026-12-01 13:45 UTC.
+        let checkedAt = Date(timeIntervalSince1970: 1_796_132_700)
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: false,
+                                firstFailure: "two work spans ran at once; the limit is one"), at: checkedAt)
+        var model = try FixtureExercises.model(progress: progress, timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+        model.press(.character("G"))
+        var screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        let state = try #require(screen.find("✗ failed when last checked, 2026-12-01 14:45", in: page),
+                                 "\(screen.lines(in: page).joined(separator: "\n"))")
+        #expect(screen[state.x, state.y].style.foreground == .failure)
+        let finding = try #require(screen.find("✗ two work spans ran at once; the limit is one", in: page))
+        #expect(finding.y == state.y + 1, "the first failure follows the verdict")
+        #expect(screen.text(ofRow: 39).contains("c check"))
+
+        // A passing check replaces it, and says when.
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: true), at: checkedAt.addingTimeInterval(60))
+        model = try FixtureExercises.model(progress: progress)
+        model.press(.character("G"))
+        screen = TourRenderer.render(model)
+        #expect(screen.find("✓ passed when last checked, 2026-12-01 13:46", in: page) != nil)
+        #expect(screen.find("two work spans", in: page) == nil)
+    }
+
+    @Test("A progress file from before verdicts were kept shows the last check's time, failed when never passed")
+    func lastCheckFromAnOlderFile() async throws {
+        var progress = ProgressRecord()
+        progress.apply(.checked(page: "queue", exercise: "one-at-a-time", passed: false), at: Date(timeIntervalSince1970: 1_796_132_700))
+        progress.pages["queue"]?.attempts["one-at-a-time"]?.lastVerdict = nil
+        var model = try FixtureExercises.model(progress: progress)
+        model.press(.character("G"))
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        let state = try #require(screen.find("✗ failed when last checked, 2026-12-01 13:45", in: page))
+        #expect(!screen.text(ofRow: state.y + 1).contains("✗"), "no finding is made up")
+    }
+
+    @Test("C: the output and timeline titles say they show the check's run, with its spans; the status line offers C")
+    func checkRunShown() async throws {
+        var model = try FixtureExercises.model()
+        // r asks the prediction first; r in the question runs the page unanswered.
+        model.press(.character("r"))
+        model.run(.finishedQueueRun)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false),
+                                                  run: FixtureExercises.checkedRun(overlapping: true))))
+        model.press(.escape)
+        var screen = TourRenderer.render(model)
+        #expect(screen.text(ofRow: 39).contains("C check's run"), "\(screen.text(ofRow: 39))")
+        let timeline = try #require(model.layout.panes[.timeline])
+        let output = try #require(model.layout.panes[.output])
+        #expect(!screen.text(ofRow: timeline.y).contains("your check's run"))
+
+        // C, then another key, so the status line shows its keys again instead of C's notice.
+        model.press(.character("C"), .redraw)
+        screen = TourRenderer.render(model)
+        #expect(screen.text(ofRow: timeline.y).contains("Timeline 3 threads (your check's run)"), "\(screen.text(ofRow: timeline.y))")
+        #expect(screen.text(ofRow: output.y).contains("Output (your check's run)"), "\(screen.text(ofRow: output.y))")
+        #expect(screen.find("work", in: timeline) != nil, "the check's spans are drawn")
+        #expect(screen.find("helper", in: timeline) == nil, "the page's spans are not")
+        #expect(screen.text(ofRow: 39).contains("C page's run"))
     }
 
     @Test("While a check builds and runs, the challenge and the status line say so")
@@ -84,7 +151,11 @@ struct ExerciseRenderingTests {
             Snapshot.expect(screen.lines, matches: name)
             let choice = try #require(screen.find(" b  a worker thread"))
             #expect(screen[choice.x + 1, choice.y].style.foreground == .accent)
-            #expect(screen.find("Esc runs it without answering.") != nil)
+            // The dialog's own keys, highlighted: r runs without an answer, Esc runs nothing.
+            let run = try #require(screen.find("r runs it without answering; Esc"), "\(screen.lines.joined(separator: "\n"))")
+            #expect(screen[run.x, run.y].style.foreground == .accent)
+            #expect(screen[run.x + 29, run.y].style.foreground == .accent)
+            #expect(screen.find("runs nothing.") != nil)
         }
     }
 
@@ -126,7 +197,7 @@ struct ExerciseRenderingTests {
         #expect(screen[open.x, open.y].style.foreground == .muted)
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
-        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), ran: true)))
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), run: RunRecord())))
         screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines(in: sidebar), matches: "pane-sidebar-exercises-120")
         let done = try #require(screen.find("●", in: sidebar))
@@ -136,6 +207,53 @@ struct ExerciseRenderingTests {
         #expect(!screen.text(ofRow: sidebar.y + 2).contains("○") && !screen.text(ofRow: sidebar.y + 2).contains("●"))
     }
 
+    @Test("Page 1's second hint keeps its backslash, as tour hint prints it: trace(\"band \\(band)\")")
+    func hintKeepsItsBackslash() async throws {
+        let real = try #require(ExerciseCatalog.exercises(forPage: "operation"))
+        let hint = real.challenge.hint(after: 1)
+        #expect(hint.number == 2 && hint.text.contains(#"trace("band \(band)")"#))
+        let exercises = PageExercises(page: "queue", prediction: FixtureExercises.prediction, challenge: real.challenge)
+        var model = TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: 200, height: 50), glyphs: .unicode,
+                                   pictureDepth: .colors256, exercises: [exercises])
+        model.readEverySource()
+        model.press(.character("h"), .character("h"))
+        let screen = TourRenderer.render(model)
+        let page = try #require(model.layout.panes[.page])
+        #expect(screen.find(#"trace("band \(band)") span begins"#, in: page) != nil, "\(screen.lines(in: page).joined(separator: "\n"))")
+    }
+
+    @Test("No exercise's question, choice, task or hint loses a backslash in the tutorial")
+    func exerciseTextsKeepTheirBackslashes() {
+        for exercises in ExerciseCatalog.all {
+            let prediction = exercises.prediction, challenge = exercises.challenge
+            for text in [prediction.question] + prediction.choices.map(\.text) + [challenge.task] + challenge.hints {
+                let shown = ExercisesView.spans(text, style: .plain).map(\.text).joined()
+                #expect(shown.filter { $0 == "\\" }.count == text.filter { $0 == "\\" }.count, "\(exercises.page): \(text)")
+            }
+        }
+    }
+
+    @Test("? explains the list's exercise marks and the meter's run/N and open/N rows, at 120×40 and 80×24, in ASCII too")
+    func helpExplainsMarksAndMeter() async throws {
+        for (width, height, glyphs) in [(120, 40, Glyphs.unicode), (80, 24, .unicode), (80, 24, .ascii)] {
+            var model = try FixtureExercises.model(width: width, height: height)
+            model.glyphs = glyphs
+            model.press(.character("?"))
+            let screen = TourRenderer.render(model)
+            let size = "\(width)×\(height) \(glyphs == .ascii ? "ASCII" : "Unicode")"
+            // The marks as the list draws them (SidebarView): open until both exercises are done.
+            let marks = try #require(screen.find("\(glyphs.exercisesOpen) \(glyphs.exercisesDone)"), "\(size)")
+            #expect(screen.text(ofRow: marks.y).contains("exercises to do / question answered, check passed"), "\(size)")
+            // The meter's rows as ConcurrencyMeter titles them: run/cores, open/the widest queue limit.
+            let run = try #require(screen.find("run/N"), "\(size)")
+            #expect(screen.text(ofRow: run.y).contains("threads running, of N cores; a digit or +: more"), "\(size)")
+            let open = try #require(screen.find("open/N"), "\(size)")
+            #expect(screen.text(ofRow: open.y).contains("spans open, of the widest queue limit, else cores"), "\(size)")
+            #expect(screen.find("help / redraw / quit") != nil, "the last key line still shows at \(size)")
+            #expect(screen.find("Any key closes this.") != nil, "\(size)")
+        }
+    }
+
     @Test("The help lists the exercise keys, and at 80×24 still every key, the states giving way")
     func helpListsExerciseKeys() async throws {
         for (width, height) in [(120, 40), (80, 24)] {
@@ -143,7 +261,7 @@ struct ExerciseRenderingTests {
             model.press(.character("?"))
             let screen = TourRenderer.render(model)
             #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check your code / edit it") != nil)
-            #expect(screen.find("a hint (the timeline keeps h) / the solution") != nil)
+            #expect(screen.find("a hint (timeline keeps h) / solution / check's run") != nil)
             #expect(screen.find("help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
         }
     }

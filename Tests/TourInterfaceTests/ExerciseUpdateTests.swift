@@ -30,7 +30,7 @@ struct ExerciseUpdateTests {
         // Another key leaves the question open and says which keys answer it.
         #expect(model.update(.key(.character("z"))).isEmpty)
         #expect(model.overlay == .predict(page: 0))
-        #expect(model.notice == "Answer with a or b, or Esc to run without answering.")
+        #expect(model.notice == "Answer with a or b; r runs without answering, Esc runs nothing.")
 
         let orderGiven = model.update(.key(.character("b"))).last?.runOrder
         let order = try #require(orderGiven)
@@ -58,12 +58,21 @@ struct ExerciseUpdateTests {
         #expect(model.notice?.contains("The answer was (b) a worker thread.") == true, "\(model.notice ?? "")")
     }
 
-    @Test("Esc runs without answering and r does not ask again this session; a run that cannot tell records nothing")
-    func predictionSkippedOrUnknowable() async throws {
+    @Test("Esc closes the question and runs nothing; r in it runs unanswered, not asked again; a run that cannot tell records nothing")
+    func predictionCancelledOrSkipped() async throws {
         var model = try FixtureExercises.model()
         model.press(.character("r"))
-        let orderGiven = model.update(.key(.escape)).last?.runOrder
-        let order = try #require(orderGiven)
+        #expect(model.update(.key(.escape)).isEmpty, "Esc runs nothing")
+        #expect(model.overlay == nil)
+        #expect(model.currentPage.runID == nil)
+        #expect(model.notice == "Nothing ran; r asks the question again.")
+        #expect(model.update(.key(.character("r"))).isEmpty, "a cancelled question is asked again")
+        #expect(model.overlay == .predict(page: 0))
+
+        let effects = model.update(.key(.character("r")))
+        let order = try #require(effects.last?.runOrder, "r in the question runs the page: \(effects)")
+        #expect(model.overlay == nil)
+        #expect(model.currentPage.exercise?.pendingAnswer == nil)
         #expect(feed(Self.helperOnMain, to: order.runID, in: &model).isEmpty)
         #expect(model.currentPage.exercise?.answeredRight == nil)
         #expect(model.update(.key(.character("r"))).last?.runOrder != nil, "a skipped question is not asked again")
@@ -111,8 +120,9 @@ struct ExerciseUpdateTests {
         #expect(model.update(.exercise(.checkRunning(checkID: order.checkID))).isEmpty)
         #expect(model.currentPage.exercise?.check == .running(checkID: order.checkID))
         let failing = FixtureExercises.verdict(passing: false)
-        #expect(model.update(.exercise(.checkFinished(checkID: order.checkID, failing, ran: true)))
-            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: false))])
+        #expect(model.update(.exercise(.checkFinished(checkID: order.checkID, failing, run: RunRecord())))
+            == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: false,
+                                         firstFailure: "two work spans ran at once; the limit is one"))])
         #expect(model.currentPage.exercise?.check == .finished(failing, ran: true))
         #expect(model.notice == "Check failed: two work spans ran at once; the limit is one.")
         #expect(model.currentPage.exercise?.passed == false)
@@ -121,7 +131,7 @@ struct ExerciseUpdateTests {
         let again = try #require(againGiven)
         #expect(again.checkID != order.checkID)
         let passing = FixtureExercises.verdict(passing: true)
-        #expect(model.update(.exercise(.checkFinished(checkID: again.checkID, passing, ran: true)))
+        #expect(model.update(.exercise(.checkFinished(checkID: again.checkID, passing, run: RunRecord())))
             == [.recordProgress(.checked(page: "queue", exercise: "one-at-a-time", passed: true))])
         #expect(model.currentPage.exercise?.passed == true)
         #expect(model.notice == "Check passed: Run the work one at a time. v shows the reference solution.")
@@ -136,7 +146,7 @@ struct ExerciseUpdateTests {
         #expect(effects.first == .cancelCheck(checkID: first.checkID))
         let second = try #require(effects.compactMap { if case .check(let order) = $0 { order } else { nil } }.first)
         #expect(model.notice == "main.swift changed: checking it again…")
-        #expect(model.update(.exercise(.checkFinished(checkID: first.checkID, FixtureExercises.verdict(passing: true), ran: true))).isEmpty)
+        #expect(model.update(.exercise(.checkFinished(checkID: first.checkID, FixtureExercises.verdict(passing: true), run: RunRecord()))).isEmpty)
         #expect(model.currentPage.exercise?.check == .building(checkID: second.checkID), "the replaced check's verdict is ignored")
     }
 
@@ -189,7 +199,7 @@ struct ExerciseUpdateTests {
         var model = try FixtureExercises.model()
         let orderGiven = model.pressCheck()
         let order = try #require(orderGiven)
-        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), ran: true)))
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: true), run: RunRecord())))
         #expect(model.update(.key(.character("v"))).count == 2)
         _ = model.update(.exercise(.solutionRead(page: model.currentPage.page, .unreadable("Solutions/01-Queue/main.swift is gone"))))
         #expect(model.overlay == nil)
@@ -229,5 +239,50 @@ struct ExerciseUpdateTests {
         #expect(model.update(.key(.character("r"))).last?.runOrder != nil, "an answered prediction is not asked first")
         // A page without exercises watches none.
         #expect(!model.update(.key(.character("n"))).contains { if case .watchExercise = $0 { true } else { false } })
+    }
+
+    @Test("After c, C switches the output and timeline to the check's run and back; a new run of the page shows that one")
+    func checkRunSwitch() async throws {
+        var model = try FixtureExercises.model()
+        model.press(.character("C"))
+        #expect(model.notice == "No check has run yet: c checks your exercise, then C shows its run here.")
+        #expect(!model.currentPage.showsCheckRun)
+
+        // r asks the prediction first; r in the question runs the page unanswered.
+        model.press(.character("r"))
+        model.run(.finishedQueueRun)
+        let orderGiven = model.pressCheck()
+        let order = try #require(orderGiven)
+        let checked = FixtureExercises.checkedRun(overlapping: true)
+        _ = model.update(.exercise(.checkFinished(checkID: order.checkID, FixtureExercises.verdict(passing: false), run: checked)))
+        #expect(!model.currentPage.showsCheckRun, "the check's verdict alone does not take the panes away from the page's run")
+        model.press(.tab, .tab, .character("l"))
+        #expect(model.currentPage.timeline.selectedSpanID != nil)
+
+        model.press(.character("C"))
+        #expect(model.currentPage.showsCheckRun)
+        #expect(model.currentPage.shownRecord?.spans.map(\.name) == ["work", "work"])
+        #expect(model.currentPage.record?.spans.map(\.name) != ["work", "work"], "the page's own run is kept")
+        #expect(model.currentPage.timeline.selectedSpanID == nil, "the timeline starts afresh on the other run")
+        #expect(model.notice == "Output and timeline: your exercise's last check. C shows the page's run.")
+        #expect(model.update(.key(.character("S"))) == [.savePictures(page: model.currentPage.page)])
+
+        model.press(.character("C"))
+        #expect(!model.currentPage.showsCheckRun)
+        model.press(.character("C"))
+        #expect(model.currentPage.showsCheckRun)
+        // r runs the page: its new run is what the learner watches.
+        #expect(model.update(.key(.character("r"))).last?.runOrder != nil)
+        #expect(!model.currentPage.showsCheckRun)
+
+        // A check whose program did not build has no run to show: the panes go back to the page's.
+        model.press(.character("C"))
+        let failedGiven = model.pressCheck()
+        let failed = try #require(failedGiven)
+        _ = model.update(.exercise(.checkFinished(checkID: failed.checkID, CheckVerdict(findings: [CheckFinding(holds: false, "does not compile")]), run: nil)))
+        #expect(!model.currentPage.showsCheckRun && model.currentPage.exercise?.checkRun == nil)
+
+        model.press(.character("n"), .character("C"))
+        #expect(model.notice == "Page 2 has no code challenge, so no check's run to show.")
     }
 }

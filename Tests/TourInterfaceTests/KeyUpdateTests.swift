@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PageProtocol
 import TourCore
@@ -111,6 +112,23 @@ struct KeyUpdateTests {
         #expect(!model.zoomed)
         model.press(.character("z"), .character("z"))
         #expect(!model.zoomed)
+    }
+
+    @Test("G then z: the zoomed page pane ends on the page's last row, not past it in blank rows")
+    func bottomThenZoom() throws {
+        var model = try FixtureExercises.model(width: 120, height: 40)
+        model.press(.character("G"))
+        #expect(model.currentPage.pageScroll > 0, "the page is longer than its pane before the zoom")
+        model.press(.character("z"))
+        let pane = try #require(model.layout.panes[.page])
+        let rows = model.pageLayout().rows
+        #expect(model.currentPage.pageScroll == max(0, rows.count - pane.inside.height))
+        let screen = TourRenderer.render(model)
+        let shown = screen.lines(in: pane.inside)
+        let lastRow = try #require(rows.last)
+        let lastText = String(lastRow.cells.map(\.character)).trimmingCharacters(in: .whitespaces)
+        let lastShown = rows.count >= pane.inside.height ? shown.last : shown[rows.count - 1]
+        #expect(lastShown?.trimmingCharacters(in: .whitespaces) == lastText, "\(shown.joined(separator: "\n"))")
     }
 
     @Test("[ and ] choose a knob, - and + change it within its range, and the next run gets the value")

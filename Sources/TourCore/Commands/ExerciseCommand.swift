@@ -88,26 +88,33 @@ public enum ExerciseCommand {
     }
 
     /// `tour check <page>`: builds and runs the learner's file, prints each finding with its mark, records the
-    /// check, and says what to do next. 0 when it passed, 1 when it did not (a program that does not compile included), 2
-    /// for a page with no exercise.
+    /// check, writes its run to the files `exports` names, and says what to do next. 0 when it passed, 1 when it did
+    /// not (a program that does not compile included), 2 for a page with no exercise or a file that cannot be written
+    /// (said before the build), 4 when the run's trace or picture could not be written after all.
     public static func check(_ query: String, catalog: PageCatalog, store: ProgressStore?, style: PlainStyle,
-                             productsDirectory: URL = BuildProducts.directory,
+                             exports: RunExports = RunExports(), productsDirectory: URL = BuildProducts.directory,
                              emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
         let found: (page: Page, exercises: PageExercises)
         do { found = try exercises(named: query, catalog: catalog) } catch {
             emit("tour: \(error)")
             return .usage
         }
-        let passed = await checkOnce(found.exercises, page: found.page, catalog: catalog, store: store, style: style,
-                                     productsDirectory: productsDirectory, emit: emit)
-        return passed ? .endedAsExpected : .endedOtherwise
+        if let problem = exports.problem {
+            emit("tour: \(problem)")
+            return .usage
+        }
+        return await checkOnce(found.exercises, page: found.page, catalog: catalog, store: store, style: style,
+                               exports: exports, productsDirectory: productsDirectory, emit: emit)
     }
 
-    /// One check of `exercises`' challenge, its lines through `emit`, recorded in `store`; true when it passed.
-    /// `tour check` and each save in `tour watch` run this.
+    /// One check of `exercises`' challenge, its lines through `emit`, recorded in `store`, its run written to the
+    /// files `exports` names: `.endedAsExpected` when it passed, `.endedOtherwise` when not, `.traceNotWritten` when
+    /// a file could not be written. `tour check` and each save in `tour watch` run this.
+    @discardableResult
     public static func checkOnce(_ exercises: PageExercises, page: Page, catalog: PageCatalog, store: ProgressStore?,
-                                 style: PlainStyle, productsDirectory: URL = BuildProducts.directory,
-                                 emit: @escaping @Sendable (String) -> Void) async -> Bool {
+                                 style: PlainStyle, exports: RunExports = RunExports(),
+                                 productsDirectory: URL = BuildProducts.directory,
+                                 emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
         let printable: @Sendable (String) -> Void = { emit(style.printable($0)) }
         let challenge = exercises.challenge
         do {
@@ -118,15 +125,24 @@ public enum ExerciseCommand {
         printable("Checking \(challenge.file): \(challenge.title)")
         let check = ExerciseCheck(packageRoot: catalog.root, productsDirectory: productsDirectory)
         let outcome = await check.run(challenge, progress: { stage in printable(progressLine(stage)) })
-        if Task.isCancelled { return false }
+        if Task.isCancelled { return .endedOtherwise }
         var messages: [String] = []
-        let record = recordCheck(exercises, passed: outcome.verdict.passed, store: store, messages: &messages)
+        let record = recordCheck(exercises, outcome.verdict, store: store, messages: &messages)
         // Empty when the build did not fail on a line (a linker error, a timeout): the verdict's finding says why.
         let compileErrors = outcome.build.status == .failed ? outcome.build.diagnostics.errorLines(relativeTo: catalog.root) : []
         for line in report(outcome.verdict, exercises: exercises, page: page, record: record, style: style,
                            compileErrors: compileErrors) { emit(line) }
         for message in messages { printable("tour: \(message)") }
-        return outcome.verdict.passed
+        if !exports.isEmpty {
+            guard let run = outcome.record else {
+                printable("Nothing was exported: \(challenge.file) was not built, so it did not run.")
+                return .endedOtherwise
+            }
+            guard exports.write(run, title: "\(page.number) \(challenge.title) (your exercise)", emit: printable) else {
+                return .traceNotWritten
+            }
+        }
+        return outcome.verdict.passed ? .endedAsExpected : .endedOtherwise
     }
 
     /// The line a check prints as it reaches `stage`.
@@ -180,9 +196,11 @@ public enum ExerciseCommand {
     }
 
     /// Records a check; returns the record as written, for the next step's advice.
-    static func recordCheck(_ exercises: PageExercises, passed: Bool, store: ProgressStore?, messages: inout [String]) -> ProgressRecord? {
+    static func recordCheck(_ exercises: PageExercises, _ verdict: CheckVerdict, store: ProgressStore?, messages: inout [String]) -> ProgressRecord? {
         var outcome = Outcome()
-        let record = record(.checked(page: exercises.page, exercise: exercises.challenge.id, passed: passed), in: store, into: &outcome)
+        let checked = ProgressEvent.checked(page: exercises.page, exercise: exercises.challenge.id, passed: verdict.passed,
+                                            firstFailure: verdict.failures.first?.text)
+        let record = record(checked, in: store, into: &outcome)
         messages += outcome.messages
         return record
     }

@@ -37,11 +37,10 @@ public enum PlainRun {
         return page
     }
 
-    /// What is wrong with a file `--trace`, `--cast` or `--svg` names, if anything: known before the page is found.
+    /// What is wrong with a file `--trace`, `--svg` or `--cast` names, if anything: known before the page is found.
     private static func targetProblem(_ options: TourCommand.RunOptions) -> String? {
-        if let file = options.traceFile, let problem = ChromeTrace.problem(withTarget: file) { return problem }
+        if let problem = options.exports.problem { return problem }
         if let file = options.castFile, let problem = AsciicastRecorder.problem(withTarget: file, option: "--cast") { return problem }
-        if let file = options.svgFile, let problem = TimelineSVG.problem(withTarget: file) { return problem }
         return nil
     }
 
@@ -144,24 +143,7 @@ public enum PlainRun {
             emit("Prediction: \(grade.message)")
             graded(grade)
         }
-        if let file = options.traceFile {
-            do {
-                try ChromeTrace.write(record, title: "\(page.number) \(page.title)", to: file)
-                emit("Trace written to \(file) (\(record.threads.count) threads); open it at https://ui.perfetto.dev")
-            } catch {
-                emit("The trace was not written: \(error)")
-                return .traceNotWritten
-            }
-        }
-        if let file = options.svgFile {
-            do {
-                try TimelineSVG.write(record, title: "\(page.number) \(page.title)", to: file)
-                emit("Timeline drawn in \(file) (\(record.threads.count) lanes); open it in a browser")
-            } catch {
-                emit("The picture was not written: \(error)")
-                return .traceNotWritten
-            }
-        }
+        guard options.exports.write(record, title: "\(page.number) \(page.title)", emit: emit) else { return .traceNotWritten }
         if let cast {
             do {
                 try cast.finish()

@@ -19,8 +19,9 @@ public enum TourCommand: Equatable, Sendable {
     case progress(ProgressOptions)
     /// `tour reset --progress [--yes]`: set the progress file aside, after asking unless `confirmed`.
     case resetProgress(confirmed: Bool)
-    /// `tour check <page>`: build the page's exercise, run it and judge it.
-    case check(page: String, plain: Bool)
+    /// `tour check <page> [--trace FILE.json] [--svg FILE.svg]`: build the page's exercise, run it and judge it, and
+    /// export that run as `tour run` exports a page's.
+    case check(page: String, plain: Bool, exports: RunExports = RunExports())
     /// `tour hint <page>`: the next hint of the page's exercise.
     case hint(page: String, plain: Bool)
     /// `tour solution <page>`: the reference solution, once it is open.
@@ -75,6 +76,9 @@ public enum TourCommand: Equatable, Sendable {
         public init(page: String) {
             self.page = page
         }
+
+        /// The files the run is exported to.
+        public var exports: RunExports { RunExports(traceFile: traceFile, svgFile: svgFile) }
     }
 
     /// The options of `tour present`.
@@ -137,7 +141,10 @@ public enum TourCommand: Equatable, Sendable {
           tour predict <page>           the page's question and its answers; answer with run --predict KEY
           tour check <page>             build and run your exercise and judge what its threads did
                                         (exit 0 passed, 1 not yet, compile errors included, 2 a page with
-                                        no exercise)
+                                        no exercise or a --trace or --svg file refused before the build, 4 one
+                                        not written after the run)
+               [--trace FILE.json]      also write your exercise's run as Chrome trace JSON, as run does
+               [--svg FILE.svg]         also draw your exercise's run's timeline as an SVG picture, as run does
           tour hint <page>              the next hint (they go from a nudge to nearly the answer)
           tour solution <page>          the reference solution, once the check passed or after two hints
 
@@ -201,9 +208,9 @@ public enum TourCommand: Equatable, Sendable {
         case "present":
             return .present(try presentOptions(&remaining))
         case "check", "hint", "solution", "predict":
-            let (page, plain) = try exercisePage(&remaining, command: first)
+            let (page, plain, exports) = try exercisePage(&remaining, command: first)
             switch first {
-            case "check": return .check(page: page, plain: plain)
+            case "check": return .check(page: page, plain: plain, exports: exports)
             case "hint": return .hint(page: page, plain: plain)
             case "solution": return .solution(page: page, plain: plain)
             default: return .predict(page: page, plain: plain)
@@ -213,15 +220,23 @@ public enum TourCommand: Equatable, Sendable {
         }
     }
 
-    /// The one page of `tour check`, `hint`, `solution` or `predict`, and whether `--plain` was given.
-    private static func exercisePage(_ remaining: inout ArraySlice<String>, command: String) throws -> (page: String, plain: Bool) {
+    /// The one page of `tour check`, `hint`, `solution` or `predict`, whether `--plain` was given, and for `check`
+    /// the files `--trace` and `--svg` name.
+    private static func exercisePage(_ remaining: inout ArraySlice<String>, command: String) throws
+        -> (page: String, plain: Bool, exports: RunExports) {
         var page: String?
         var plain = false
+        var exports = RunExports()
         while let argument = remaining.popFirst() {
             if argument == "--plain" {
                 plain = true
+            } else if command == "check" && argument == "--trace" {
+                exports.traceFile = try exportFile(after: argument, example: "run.json", &remaining)
+            } else if command == "check" && argument == "--svg" {
+                exports.svgFile = try exportFile(after: argument, example: "timeline.svg", &remaining)
             } else if argument.hasPrefix("-") {
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); the only option is --plain")
+                let options = command == "check" ? "the options are --plain, --trace FILE.json and --svg FILE.svg" : "the only option is --plain"
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for \(command); \(options)")
             } else if let first = page {
                 throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(first)) and \(EchoedInput.quoted(argument))")
             } else {
@@ -229,7 +244,15 @@ public enum TourCommand: Equatable, Sendable {
             }
         }
         guard let page else { throw UsageError(description: "\(command) needs a page, for example: tour \(command) 3 (see tour list)") }
-        return (page, plain)
+        return (page, plain, exports)
+    }
+
+    /// The file after `--trace` or `--svg`, refused when it is missing or is another option.
+    private static func exportFile(after option: String, example: String, _ remaining: inout ArraySlice<String>) throws -> String {
+        guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
+            throw UsageError(description: "\(option) needs a file name, for example \(option) \(example)")
+        }
+        return file
     }
 
     /// `tour present [page…] | SCRIPT.talk [--speed N] [--seed N] [--record FILE.cast]`, or `tour present --check SCRIPT.talk`.
@@ -394,19 +417,13 @@ public enum TourCommand: Equatable, Sendable {
                     throw UsageError(description: "watch writes no trace, since it reruns the page at every save; "
                                      + "use tour run <page> --trace FILE.json")
                 }
-                guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
-                    throw UsageError(description: "--trace needs a file name, for example --trace run.json")
-                }
-                options.traceFile = file
+                options.traceFile = try exportFile(after: argument, example: "run.json", &remaining)
             case "--svg":
                 guard command == "run" else {
                     throw UsageError(description: "watch draws no picture, since it reruns the page at every save; "
                                      + "use tour run <page> --svg FILE.svg")
                 }
-                guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
-                    throw UsageError(description: "--svg needs a file name, for example --svg timeline.svg")
-                }
-                options.svgFile = file
+                options.svgFile = try exportFile(after: argument, example: "timeline.svg", &remaining)
             case "--stuck-after":
                 guard let text = remaining.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--stuck-after needs a number of seconds above 0 and at most 600, for example --stuck-after 5")

@@ -96,7 +96,7 @@ public final class WatchCommand: @unchecked Sendable {
                 // One check at a time: the cancelled one stops its build or run first.
                 await previous?.value
                 guard !Task.isCancelled else { return }
-                _ = await ExerciseCommand.checkOnce(exercises, page: page, catalog: catalog, store: store, style: style, emit: emit)
+                await ExerciseCommand.checkOnce(exercises, page: page, catalog: catalog, store: store, style: style, emit: emit)
             }
         case .unavailable:
             emit("")

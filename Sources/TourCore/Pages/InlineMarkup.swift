@@ -2,28 +2,34 @@
 ///
 /// Markup that does not close is kept as literal text, so a stray backtick or asterisk never hides words.
 public enum InlineMarkup {
-    public static func spans(in text: String) -> [InlineSpan] {
-        var scanner = InlineScanner(characters: Array(text))
+    /// `backslashEscapes`: a backslash before punctuation keeps that character literal and is not shown, as in a
+    /// page's Markdown. Without them every backslash is text, as in the exercises' prompts and hints, which the
+    /// command line prints as written and which quote Swift (`trace("band \(band)")`).
+    public static func spans(in text: String, backslashEscapes: Bool = true) -> [InlineSpan] {
+        var scanner = InlineScanner(characters: Array(text), backslashEscapes: backslashEscapes)
         return scanner.scan()
     }
 }
 
 private struct InlineScanner {
     let characters: [Character]
+    let backslashEscapes: Bool
     private var spans: [InlineSpan] = []
     private var pendingText = ""
 
     private static let escapableCharacters = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
-    init(characters: [Character]) {
+    init(characters: [Character], backslashEscapes: Bool) {
         self.characters = characters
+        self.backslashEscapes = backslashEscapes
     }
 
     mutating func scan() -> [InlineSpan] {
         var index = 0
         while index < characters.count {
             let current = characters[index]
-            if current == "\\", index + 1 < characters.count, Self.escapableCharacters.contains(characters[index + 1]) {
+            if backslashEscapes, current == "\\", index + 1 < characters.count,
+               Self.escapableCharacters.contains(characters[index + 1]) {
                 pendingText.append(characters[index + 1])
                 index += 2
                 continue
@@ -109,7 +115,7 @@ private struct InlineScanner {
             case ")" where depth == 0:
                 let target = String(characters[(textEnd + 2)..<index]).trimmingWhitespace()
                 guard !target.isEmpty else { return nil }
-                let text = InlineMarkup.spans(in: String(characters[(start + 1)..<textEnd])).plainText
+                let text = InlineMarkup.spans(in: String(characters[(start + 1)..<textEnd]), backslashEscapes: backslashEscapes).plainText
                 return (.link(text: text, target: target), index + 1)
             case ")": depth -= 1
             default: break
@@ -158,12 +164,12 @@ private struct InlineScanner {
                 && (delimiter == "*" || end == characters.count || !characters[end].isWordCharacter)
             if closes && end - index == length {
                 let content = String(characters[contentStart..<index])
-                return (InlineMarkup.spans(in: content).plainText, end)
+                return (InlineMarkup.spans(in: content, backslashEscapes: backslashEscapes).plainText, end)
             }
             // `**word***` closes on the first two, leaving one literal asterisk, as in Markdown.
             if closes && length == 2 && end - index > 2 {
                 let content = String(characters[contentStart..<index])
-                return (InlineMarkup.spans(in: content).plainText, index + 2)
+                return (InlineMarkup.spans(in: content, backslashEscapes: backslashEscapes).plainText, index + 2)
             }
             index = end
         }

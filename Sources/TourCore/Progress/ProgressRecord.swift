@@ -46,9 +46,10 @@ public struct ProgressRecord: Codable, Equatable, Sendable {
             page.predictions[prediction] = PredictionAnswer(right: right, answeredAt: time)
         case .passed(_, let exercise):
             page.recordPass(of: exercise, at: time)
-        case .checked(_, let exercise, let passed):
+        case .checked(_, let exercise, let passed, let firstFailure):
             page.attempts[exercise, default: ExerciseAttempts()].checks += 1
             page.attempts[exercise, default: ExerciseAttempts()].lastChecked = time
+            page.attempts[exercise, default: ExerciseAttempts()].lastVerdict = CheckVerdictRecord(passed: passed, firstFailure: passed ? nil : firstFailure)
             if passed {
                 page.recordPass(of: exercise, at: time)
             } else {
@@ -80,7 +81,8 @@ public enum ProgressEvent: Equatable, Sendable {
     case predicted(page: String, prediction: String, right: Bool)
     case passed(page: String, exercise: String)
     /// `tour check` (or the interface's check) judged the exercise; a passing check also records the pass.
-    case checked(page: String, exercise: String, passed: Bool)
+    /// `firstFailure` is the first thing the check found still wrong, kept so a relaunch can say it again.
+    case checked(page: String, exercise: String, passed: Bool, firstFailure: String? = nil)
     /// Hint `number` (1-based) of the exercise was shown.
     case hintShown(page: String, exercise: String, number: Int)
     /// The exercise's reference solution was shown.
@@ -88,7 +90,7 @@ public enum ProgressEvent: Equatable, Sendable {
 
     public var page: String {
         switch self {
-        case .opened(let page), .ran(let page), .predicted(let page, _, _), .passed(let page, _), .checked(let page, _, _),
+        case .opened(let page), .ran(let page), .predicted(let page, _, _), .passed(let page, _), .checked(let page, _, _, _),
              .hintShown(let page, _, _), .solutionOpened(let page, _): page
         }
     }
@@ -143,27 +145,44 @@ public struct PredictionAnswer: Codable, Equatable, Sendable {
     }
 }
 
-/// What a learner did towards one exercise: how often it was checked and failed, how many hints were shown, and
-/// when the solution was first shown. Every field reads as none when missing.
+/// What a learner did towards one exercise: how often it was checked and failed, what the last check said, how many
+/// hints were shown, and when the solution was first shown. Every field reads as none when missing.
 public struct ExerciseAttempts: Codable, Equatable, Sendable {
     public var checks = 0
     public var failedChecks = 0
+    /// When the last check was; `lastVerdict` is what it said.
     public var lastChecked: Date?
+    /// What the last check said; nil in a file written before checks kept it, which has only `lastChecked`.
+    public var lastVerdict: CheckVerdictRecord?
     /// The furthest hint shown (1-based); 0 for none.
     public var hintsShown = 0
     public var solutionOpened: Date?
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case checks, failedChecks, lastChecked, hintsShown, solutionOpened }
+    enum CodingKeys: String, CodingKey { case checks, failedChecks, lastChecked, lastVerdict, hintsShown, solutionOpened }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         checks = try container.decodeIfPresent(Int.self, forKey: .checks) ?? 0
         failedChecks = try container.decodeIfPresent(Int.self, forKey: .failedChecks) ?? 0
         lastChecked = try container.decodeIfPresent(Date.self, forKey: .lastChecked)
+        lastVerdict = try container.decodeIfPresent(CheckVerdictRecord.self, forKey: .lastVerdict)
         hintsShown = try container.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0
         solutionOpened = try container.decodeIfPresent(Date.self, forKey: .solutionOpened)
+    }
+}
+
+/// A check's verdict as progress keeps it: whether it passed and, when not, the first thing still wrong, in the
+/// words the check said it.
+public struct CheckVerdictRecord: Codable, Equatable, Sendable {
+    public var passed: Bool
+    /// Nil for a check that passed.
+    public var firstFailure: String?
+
+    public init(passed: Bool, firstFailure: String?) {
+        self.passed = passed
+        self.firstFailure = firstFailure
     }
 }
 

@@ -152,8 +152,13 @@ public struct ProgressReport: Sendable {
 
     /// `2026-12-01 13:45`, in the report's zone.
     func time(_ date: Date) -> String {
+        Self.time(date, in: timeZone)
+    }
+
+    /// `2026-12-01 13:45`, in `zone`: how progress's times read wherever they are shown.
+    public static func time(_ date: Date, in zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
         return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"

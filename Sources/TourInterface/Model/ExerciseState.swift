@@ -14,7 +14,8 @@ public struct PageExerciseState: Sendable {
 
     /// Whether the prediction was answered (in any session) and whether rightly; nil while it never was.
     public var answeredRight: Bool?
-    /// The learner skipped the question with Esc in this session: `r` runs without asking again, `a` still asks.
+    /// The learner ran the page without answering (`r` in the question) in this session: `r` runs without asking
+    /// again, `a` still asks.
     public var skippedPrediction = false
     /// The choice picked for the next run, or the run in flight, and that run's id once it has started.
     public var pendingAnswer: PendingAnswer?
@@ -24,6 +25,9 @@ public struct PageExerciseState: Sendable {
     /// The challenge passed in this session or an earlier one, as progress recorded it.
     public var passed: Bool
     public var check = CheckState.notTried
+    /// The run of the last check in this session whose program was built and ran: what `C` shows in the output and
+    /// timeline instead of the page's own run.
+    public var checkRun: RunRecord?
     /// Hints shown so far (in any session), the first `hintsTaken` of the challenge's hints.
     public var hintsTaken: Int
     /// The reference solution as read, parsed, for the solution overlay; nil until it is opened.
@@ -31,14 +35,21 @@ public struct PageExerciseState: Sendable {
     /// The first row of the solution shown at the top of its overlay.
     public var solutionScroll = 0
 
-    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?) {
+    /// `timeZone` is the zone the time of a check recorded in an earlier session is shown in.
+    public init(exercises: PageExercises, page: Page, packageRoot: URL, progress: PageProgress?, timeZone: TimeZone) {
         self.exercises = exercises
         exerciseFile = packageRoot.appendingPathComponent(exercises.challenge.file)
         solutionFile = packageRoot.appendingPathComponent(exercises.challenge.solutionFile)
         exerciseFiles = exercises.exerciseFiles(of: page, packageRoot: packageRoot)
         answeredRight = progress?.predictions[exercises.prediction.id]?.right
         passed = progress?.exercises[exercises.challenge.id] != nil
-        hintsTaken = min(progress?.attempts[exercises.challenge.id]?.hintsShown ?? 0, exercises.challenge.hints.count)
+        let attempts = progress?.attempts[exercises.challenge.id]
+        hintsTaken = min(attempts?.hintsShown ?? 0, exercises.challenge.hints.count)
+        if let checkedAt = attempts?.lastChecked {
+            // A file from before progress kept verdicts has only the time: a challenge never passed failed every check.
+            check = .earlier(passed: attempts?.lastVerdict?.passed ?? passed, firstFailure: attempts?.lastVerdict?.firstFailure,
+                             checkedAt: ProgressReport.time(checkedAt, in: timeZone))
+        }
     }
 
     public var prediction: Prediction { exercises.prediction }
@@ -69,6 +80,9 @@ public struct PendingAnswer: Equatable, Sendable {
 /// Where the challenge's check stands.
 public enum CheckState: Equatable, Sendable {
     case notTried
+    /// Checked in an earlier session, as progress recorded it: whether it passed, the first thing still wrong (nil
+    /// when it passed, or in a file from before progress kept it), and when (`2026-12-01 13:45`, the learner's time).
+    case earlier(passed: Bool, firstFailure: String?, checkedAt: String)
     /// Building the learner's program.
     case building(checkID: Int)
     /// Running it, to be judged when it ends.
@@ -80,7 +94,7 @@ public enum CheckState: Equatable, Sendable {
     public var checkID: Int? {
         switch self {
         case .building(let id), .running(let id): id
-        case .notTried, .finished: nil
+        case .notTried, .earlier, .finished: nil
         }
     }
 }
@@ -101,8 +115,9 @@ public struct CheckOrder: Equatable, Sendable {
 public enum ExerciseEvent: Sendable {
     /// The check's program is built and now runs.
     case checkRunning(checkID: Int)
-    /// The check ended: `ran` says whether the program was built and ran, the verdict what held and what is wrong.
-    case checkFinished(checkID: Int, CheckVerdict, ran: Bool)
+    /// The check ended: the verdict says what held and what is wrong, `run` is the record of the program's run, nil
+    /// when it was not built and so never ran.
+    case checkFinished(checkID: Int, CheckVerdict, run: RunRecord?)
     /// The page's exercise file changed on disk: saved in the editor or anywhere else.
     case exerciseChanged(page: Page, files: [String])
     /// The exercise file is gone or unreadable.

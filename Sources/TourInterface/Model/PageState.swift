@@ -10,6 +10,9 @@ public struct PageState: Sendable {
     var text: PageText?
     /// The last run, or the one in flight.
     public var record: RunRecord?
+    /// `C`: the output and timeline show the run of the exercise's last check (`PageExerciseState.checkRun`) instead
+    /// of `record`; the page's own results, live view, knobs and state stay the page's.
+    public var showsCheckRun = false
     /// The run whose events feed `record`.
     public var runID: Int?
     /// Values chosen in the knob panel, by knob name, passed to the next run.
@@ -34,6 +37,9 @@ public struct PageState: Sendable {
     public init(page: Page) {
         self.page = page
     }
+
+    /// The run the output and timeline show: the last check's when `showsCheckRun`, else the page's own.
+    public var shownRecord: RunRecord? { showsCheckRun ? exercise?.checkRun : record }
 
     /// The page's document; empty until its source has been read.
     public var document: PageDocument { text?.document ?? PageDocument(blocks: []) }

@@ -25,7 +25,8 @@ public enum Overlay: Equatable, Sendable {
     case confirmQuit
     /// "Restore page N to its original text?", for the page at this index.
     case confirmReset(page: Int)
-    /// The prediction of the page at this index, asked before its run; a choice key answers, Esc skips.
+    /// The prediction of the page at this index, asked before its run; a choice key answers and runs, `r` runs
+    /// without answering, Esc closes it and runs nothing.
     case predict(page: Int)
     /// The reference solution of the page at this index, read-only.
     case solution(page: Int)
@@ -85,14 +86,15 @@ public struct TourModel: Sendable {
     /// The model for `catalog`, with no file read: each page's source arrives as `.sourceRead`, asked for by the
     /// `.readSource` effect that `.launched` and moving to the page return.
     /// The first page shown is the one `progress` says the learner left, if any; each page's exercises start as
-    /// `progress` recorded them.
+    /// `progress` recorded them, its times shown in `timeZone` (the shell passes the learner's).
     public static func load(_ catalog: PageCatalog, speed: Double, size: Size, glyphs: Glyphs,
                             pictureDepth: PictureColorDepth, progress: ProgressRecord = ProgressRecord(),
-                            exercises: [PageExercises] = ExerciseCatalog.all) -> TourModel {
+                            exercises: [PageExercises] = ExerciseCatalog.all, timeZone: TimeZone = .gmt) -> TourModel {
         let pages = catalog.pages.map { page in
             var state = PageState(page: page)
             state.exercise = exercises.first { $0.page == page.slug }.map {
-                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug])
+                PageExerciseState(exercises: $0, page: page, packageRoot: catalog.root, progress: progress.pages[page.slug],
+                                  timeZone: timeZone)
             }
             return state
         }

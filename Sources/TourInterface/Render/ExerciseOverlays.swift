@@ -16,7 +16,8 @@ extension Overlays {
         rows.append(PageRow(cells: []))
         let keys = prediction.choices.map(\.key)
         rows += ExercisesView.wrapped([(TourModel.listed(keys), ExercisesView.keys), (" answers and runs the page; ", .plain),
-                                       ("Esc", ExercisesView.keys), (" runs it without answering.", .plain)], width: textWidth)
+                                       ("r", ExercisesView.keys), (" runs it without answering; ", .plain),
+                                       ("Esc", ExercisesView.keys), (" runs nothing.", .plain)], width: textWidth)
         let height = min(buffer.size.height - 2, rows.count + 4)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)

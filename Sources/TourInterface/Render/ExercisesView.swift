@@ -71,13 +71,16 @@ enum ExercisesView {
         let challenge = exercise.challenge
         var rows = wrapped([("Challenge  ", label), (challenge.title, CellStyle(bold: true)), ("  ", .plain),
                             checkState(exercise, glyphs: glyphs)], width: width, hanging: 11)
-        if case .finished(let verdict, _) = exercise.check {
+        switch exercise.check {
+        case .finished(let verdict, _):
             // What is still wrong is the news; what already holds follows it.
             for finding in verdict.failures + verdict.findings.filter(\.holds) {
-                let mark: Segment = finding.holds ? ("\(glyphs.expected) ", CellStyle(foreground: .success, bold: true))
-                    : ("\(glyphs.crashed) ", CellStyle(foreground: .failure, bold: true))
-                rows += wrapped([mark, (finding.text, CellStyle(bold: !finding.holds))], width: width, indent: 2, hanging: 2)
+                rows += findingRows(finding, width: width, glyphs: glyphs)
             }
+        case .earlier(_, let firstFailure?, _):
+            rows += findingRows(CheckFinding(holds: false, firstFailure), width: width, glyphs: glyphs)
+        default:
+            break
         }
         rows += wrapped(spans(challenge.task, style: .plain), width: width, indent: 2)
         rows += wrapped([("File  ", label), (challenge.file, CellStyle(foreground: .inlineCode)),
@@ -100,13 +103,24 @@ enum ExercisesView {
         return rows
     }
 
-    /// "✗ failing: 2 of 4 still wrong", "↻ building Exercise03Async…".
+    /// One finding of a check, with its mark: what holds in green, what is still wrong in red and bold.
+    private static func findingRows(_ finding: CheckFinding, width: Int, glyphs: Glyphs) -> [PageRow] {
+        let mark: Segment = finding.holds ? ("\(glyphs.expected) ", CellStyle(foreground: .success, bold: true))
+            : ("\(glyphs.crashed) ", CellStyle(foreground: .failure, bold: true))
+        return wrapped([mark, (finding.text, CellStyle(bold: !finding.holds))], width: width, indent: 2, hanging: 2)
+    }
+
+    /// "✗ failing: 2 of 4 still wrong", "↻ building Exercise03Async…", "✗ failed when last checked, 2026-12-01 13:45".
     static func checkState(_ exercise: PageExerciseState, glyphs: Glyphs) -> Segment {
         let product = exercise.challenge.product
         switch exercise.check {
         case .notTried:
             return exercise.passed ? ("\(glyphs.expected) passed before", CellStyle(foreground: .success, bold: true))
                 : ("\(glyphs.notRun) not checked yet", muted)
+        case .earlier(passed: true, _, let checkedAt):
+            return ("\(glyphs.expected) passed when last checked, \(checkedAt)", CellStyle(foreground: .success, bold: true))
+        case .earlier(passed: false, _, let checkedAt):
+            return ("\(glyphs.crashed) failed when last checked, \(checkedAt)", CellStyle(foreground: .failure, bold: true))
         case .building:
             let sanitized = exercise.challenge.threadSanitizer ? " " + ExerciseCheck.threadSanitizerBuildNote : ""
             return ("\(glyphs.building) checking: building \(product)\(sanitized)\(glyphs.ellipsis)", CellStyle(foreground: .running, bold: true))
@@ -122,9 +136,10 @@ enum ExercisesView {
         }
     }
 
-    /// The inline markup of `text` (`code`, *emphasis*) as segments on top of `style`.
+    /// The inline markup of `text` (`code`, *emphasis*) as segments on top of `style`. A backslash stays: these
+    /// texts are the ones `tour hint` and `tour predict` print as written, and their backslashes are Swift's.
     static func spans(_ text: String, style: CellStyle) -> [Segment] {
-        InlineMarkup.spans(in: text).map { span in
+        InlineMarkup.spans(in: text, backslashEscapes: false).map { span in
             var spanStyle = style
             switch span {
             case .code: spanStyle.foreground = .inlineCode

@@ -8,7 +8,7 @@ enum OperationsTimelineView {
     static let rowsBelow = 4
 
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
-        guard let record = model.currentPage.record else { return }
+        guard let record = model.currentPage.shownRecord else { return }
         let analysis = OperationAnalysis(record)
         let state = model.currentPage.timeline
         guard !analysis.lives.isEmpty else {

@@ -35,12 +35,13 @@ struct OutputEntries {
         trailing = Self.closingEntries(of: record, glyphs: glyphs)
     }
 
-    /// The page's output pane: its build while one decides the page's state, else its last run.
+    /// The page's output pane: its exercise's last check's run when that is shown (`C`), else its build while one
+    /// decides the page's state, else its last run.
     init(page: PageState, glyphs: Glyphs, showsQueueLabels: Bool = false) {
-        if let entries = BuildOutputEntries.entries(for: page, glyphs: glyphs) {
+        if !page.showsCheckRun, let entries = BuildOutputEntries.entries(for: page, glyphs: glyphs) {
             self.init(record: nil, glyphs: glyphs, leading: entries, trailing: [])
         } else {
-            self.init(record: page.record, glyphs: glyphs, showsQueueLabels: showsQueueLabels)
+            self.init(record: page.shownRecord, glyphs: glyphs, showsQueueLabels: showsQueueLabels)
         }
     }
 

@@ -19,11 +19,13 @@ enum Overlays {
         ("Other", "P Esc  ? q", "back to the tutorial / this help / quit"),
     ]
 
+    /// Besides the keys, what the marks in the list of pages and the meter atop the timeline say (`SidebarView`,
+    /// `ConcurrencyMeter`): they have no key of their own, and are the signs a learner asks about.
     private static func tutorialHelpLines(_ model: TourModel) -> [(group: String, keys: String, meaning: String)] { [
         ("Pages", "n p → ←", "next / previous page (or click one in the list)"),
+        ("", "\(model.glyphs.exercisesOpen) \(model.glyphs.exercisesDone)", "exercises to do / question answered, check passed"),
         ("", "o O", "open / close the deep dive in view / all of them"),
-        ("Run", "r s", "run the page (again) / stop the run or the build"),
-        ("", "< >", "slower / faster simulated waits, 0.25× to 8×"),
+        ("Run", "r s  < >", "run (again) / stop run or build / slower, faster"),
         ("Knobs", "[ ] - +", "choose a knob / change its value; r runs with it"),
         ("Panes", "Tab S-Tab", "next / previous pane; a click focuses one"),
         ("", "z  Esc", "zoom the focused pane to the full screen / back"),
@@ -34,11 +36,13 @@ enum Overlays {
         ("Timeline", "h l  j k", "previous / next span or mark; lane down / up"),
         ("", "i o 0 Z", "zoom in / out / fit the run / to the selection"),
         ("", "H L F t /", "pan / follow the live edge / next view / search"),
+        ("Meter", "run/N", "threads running, of N cores; a digit or +: more"),
+        ("", "open/N", "spans open, of the widest queue limit, else cores"),
         ("Edit", "e", model.editing.editor.map { "edit in \($0) (\(model.editing.editorOrigin)); a save reruns" }
             ?? "edit the page: set VISUAL or EDITOR first"),
         ("", "d D  x u", "messages / restore original (asks) / undo reset"),
         ("Exercise", "a c E", "answer the prediction / check your code / edit it"),
-        ("", "h v", "a hint (the timeline keeps h) / the solution"),
+        ("", "h v C", "a hint (timeline keeps h) / solution / check's run"),
         ("Other", "? ^L q", "this help / redraw / quit (asks during a run)"),
         ("", "W S P", "the run's warnings / save an SVG picture / present"),
     ] }
@@ -49,7 +53,8 @@ enum Overlays {
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
         let helpLines = helpLines(model)
-        let height = min(buffer.size.height - 2, helpLines.count + 5)
+        // A short screen gives the help its full height: at 80×24 every line of it still shows.
+        let height = min(buffer.size.height, helpLines.count + 5)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)

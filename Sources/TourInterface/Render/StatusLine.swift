@@ -78,6 +78,7 @@ enum StatusLine {
         case .building: ["\(glyphs.building) checking: building" + (exercise.challenge.threadSanitizer ? " with Thread Sanitizer" : "")]
         case .running: ["\(glyphs.running) checking: running"]
         case .finished(let verdict, _) where !verdict.passed: ["c check", "h hint"]
+        case .earlier(passed: false, _, _): ["c check", "h hint"]
         case .notTried where !exercise.passed: ["c check"]
         default: []
         }
@@ -89,7 +90,8 @@ enum StatusLine {
         if model.currentPage.offersUndo { keys.insert("u undo reset", at: min(1, keys.count)) }
         if let exercise = model.currentPage.exercise {
             // The timeline keeps h for its spans.
-            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + keys
+            let shownRun = exercise.checkRun == nil ? [] : [model.currentPage.showsCheckRun ? "C page's run" : "C check's run"]
+            keys = exerciseHints(exercise, glyphs: model.glyphs).filter { model.focus != .timeline || $0 != "h hint" } + shownRun + keys
         }
         switch model.focus {
         case .timeline:

@@ -5,7 +5,7 @@ import TourCore
 enum TimelineView {
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
         let page = model.currentPage
-        guard let record = page.record, !record.threads.isEmpty else {
+        guard let record = page.shownRecord, !record.threads.isEmpty else {
             buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar "
                                 + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return

@@ -75,9 +75,17 @@ public enum TourRenderer {
     private static func title(of pane: Pane, model: TourModel) -> String {
         switch pane {
         case .page: "\(model.currentPage.page.number) \(model.currentPage.page.title)"
-        case .timeline: "Timeline" + (model.currentPage.record.map { timelineTitle($0, state: model.currentPage.timeline) } ?? "")
+        case .timeline:
+            "Timeline" + (model.currentPage.shownRecord.map { timelineTitle($0, state: model.currentPage.timeline) } ?? "")
+                + checkRunTitle(model)
+        case .output: "Output" + checkRunTitle(model)
         default: pane.title
         }
+    }
+
+    /// " (your check's run)" while the output and timeline show the exercise's last check instead of the page's run.
+    private static func checkRunTitle(_ model: TourModel) -> String {
+        model.currentPage.showsCheckRun ? " (your check's run)" : ""
     }
 
     /// " 9 threads", " 4 queues", " operations": what the timeline's view shows, and whether it follows the live edge.
@@ -93,7 +101,7 @@ public enum TourRenderer {
 
     /// " 2 more lanes, j/k " in the bottom border, when not every lane has its rows.
     private static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
-        guard let record = model.currentPage.record, model.currentPage.timeline.view == .threads || model.currentPage.timeline.view == .queues
+        guard let record = model.currentPage.shownRecord, model.currentPage.timeline.view == .threads || model.currentPage.timeline.view == .queues
         else { return }
         let lanes = model.timelineLanes(record)
         let geometry = TimelineGeometry(inner: inner, state: model.currentPage.timeline, record: record, lanes: lanes, now: model.now,

@@ -6,7 +6,7 @@ import TourCore
 /// it is earned. The terminal layer builds, runs, reads and watches, and reports back through `ExerciseEvent`s.
 extension TourModel {
     /// `r`: a page whose prediction was never answered (nor skipped in this session) asks it first; the answer, or
-    /// Esc, runs the page.
+    /// `r` again, runs the page.
     mutating func runAskingFirst() -> [TourEffect] {
         if let exercise = currentPage.exercise, exercise.answeredRight == nil, !exercise.skippedPrediction,
            exercise.pendingAnswer == nil {
@@ -25,7 +25,8 @@ extension TourModel {
         overlay = .predict(page: current)
     }
 
-    /// A key while the prediction is asked: a choice answers it and runs the page, Esc runs it unanswered.
+    /// A key while the prediction is asked: a choice answers it and runs the page, `r` runs it unanswered, Esc closes
+    /// the question and runs nothing.
     mutating func handlePrediction(_ key: Key, page index: Int) -> [TourEffect] {
         guard let prediction = pages[index].exercise?.prediction else {
             overlay = nil
@@ -33,6 +34,11 @@ extension TourModel {
         }
         switch key {
         case .escape:
+            overlay = nil
+            notice = "Nothing ran; r asks the question again."
+            return []
+        case .character("r"):
+            // r, the key that runs a page, is no choice's key (`ExerciseCatalogTests` holds every catalog to that).
             overlay = nil
             pages[index].exercise?.skippedPrediction = true
             return run(page: index)
@@ -46,7 +52,7 @@ extension TourModel {
             return run(page: index)
         default:
             let keys = prediction.choices.map(\.key)
-            notice = "Answer with \(Self.listed(keys)), or Esc to run without answering."
+            notice = "Answer with \(Self.listed(keys)); r runs without answering, Esc runs nothing."
             return []
         }
     }
@@ -177,13 +183,16 @@ extension TourModel {
             guard let index = checking(checkID) else { return [] }
             pages[index].exercise?.check = .running(checkID: checkID)
             return []
-        case .checkFinished(let checkID, let verdict, let ran):
+        case .checkFinished(let checkID, let verdict, let run):
             guard let index = checking(checkID), let challenge = pages[index].exercise?.challenge else { return [] }
-            pages[index].exercise?.check = .finished(verdict, ran: ran)
+            pages[index].exercise?.check = .finished(verdict, ran: run != nil)
+            pages[index].exercise?.checkRun = run
+            if pages[index].showsCheckRun { showRun(ofCheck: run != nil, page: index) }
             notice = Self.checkNotice(verdict, challenge: challenge)
             if verdict.passed { pages[index].exercise?.passed = true }
             // As `tour check` records it: every check counts, and a passing one records the pass.
-            return [.recordProgress(.checked(page: pages[index].page.slug, exercise: challenge.id, passed: verdict.passed))]
+            return [.recordProgress(.checked(page: pages[index].page.slug, exercise: challenge.id, passed: verdict.passed,
+                                             firstFailure: verdict.failures.first?.text))]
         case .exerciseChanged(let page, let files):
             guard let index = index(of: page) else { return [] }
             let effects = check(page: index)
@@ -204,6 +213,29 @@ extension TourModel {
             }
             return []
         }
+    }
+
+    /// `C`: the output and timeline switch between the page's own run and the run of its exercise's last check.
+    mutating func switchShownRun() {
+        guard currentPage.exercise != nil else {
+            notice = "Page \(currentPage.page.number) has no code challenge, so no check's run to show."
+            return
+        }
+        guard currentPage.showsCheckRun || currentPage.exercise?.checkRun != nil else {
+            notice = "No check has run yet: c checks your exercise, then C shows its run here."
+            return
+        }
+        showRun(ofCheck: !currentPage.showsCheckRun, page: current)
+        notice = currentPage.showsCheckRun ? "Output and timeline: your exercise's last check. C shows the page's run."
+            : "Output and timeline: the page's own run. C shows your exercise's last check."
+    }
+
+    /// Shows the check's run or the page's own in page `index`'s output and timeline, each from its start, the whole
+    /// run in view: the two runs share the panes' positions, which mean nothing from one run to the other.
+    mutating func showRun(ofCheck: Bool, page index: Int) {
+        pages[index].showsCheckRun = ofCheck && pages[index].exercise?.checkRun != nil
+        pages[index].outputScrollBack = 0
+        pages[index].timeline = TimelineState()
     }
 
     /// "Check passed: …", or the first thing still wrong.

@@ -13,7 +13,5 @@ extension TourModel {
     mutating func adopt(_ source: ParsedPageSource, at index: Int) {
         guard pages[index].text?.hash != source.hash else { return }
         pages[index].text = PageText(source)
-        // The new text may be shorter: keep the pane's position inside it.
-        if index == current { clampScrolling() }
     }
 }

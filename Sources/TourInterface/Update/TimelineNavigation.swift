@@ -9,7 +9,7 @@ extension TourModel {
 
     /// The timeline's geometry for the current page at the current size, if it has run.
     func timelineGeometry() -> TimelineGeometry? {
-        guard let record = currentPage.record else { return nil }
+        guard let record = currentPage.shownRecord else { return nil }
         return TimelineGeometry(inner: box(of: .timeline).inside, state: currentPage.timeline, record: record, lanes: timelineLanes(record),
                                 now: now, glyphs: glyphs)
     }
@@ -36,7 +36,7 @@ extension TourModel {
         case .character("F"): toggleFollowing()
         case .character("t"): cycleView()
         case .character("/"):
-            guard currentPage.record != nil else {
+            guard currentPage.shownRecord != nil else {
                 notice = "Nothing to search yet: r runs the page."
                 return []
             }
@@ -69,7 +69,7 @@ extension TourModel {
 
     /// Shows the next view with something to show; the selected span stays selected, on its lane in the new view.
     private mutating func cycleView() {
-        guard let record = currentPage.record else {
+        guard let record = currentPage.shownRecord else {
             notice = "No lanes yet: r runs the page."
             return
         }
@@ -90,7 +90,7 @@ extension TourModel {
 
     /// Selects the previous or next span or mark on the selected lane, or the first one in view when none is selected.
     private mutating func selectItem(by step: Int) {
-        guard let record = currentPage.record, let geometry = timelineGeometry(),
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry(),
               geometry.lanes.lanes.indices.contains(currentPage.timeline.selectedLane) else {
             notice = "No lanes yet: r runs the page."
             return
@@ -164,7 +164,7 @@ extension TourModel {
 
     /// Zooms around the selected span, or the middle of the view; zooming out past the whole run fits it again.
     private mutating func zoom(by factor: Double) {
-        guard let record = currentPage.record, let geometry = timelineGeometry() else {
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry() else {
             notice = "Nothing to zoom yet: r runs the page."
             return
         }
@@ -192,7 +192,7 @@ extension TourModel {
     /// Zooms so the selected span fills most of the plot, with a little of what came before and after it; a
     /// selected mark is zoomed in on, a hundredth of the run around it.
     private mutating func zoomToSelection() {
-        guard let record = currentPage.record, let geometry = timelineGeometry() else {
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry() else {
             notice = "Nothing to zoom to yet: r runs the page."
             return
         }
@@ -224,7 +224,7 @@ extension TourModel {
     /// Follows the live edge (the view's right side keeps the run's latest moment in sight as it grows, at the
     /// current zoom, or a quarter of the run's width when it fits whole) or pins the view where it is.
     private mutating func toggleFollowing() {
-        guard let record = currentPage.record, let geometry = timelineGeometry() else {
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry() else {
             notice = "Nothing to follow yet: r runs the page."
             return
         }
@@ -279,7 +279,7 @@ extension TourModel {
     /// Selects the first span after the selected one, in order of start and across lanes, whose name contains
     /// `query` (ignoring case), going round to the first; puts its lane and time in view. One pass over the spans.
     private mutating func selectNextMatch(_ query: String) {
-        guard let record = currentPage.record else { return }
+        guard let record = currentPage.shownRecord else { return }
         let current = currentPage.timeline.selectedSpanID.flatMap { record.timelineSpan(id: $0, now: now) }.map { TimelineItem.span($0).order }
         var count = 0
         var passed = 0
@@ -355,7 +355,7 @@ extension TourModel {
     /// Moves the lane selection and keeps it on screen; a selected span or mark moves to the nearest one of the new lane.
     mutating func moveLaneSelection(_ amount: ScrollAmount) {
         if currentPage.timeline.view == .operations { return moveOperationSelection(amount) }
-        guard let record = currentPage.record, let geometry = timelineGeometry(), !geometry.lanes.lanes.isEmpty else { return }
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry(), !geometry.lanes.lanes.isEmpty else { return }
         let time = selectedTime(in: record)
         reveal(lane: Self.moved(currentPage.timeline.selectedLane, amount, page: geometry.visibleLanes, last: geometry.lanes.lanes.count - 1))
         if let time {
@@ -373,7 +373,7 @@ extension TourModel {
 
     /// Selects the span drawn at a clicked cell, if any.
     mutating func selectSpan(atX x: Int, y: Int) {
-        guard let record = currentPage.record, let geometry = timelineGeometry(), let (lane, subRow) = geometry.lane(atRow: y) else { return }
+        guard let record = currentPage.shownRecord, let geometry = timelineGeometry(), let (lane, subRow) = geometry.lane(atRow: y) else { return }
         currentPage.timeline.selectedLane = lane
         let column = x - geometry.plot.x
         guard column >= 0, column < geometry.plot.width else { return }

@@ -10,6 +10,9 @@ extension TourModel {
         let shown = current
         var effects = apply(event)
         if presenter != nil { effects += followPresenter(after: event) }
+        // Zooming, a resize, another page or a new text of this one can each leave a scroll position past the end
+        // of what the pane now shows: one clamp after any of them, rather than one at each place that forgets it.
+        if event.canMovePaneEnds { clampScrolling() }
         if current != shown {
             arrived(at: current)
             effects += show(current)
@@ -34,7 +37,6 @@ extension TourModel {
             return handle(mouse)
         case .resize(let newSize):
             size = newSize
-            clampScrolling()
             return []
         case .tick(let time):
             now = max(now, time)
@@ -118,6 +120,8 @@ extension TourModel {
             askPrediction()
         case .character("c"):
             return check(page: current)
+        case .character("C"):
+            switchShownRun()
         case .character("E"):
             return editExercise()
         case .character("h"):
@@ -184,9 +188,10 @@ extension TourModel {
         return []
     }
 
-    /// Asks the loop to draw the current page's latest run, which may still be going, as files to share.
+    /// Asks the loop to draw the run the output and timeline show, the page's latest (which may still be going) or
+    /// its exercise's last check's, as files to share.
     private mutating func savePictures() -> [TourEffect] {
-        guard currentPage.record?.threads.isEmpty == false else {
+        guard currentPage.shownRecord?.threads.isEmpty == false else {
             notice = "Nothing to draw yet: r runs the page, then S draws its timeline."
             return []
         }
@@ -201,7 +206,6 @@ extension TourModel {
         }
         current = index
         if !currentPage.drawsLiveView && focus == .live { focus = .page }
-        clampScrolling()
     }
 
     /// Runs a page (the current one unless told), stopping any run in flight first: one page at a time keeps each
@@ -220,6 +224,8 @@ extension TourModel {
         _ = pages[index].build.cycle.cancel()
         var page = pages[index]
         page.runID = runID
+        // A new run of the page is what the learner watches next.
+        page.showsCheckRun = false
         page.record = RunRecord()
         page.outputScrollBack = 0
         page.timeline = TimelineState()
@@ -303,5 +309,16 @@ extension TourModel {
     /// "2×", "0.25×".
     func speedText(_ speed: Double) -> String {
         (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + glyphs.times
+    }
+}
+
+extension TourEvent {
+    /// Whether the event can change the size of a pane or how much its content has: every event but a run's stream
+    /// and the clock, which come too often to measure the panes again for each.
+    var canMovePaneEnds: Bool {
+        switch self {
+        case .host, .tick, .drawn: false
+        default: true
+        }
     }
 }

@@ -4,7 +4,7 @@ extension TourModel {
     /// The current page's warnings so far (`TraceWarnings`), with the cores the terminal layer read, kept until the
     /// record changes.
     func currentWarnings() -> [TraceWarning] {
-        guard let record = currentPage.record else { return [] }
+        guard let record = currentPage.shownRecord else { return [] }
         return renderCaches.warnings.warnings(of: record, cores: cores)
     }
 
@@ -12,8 +12,8 @@ extension TourModel {
     /// view) and with its moment in view; after the last, back to none.
     mutating func stepWarning() {
         let warnings = currentWarnings()
-        guard let record = currentPage.record, !warnings.isEmpty else {
-            notice = currentPage.record == nil ? "No run yet: r runs the page." : "This run raised no warnings."
+        guard let record = currentPage.shownRecord, !warnings.isEmpty else {
+            notice = currentPage.shownRecord == nil ? "No run yet: r runs the page." : "This run raised no warnings."
             currentPage.timeline.selectedWarning = nil
             return
         }
@@ -54,7 +54,7 @@ extension TourModel {
 
     /// j/k in the operations view: the selected operation moves, and the warning shown gives way to it.
     mutating func moveOperationSelection(_ amount: ScrollAmount) {
-        guard let record = currentPage.record, !record.operations.isEmpty else { return }
+        guard let record = currentPage.shownRecord, !record.operations.isEmpty else { return }
         let rows = max(1, box(of: .timeline).inside.height - OperationsTimelineView.rowsBelow)
         currentPage.timeline.selectedOperation = Self.moved(min(currentPage.timeline.selectedOperation, record.operations.count - 1),
                                                             amount, page: rows, last: record.operations.count - 1)

@@ -118,11 +118,18 @@ final class Tmux: Sendable {
     }
 
     /// Runs the page shown as a learner who skips its prediction does: `r`, which asks the page's unanswered
-    /// prediction first, then Esc, which runs the page without an answer. Where nothing is asked, `r` runs the page
-    /// and Esc only leaves the zoomed pane.
+    /// prediction first, then `r` in the question, which runs the page without an answer. Where nothing is asked,
+    /// `r` runs the page (or builds it first) at once, and a second `r` would start it again: the question is
+    /// answered only once it is on the screen.
     func runSkippingThePrediction() async throws {
         try await send("r")
-        try await send("Escape")
+        // Read from the status line alone: the page's own text may hold any of these words.
+        let screen = try await waitFor("the prediction asked, or the page building, running or ended") { screen in
+            let status = screen.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) } ?? ""
+            return screen.contains("Predict, then run page") || status.contains("s stop") || status.contains("s cancel build")
+                || status.contains(" after ")
+        }
+        if screen.contains("Predict, then run page") { try await send("r") }
     }
 
     func resize(width: Int, height: Int) async throws {

@@ -158,6 +158,57 @@ struct ProgressStoreTests {
         #expect(gone.resumeIndex(in: catalog.pages) == nil)
     }
 
+    @Test("A check keeps its verdict and first failure for the next launch; a passing one keeps no failure")
+    func aCheckKeepsItsVerdict() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.store(in: folder).record(.checked(page: "gcd", exercise: "deadlock", passed: false,
+                                                   firstFailure: "the program deadlocked"))
+        var attempts = try #require(try Self.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
+        #expect(attempts.lastChecked == Self.morning)
+        #expect(attempts.lastVerdict == CheckVerdictRecord(passed: false, firstFailure: "the program deadlocked"))
+        let later = Self.morning.addingTimeInterval(60)
+        try Self.store(in: folder, at: later).record(.checked(page: "gcd", exercise: "deadlock", passed: true, firstFailure: "ignored"))
+        attempts = try #require(try Self.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
+        #expect(attempts.lastChecked == later)
+        #expect(attempts.lastVerdict == CheckVerdictRecord(passed: true, firstFailure: nil))
+    }
+
+    @Test("A file from before checks kept their verdict reads, with the time of the last check and no verdict")
+    func aFileWithoutVerdictsStillReads() throws {
+        let data = Data("""
+            {"version": 1, "format": "concurrency-tour-progress", "pages": {"gcd": {"attempts": {"deadlock":
+                {"checks": 2, "failedChecks": 2, "lastChecked": "2026-12-01T13:45:00Z"}}}}}
+            """.utf8)
+        let record = try #require(Self.record(in: data), "the file did not read: \(ProgressDocument.classify(data))")
+        let attempts = try #require(record.pages["gcd"]?.attempts["deadlock"])
+        #expect(attempts.checks == 2 && attempts.lastChecked == Self.morning)
+        #expect(attempts.lastVerdict == nil)
+    }
+
+    @Test("The example in docs/progress-format.md is a record this code reads, with every field it shows")
+    func theDocumentedExampleReads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let document = try String(contentsOf: root.appendingPathComponent("docs/progress-format.md"), encoding: .utf8)
+        let start = try #require(document.range(of: "```json\n"))
+        let end = try #require(document.range(of: "\n```", range: start.upperBound..<document.endIndex))
+        let example = Data(document[start.upperBound..<end.lowerBound].utf8)
+        let record = try #require(Self.record(in: example), "the example did not read: \(ProgressDocument.classify(example))")
+        let async = try #require(record.pages["async"])
+        #expect(record.lastPage == "async" && async.opens == 2 && async.runs == 3)
+        #expect(async.predictions["order"]?.right == false)
+        #expect(async.exercises["finish"] != nil)
+        let attempts = try #require(async.attempts["finish"])
+        #expect(attempts.checks == 3 && attempts.failedChecks == 2 && attempts.hintsShown == 2 && attempts.solutionOpened != nil)
+        #expect(attempts.lastVerdict == CheckVerdictRecord(passed: false, firstFailure: "the program got stuck: no progress for 2.0 s"))
+    }
+
+    /// The record `data` holds, if it is one.
+    static func record(in data: Data) -> ProgressRecord? {
+        if case .record(let record) = ProgressDocument.classify(data) { record } else { nil }
+    }
+
     @Test func aFileWrittenBeforeAFieldExistedStillReads() throws {
         let data = Data("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": 3}}}".utf8)
         var expected = ProgressRecord()

@@ -42,10 +42,10 @@ enum FixtureExercises {
     /// The fixture model with the queue page's exercises, as progress recorded them; `threadSanitizer` checks its
     /// challenge as page 8's is checked.
     static func model(width: Int = 120, height: Int = 40, progress: ProgressRecord = ProgressRecord(),
-                      threadSanitizer: Bool = false) throws -> TourModel {
+                      threadSanitizer: Bool = false, timeZone: TimeZone = .gmt) throws -> TourModel {
         let page = threadSanitizer ? PageExercises(page: "queue", prediction: prediction, challenge: challenge(threadSanitizer: true)) : queuePage
         var model = TourModel.load(try FixturePages.catalog(), speed: 1, size: Size(width: width, height: height), glyphs: .unicode,
-                                   pictureDepth: .colors256, progress: progress, exercises: [page])
+                                   pictureDepth: .colors256, progress: progress, exercises: [page], timeZone: timeZone)
         model.readEverySource()
         return model
     }
