@@ -145,4 +145,14 @@ struct BackgroundBuildTests {
         #expect(checked.contains { if case .check = $0 { true } else { false } })
         #expect(again.backgroundBuilds.waiting == [.page(1)], "the check's exercise leaves the queue")
     }
+
+    @Test("? says what the list's build marks mean: not built yet, building, does not compile")
+    func helpExplainsTheBuildMarks() throws {
+        var model = try FixturePages.model()
+        _ = model.update(.key(.character("?")))
+        let screen = Self.rows(model)
+        let glyphs = Glyphs.unicode
+        #expect(screen.contains { $0.contains("\(glyphs.notBuilt) not built yet") && $0.contains("\(glyphs.building) building")
+            && $0.contains("\(glyphs.doesNotCompile) does not compile") }, "\(screen.joined(separator: "\n"))")
+    }
 }

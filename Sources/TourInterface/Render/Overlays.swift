@@ -47,32 +47,37 @@ enum Overlays {
         ("", "W S P", "the run's warnings / save an SVG picture / present"),
     ] }
 
-    /// The page states the list marks with a glyph, as the help explains them.
-    static let states: [RunStatus] = [.notRun, .running, .endedAsExpected, .crashed, .stuck, .stopped, .failed]
+    /// The page states the list marks with a glyph, as the help explains them: how the last run went, then where the
+    /// page's program stands (`swift run tour` builds none; the tutorial builds them in the background).
+    static let states: [[RunStatus]] = [[.notRun, .running, .endedAsExpected, .crashed, .stuck, .stopped, .failed],
+                                        [.notBuilt, .building, .doesNotCompile]]
 
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
         let helpLines = helpLines(model)
         // A short screen gives the help its full height: at 80×24 every line of it still shows.
-        let height = min(buffer.size.height, helpLines.count + 5)
+        let height = min(buffer.size.height, helpLines.count + 4 + states.count)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
         buffer.drawBox(box, title: "Keys", focused: true, glyphs: model.glyphs)
         let inner = box.inside
         // The blank row above the states is the first to go when the screen is short, then the states, then the
         // closing line moves into the bottom border: the keys stay (at 80×24 every one of them still shows).
-        let showsStates = inner.height >= helpLines.count + 2
+        let showsStates = inner.height >= helpLines.count + states.count + 1
         let closesInside = inner.height >= helpLines.count + 1
-        for (index, line) in helpLines.prefix(inner.height - (showsStates ? 2 : closesInside ? 1 : 0)).enumerated() {
+        for (index, line) in helpLines.prefix(inner.height - (showsStates ? states.count + 1 : closesInside ? 1 : 0)).enumerated() {
             let y = inner.y + index
             buffer.write(" " + line.group, x: inner.x, y: y, style: CellStyle(foreground: .heading, bold: true), clip: inner)
             buffer.write(ascii(line.keys, model.glyphs), x: inner.x + 10, y: y, style: CellStyle(foreground: .accent, bold: true), clip: inner)
             buffer.write(ascii(line.meaning, model.glyphs), x: inner.x + 21, y: y, clip: inner)
         }
-        var x = inner.x + 1
-        for state in showsStates ? states : [] {
-            x = buffer.write("\(state.glyph(model.glyphs))", x: x, y: inner.maxY - 2, style: CellStyle(foreground: state.color, bold: true), clip: inner)
-            x = buffer.write(" \(state.words) ", x: x, y: inner.maxY - 2, clip: inner)
+        for (row, rowStates) in (showsStates ? states : []).enumerated() {
+            let y = inner.maxY - 1 - states.count + row
+            var x = inner.x + 1
+            for state in rowStates {
+                x = buffer.write("\(state.glyph(model.glyphs))", x: x, y: y, style: CellStyle(foreground: state.color, bold: true), clip: inner)
+                x = buffer.write(" \(state.words) ", x: x, y: y, clip: inner)
+            }
         }
         if closesInside {
             buffer.write(" Any key closes this.", x: inner.x, y: inner.maxY - 1, style: CellStyle(foreground: .muted), clip: inner)
