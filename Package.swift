@@ -114,8 +114,8 @@ let package = Package(
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
         .systemLibrary(name: "CNcursesw"),
-        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
-        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"]),
+        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"], swiftSettings: optimisedEvenInDebug),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise
