@@ -2,6 +2,7 @@ import Foundation
 import PageProtocol
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// What a hostile page can send, fed to the fold as the runner feeds it (`RunRecord.ingest(_:receivedAt:)`), on a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PageProtocol
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// `tour run` starts the page before it reads the catalog: the page's program is found from the folder names alone,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// The first launch after a fresh build says how long the learner waited, once: the age of the launch that `swift run`

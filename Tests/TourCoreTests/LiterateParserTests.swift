@@ -1,5 +1,6 @@
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// Joins lines with line breaks, so each test's page reads as it would in `main.swift`.

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 @Suite("Plain report", .bodiesBelowTheRunner)

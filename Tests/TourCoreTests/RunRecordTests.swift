@@ -1,6 +1,7 @@
 import Testing
 import PageProtocol
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 @Suite("Run record", .bodiesBelowTheRunner)

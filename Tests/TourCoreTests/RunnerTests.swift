@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 import PageProtocol
 

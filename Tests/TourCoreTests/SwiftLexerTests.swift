@@ -1,5 +1,6 @@
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// The one Swift lexer, read by the page parser (code tokens) and the interface's colouring (every token's columns).

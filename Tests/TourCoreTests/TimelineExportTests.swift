@@ -2,6 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 import PageProtocol
 

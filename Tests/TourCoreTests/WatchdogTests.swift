@@ -1,6 +1,7 @@
 import Testing
 import PageProtocol
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.

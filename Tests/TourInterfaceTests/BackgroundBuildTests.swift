@@ -1,5 +1,6 @@
 import Testing
 @testable import TourCore
+@testable import RunModel
 @testable import TourInterface
 import TourTestSupport
 

@@ -1,6 +1,7 @@
 // libFuzzer entry for the literate page parser, the knob reader and the Swift lexer under them: what a learner's
 // edited `main.swift` feeds the tour. Built and run by `scripts/fuzz.sh`, never by `swift build`.
 @testable import TourCore
+@testable import RunModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLiterateParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

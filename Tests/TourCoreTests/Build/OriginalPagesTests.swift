@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// Keeping and restoring originals in a temporary package root with no git anywhere above it.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// The watcher with its clock in the test's hands: each poll is called explicitly, so nothing sleeps.

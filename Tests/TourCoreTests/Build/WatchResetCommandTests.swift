@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+@testable import RunModel
 import PageProtocol
 import TourTestSupport
 

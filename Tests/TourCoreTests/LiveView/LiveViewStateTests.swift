@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PageProtocol
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 @Suite("Live view: frame decoding and state", .bodiesBelowTheRunner)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.

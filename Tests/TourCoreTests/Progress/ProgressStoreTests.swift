@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TourCore
+@testable import RunModel
 import TourTestSupport
 
 /// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.

@@ -20,6 +20,20 @@ public struct Span: Sendable, Equatable {
     /// elsewhere (an `async` span resumed on another thread, a hand-off).
     public var endThread: Int32? = nil
 
+    public init(id: Int, name: String, thread: Int32, queue: String, start: UInt64, end: UInt64?, cpuNanoseconds: UInt64? = nil,
+                task: Int? = nil, depth: Int = 0, endThread: Int32? = nil) {
+        self.id = id
+        self.name = name
+        self.thread = thread
+        self.queue = queue
+        self.start = start
+        self.end = end
+        self.cpuNanoseconds = cpuNanoseconds
+        self.task = task
+        self.depth = depth
+        self.endThread = endThread
+    }
+
     public var duration: Double? { end.map { Double($0 &- start) / 1e9 } }
 }
 
