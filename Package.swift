@@ -16,15 +16,14 @@ let pages = [
     "11-Actors",
 ]
 
-/// What a page's events pass through on their way to the screen is optimised even in a debug build: the page writing
-/// them (LessonKit), the protocol decoding them (PageProtocol), the run's record they build (RunModel), and the
-/// interface's model, layout and drawing (TourInterface, TourTerminal). Unoptimised, they cost several microseconds an
-/// event, enough to slow a page and bend its timings, and a key pressed while a page streamed 50,000 events a second
-/// took 146–294 ms to reach the screen against under 100; laying out and drawing the first page was most of the time
-/// before the first frame (77 ms against 44). The rest of TourCore (commands, builds, page parsing, exercises,
-/// progress, talks) is not: optimised with the rest, a fresh `swift build --product tour` took 193 s of CPU against 57 s
-/// (load 9), all of it before a fresh clone's first frame. Pages themselves stay unoptimised, so a learner's edit
-/// rebuilds in about half a second.
+/// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page
+/// writing them (LessonKit), the protocol decoding them (PageProtocol), the run's record they build (RunModel), the
+/// page's parsed text (PageText), and the interface's model, layout and drawing (TourInterface, TourTerminal).
+/// Unoptimised, they cost several microseconds an event, enough to slow a page and bend its timings, and a key pressed
+/// while a page streamed 50,000 events a second took 146–294 ms to reach the screen against 57; the first frame took
+/// 77 ms. The rest of TourCore (commands, builds, exercises, progress, talks) is not: optimised with the rest, a fresh
+/// `swift build --product tour` took 193 s of CPU against 57 s (load 9), all of it before a fresh clone's first frame.
+/// Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 /// `tour` carries the Swift runtime and Foundation inside it (`-static-stdlib`), at a fixed address (`-no-pie`): linked
@@ -113,7 +112,8 @@ let package = Package(
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "RunModel", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", dependencies: ["RunModel", "PageProtocol"]),
+        .target(name: "PageText", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol"]),
         // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.

@@ -55,7 +55,8 @@ build_library() {
 # What the libraries built so far were built from: TourCore is built again whenever PageProtocol is.
 built_stamps=""
 # Built from a copy, so an edit saved during the minutes the build takes cannot stop it.
-rm -rf "$out/sources" && mkdir -p "$out/sources" && cp -R "$root/Sources/PageProtocol" "$root/Sources/TourCore" "$out/sources/"
+rm -rf "$out/sources" && mkdir -p "$out/sources" && cp -R "$root/Sources/PageProtocol" "$root/Sources/TourCore" "$root/Sources/RunModel" \
+    "$root/Sources/PageText" "$out/sources/"
 build_library PageProtocol "$out"/sources/PageProtocol/*.swift
 libraries=(-lPageProtocol)
 # TourCore takes minutes to build instrumented: only when a target imports it.
@@ -65,7 +66,10 @@ needs_core() {
     return 1
 }
 if needs_core; then
-    mapfile -t core_sources < <(find "$out/sources/TourCore" -name '*.swift' | sort)
+    # RunModel and PageText, modules of their own in the package (optimised in debug), are built into TourCore here,
+    # without the file that re-exports them.
+    mapfile -t core_sources < <(find "$out/sources/TourCore" "$out/sources/RunModel" "$out/sources/PageText" -name '*.swift' \
+        ! -name OptimisedModules.swift | sort)
     build_library TourCore "${core_sources[@]}"
     libraries=(-lTourCore -lPageProtocol)
 fi

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Issue 13's goal: from a saved change of page 1 to the new run's first output line, in the full-screen tutorial and

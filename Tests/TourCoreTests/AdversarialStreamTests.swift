@@ -3,6 +3,7 @@ import PageProtocol
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// What a hostile page can send, fed to the fold as the runner feeds it (`RunRecord.ingest(_:receivedAt:)`), on a

@@ -3,6 +3,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// `tour run` starts the page before it reads the catalog: the page's program is found from the folder names alone,

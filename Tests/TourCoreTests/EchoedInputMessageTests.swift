@@ -2,6 +2,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Every message that repeats what the learner typed stays readable: a 100 KB argument is cut, not echoed whole.

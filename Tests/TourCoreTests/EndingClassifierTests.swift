@@ -2,6 +2,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Raw `waitpid` statuses as the kernel encodes them: the exit code in bits 8–15, a signal in bits 0–6, 0x80 for a core dump.

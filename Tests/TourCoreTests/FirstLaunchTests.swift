@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The first launch after a fresh build says how long the learner waited, once: the age of the launch that `swift run`

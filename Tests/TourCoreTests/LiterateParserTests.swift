@@ -1,6 +1,7 @@
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Joins lines with line breaks, so each test's page reads as it would in `main.swift`.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 import PageProtocol
 

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 @Suite("Plain report", .bodiesBelowTheRunner)

@@ -2,6 +2,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 @Suite("Run record", .bodiesBelowTheRunner)

@@ -1,6 +1,7 @@
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The one Swift lexer, read by the page parser (code tokens) and the interface's colouring (every token's columns).

@@ -3,6 +3,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 @Suite("Talk scripts", .bodiesBelowTheRunner)

@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 import PageProtocol
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// `--trace FILE`: the target is checked before the page runs, only a regular file is ever replaced, and a write

@@ -2,6 +2,7 @@ import Testing
 import PageProtocol
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The watchdog's rules, asked of a `RunRecord` on fabricated times: no process, no clock, no waiting.

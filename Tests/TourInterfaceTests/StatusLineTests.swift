@@ -1,6 +1,7 @@
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 @testable import TourInterface
 import TourTestSupport
 

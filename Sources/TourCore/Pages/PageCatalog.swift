@@ -117,7 +117,7 @@ public struct ParsedPageSource: Sendable, Equatable {
 
     public init(_ texts: Page.SourceTexts) {
         self.texts = texts
-        (document, knobs) = LiterateParser.parse(texts)
+        (document, knobs) = LiterateParser.parse(main: texts.main, helpers: texts.helpers)
         drawsLiveView = texts.drawsLiveView
         // A NUL between files: no Swift source holds one, so two splits of the same bytes hash apart.
         hash = contentHash(Data(([texts.main] + texts.helpers).joined(separator: "\0").utf8))

@@ -2,6 +2,7 @@
 // edited `main.swift` feeds the tour. Built and run by `scripts/fuzz.sh`, never by `swift build`.
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLiterateParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The direct link's autolink file, read from the objects' `.swift1_autolink_entries` sections in this process, and

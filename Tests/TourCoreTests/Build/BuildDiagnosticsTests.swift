@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The parser on real `swift build` output captured with Swift 6.3.1 on Linux, from pages broken on purpose

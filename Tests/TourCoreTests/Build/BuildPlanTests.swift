@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Reading SwiftPM's plan (`<scratch>/debug.yaml`) for a page's direct rebuild, and keeping it between rebuilds: a kept

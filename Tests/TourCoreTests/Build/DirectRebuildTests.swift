@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The direct route against a real toolchain, in a small package made in a scratch folder (`ScratchSpace`): a library

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// Keeping and restoring originals in a temporary package root with no git anywhere above it.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// PageBuilder against a stand-in `swift` first on PATH: the real command line, streaming, diagnostics,

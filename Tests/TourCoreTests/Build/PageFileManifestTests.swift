@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The manifest of a kept copy: what it accepts is only ever a plain `.swift` name inside the page's folder.

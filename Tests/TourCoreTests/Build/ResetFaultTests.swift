@@ -3,6 +3,7 @@ import Testing
 import TourTestSupport
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 
 /// `tour reset` against kept originals that cannot be trusted: each is refused, with what is wrong and how to recover,
 /// and nothing under the package (or outside it) changes. Every test works in a `TwoPageFolder` of its own.

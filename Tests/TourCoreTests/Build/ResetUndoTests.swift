@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// A reset keeps the learner's version first, and `tour reset --undo` puts it back; the kept versions are bounded.

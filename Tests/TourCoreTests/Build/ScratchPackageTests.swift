@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// A `ScratchPackage` is where tests edit and rebuild pages: its rebuild takes the commands SwiftPM planned, so it is

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// In a git checkout, reset puts a page back to the text git's HEAD has, however the page was edited: in any editor

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The watcher with its clock in the test's hands: each poll is called explicitly, so nothing sleeps.

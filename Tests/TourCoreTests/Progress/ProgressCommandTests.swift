@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.

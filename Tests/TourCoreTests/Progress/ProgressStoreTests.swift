@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
+@testable import PageText
 import TourTestSupport
 
 /// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.

@@ -15,10 +15,11 @@ public enum LiterateParser {
         return PageDocument(blocks: builder.finish())
     }
 
-    /// The document and the knobs of a page's files, from one reading of its `main.swift`.
-    public static func parse(_ texts: Page.SourceTexts) -> (document: PageDocument, knobs: [KnobDeclaration]) {
-        let source = PageSource(texts.main)
-        return (document(of: source), knobs(in: source, helperSources: texts.helpers))
+    /// The document and the knobs of a page's files (its `main.swift` and its helper files' texts), from one reading
+    /// of its `main.swift`.
+    public static func parse(main: String, helpers: [String]) -> (document: PageDocument, knobs: [KnobDeclaration]) {
+        let source = PageSource(main)
+        return (document(of: source), knobs(in: source, helperSources: helpers))
     }
 
     /// The page's title, its first heading; the part it opens, if a paragraph such as `Part two: Swift Concurrency`
