@@ -18,12 +18,13 @@ let pages = [
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page
 /// writing them (LessonKit), the protocol decoding them (PageProtocol), the run's record they build (RunModel), the
-/// page's parsed text (PageText), and the interface's model, layout and drawing (TourInterface, TourTerminal).
-/// Unoptimised, they cost several microseconds an event, enough to slow a page and bend its timings, and a key pressed
-/// while a page streamed 50,000 events a second took 146–294 ms to reach the screen against 57; the first frame took
-/// 77 ms. The rest of TourCore (commands, builds, exercises, progress, talks) is not: optimised with the rest, a fresh
-/// `swift build --product tour` took 193 s of CPU against 57 s (load 9), all of it before a fresh clone's first frame.
-/// Pages themselves stay unoptimised, so a learner's edit rebuilds in about half a second.
+/// page's parsed text (PageText), and the terminal's screen (TourTerminal). Unoptimised, they cost several microseconds
+/// an event, enough to slow a page and bend its timings: a key pressed while a page streamed 50,000 events a second
+/// took 146–294 ms to reach the screen, against 60 ms now, and the first frame 77 ms, against 45. The rest is not
+/// (TourCore's commands, builds, exercises, progress and talks, and TourInterface): optimised with the rest, a fresh
+/// `swift build --product tour` took 193 s of CPU against 57 s (load 9), and with TourInterface optimised too a fresh
+/// clone's first frame came after 78 s instead of about 40, all of it spent before anything appears. Pages themselves
+/// stay unoptimised, so a learner's edit rebuilds in about half a second. Figures in `docs/benchmarks.md`.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 /// `tour` carries the Swift runtime and Foundation inside it (`-static-stdlib`), at a fixed address (`-no-pie`): linked
@@ -118,7 +119,7 @@ let package = Package(
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
         .systemLibrary(name: "CNcursesw"),
-        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"], swiftSettings: optimisedEvenInDebug),
         .executableTarget(
             name: "tour",
