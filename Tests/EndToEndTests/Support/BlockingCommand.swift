@@ -17,17 +17,22 @@ struct BlockingCommand {
         var output: String
     }
 
-    /// The command could not be started.
+    /// The command could not be started, or did not end in time and was killed (`timedOut`).
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        var timedOut = false
     }
 
     let executable: String
     let arguments: [String]
     /// Whether standard error goes to the same file as standard output, or stays the test process's own.
     var collectsStandardError = true
+    /// A command still running after this many seconds is killed, and the run fails with `timedOut`: a test waiting on
+    /// a client that never ends would otherwise hang the whole suite (once, a full suite sat idle for ten minutes with a
+    /// tmux session open and its test never ending).
+    var timeout: Double = 20
 
-    /// Runs the command and blocks until it ends; standard input is `/dev/null`.
+    /// Runs the command and blocks until it ends, or until `timeout`; standard input is `/dev/null`.
     func run() throws(Failure) -> Finished {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("tour-command-\(getpid())-\(UUID().uuidString).out").path
@@ -54,6 +59,20 @@ struct BlockingCommand {
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else {
             throw Failure(description: "could not start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        // The end is watched through a pidfd, so the wait can give up; where the kernel gives none, it is waited for.
+        let pidfd = systemPidfdOpen(pid, 0)
+        if pidfd >= 0 {
+            defer { close(pidfd) }
+            var watched = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            var ready: Int32
+            repeat { ready = poll(&watched, 1, Int32(timeout * 1000)) } while ready < 0 && errno == EINTR
+            if ready == 0 {
+                kill(pid, SIGKILL)
+                _ = ProcessExit.reap(pid)
+                throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) did not end within \(timeout) s and was killed",
+                              timedOut: true)
+            }
         }
         let exit = ProcessExit.reap(pid)
         return Finished(exit: exit, output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")

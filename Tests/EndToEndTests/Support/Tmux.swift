@@ -164,7 +164,13 @@ final class Tmux: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try await screen(colors: colors, window: window)
+            do {
+                last = try await screen(colors: colors, window: window)
+            } catch let failure as BlockingCommand.Failure where failure.timedOut {
+                // A capture that never ended was killed: the next poll asks again, until the deadline.
+                print("tmux: \(failure)")
+                continue
+            }
             if condition(last) { return last }
             try await Task.sleep(for: .seconds(poll))
         }
