@@ -241,7 +241,7 @@ if threadSanitizer {
     }
 }
 
-//: That is the end of the tour. Every page is a program you can run again with other knobs; go back to any of them. [Previous: Groups](@previous)
+//: That is the end of part one: operations, their queues, and Grand Central Dispatch. Every page is a program you can run again with other knobs; go back to any of them. Part two does the same work with Swift Concurrency, and its last page makes this page's person safe to share with an actor instead of a queue of your own: [Tasks](@next). [Previous: Groups](@previous)
 switch people {
 case .both: print("Done: an unsafe person, a safe one behind a barrier, a barrier that only works on a queue of your own, and one for operations.")
 case .unsafe, .safe: print("Done: the \(people.rawValue) person's race alone.")
