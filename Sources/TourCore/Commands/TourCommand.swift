@@ -112,7 +112,8 @@ public enum TourCommand: Equatable, Sendable {
     }
 
     public static let usage = """
-        ConcurrencyTour: learn Operation, OperationQueue and Grand Central Dispatch by running them.
+        ConcurrencyTour: learn concurrency in Swift by running it, in two parts: Operations and Dispatch
+        (Operation, OperationQueue and Grand Central Dispatch), then Swift Concurrency (tasks, task groups, actors).
 
         Usage:
           tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
