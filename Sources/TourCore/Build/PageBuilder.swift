@@ -255,6 +255,16 @@ public final class PageBuild: Sendable {
     /// The outcome, once the build has ended.
     public var outcome: BuildOutcome? { state.withLock { $0.outcome } }
 
+    /// Blocks the calling thread until the build has ended and returns its outcome: for a command-line caller with
+    /// nothing else to do meanwhile (`tour run` building its page first, `tour present --check`), never a queue's thread.
+    public func waitUntilDone() -> BuildOutcome {
+        let ended = DispatchSemaphore(value: 0)
+        whenDone { _ in ended.signal() }
+        ended.wait()
+        // Set before the handlers ran, and never cleared.
+        return outcome!
+    }
+
     private func stop(because reason: BuildOutcome.Status) {
         let groups: Set<pid_t> = state.withLock { state in
             guard state.outcome == nil, state.stopReason == nil else { return [] }

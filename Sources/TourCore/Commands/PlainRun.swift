@@ -164,11 +164,7 @@ extension PlainRun {
     /// saying so first; on failure, says why in the compiler's words, each message on its line. True when it built.
     static func buildFirst(_ page: Page, catalog: PageCatalog, emit: @escaping @Sendable (String) -> Void) -> Bool {
         emit("Building page \(page.number) first: its program is missing or older than its source…")
-        let done = DispatchSemaphore(value: 0)
-        let build = PageBuilder(packageRoot: catalog.root).build(product: page.product, sources: page.listSourceFiles())
-        build.whenDone { _ in done.signal() }
-        done.wait()
-        guard let outcome = build.outcome else { return false }
+        let outcome = PageBuilder(packageRoot: catalog.root).build(product: page.product, sources: page.listSourceFiles()).waitUntilDone()
         switch outcome.status {
         case .succeeded:
             emit(String(format: "(built in %.2f s)", outcome.seconds))

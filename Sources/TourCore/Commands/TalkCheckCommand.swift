@@ -1,6 +1,5 @@
 import Foundation
 import PageProtocol
-import Synchronization
 
 /// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
 /// every reveal fit its page; every page the talk visits must compile (each whose program is missing or older than its
@@ -78,14 +77,8 @@ public enum TalkCheckCommand {
         var broken: Set<String> = []
         // A program newer than every file of its page is that text built already: only the others are built again.
         for page in pages where built.insert(page.folder).inserted && page.programIsStale(in: productsDirectory.path) {
-            let finished = DispatchSemaphore(value: 0)
-            let outcome = Mutex<BuildOutcome?>(nil)
-            builder.build(product: page.product, sources: page.listSourceFiles()).whenDone { result in
-                outcome.withLock { $0 = result }
-                finished.signal()
-            }
-            finished.wait()
-            guard let result = outcome.withLock({ $0 }), result.status != .succeeded else { continue }
+            let result = builder.build(product: page.product, sources: page.listSourceFiles()).waitUntilDone()
+            guard result.status != .succeeded else { continue }
             broken.insert(page.folder)
             let name = "page \(page.number) (\(page.slug))"
             let errors = result.diagnostics.errors
