@@ -17,7 +17,7 @@ extension TourModel {
             arrived(at: current)
             effects += show(current)
         }
-        effects += continueBackgroundBuilds()
+        if event.canFreeTheBuilder { effects += continueBackgroundBuilds() }
         return presenter == nil ? effects : effects + publishPresenterSnapshot()
     }
 
@@ -317,6 +317,16 @@ extension TourEvent {
     /// and the clock, which come too often to measure the panes again for each.
     var canMovePaneEnds: Bool {
         switch self {
+        case .host, .tick, .drawn: false
+        default: true
+        }
+    }
+
+    /// Whether the event may end what a background build waits for (a run, a build, a check) or queue one: a run's
+    /// stream of events, tens of thousands a second, does so only with its end, so the others skip the look.
+    var canFreeTheBuilder: Bool {
+        switch self {
+        case .host(_, .ended): true
         case .host, .tick, .drawn: false
         default: true
         }
