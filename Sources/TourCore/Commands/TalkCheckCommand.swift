@@ -3,8 +3,8 @@ import PageProtocol
 
 /// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
 /// every reveal fit its page; every page the talk visits must compile (each whose program is missing or older than its
-/// text is built now, so the runs take its text as it is); then each run step runs its page as the talk will (its knobs, the script's speed and seed) and must end as the
-/// page says it will.
+/// text is built now, so the runs take its text as it is); then each run step runs its page as the talk will (its
+/// knobs, the script's speed and seed) and must end as the page says it will.
 public enum TalkCheckCommand {
     /// Exit statuses, as `tour --help` documents them.
     public enum Status: Int32 {
@@ -69,8 +69,9 @@ public enum TalkCheckCommand {
     /// often the same mistake again.
     static let errorsShown = 3
 
-    /// Builds each page of `pages` whose program is stale once, in the order the talk first visits them, one after another; returns the
-    /// folders of those that did not build, each named through `emit` with its first errors and their lines.
+    /// Builds each page of `pages` whose program is stale once, in the order the talk first visits them, one after
+    /// another; returns the folders of those that did not build, each named through `emit` with its first errors and
+    /// their lines.
     private static func build(_ pages: [Page], catalog: PageCatalog, productsDirectory: URL, emit: (String) -> Void) -> Set<String> {
         let builder = PageBuilder(packageRoot: catalog.root, productsDirectory: productsDirectory)
         var built: Set<String> = []
