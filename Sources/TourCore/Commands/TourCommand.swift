@@ -159,7 +159,7 @@ public enum TourCommand: Equatable, Sendable {
                                         line, named)
           tour --help | --version
 
-        <page> is a number (1-11) or a name such as operation, queue, in-practice, task-groups.
+        <page> is a page's number in tour list, or a name such as operation, queue, in-practice, task-groups.
         Every command here, and every one tour names in its messages, also runs as swift run tour ... from the
         checkout; README.md ("Run it") shows how to make tour a command of your shell.
 
