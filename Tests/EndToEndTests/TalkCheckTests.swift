@@ -8,7 +8,7 @@ import TourTestSupport
 struct TalkCheckTests {
     /// The shipped talk, copied into a scratch folder with `change` made to its text: the checkout is never edited.
     static func scratchCopy(_ change: (String) -> String) throws -> URL {
-        let shipped = try String(contentsOf: PageCatalog.defaultRoot.appendingPathComponent("assets/talks/tour.talk"), encoding: .utf8)
+        let shipped = try String(contentsOf: PageCatalog.defaultRoot.appendingPathComponent("assets/talks/part-one.talk"), encoding: .utf8)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("talk-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("broken.talk")
@@ -84,11 +84,11 @@ struct TalkCheckTests {
     func missingScript() async throws {
         let outcome = try await PlainModeTests.tour(["present", "--check", "/nonexistent/talk.talk"])
         #expect(outcome.status == 2)
-        #expect(outcome.output.contains("there is no script file '/nonexistent/talk.talk'; the shipped one is assets/talks/tour.talk"))
+        #expect(outcome.output.contains("there is no script file '/nonexistent/talk.talk'; the shipped ones are assets/talks/part-one.talk and assets/talks/part-two.talk"))
         // Presenting it is refused in the same words, before the screen changes, never in Foundation's.
         let presented = try await PlainModeTests.tour(["present", "/nonexistent/talk.talk"])
         #expect(presented.status == 2)
-        #expect(presented.errors == "tour: there is no script file '/nonexistent/talk.talk'; the shipped one is assets/talks/tour.talk\n",
+        #expect(presented.errors == "tour: there is no script file '/nonexistent/talk.talk'; the shipped ones are assets/talks/part-one.talk and assets/talks/part-two.talk\n",
                 "\(presented.errors)")
     }
 }

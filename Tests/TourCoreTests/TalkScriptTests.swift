@@ -175,10 +175,21 @@ struct TalkScriptTests {
         #expect(plan.waits == 1)
     }
 
-    @Test("The shipped talk reads, fits the pages, walks all eight and plans about twenty minutes")
+    @Test("The shipped talks are the ones the messages and the help name, one for each part")
+    func shippedTalksAreNamed() throws {
+        let catalog = try PageCatalog.load()
+        let folder = catalog.root.appendingPathComponent("assets/talks")
+        let talks = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".talk") }
+        #expect(talks.sorted().map { "assets/talks/\($0)" } == ShippedTalks.all.sorted())
+        let parts = catalog.pages.compactMap(\.part).reduce(into: [PagePart]()) { if !$0.contains($1) { $0.append($1) } }
+        #expect(ShippedTalks.all.count == parts.count, "one talk for each part")
+        for talk in ShippedTalks.all { #expect(TourCommand.usage.contains(talk), "tour --help does not name \(talk)") }
+    }
+
+    @Test("The shipped talk of part one reads, fits the pages, walks all eight and plans about twenty minutes")
     func shippedTalk() async throws {
         let catalog = try PageCatalog.load()
-        let text = try String(contentsOf: catalog.root.appendingPathComponent("assets/talks/tour.talk"), encoding: .utf8)
+        let text = try String(contentsOf: catalog.root.appendingPathComponent(ShippedTalks.partOne), encoding: .utf8)
         let plan = try TalkPlan.check(try TalkScript.parse(text), pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
         #expect(Set(plan.pagesVisited.map(\.number)) == Set(1...8))
         #expect(plan.pagesVisited.map(\.number) == plan.pagesVisited.map(\.number).sorted(), "the pages in order")

@@ -101,11 +101,11 @@ public enum TalkCheckCommand {
         return broken
     }
 
-    /// The script at `path` as text, or a usage error that names what is wrong with the path and the shipped script.
+    /// The script at `path` as text, or a usage error that names what is wrong with the path and the shipped scripts.
     public static func readScript(_ path: String) throws -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-            throw TourCommand.UsageError(description: "there is no script file \(EchoedInput.quoted(path)); the shipped one is assets/talks/tour.talk")
+            throw TourCommand.UsageError(description: "there is no script file \(EchoedInput.quoted(path)); the shipped ones are \(ShippedTalks.named)")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw TourCommand.UsageError(description: "the script \(EchoedInput.quoted(path)) cannot be read as UTF-8 text")

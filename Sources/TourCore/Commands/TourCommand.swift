@@ -113,7 +113,8 @@ public enum TourCommand: Equatable, Sendable {
 
     public static let usage = """
         ConcurrencyTour: learn concurrency in Swift by running it, in two parts: Operations and Dispatch
-        (Operation, OperationQueue and Grand Central Dispatch), then Swift Concurrency (tasks, task groups, actors).
+        (Operation, OperationQueue and Grand Central Dispatch), then Swift Concurrency (tasks, task groups, actors,
+        isolation, streams and cancellation, and what happens when the thread pool runs dry).
 
         Usage:
           tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
@@ -152,7 +153,8 @@ public enum TourCommand: Equatable, Sendable {
         On stage (see docs/talk-format.md):
           tour present [page...]        the presenter: no chrome, one block at a time (space or right arrow),
                                         r runs, the clock in a corner; every page, or the pages named, in order
-          tour present TALK.talk        play a talk's script (assets/talks/tour.talk walks the eight pages)
+          tour present TALK.talk        play a talk's script: assets/talks/part-one.talk walks part one,
+                                        assets/talks/part-two.talk part two, each in about twenty minutes
           tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, every
                                         page compiles, and each run ends as expected at the script's speed
                                         (exit 0 passed, 1 a page does not compile or a run failed, 2 a wrong
@@ -284,7 +286,7 @@ public enum TourCommand: Equatable, Sendable {
             throw UsageError(description: "present takes pages or a script, not both: the script names its own pages with `page` steps")
         }
         if options.check && options.script == nil {
-            throw UsageError(description: "--check needs a script, for example: tour present --check assets/talks/tour.talk")
+            throw UsageError(description: "--check needs a script, for example: tour present --check \(ShippedTalks.partOne)")
         }
         if options.check && options.speed != 1 {
             throw UsageError(description: "--check runs at the script's own speed (its `speed` steps), so it takes no --speed")
