@@ -135,16 +135,17 @@ case .present(let options):
     let catalog = loadCatalog()
     if options.check, let script = options.script {
         LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
-        let status = TalkCheckCommand.execute(path: script, catalog: catalog, seed: options.seed) { line in print(line) }
+        let status = TalkCheckCommand.execute(path: script, catalog: catalog, seed: options.seed, emit: { line in print(line) },
+                                              complain: { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) })
         LiveProcessGroups.exitHost(status.rawValue)
     }
     var presenting = Presenting()
     if let path = options.script {
         // The pre-flight's own checks, without the runs: a wrong line is said before the screen changes.
         do {
-            let script = try TalkScript.parse(try TalkCheckCommand.readScript(path))
-            _ = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
-            presenting.script = script
+            let reading = TalkScript.read(try TalkCheckCommand.readScript(path))
+            _ = try TalkPlan.check(reading, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+            presenting.script = reading.script
         } catch let problems as TalkScriptProblems {
             fail(problems.problems.map { "\(path): \($0)" }.joined(separator: "\n"))
         } catch {

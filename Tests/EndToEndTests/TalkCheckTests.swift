@@ -16,32 +16,45 @@ struct TalkCheckTests {
         return file
     }
 
-    @Test("A broken copy of the shipped talk is refused before anything runs, each wrong line named with what would be right")
-    func brokenScriptNamesItsLine() async throws {
+    @Test("A broken copy of the shipped talk is refused before anything runs, every wrong line named in one pass, on standard error, with what would be right")
+    func brokenScriptNamesItsLines() async throws {
         var brokenLines: [Int] = []
         let file = try Self.scratchCopy { text in
             var lines = text.components(separatedBy: "\n")
+            // A line that does not parse, then lines that parse but do not fit the pages.
             let knob = try! #require(lines.firstIndex(of: "set maxConcurrentOperationCount 1"))
             lines[knob] = "set maxConcurrentOperationCount"
+            let value = try! #require(lines.firstIndex(of: "set maxConcurrentOperationCount 1"))
+            lines[value] = "set maxConcurrentOperationCount 99"
             let page = try! #require(lines.firstIndex(of: "page gcd"))
             lines[page] = "page dispatch"
-            brokenLines = [knob + 1, page + 1]
+            let firstStep = try! #require(lines.firstIndex { !$0.isEmpty && !$0.hasPrefix("#") })
+            lines.insert("run", at: firstStep)
+            brokenLines = [firstStep + 1, knob + 2, value + 2, page + 2]
             return lines.joined(separator: "\n")
         }
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let outcome = try await PlainModeTests.tour(["present", "--check", file.path])
         #expect(outcome.status == 2)
-        let lines = outcome.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "\(file.path): line \(brokenLines[0]): `set` needs a knob and a value, for example `set maxConcurrentOperationCount 3`, but got 'maxConcurrentOperationCount'")
-        #expect(lines.count == 1, "a line that does not parse is reported before the pages are checked: \(lines)")
-        #expect(!outcome.output.contains("ended as expected"), "nothing ran")
+        #expect(outcome.output.isEmpty, "nothing ran, and the problems go to standard error: \(outcome.output)")
+        let lines = outcome.errors.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "each wrong line once, and none of the steps that follow the unknown page: \(lines)")
+        #expect(lines[0] == "\(file.path): line \(brokenLines[0]): `run` comes before any `page` step, so it has no page to act on; put `page 1` (or its page) above it")
+        #expect(lines[1] == "\(file.path): line \(brokenLines[1]): `set` needs a knob and a value, for example `set maxConcurrentOperationCount 3`, but got 'maxConcurrentOperationCount'")
+        #expect(lines[2] == "\(file.path): line \(brokenLines[2]): knob maxConcurrentOperationCount takes a whole number from 1 to 6, not '99'; for example `set maxConcurrentOperationCount 3`")
+        #expect(lines[3].hasPrefix("\(file.path): line \(brokenLines[3]): there is no page 'dispatch'; the pages are "))
+    }
 
-        // With that line mended, the next problem is found against the pages.
-        let mended = try Self.scratchCopy { text in text.replacingOccurrences(of: "page gcd", with: "page dispatch") }
-        defer { try? FileManager.default.removeItem(at: mended.deletingLastPathComponent()) }
-        let second = try await PlainModeTests.tour(["present", "--check", mended.path])
-        #expect(second.status == 2)
-        #expect(second.output.hasPrefix("\(mended.path): line \(brokenLines[1]): there is no page 'dispatch'; the pages are "))
+    @Test("Steps after a `page` line that does not parse are not checked against the page before it")
+    func stepsAfterAnUnreadPageAreNotChecked() throws {
+        let catalog = try PageCatalog.load()
+        let reading = TalkScript.read("page queue\nreveal 2\npage gcd groups\nset jobs 99\nrun\npage groups\nset photos 0\n")
+        let problems = try #require(throws: TalkScriptProblems.self) {
+            try TalkPlan.check(reading, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+        }.problems.map(\.description)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.first == "line 3: `page` takes one page, but got 'gcd groups'; write one `page` step per page")
+        #expect(problems.last?.hasPrefix("line 7: knob photos takes a whole number from ") == true, "\(problems)")
     }
 
     @Test("A page of the talk that does not compile is named, number and name, with its first errors on their lines; its run is left out and the check fails")
@@ -64,9 +77,8 @@ struct TalkCheckTests {
         let (status, printed) = await PageRunSlots.shared.withSlot(.followUp, label: "talk check: a page that does not compile") {
             await awaitBlocking("talk-check") {
                 var printed: [String] = []
-                let status = TalkCheckCommand.execute(path: talk.path, catalog: catalog, productsDirectory: scratch.productsDirectory) {
-                    printed.append($0)
-                }
+                let status = TalkCheckCommand.execute(path: talk.path, catalog: catalog, productsDirectory: scratch.productsDirectory,
+                                                      emit: { printed.append($0) }, complain: { printed.append("complained: \($0)") })
                 return (status.rawValue, printed)
             }
         }
@@ -84,7 +96,9 @@ struct TalkCheckTests {
     func missingScript() async throws {
         let outcome = try await PlainModeTests.tour(["present", "--check", "/nonexistent/talk.talk"])
         #expect(outcome.status == 2)
-        #expect(outcome.output.contains("there is no script file '/nonexistent/talk.talk'; the shipped ones are assets/talks/part-one.talk and assets/talks/part-two.talk"))
+        #expect(outcome.errors == "tour: there is no script file '/nonexistent/talk.talk'; the shipped ones are assets/talks/part-one.talk and assets/talks/part-two.talk\n",
+                "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
         // Presenting it is refused in the same words, before the screen changes, never in Foundation's.
         let presented = try await PlainModeTests.tour(["present", "/nonexistent/talk.talk"])
         #expect(presented.status == 2)

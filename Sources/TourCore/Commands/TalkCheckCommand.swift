@@ -17,20 +17,24 @@ public enum TalkCheckCommand {
 
     /// Reads, parses and checks the script at `path`, then runs its run steps one after another, writing what it
     /// finds through `emit`; returns the exit status. `seed` is the runs' until a `seed` step changes it (`--seed`).
+    /// A script that cannot be read, or has wrong lines, is said through `complain` (standard error), every wrong line
+    /// in one pass, whether it does not parse or does not fit the pages.
     ///
     /// The pages are built into the build folder `productsDirectory` belongs to, and run from it.
     public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil,
-                               productsDirectory: URL = BuildProducts.directory, emit: (String) -> Void) -> Status {
+                               productsDirectory: URL = BuildProducts.directory,
+                               emit: (String) -> Void, complain: (String) -> Void) -> Status {
         let script: TalkScript
         let plan: TalkPlan
         do {
-            script = try TalkScript.parse(try readScript(path))
-            plan = try TalkPlan.check(script, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog, seed: seed)
+            let reading = TalkScript.read(try readScript(path))
+            script = reading.script
+            plan = try TalkPlan.check(reading, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog, seed: seed)
         } catch let problems as TalkScriptProblems {
-            for problem in problems.problems { emit("\(path): \(problem)") }
+            for problem in problems.problems { complain("\(path): \(problem)") }
             return .badScript
         } catch {
-            emit("\(path): \(error)")
+            complain("tour: \(error)")
             return .badScript
         }
         emit("\(path): \(script.steps.count) steps over \(plan.pagesVisited.count) page visits; every page, knob, value and reveal exists.")

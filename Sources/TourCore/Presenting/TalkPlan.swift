@@ -37,26 +37,51 @@ public struct TalkPlan: Sendable, Equatable {
     public var waits = 0
     public var pagesVisited: [Page] = []
 
+    /// Checks a script as far as it reads against `pages`, as `check(_:pages:catalog:seed:)` does: the lines that did
+    /// not parse and the steps that do not fit the pages are named together, in line order, in one pass.
+    public static func check(_ reading: TalkScript.Reading, pages: [TalkPage], catalog: PageCatalog, seed: UInt64? = nil) throws(TalkScriptProblems) -> TalkPlan {
+        var problems = reading.problems
+        do throws(TalkScriptProblems) {
+            let plan = try check(reading.script, pages: pages, catalog: catalog, seed: seed, unreadPageLines: reading.unreadPageLines)
+            if problems.isEmpty { return plan }
+        } catch {
+            problems += error.problems
+        }
+        throw TalkScriptProblems(problems: problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+    }
+
     /// Checks `script` against `pages` (the catalog's, read): every page, knob and value exists, and no reveal goes past
     /// a page's end. Throws every problem found, each naming its line.
-    /// `seed` is the one the runs have until a `seed` step changes it (`tour present --seed N`).
-    public static func check(_ script: TalkScript, pages: [TalkPage], catalog: PageCatalog, seed: UInt64? = nil) throws(TalkScriptProblems) -> TalkPlan {
+    /// `seed` is the one the runs have until a `seed` step changes it (`tour present --seed N`). After a page that is
+    /// not known, or one of `unreadPageLines` (a `page` line that did not parse), the steps that act on a page are not
+    /// checked until the next page: whatever they would be told, their page is what is wrong.
+    public static func check(_ script: TalkScript, pages: [TalkPage], catalog: PageCatalog, seed: UInt64? = nil,
+                             unreadPageLines: [Int] = []) throws(TalkScriptProblems) -> TalkPlan {
         var plan = TalkPlan()
         var problems: [TalkScriptProblem] = []
         var current: TalkPage?
+        var pageNotFound = false
         var revealed = 0
         var speed: Double = 1
         var seed = seed
         var knobs: [String: [KnobSetting]] = [:]
+        var previousLine = 0
         for step in script.steps {
             func problem(_ message: String) { problems.append(TalkScriptProblem(line: step.line, message)) }
+            if unreadPageLines.contains(where: { $0 > previousLine && $0 < step.line }) {
+                current = nil
+                pageNotFound = true
+            }
+            previousLine = step.line
             let needsPage: Bool
             switch step.step {
             case .reveal, .set, .run: needsPage = true
             default: needsPage = false
             }
             if needsPage && current == nil {
-                problem("`\(step.step.word)` comes before any `page` step, so it has no page to act on; put `page 1` (or its page) above it")
+                if !pageNotFound {
+                    problem("`\(step.step.word)` comes before any `page` step, so it has no page to act on; put `page 1` (or its page) above it")
+                }
                 continue
             }
             switch step.step {
@@ -64,8 +89,10 @@ public struct TalkPlan: Sendable, Equatable {
                 guard let page = catalog.page(named: name), let facts = pages.first(where: { $0.page == page }) else {
                     problem("there is no page \(EchoedInput.quoted(name)); the pages are \(catalog.choices)")
                     current = nil
+                    pageNotFound = true
                     continue
                 }
+                pageNotFound = false
                 current = facts
                 revealed = min(1, facts.blockCount)
                 plan.pagesVisited.append(page)

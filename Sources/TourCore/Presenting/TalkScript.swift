@@ -76,10 +76,19 @@ public struct TalkScript: Equatable, Sendable {
     /// The longest pause a step may ask for, in seconds: a longer one is a typo more often than a plan.
     public static let longestPause: Double = 600
 
-    /// Parses `text`; a line that is empty or starts with `#` (after blanks) is skipped. Throws every bad line's problem.
-    public static func parse(_ text: String) throws(TalkScriptProblems) -> TalkScript {
+    /// A script as far as it reads: the steps of the lines that parse, the problem of each line that does not, and the
+    /// lines of `page` steps that did not parse, after which the steps that act on a page have none to be checked on.
+    public struct Reading: Equatable, Sendable {
+        public var script: TalkScript
+        public var problems: [TalkScriptProblem]
+        public var unreadPageLines: [Int]
+    }
+
+    /// Reads every line of `text`; a line that is empty or starts with `#` (after blanks) is skipped.
+    public static func read(_ text: String) -> Reading {
         var steps: [TalkScriptStep] = []
         var problems: [TalkScriptProblem] = []
+        var unreadPageLines: [Int] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingBlanks
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
@@ -87,13 +96,20 @@ public struct TalkScript: Equatable, Sendable {
                 steps.append(TalkScriptStep(line: index + 1, step: try step(of: line, line: index + 1)))
             } catch {
                 problems.append(error)
+                if line.prefix(while: { $0 != " " && $0 != "\t" }) == "page" { unreadPageLines.append(index + 1) }
             }
         }
         if problems.isEmpty && steps.isEmpty {
             problems.append(TalkScriptProblem(line: nil, "the script has no steps; start with a page, for example `page 1`, then `reveal 2` and `run`"))
         }
-        guard problems.isEmpty else { throw TalkScriptProblems(problems: problems) }
-        return TalkScript(steps: steps)
+        return Reading(script: TalkScript(steps: steps), problems: problems, unreadPageLines: unreadPageLines)
+    }
+
+    /// Parses `text` as `read` does. Throws every bad line's problem.
+    public static func parse(_ text: String) throws(TalkScriptProblems) -> TalkScript {
+        let reading = read(text)
+        guard reading.problems.isEmpty else { throw TalkScriptProblems(problems: reading.problems) }
+        return reading.script
     }
 
     private static func step(of line: String, line number: Int) throws(TalkScriptProblem) -> TalkStep {
