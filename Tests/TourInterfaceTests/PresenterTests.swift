@@ -215,6 +215,21 @@ struct PresenterTests {
         #expect(screen[1, label.y].character == PresenterView.presenterBar)
     }
 
+    @Test("On stage, pages opened and run leave the learner's progress alone; in the tutorial the same keys record them")
+    func rehearsalsAreNotProgress() async throws {
+        func progress(_ effects: [TourEffect]) -> [TourEffect] { effects.filter { if case .recordProgress = $0 { true } else { false } } }
+        var tutorial = try FixturePages.model()
+        #expect(!progress(tutorial.update(.key(.character("r")))).isEmpty, "the tutorial records a run")
+        #expect(!progress(tutorial.update(.key(.character("n")))).isEmpty, "and a page opened")
+
+        var model = try PresenterFixtures.model()
+        #expect(progress(model.update(.launched)).isEmpty)
+        #expect(model.update(.key(.character("r"))).contains { if case .start = $0 { true } else { false } }, "the page runs")
+        #expect(progress(model.update(.key(.character("n")))).isEmpty)
+        #expect(model.current == 1)
+        #expect(progress(model.update(.key(.character("r")))).isEmpty)
+    }
+
     @Test("P opens the presenter on the tutorial's page; Esc goes back to the tutorial")
     func fromTheTutorial() async throws {
         var model = try FixturePages.model()

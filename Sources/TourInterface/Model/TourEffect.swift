@@ -51,3 +51,10 @@ public enum TourEffect: Equatable, Sendable {
     /// queue; where they went, or why not, comes back as `.picturesSaved`.
     case savePictures(page: Page)
 }
+
+extension TourEffect {
+    /// Whether the effect writes to the learner's progress.
+    var recordsProgress: Bool {
+        if case .recordProgress = self { true } else { false }
+    }
+}

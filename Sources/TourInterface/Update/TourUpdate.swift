@@ -18,7 +18,9 @@ extension TourModel {
             effects += show(current)
         }
         if event.canFreeTheBuilder { effects += continueBackgroundBuilds() }
-        return presenter == nil ? effects : effects + publishPresenterSnapshot()
+        guard presenter != nil else { return effects }
+        // On stage, pages opened and run are a speaker's rehearsal or talk, not a learner's progress.
+        return effects.filter { !$0.recordsProgress } + publishPresenterSnapshot()
     }
 
     private mutating func apply(_ event: TourEvent) -> [TourEffect] {
