@@ -207,5 +207,35 @@ await withTaskGroup(of: Void.self) { group in
 }
 print("The locked person's final name: \(lockedPerson.name)")
 
+/*:
+ What a contended `Mutex` waits in, asked of the kernel. One thread takes a `Mutex` and keeps it; a second asks for it, spins a moment, and goes to sleep. The page then reads `/proc/self/task/<id>/syscall`, the system call that second thread is in and its arguments: `futex`, with the operation `FUTEX_LOCK_PI_PRIVATE`, the kernel's priority-inheritance lock. Only then does the first thread let go.
+
+ - speaker: Point at the `locked write` spans, one at a time like the actor's, then at `owner holds the Mutex` and `waiter takes the Mutex` on two lanes, the waiter's span ending only after the owner's. Read the printed line: the waiting thread sleeps in `futex` with `FUTEX_LOCK_PI_PRIVATE`, the kernel's own lock. Usual question: "`Mutex` or actor?" A `Mutex` for a few fields held for microseconds by synchronous code; an actor when the work inside must `await`, since a lock must not be held across an `await` (page 9).
+ */
+let contested = Mutex(0)
+let waiterID = Atomic<Int32>(0)
+let ownerHolds = DispatchSemaphore(value: 0)
+let ownerMayLetGo = DispatchSemaphore(value: 0)
+let waiterDone = DispatchSemaphore(value: 0)
+Thread {
+    contested.withLock { _ in
+        trace("owner holds the Mutex") {
+            ownerHolds.signal()
+            ownerMayLetGo.wait()
+        }
+    }
+}.start()
+ownerHolds.wait()
+Thread {
+    waiterID.store(ThreadIdentity.current, ordering: .relaxed)
+    trace("waiter takes the Mutex") { contested.withLock { $0 += 1 } }
+    waiterDone.signal()
+}.start()
+let (call, operation) = futexWait(of: { waiterID.load(ordering: .relaxed) })
+mark("read the waiter's system call")
+ownerMayLetGo.signal()
+waiterDone.wait()
+print("While the owner held the Mutex, the waiting thread was in \(call) with \(operation)")
+
 //: That is the last page of part two. [Previous: Task groups](@previous)
 print("Done: an actor person, a reentrant call that saw the state change across its await, main-actor work on a pool thread, and a Mutex.")
