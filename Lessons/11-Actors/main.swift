@@ -83,7 +83,7 @@ print("The actor person's final name: \(await person.name)")
 
  The fix is the rule for actor code: do not assume across an `await` what you checked before it. Here, await first and then change the state in one step with no `await` inside (`reentrancy` set to `fixed`); elsewhere, read the state again after the `await`.
 
- - speaker: Point at client B's whole change sitting inside A's span, between A's first name and its last, and read the printed name aloud: Delia Cheesecake, on every run, because gates fix the order. Demo: set `reentrancy` to `fixed` and the name is whole. Usual question: "why doesn't the actor just wait?" An actor held across its awaits would deadlock as soon as two of them waited for each other.
+ - speaker: Point at B's two writes landing between A's first-name write and A's last-name write, and read the printed name aloud: Delia Cheesecake, on every run, because gates fix the order. Demo: set `reentrancy` to `fixed` and the name is whole. Usual question: "why doesn't the actor just wait?" An actor held across its awaits would deadlock as soon as two of them waited for each other.
  */
 actor SlowSavingPerson {
     private var firstName = "Anna"
