@@ -132,7 +132,7 @@ print("With reentrancy \(reentrancy.rawValue), the saving person ends as \(saved
 /*:
  ## `@MainActor` and the main queue
 
- `@MainActor` is the actor for code that must run where the user interface runs, the counterpart of `DispatchQueue.main`. In fact the two are one, on Linux and on Apple platforms alike: the main actor's executor puts each job on the main dispatch queue (`swift_dispatchEnqueueMain` in the Swift runtime's `DispatchGlobalExecutor.cpp`). What differs is who drains that queue. On Apple platforms an app's main run loop drains it on the main thread, and a program whose top-level code awaits runs one there too (the runtime's async `main` calls `CFRunLoopRun`). On Linux whatever drains the main queue runs main-actor code, and that is not always the main thread:
+ `@MainActor` is the actor for code that must run where the user interface runs, the counterpart of `DispatchQueue.main`. In fact the two are one, on Linux and on Apple platforms alike: the main actor's executor puts each job on the main dispatch queue (`swift_dispatchEnqueueMain` in the Swift runtime's `DispatchGlobalExecutor.cpp`). What differs is who drains that queue. On Apple platforms an app's main run loop drains it on the main thread, and a program whose top-level code awaits runs one there too (the runtime's async `main` calls `CFRunLoopRun` when CoreFoundation is loaded, as it is under Foundation, and `dispatch_main()` otherwise). On Linux whatever drains the main queue runs main-actor code, and that is not always the main thread:
 
  - while top-level code runs without awaiting, nothing drains the main queue: main-actor jobs wait (a main thread that blocks, in `sleep` or a semaphore, never runs them);
  - `RunLoop.main.run()` drains it on the main thread;
