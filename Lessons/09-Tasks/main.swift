@@ -5,7 +5,9 @@
 
  Part one waited for work in three ways: by blocking a thread, by turning a run loop, or by handing over a completion handler. Swift's own concurrency has a fourth: a function marked `async` can *suspend* at an `await`, giving its thread back until what it waits for is there, and then carry on from the same line. What runs it is a *task*.
 
- This page sets `await` beside the run-loop wait and the completion handler, starts tasks two ways, measures the pool of threads that runs them, watches a task change threads, cancels tasks, and builds an `async` function from a callback with a continuation, the way page 3's asynchronous operation called `finish()`.
+ This page sets `await` beside the run-loop wait and the completion handler, starts tasks two ways, measures how many of them run at once and on whose threads, watches a task change threads, cancels tasks, and builds an `async` function from a callback with a continuation, the way page 3's asynchronous operation called `finish()`.
+
+ - speaker: Say: part two is Swift's own concurrency, and one word carries it: `await` suspends a task and gives its thread back, where part one blocked a thread or nested a callback. Point, all through the page, at the queue names the spans carry: `com.apple.main-thread` for main-actor work, `Swift global concurrent queue` for detached tasks, `com.apple.root.default-qos` for plain Dispatch blocks. Usual question: "does Swift Concurrency replace Dispatch?" Not on Linux: it runs on it, and this page shows tasks on libdispatch's own worker threads.
  */
 @preconcurrency import Glibc
 import Foundation
@@ -13,6 +15,7 @@ import LessonKit
 import Synchronization
 
 let taskCount = knob("taskCount", default: 8, in: 1...32, "how many tasks each pool batch starts")
+let gcdBlocksCompute = knob("gcdBlocksCompute", default: false, "the Dispatch blocks that fill the pool compute instead of sleeping")
 let resumeTwice = knob("resumeTwice", default: false, "the buggy photo service answers twice, so its continuation is resumed twice")
 
 /// Blocks the calling thread for `seconds` at 1×, shortened by the speed factor, as a blocking read or a lock would.
@@ -75,6 +78,8 @@ print("Filtered with callbacks: \(viaCallbacks.map { "\($0.width)×\($0.height)"
 
 /*:
  What the thread does during an `await` shows in ticks. A task on the main actor marks a tick on its lane every 50 ms at 1×. While the page *awaits* a download, the main actor is free and the ticks go on; while it *blocks* the main actor with `usleep` for as long, the ticking task cannot run at all. That is page 3's run-loop experiment, with tasks.
+
+ - speaker: Point at the tick marks: they go on through the `awaiting a download` span and stop for the whole of `blocking the main actor`. How many ticks the line counts varies from run to run; the gap during the block does not. Usual question: "why are the ticks not on the main lane?" After the page's first `await` the main thread has handed the main queue to Dispatch, so main-actor work runs on a `T` lane under the main queue's label (page 11 comes back to it).
  */
 let tickerShouldStop = Atomic<Bool>(false)
 let ticker = Task { @MainActor in
@@ -98,11 +103,13 @@ print("The ticker ticked \(await ticker.value) times in all; the timeline shows 
 /*:
  ## `Task {}` and `Task.detached`
 
- `Task { … }` starts a new task that runs its closure concurrently with the code that made it. It inherits what surrounds it: the actor (here the main actor, since top-level code runs there), the priority, and any *task-local* values. `Task.detached { … }` inherits none of those and runs on the pool of threads Swift keeps for tasks, the *cooperative pool*.
+ `Task { … }` starts a new task that runs its closure concurrently with the code that made it. It inherits what surrounds it: the actor (here the main actor, since top-level code runs there), the priority, and any *task-local* values. `Task.detached { … }` inherits none of those and runs on the *global concurrent executor*, which on Linux is a Dispatch queue: Swift keeps no threads of its own there (two sections down).
 
  `.value` awaits a task's result, like page 3's `waitUntilFinished()`, but without blocking a thread.
 
- The timeline tells them apart by queue: the inheriting task's span runs on `com.apple.main-thread`, the main actor's queue, and the detached one's on `Swift global concurrent queue`, the pool's.
+ The timeline tells them apart by queue: the inheriting task's span runs on `com.apple.main-thread`, the main actor's queue, and the detached one's on `Swift global concurrent queue`, the global executor's.
+
+ - speaker: Read the two printed lines aloud: `Task {}` sees `request 42` and runs on the main queue; `Task.detached` sees `none` and runs on `Swift global concurrent queue`. Usual question: "which should I use?" `Task {}`, nearly always: a detached task drops the actor, the priority and the task-locals, which is rarely what you want.
  */
 enum Request {
     /// A value every task started inside `withValue` can read: an id for a log line, say.
@@ -122,18 +129,18 @@ print("Task {} \(inheriting)")
 print("Task.detached \(detached)")
 
 /*:
- ## The cooperative pool: as wide as the cores, and it does not grow
+ ## The global executor: a queue as wide as the cores
 
- Detached tasks, and the children of page 10's groups, run on a concurrent Dispatch queue called `Swift global concurrent queue` (one for each task priority), whose width the Swift runtime sets to the number of CPUs. Not more: a task is supposed to *suspend* when it waits, never to block, so one thread a core is all the pool needs.
+ Detached tasks, and the children of page 10's groups, run on a concurrent Dispatch queue called `Swift global concurrent queue` (one for each task priority), whose *width*, how many of its jobs may run at once, the Swift runtime sets to the number of CPUs. Not more: a task is supposed to *suspend* when it waits, never to block, so one running job a core is all tasks need.
 
  The page starts `taskCount` detached tasks twice. The first batch blocks its threads with `usleep`, the second suspends with `Task.sleep`, each for half a second at 1×.
 
- - experiment: Change `taskCount`. The blocking batch takes one half second for every pool's width of tasks (the page prints the rounds it expects), the suspending batch about one half second whatever the count.
+ - experiment: Change `taskCount`. The blocking batch takes one half second for every queue's width of tasks (the page prints the rounds it expects), the suspending batch about one half second whatever the count.
  */
-let poolWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
+let taskWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
 let jobSeconds = 0.5
-let rounds = (taskCount + poolWidth - 1) / poolWidth
-print("The cooperative pool here is \(poolWidth) threads wide (sysconf(_SC_NPROCESSORS_CONF)), so \(taskCount) blocking tasks take \(rounds) rounds")
+let rounds = (taskCount + taskWidth - 1) / taskWidth
+print("The tasks' queue here is \(taskWidth) wide (sysconf(_SC_NPROCESSORS_CONF)), so \(taskCount) blocking tasks take \(rounds) rounds")
 
 /// Starts `taskCount` detached tasks that each run `job`, waits for all of them, and says how long that took.
 func runBatch(_ label: String, meter: OverlapMeter,
@@ -166,15 +173,67 @@ let sleepingTime = await runBatch("\(taskCount) tasks that suspend", meter: slee
 print("\(taskCount) tasks suspended in Task.sleep for \(Simulated.describe(jobSeconds)) took \(formatSeconds(sleepingTime)), at most \(sleepingMeter.mostAtOnce) at once")
 
 /*:
- The blocking tasks line up, a pool's width at a time: the pool will not add a thread for a task whose thread is stuck in `usleep`. The suspending tasks all wait at once, because a suspended task holds no thread.
+ The blocking tasks line up, a queue's width at a time: the queue starts no more of its jobs while that many run, and a job stuck in `usleep` is still running. The suspending tasks all wait at once, because a suspended task holds no thread and no place in the queue.
 
- Page 2's Dispatch pool behaves the other way: when its workers block, libdispatch on Linux adds a thread about once a second, so blocking work there slowly gets more threads. The cooperative pool never does. That is a promise as much as a limit: no thread explosion, but a task that blocks (a lock held long, a `DispatchSemaphore.wait()`, a synchronous read) takes a core's worth of the pool away from every other task for as long as it blocks.
+ That is a promise as much as a limit: tasks alone never cause a thread explosion, but a task that blocks (a lock held long, a `DispatchSemaphore.wait()`, a synchronous read) takes one of those places away from every other task for as long as it blocks.
 
- - deep dive: Where the width comes from. In the Swift runtime on Linux (`stdlib/public/Concurrency/DispatchGlobalExecutor.cpp`, `getGlobalQueue`), the global executor creates its queue with `dispatch_queue_create("Swift global concurrent queue", …)` and calls `dispatch_queue_set_width(queue, -3)`, `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS`. libdispatch (`src/queue.c`) turns that into `dispatch_hw_config(logical_cpus)`, which on Linux is `sysconf(_SC_NPROCESSORS_CONF)` (`src/shims/hw_config.h`): the CPUs the machine has, not the ones this process may use. So under `taskset -c 0` the pool stays two wide on a two-core machine, two blocked threads sharing one core, while page 2's Dispatch pool sizes itself by the affinity mask. On Apple platforms the runtime asks Dispatch for its *cooperative* global queues instead.
+ - speaker: Point at the blocking batch: its `usleep task` spans go as many at a time as the printed width (two on a two-core machine), one round after another; then at the suspending batch, every `Task.sleep task` span side by side. Say: the width counts running jobs, not busy cores, so a task asleep in `usleep` keeps its place. Usual question: "doesn't Dispatch add threads for blocked work?" It does, to its pool, after a second or so; the tasks' queue still starts no more than its width. The next section shows that pool is Dispatch's own.
 
+ - deep dive: Where the width comes from. In the Swift runtime on Linux (`stdlib/public/Concurrency/DispatchGlobalExecutor.cpp`, `getGlobalQueue`), the global executor creates its queue with `dispatch_queue_create("Swift global concurrent queue", …)`, with the task priority as its quality of service, and calls `dispatch_queue_set_width(queue, -3)`, `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS`. libdispatch 6.3.1 (`_dispatch_lane_set_width` in `src/queue.c`, `_dispatch_qos_max_parallelism` in `src/shims.h`) turns that into `dispatch_hw_config(logical_cpus)`, which on Linux is `sysconf(_SC_NPROCESSORS_CONF)` (`src/shims/hw_config.h`): the CPUs the machine has, not the ones this process may use.
+
+   The width only counts jobs. The threads that run them come from the pool the queue targets, libdispatch's pool for its quality of service, and that pool is sized by the affinity mask (next section). So under `taskset -c 0` on a two-core machine the tasks' queue stays two wide while the pool starts with room for one thread: the blocking batch runs one task at a time until libdispatch's once-a-second check finds that thread blocked and adds a second (measured at 1× on this machine, busy with builds: eight blocking tasks took 2.54 to 2.63 s in three runs, not the 2.0 s the page predicts; how much longer varies with when the check comes). The thread it added stays for 5 s once idle, so the next section's single block leaves it free, and the task there starts at once.
+
+   On Apple platforms the runtime asks Dispatch for its *cooperative* global queues instead (`dispatch_get_global_queue` with a cooperative flag), which a page on Linux cannot show.
+
+ ## One pool for tasks and Dispatch
+
+ On Linux Swift keeps no threads of its own for tasks. The tasks' queue targets libdispatch's pool for its quality of service, and a task started without a priority, like every task on this page, has the default one (`TaskPriority.medium`): its jobs run on the same worker threads as the blocks of `DispatchQueue.global()` (page 2). That pool has room for as many threads as this process may use cores (`usableCores()`, read from the affinity mask), made as work comes and gone after 5 s idle; beyond that, libdispatch adds one only when its once-a-second check finds work waiting and fewer of the pool's workers runnable than there are cores, because the others are blocked.
+
+ So Dispatch work can hold up tasks. The page fills the pool: it sends to `DispatchQueue.global()` as many blocks as the pool has room for threads, each blocking its thread for two seconds at 1×, waits until all of them run, and starts one detached task. The task's span starts only when it gets a thread: when a block ends and frees one, or when the check adds one. Which comes first varies: at 1× the check always does, within a second of real time whatever the speed; at `--speed 4` the blocks end after half a second, and either can. The page prints which.
+
+ The lanes show the sharing: the blocks, in Dispatch's colour, run on the threads that ran the batches above in the tasks' colour.
+
+ - experiment: Set `gcdBlocksCompute` to true. The blocks now keep their cores busy computing instead of sleeping. A computing worker is not blocked, so the check adds no thread, and the task's span starts only when a block ends, on that block's lane.
+
+ - speaker: Point at the `Dispatch block` spans in Dispatch's colour on the same `T` lanes that just ran tasks, and at the task's span, which starts only when a thread comes to it. Read the printed line: whether a block ended first or the pool added a thread varies with the speed and with when libdispatch's once-a-second check falls (at 1× it is the added thread). Usual question: "so GCD code can hold up my tasks?" On Linux, yes: one pool serves both, and a pool full of blocked Dispatch work delays tasks until a thread frees or the check adds one. Demo: set `gcdBlocksCompute` to true, and the task waits for a block to end, on its lane.
+ */
+let poolThreads = usableCores()
+let gcdSeconds = 2.0
+let blockMeter = OverlapMeter()
+let blocksRunning = DispatchGroup()
+let blocksDone = DispatchGroup()
+
+for number in 1...poolThreads {
+    blocksRunning.enter()
+    DispatchQueue.global().async(group: blocksDone) {
+        blockMeter.measure {
+            trace("Dispatch block \(number)") {
+                blocksRunning.leave()
+                if gcdBlocksCompute { Simulated.compute(gcdSeconds) } else { blockThread(gcdSeconds) }
+            }
+        }
+    }
+}
+// Blocks the main actor for the moment the blocks take to start: resuming an await while the blocks hold every thread
+// of the pool would itself wait for a thread (measured: until the pool grew).
+blocksRunning.wait()
+mark("Task.detached behind the blocks")
+let taskCreated = ContinuousClock.now
+let (behindThread, behindWait) = await Task.detached {
+    trace("task behind the Dispatch blocks") { (ThreadIdentity.current, ContinuousClock.now - taskCreated) }
+}.value
+await withCheckedContinuation { continuation in
+    blocksDone.notify(queue: .main) { continuation.resume() }
+}
+let gotThread = blockMeter.threads.contains(behindThread) ? "the thread a block freed" : "a thread the pool added"
+print("\(poolThreads) Dispatch block\(poolThreads == 1 ? "" : "s") \(gcdBlocksCompute ? "computing" : "blocked") for \(Simulated.describe(gcdSeconds)); the task behind them waited \(formatSeconds(behindWait / .seconds(1))) and ran on \(gotThread)")
+
+/*:
  ## An `await` may resume on another thread
 
  A suspended task holds no thread, so when it resumes it runs on whichever pool thread is free, not necessarily the one it left. Four detached tasks run four steps each, sleeping between steps; each step is a span on the lane of the thread that ran it.
+
+ - speaker: Read the hop count aloud, and point at a task whose steps sit on different lanes, if this run has one: how many hop varies from run to run, and on a busy machine a run can have none. Say: nothing tied to a thread survives an `await`. Usual question: "can I pin a task to one thread?" Not on the global executor; an actor with a custom executor decides where its code runs, which is beyond this page.
  */
 let hoppers = (1...4).map { number in
     Task.detached {
@@ -208,7 +267,7 @@ print("In this run \(hops) of \(resumptions) resumptions came back on another th
  - `Task.isCancelled` is `Operation.isCancelled`: a `Bool` to check between steps, and stop however suits;
  - `try Task.checkCancellation()` throws `CancellationError` if the task was cancelled, and the error carries the stop up through every `try`.
 
- Functions of the runtime that wait check for you: a cancelled `Task.sleep` ends at once and throws.
+ Only some waits look for you. A cancelled `Task.sleep` ends at once and throws, as does any function that calls `Task.checkCancellation()` itself. Most awaits do not: a task awaiting a continuation, another task's `value`, a group's `next()` or an actor waits exactly as long as it would have, cancelled or not. To stop such a wait at the moment of cancelling, the code that waits installs a handler with `withTaskCancellationHandler`; page 13, Streams and cancellation, runs one.
 
  The first task works in six chunks and checks `Task.isCancelled` between them. The page cancels it while chunk 3 runs: a gate (LessonKit's `Gate`, a hold made of a continuation: `wait()` suspends the task until someone calls `open()`) keeps chunk 3 going until the `cancel()` has been sent, so the order is certain. Chunk 3 still runs to its end, and the task stops at its next check.
  */
@@ -262,7 +321,26 @@ sleeper.cancel()
 print("The sleeping task \(await sleeper.value)")
 
 /*:
- Unlike an operation's, a task's cancellation reaches further: cancelling a task cancels its child tasks too (page 10), and `withTaskCancellationHandler` runs code at the moment of cancelling, to stop a callback-style request as page 3's fetch did in its `cancel()` override.
+ The third task awaits a continuation: LessonKit's `Gate.wait()` is one, resumed by `open()`. Cancelled while it waits, it goes on waiting, and only when the page opens the gate, a fifth of a second at 1× after the `cancel()`, does it carry on, to find `Task.isCancelled` true.
+
+ - speaker: Point at three things: chunk 3 running on past the `cancel()` mark and no chunk after it; the 10 s sleep cut short at its cancel mark; the continuation's span running past its cancel mark until the page's `open()` mark. Say: cancelling sets a flag; only waits that look at it end early. Usual question: "then how do I cancel a network request?" Check between steps, or wrap the wait in `withTaskCancellationHandler`, which page 13 runs.
+ */
+let continuationReached = Gate()
+let resumedByHand = Gate(announcing: continuationReached)
+let continuationWaiter = Task.detached {
+    await trace("awaiting a continuation") { await resumedByHand.wait() }
+    return Task.isCancelled
+}
+await continuationReached.wait()
+continuationWaiter.cancel()
+mark("cancel() the continuation's task")
+try await sleepTask(0.2)
+mark("open() its gate")
+resumedByHand.open()
+print("The task awaiting a continuation waited until it was resumed; Task.isCancelled then: \(await continuationWaiter.value)")
+
+/*:
+ Unlike an operation's, a task's cancellation reaches further: cancelling a task cancels its child tasks too (page 10), and `withTaskCancellationHandler` runs code at the moment of cancelling, to stop a callback-style request as page 3's fetch did in its `cancel()` override (page 13 runs it).
 
  ## Continuations: `finish()` for `async`
 
@@ -287,6 +365,8 @@ print("The rocket photo, through a continuation: \(rocketSize ?? "not found")")
  **Resumed twice**, it crashes the program. A task cannot return twice from one `await`, so the second `resume` is a bug, and the runtime stops at once rather than let it corrupt a task that has moved on. The message names the function that made the continuation, from the `function:` argument, `#function` by default.
 
  - experiment: Set `resumeTwice` to true. The buggy service below answers twice, its callback resumes twice, and the page crashes with `Fatal error: SWIFT TASK CONTINUATION MISUSE: photoSizeFromTheBuggyService(named:) tried to resume its continuation more than once, returning Optional("…")!`, from `_Concurrency/CheckedContinuation.swift` line 169 of the Swift 6.3.1 runtime.
+
+ - speaker: Point at `await photoSize(named: rocket)` spanning the download on another lane: the task holds no thread while the callback is pending. Demo: set `resumeTwice` to true, and the page stops with the runtime's misuse message, which the tutorial shows as the announced ending. Usual question: "checked or unsafe continuation?" Checked: the unsafe one says nothing when it is misused, as the box below tells.
  */
 func photoSizeFromTheBuggyService(named name: String) async -> String? {
     await withCheckedContinuation { continuation in

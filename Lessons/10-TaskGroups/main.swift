@@ -4,6 +4,8 @@
  Page 9's tasks were started one by one and awaited one by one. Most concurrent work comes in families: download every photo, then show them all; stop the whole family when one member fails. A *task group* is such a family, and the language keeps it together: the group's scope does not end before every child has.
 
  This page sets task groups beside what part one used for families (dependencies, `DispatchGroup`, `maxConcurrentOperationCount`, `cancelAllOperations`), meets `async let`, and runs one workload three ways, one after another, so the lanes compare how each uses threads.
+
+ - speaker: Say: most concurrent work comes in families, and a task group is a family the language keeps together: its scope does not end before every child has. Point, once the first group has run, at the task view (`t` in the timeline): the group as a row with its children under it, across whichever threads ran them. Usual question: "is this a `DispatchGroup`?" It counts for you like one, and more: its children cannot outlive the scope, and cancelling the parent task cancels them.
  */
 @preconcurrency import Glibc
 import Foundation
@@ -36,7 +38,7 @@ func downloadSeconds(_ name: String) -> Double {
 /*:
  ## A family of tasks: `withTaskGroup`
 
- `withTaskGroup(of:)` gives its closure a group; `group.addTask { … }` starts a child task at once, on the cooperative pool. Iterating the group with `for await` hands over each child's result **as it finishes**, not in the order they were added. And `withTaskGroup` does not return until every child has ended, whether or not the closure waited for it: the family cannot outlive its scope.
+ `withTaskGroup(of:)` gives its closure a group; `group.addTask { … }` starts a child task at once, on the global executor (page 9). Iterating the group with `for await` hands over each child's result **as it finishes**, not in the order they were added. And `withTaskGroup` does not return until every child has ended, whether or not the closure waited for it: the family cannot outlive its scope.
 
  The page writes `asTracedTask` and `addTracedTask`: LessonKit's names for the same calls that also number each task, so the timeline's task view (`t` in the timeline, after the queues) draws the group as a row with a row for each child under it, across whichever threads ran them.
 
@@ -65,11 +67,15 @@ print("Filtered in the order they finished: \(arrivals.joined(separator: ", "))"
 /*:
  The children ran concurrently, and each result was handed over once its child had finished: the timeline shows every `arrived` mark after that child's filter, and the `withTaskGroup` span ending after the last of them. The photo added first downloads longest, so on a quiet machine the results come back to front; the line above says how they came in this run.
 
+ - speaker: Point at each `arrived` mark sitting after its child's filter, and at the `withTaskGroup` span ending after the last of them. Read the order line aloud: on a quiet machine back to front, on a busy one it can differ, and the line says what this run did. Usual question: "can I have the results in the order I added them?" Return each with its index and sort, or use `async let` for a fixed few.
+
  ## Limiting a group's width
 
- An `OperationQueue` takes `maxConcurrentOperationCount` and holds back the rest. A task group has no such setting: every `addTask` starts a child, and only the pool's width limits how many *run*. Downloads suspend, so all of them would be in flight at once. To keep a group to `groupWidth` at a time, start that many, then add the next only as one finishes: `group.next()` awaits the next child to end.
+ An `OperationQueue` takes `maxConcurrentOperationCount` and holds back the rest. A task group has no such setting: every `addTask` starts a child, and only the global executor's width, as many as the cores, limits how many *run*. Downloads suspend, so all of them would be in flight at once. To keep a group to `groupWidth` at a time, start that many, then add the next only as one finishes: `group.next()` awaits the next child to end.
 
  - experiment: Change `groupWidth`. At 1 the downloads run one after another, at 6 all at once; the line below says how many the page counted at most.
+
+ - speaker: Point at the `download` spans of the limited group, never more side by side than `groupWidth`, and at the printed line that counts them. Say: the group has no width setting; the loop of `next()` and `addTask` is the width. Usual question: "why not a semaphore around each child?" `DispatchSemaphore.wait()` blocks a thread and holds one of the global executor's few places (page 9); `next()` suspends.
  */
 let limitedMeter = OverlapMeter()
 await trace("group of width \(groupWidth)") {
@@ -99,6 +105,8 @@ print("The group of width \(groupWidth) ran at most \(limitedMeter.mostAtOnce) d
  When the family is small and fixed, `async let` starts a child task for one value right where it is declared, and the parent goes on until it `await`s the value. Two downloads here run at once; the parent waits for both together.
 
  - note: An `async let` whose value is never awaited is not left behind: at the end of its scope it is cancelled and then awaited, so its work cannot outlive the function either.
+
+ - speaker: Point at the two `download` spans side by side inside the `async let` span. Usual question: "when does the child start, at the `async let` or at the `await`?" At the `async let`: the `await` only collects the value.
  */
 let (coffee, chelsea) = try await trace("async let") {
     async let coffee = downloadPhoto("coffee", seconds: 0.3)
@@ -113,6 +121,8 @@ print("async let fetched coffee (\(coffee.width)×\(coffee.height)) and chelsea 
  `cancelAllOperations()` cancels a queue's operations when *you* call it; an operation that fails tells nobody, and its dependents still run (page 4). A *throwing* group has children that can fail too. Here one of three throws, its error reaches the group's closure through `try await group.next()`, and the closure throws it on. Its two siblings are a sleeper, in a two-second `Task.sleep`, and a worker that computes ten chunks and calls `try Task.checkCancellation()` before each. What becomes of them is the page's prediction: the run prints the answer, and the lanes and marks show it. Gates keep the order certain: the failing child throws only once both siblings have started.
 
  - experiment: Set `failingChild` to false: nothing throws, and each child ends on its own.
+
+ - speaker: Ask the room the prediction before the run: what becomes of the sleeper and the worker when the upload throws? Then point at the sleeper's span ending at the throw and the worker's mark after the chunk it was in, both before `withThrowingTaskGroup` ends. Usual question: "does the group kill the siblings?" No: it cancels them and waits, and each stops at its own next check, as on page 9.
  */
 enum UploadError: Error {
     case serverRefused
@@ -304,11 +314,13 @@ for way in [byOperations, byDispatch, byTaskGroup] {
 }
 
 /*:
- The hand-offs show where each way puts the next step. The dependency leaves it to the queue, which starts the filter operation on whichever of its threads is free; a block sent with `async` goes to whichever worker of the global queue takes it; a resumed continuation puts the child back on the cooperative pool, whose queue (`Swift global concurrent queue`) shares libdispatch's workers with every other queue. In every way the scheduler picks the thread, so how many hand-offs hop changes from run to run: the lines above and the phase view say what this run did. A hop costs at least the time for another thread to be woken or freed, and the phase view reads what each cost in this run.
+ The hand-offs show where each way puts the next step. The dependency leaves it to the queue, which starts the filter operation on whichever of its threads is free; a block sent with `async` goes to whichever worker of the global queue takes it; a resumed continuation puts the child back on the global executor, whose queue (`Swift global concurrent queue`) runs on the same libdispatch workers as `DispatchQueue.global()` (page 9). In every way the scheduler picks the thread, so how many hand-offs hop changes from run to run: the lines above and the phase view say what this run did. A hop costs at least the time for another thread to be woken or freed, and the phase view reads what each cost in this run.
 
  In the task group all six downloads waited at once and held no thread (the line says how many were in flight), so the pool's few threads were free to filter. The operations and the blocks waited only as many at a time as Dispatch had threads for them, and Dispatch on Linux adds a thread for blocked work about once a second (page 2). Had the work only computed, no way could have beaten the cores: a core computes one filter at a time, however the work was handed to it.
 
- - important: The difference is the waits, and they are the task group's only because its download *suspends*. A child that blocked with `usleep` or `Simulated.wait` would hold one of the pool's threads, as page 9's blocking batch did, and its downloads would wait a pool's width at a time: the cooperative pool never grows.
+ - speaker: Switch the timeline to the phases view (`t`) and compare the three rows: how long each took, on how many threads, and how many hand-offs hopped, all of which vary from run to run; the printed lines say what this run did. Say: read the `downloads in flight` figures: the task group's downloads suspend, so all six can be in flight at once, while the operations and the blocks wait as many at a time as Dispatch has threads for them. Usual question: "so should everything be a task group?" Where the work waits, suspending beats blocking; where it computes, all three ways are held to the cores.
+
+ - important: The difference is the waits, and they are the task group's only because its download *suspends*. A child that blocked with `usleep` or `Simulated.wait` would hold its thread and one of the global executor's places, as page 9's blocking batch did, and its downloads would wait a queue's width at a time: the tasks' queue never widens, even when libdispatch adds a thread to the pool under it.
 
  Groups tie tasks together; the next page is about data that several tasks share, and the type Swift made for it: [Actors](@next)
 

@@ -8,7 +8,8 @@ import TourTestSupport
 @Suite("Exercises of page 9: Tasks", .bodiesBelowTheRunner)
 struct TasksExerciseTests {
     static let challenge = PageExercises.tasks.challenge
-    static let poolWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
+    /// How many tasks the global executor runs at once: libdispatch reads the runtime's width -3 as this count.
+    static let taskWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
 
     /// A run of `product` as `tour check 9` makes it, and its verdict.
     static func check(_ product: String) async -> (record: RunRecord, verdict: CheckVerdict) {
@@ -17,22 +18,22 @@ struct TasksExerciseTests {
         return (record, CheckVerdict(of: record, for: challenge))
     }
 
-    @Test func theUntouchedExerciseBlocksAPoolsWidthAtATimeAndTheVerdictSaysSo() async throws {
+    @Test func theUntouchedExerciseBlocksAQueuesWidthAtATimeAndTheVerdictSaysSo() async throws {
         let (record, verdict) = await Self.check(Self.challenge.product)
-        try Self.expectTheTasksBlockedAPoolsWidthAtATime(record, verdict)
+        try Self.expectTheTasksBlockedAQueuesWidthAtATime(record, verdict)
     }
 
     /// A run whose eight tasks blocked their threads: the verdict names the widest wait and the blocked threads.
-    static func expectTheTasksBlockedAPoolsWidthAtATime(_ record: RunRecord, _ verdict: CheckVerdict) throws {
+    static func expectTheTasksBlockedAQueuesWidthAtATime(_ record: RunRecord, _ verdict: CheckVerdict) throws {
         #expect(record.ending == .exited(code: 0))
         let waits = record.spans.filter { $0.name.hasPrefix("await thumbnail ") }
         let widest = try #require(record.mostAtOnce(waits))
-        #expect(widest.count <= Self.poolWidth, "blocked tasks ran no more than the pool's width at once")
+        #expect(widest.count <= Self.taskWidth, "blocked tasks ran no more than the queue's width at once")
         let blocked = record.spans.filter { $0.name.hasPrefix("blocked waiting for ") }
         let first = try #require(blocked.min { $0.start < $1.start })
         #expect(verdict.failures.map(\.text) == [
-            "at most \(widest.count) requests waited at once, from \(record.timeText(at: widest.since)): the cooperative pool here "
-                + "is \(Self.poolWidth) threads wide and never grows, and each waiting task held one of them",
+            "at most \(widest.count) requests waited at once, from \(record.timeText(at: widest.since)): the global executor here "
+                + "runs \(Self.taskWidth) tasks at once, and each task blocked waiting held its thread and its place",
             "8 times a task blocked its thread in \"blocked waiting for N\", the first on \(record.threadDescription(first.thread)) "
                 + "at \(record.timeText(at: first.start)): suspend with withCheckedContinuation instead of waiting on the semaphore",
         ])
@@ -63,7 +64,7 @@ struct TasksExerciseTests {
     /// Only the first step: `thumbnailSize(_:)` written, but the tasks still block on the semaphore.
     @Test func anUnusedContinuationFailsBecauseTheTasksStillBlock() async throws {
         let (record, verdict) = await Self.check("ExerciseVariant09TasksFirstStep")
-        try Self.expectTheTasksBlockedAPoolsWidthAtATime(record, verdict)
+        try Self.expectTheTasksBlockedAQueuesWidthAtATime(record, verdict)
     }
 
     // MARK: The judge on runs that went wrong in other ways
@@ -93,8 +94,8 @@ struct TasksExerciseTests {
     @Test func eightWaitsAtOnceWithNoneBlockedPass() throws {
         let findings = Self.challenge.judge(try Self.waitsRun((0..<8).map { ($0, 400 + $0) }))
         #expect(findings.filter { !$0.holds }.isEmpty, "\(findings.filter { !$0.holds })")
-        #expect(findings.contains(CheckFinding(holds: true, "8 requests waited at once from 0.01 s, more than the pool's "
-                                               + "\(Self.poolWidth) threads: a suspended task holds none")))
+        #expect(findings.contains(CheckFinding(holds: true, "8 requests waited at once from 0.01 s, more than the "
+                                               + "\(Self.taskWidth) tasks the global executor runs at once: a suspended task holds no thread")))
     }
 
     // MARK: The prediction
@@ -120,7 +121,7 @@ struct TasksExerciseTests {
         return try TraceFixture.record(lines, ending: .exited(code: 0))
     }
 
-    @Test func predictionIsRightForRoundsWhenTheTasksWentAPoolsWidthAtATime() throws {
+    @Test func predictionIsRightForRoundsWhenTheTasksWentAQueuesWidthAtATime() throws {
         let observation = Self.prediction.observe(try Self.batchRun(atOnce: 2))
         #expect(observation.rightChoice == "b")
         #expect(observation.happened == "the 8 tasks took 401.0 ms, 4.0 times one task's 100.0 ms, at most 2 at once")

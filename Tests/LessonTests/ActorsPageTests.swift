@@ -41,6 +41,15 @@ struct ActorsPageTests {
         }
     }
 
+    /// The actor borrows the global executor's threads (page 9): its work runs as jobs of `Swift global concurrent queue`,
+    /// so a `Simulated.wait` inside it keeps one of that queue's places.
+    @Test func theActorsWorkRunsOnTheGlobalExecutorsQueue() async throws {
+        let run = await Self.run.value
+        let writes = run.spans.filter { $0.name.hasPrefix("actor writes ") }
+        try #require(!writes.isEmpty)
+        #expect(writes.allSatisfy { $0.queue == "Swift global concurrent queue" }, "\(Set(writes.map(\.queue)))")
+    }
+
     @Test func aReentrantCallSeesTheStateChangedAcrossItsAwait() async throws {
         let run = await Self.run.value
         let aFirst = try #require(run.spans(named: "A writes first name Charlie").first)
@@ -69,6 +78,18 @@ struct ActorsPageTests {
             #expect(span.queue == "com.apple.main-thread", "\(name) ran on \(span.queue)")
         }
         #expect(run.outputText.contains { $0.hasPrefix("@MainActor code ran with Thread.isMainThread false") })
+    }
+
+    @Test func aContendedMutexSleepsInAPriorityInheritanceFutex() async throws {
+        let run = await Self.run.value
+        let owner = try #require(run.spans(named: "owner holds the Mutex").first)
+        let waiter = try #require(run.spans(named: "waiter takes the Mutex").first)
+        let read = try #require(run.marks.first { $0.name == "read the waiter's system call" })
+        let ownerEnd = try #require(owner.end)
+        #expect(waiter.start > owner.start && read.time > waiter.start && read.time < ownerEnd,
+                "the page read the waiter's system call while the owner held the Mutex and the waiter waited for it")
+        #expect(try #require(waiter.end) >= ownerEnd, "the waiter had the Mutex only after the owner let go")
+        #expect(run.outputText.contains("While the owner held the Mutex, the waiting thread was in futex with FUTEX_LOCK_PI_PRIVATE"))
     }
 
     @Test func theMutexHoldsOneWriterAtATime() async throws {

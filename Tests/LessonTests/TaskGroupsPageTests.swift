@@ -56,6 +56,13 @@ struct TaskGroupsPageTests {
         #expect(run.outputText.contains("Filtered in the order they finished: \(names.joined(separator: ", "))"))
     }
 
+    @Test func aGroupsChildrenRunOnTheGlobalExecutorsQueue() async throws {
+        let run = await Self.run.value
+        let filters = Self.spans("tilt-shift ", inside: try Self.span("withTaskGroup", in: run), of: run)
+        try #require(!filters.isEmpty)
+        #expect(filters.allSatisfy { $0.queue == "Swift global concurrent queue" }, "\(Set(filters.map(\.queue)))")
+    }
+
     @Test func aGroupLimitedByHandRunsNoMoreThanItsWidthAtOnce() async throws {
         for (run, width) in [(await Self.run.value, 2), (await Self.turned.value, 1)] {
             let group = try Self.span("group of width \(width)", in: run)

@@ -14,8 +14,11 @@ struct TasksPageTests {
 
     static let taskCount = 8
     static let jobSeconds = 0.5
-    /// The cooperative pool's width, read where the Swift runtime reads it on Linux.
-    static let poolWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
+    /// How many tasks the global executor runs at once: the runtime sets its queue's width to -3,
+    /// `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS`, which libdispatch on Linux reads as `sysconf(_SC_NPROCESSORS_CONF)`.
+    static let taskWidth = sysconf(Int32(_SC_NPROCESSORS_CONF))
+    /// The run whose Dispatch blocks compute, so the pool adds no thread and the task waits for a block to end.
+    static let computingBlocks = Task { await recordRun(product: "Lesson09Tasks", knobs: [("gcdBlocksCompute", "true")], speed: speed) }
 
     static func span(_ name: String, in run: RunRecord) throws -> (span: Span, end: UInt64) {
         let span = try #require(run.spans(named: name).first, "no span named \(name)")
@@ -83,33 +86,90 @@ struct TasksPageTests {
         #expect(run.outputText.contains("Task.detached sees Request.id = none, on Swift global concurrent queue"))
     }
 
-    // MARK: - The cooperative pool
+    // MARK: - The global executor
 
-    @Test func blockingTasksRunAPoolsWidthAtATimeAndTakeThatManyRounds() async throws {
+    @Test func blockingTasksRunAQueuesWidthAtATimeAndTakeThatManyRounds() async throws {
         let run = await Self.run.value
         let jobs = run.spans.filter { $0.name.hasPrefix("usleep task ") }
         try #require(jobs.count == Self.taskCount)
         let widest = try #require(run.mostAtOnce(jobs)).count
-        #expect(widest <= Self.poolWidth, "the pool never ran more than its width: \(widest)")
-        #expect(widest == min(Self.poolWidth, Self.taskCount), "the pool is as wide as the cores: \(widest)")
+        #expect(widest <= Self.taskWidth, "the queue never ran more than its width: \(widest)")
+        #expect(widest == min(Self.taskWidth, Self.taskCount), "the queue is as wide as the cores: \(widest)")
         #expect(jobs.allSatisfy { $0.queue == "Swift global concurrent queue" })
-        let rounds = (Self.taskCount + Self.poolWidth - 1) / Self.poolWidth
+        let rounds = (Self.taskCount + Self.taskWidth - 1) / Self.taskWidth
         let batch = try Self.span("\(Self.taskCount) tasks that block", in: run)
         let seconds = Double(batch.end - batch.span.start) / 1e9
         #expect(seconds >= Double(rounds) * Self.jobSeconds / Self.speed * 0.99, "\(rounds) rounds cannot take \(seconds) s")
-        #expect(run.outputText.contains("The cooperative pool here is \(Self.poolWidth) threads wide (sysconf(_SC_NPROCESSORS_CONF)), so \(Self.taskCount) blocking tasks take \(rounds) rounds"))
+        #expect(run.outputText.contains("The tasks' queue here is \(Self.taskWidth) wide (sysconf(_SC_NPROCESSORS_CONF)), so \(Self.taskCount) blocking tasks take \(rounds) rounds"))
         let line = try Self.line(startingWith: "\(Self.taskCount) tasks blocking in usleep", in: run)
         #expect(line.text.contains(", at most \(widest) at once, on \(Set(jobs.map(\.thread)).count) threads"), "\(line.text)")
     }
 
-    @Test func suspendedTasksHoldNoThreadSoMoreThanThePoolsWidthWaitAtOnce() async throws {
+    @Test func suspendedTasksHoldNoThreadSoMoreThanTheQueuesWidthWaitAtOnce() async throws {
         let run = await Self.run.value
         let jobs = run.spans.filter { $0.name.hasPrefix("Task.sleep task ") }
         try #require(jobs.count == Self.taskCount)
         let widest = try #require(run.mostAtOnce(jobs)).count
-        #expect(widest > Self.poolWidth, "\(widest) suspended tasks waited at once on a pool \(Self.poolWidth) wide")
+        #expect(widest > Self.taskWidth, "\(widest) suspended tasks waited at once on a queue \(Self.taskWidth) wide")
         let line = try Self.line(startingWith: "\(Self.taskCount) tasks suspended in Task.sleep", in: run)
         #expect(line.text.hasSuffix(", at most \(widest) at once"), "\(line.text)")
+    }
+
+    // MARK: - One pool for tasks and Dispatch
+
+    /// The Dispatch blocks that fill the pool, the task started behind them, and the line the page printed about it.
+    static func blocksAndTheTaskBehindThem(in run: RunRecord) throws
+        -> (blocks: [(span: Span, end: UInt64)], task: Span, created: Mark, line: String) {
+        let blocks = try run.spans.filter { $0.name.hasPrefix("Dispatch block ") }.map { block in
+            (block, try #require(block.end, "\(block.name) never ended"))
+        }
+        let line = try Self.line(startingWith: "\(blocks.count) Dispatch block", in: run).text
+        return (blocks, try Self.span("task behind the Dispatch blocks", in: run).span,
+                try Self.mark("Task.detached behind the blocks", in: run), line)
+    }
+
+    @Test func dispatchBlocksRunOnTheThreadsThatRanTheTasksAndFillThePoolBeforeTheTaskStarts() async throws {
+        let run = await Self.run.value
+        let (blocks, task, created, _) = try Self.blocksAndTheTaskBehindThem(in: run)
+        try #require(!blocks.isEmpty, "the page sent no Dispatch block")
+        #expect(blocks.allSatisfy { $0.span.queue == "com.apple.root.default-qos" })
+        #expect(task.queue == "Swift global concurrent queue")
+        #expect(blocks.allSatisfy { $0.span.start <= created.time }, "every block was running before the task was made")
+        #expect(blocks.allSatisfy { $0.end > created.time }, "and none had ended")
+        let taskThreads = Set(run.spans.filter { $0.queue == "Swift global concurrent queue" && $0.start < created.time }.map(\.thread))
+        #expect(blocks.allSatisfy { taskThreads.contains($0.span.thread) },
+                "the blocks ran on threads that had run tasks: \(blocks.map(\.span.thread)) against \(taskThreads.sorted())")
+    }
+
+    /// Whether the pool's once-a-second check or the end of a block comes first varies; either way the task started
+    /// only when a thread came to it, and the page names which.
+    @Test func aTaskBehindBlockingDispatchBlocksStartsOnlyWhenABlockEndsOrThePoolGrows() async throws {
+        let run = await Self.run.value
+        let (blocks, task, created, line) = try Self.blocksAndTheTaskBehindThem(in: run)
+        #expect(task.start > created.time)
+        if let freed = blocks.first(where: { $0.span.thread == task.thread }) {
+            #expect(task.start >= freed.end, "the task ran on a block's thread only after that block ended")
+            #expect(line.hasSuffix("and ran on the thread a block freed"), "\(line)")
+        } else {
+            let earlier = run.spans.filter { $0.thread == task.thread && $0.start < task.start }.count
+                + run.marks.filter { $0.thread == task.thread && $0.time < task.start }.count
+            #expect(earlier == 0, "a thread the pool added has done nothing before the task: \(earlier) earlier events")
+            #expect(line.hasSuffix("and ran on a thread the pool added"), "\(line)")
+            #expect(blocks.allSatisfy { $0.span.thread != task.thread })
+        }
+        #expect(line.hasPrefix("\(blocks.count) Dispatch block\(blocks.count == 1 ? "" : "s") blocked for "), "\(line)")
+    }
+
+    @Test func aTaskBehindComputingDispatchBlocksWaitsForABlockToEndAndTakesItsThread() async throws {
+        let run = await Self.computingBlocks.value
+        #expect(run.ending == .exited(code: 0))
+        let (blocks, task, _, line) = try Self.blocksAndTheTaskBehindThem(in: run)
+        let firstEnd = try #require(blocks.map(\.end).min())
+        #expect(task.start >= firstEnd, "no thread came to the task before a block ended")
+        let freed = try #require(blocks.first { $0.span.thread == task.thread }, "the task ran on the thread of a block")
+        #expect(task.start >= freed.end)
+        #expect(line.hasPrefix("\(blocks.count) Dispatch block\(blocks.count == 1 ? "" : "s") computing for "), "\(line)")
+        #expect(line.hasSuffix("and ran on the thread a block freed"), "\(line)")
     }
 
     // MARK: - Thread hops
@@ -159,6 +219,16 @@ struct TasksPageTests {
         #expect(Double(sleep.end - sleep.span.start) / 1e9 < 10 / Self.speed, "the sleep ended before its time")
         #expect(try Self.mark("CancellationError", in: run).time >= sleep.end)
         #expect(run.outputText.contains("The sleeping task stopped by CancellationError"))
+    }
+
+    @Test func aCancelledTaskAwaitingAContinuationWaitsUntilItIsResumed() async throws {
+        let run = await Self.run.value
+        let wait = try Self.span("awaiting a continuation", in: run)
+        let cancel = try Self.mark("cancel() the continuation's task", in: run)
+        let open = try Self.mark("open() its gate", in: run)
+        #expect(wait.span.start < cancel.time && cancel.time < open.time, "cancelled while it waited, resumed after")
+        #expect(wait.end >= open.time, "the cancel did not end the wait; the open did")
+        #expect(run.outputText.contains("The task awaiting a continuation waited until it was resumed; Task.isCancelled then: true"))
     }
 
     // MARK: - Continuations

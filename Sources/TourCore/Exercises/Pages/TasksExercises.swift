@@ -2,7 +2,7 @@ import Foundation
 import PageProtocol
 
 extension PageExercises {
-    /// Page 9: how long blocking tasks take on the cooperative pool, and a callback turned into an `await` with a
+    /// Page 9: how long blocking tasks take on the global executor, and a callback turned into an `await` with a
     /// continuation so that eight requests wait at once.
     public static let tasks = PageExercises(
         page: "tasks",
@@ -12,7 +12,7 @@ extension PageExercises {
                 + "(\"8 tasks that block\"). How long does the batch take?",
             choices: [
                 .init(key: "a", text: "about half a second: each task gets a thread, as Dispatch gives a blocked block more in time"),
-                .init(key: "b", text: "about half a second for each pool's width of tasks: the pool is as wide as the cores and never grows"),
+                .init(key: "b", text: "about half a second for each queue's width of tasks: the tasks' queue runs as many at once as there are cores, however long they block"),
             ],
             observe: TasksExercises.observeBlockingBatch
         ),
@@ -20,11 +20,11 @@ extension PageExercises {
             id: "continuation-instead-of-blocking",
             title: "Let eight requests wait at once",
             task: "Eight tasks get thumbnail sizes from a callback service by blocking their threads on a semaphore, so they "
-                + "wait a pool's width at a time. Write an async thumbnailSize(_:) that suspends with withCheckedContinuation, "
+                + "wait a queue's width at a time. Write an async thumbnailSize(_:) that suspends with withCheckedContinuation, "
                 + "resumed once by the callback, and await it from the tasks.",
             folder: "09-Tasks",
             hints: [
-                "A task that blocks keeps its pool thread; a task that suspends gives it back. Which function turns a callback "
+                "A task that blocks keeps its thread and its place in the queue; a task that suspends gives both back. Which function turns a callback "
                     + "into something a task can suspend on?",
                 "func thumbnailSize(_ number: Int) async -> Int { await withCheckedContinuation { continuation in … } }: inside, "
                     + "call ThumbnailService.fetch(number) and resume the continuation from its callback, exactly once.",
@@ -40,9 +40,10 @@ extension PageExercises {
 /// The readings behind page 9's exercises.
 enum TasksExercises {
     static let requestCount = 8
-    /// The width of the cooperative pool on this machine: the Swift runtime sets its queue's width to the CPUs the
-    /// machine has, `sysconf(_SC_NPROCESSORS_CONF)`, and the page runs on the machine the check runs on.
-    static var poolWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_CONF))) }
+    /// How many tasks the global executor runs at once on this machine: the Swift runtime sets its queue's width to
+    /// `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS`, which libdispatch reads as the CPUs the machine has,
+    /// `sysconf(_SC_NPROCESSORS_CONF)`; the page runs on the machine the check runs on.
+    static var taskWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_CONF))) }
 
     /// Reads the page's blocking batch: how long it took against one task's wait, and how many ran at once.
     @Sendable static func observeBlockingBatch(_ record: RunRecord) -> Prediction.Observation {
@@ -60,7 +61,7 @@ enum TasksExercises {
         return .init(rightChoice: rounds < 1.5 ? "a" : "b", happened: happened)
     }
 
-    /// Judges the eight requests: each task's wait ended, more waited at once than the pool is wide, none blocked.
+    /// Judges the eight requests: each task's wait ended, more waited at once than the tasks' queue is wide, none blocked.
     @Sendable static func judgeRequests(_ record: RunRecord) -> [CheckFinding] {
         let waits = record.spans.filter { $0.name.hasPrefix("await thumbnail ") }
         guard !waits.isEmpty else {
@@ -77,13 +78,13 @@ enum TasksExercises {
                                          + "a continuation that is never resumed leaves its task waiting for good"))
         }
         if let widest = record.mostAtOnce(waits) {
-            if widest.count > poolWidth {
+            if widest.count > taskWidth {
                 findings.append(CheckFinding(holds: true, "\(widest.count) requests waited at once from \(record.timeText(at: widest.since)), "
-                                             + "more than the pool's \(poolWidth) threads: a suspended task holds none"))
+                                             + "more than the \(taskWidth) tasks the global executor runs at once: a suspended task holds no thread"))
             } else {
                 findings.append(CheckFinding(holds: false, "at most \(widest.count) requests waited at once, from "
-                                             + "\(record.timeText(at: widest.since)): the cooperative pool here is \(poolWidth) "
-                                             + "threads wide and never grows, and each waiting task held one of them"))
+                                             + "\(record.timeText(at: widest.since)): the global executor here runs \(taskWidth) tasks at "
+                                             + "once, and each task blocked waiting held its thread and its place"))
             }
         }
         let blocked = record.spans.filter { $0.name.hasPrefix("blocked waiting for ") }

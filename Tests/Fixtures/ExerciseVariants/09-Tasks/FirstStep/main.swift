@@ -2,8 +2,8 @@
  # Test variant: page 9's exercise with only the first step done
 
  `thumbnailSize(_:)` is written as the reference solution writes it, but the tasks still call
- `ThumbnailService.size(blocking:)`: each blocks a thread of the cooperative pool, so the requests wait a pool's width
- at a time, and the check must fail it.
+ `ThumbnailService.size(blocking:)`: each blocks its thread and keeps one of the global executor's places, so the
+ requests wait a queue's width at a time, and the check must fail it.
  */
 import Foundation
 import LessonKit
