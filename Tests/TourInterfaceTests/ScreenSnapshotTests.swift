@@ -165,9 +165,19 @@ struct ScreenSnapshotTests {
         // At 80×24 the help has no row to spare: every key's line still shows, and so does how to close it.
         let help = TourRenderer.render(model).lines.joined(separator: "\n")
         for line in Overlays.helpLines(model) {
-            #expect(help.contains(line.meaning.prefix(40)), "the help at 80×24 leaves out \(line.keys)")
+            #expect(help.contains(line.meaning), "the help at 80×24 leaves out or cuts \(line.keys)")
         }
         #expect(help.contains("Any key closes this."))
+        // On stage too, at both sizes a speaker uses.
+        for size in [Size(width: 80, height: 24), Size(width: 120, height: 40)] {
+            var stage = try FixturePages.model(width: size.width, height: size.height)
+            stage.press(.character("P"), .character("?"))
+            let screen = TourRenderer.render(stage).lines.joined(separator: "\n")
+            for line in Overlays.helpLines(stage) {
+                #expect(screen.contains(line.meaning), "the presenter's help at \(size.width)×\(size.height) leaves out or cuts \(line.keys)")
+            }
+            #expect(!screen.contains("not built yet"), "the stage has no list of pages, so its help has no states to explain")
+        }
         model.press(.escape, .character("r"), .character("q"))
         Snapshot.expect(TourRenderer.render(model).lines, matches: "compact-confirm-quit")
     }

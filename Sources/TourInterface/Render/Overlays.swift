@@ -9,13 +9,13 @@ enum Overlays {
 
     /// The presenter's keys (`tour present`, `P`).
     static let presenterHelpLines: [(group: String, keys: String, meaning: String)] = [
-        ("Reveal", "Space → ←", "next block (at a page's end, the next page) / back one"),
+        ("Reveal", "Space → ←", "next block (at a page's end, next page) / back one"),
         ("Pages", "n p", "next / previous page of the talk"),
-        ("Run", "r s t", "run the page / stop it / hide or show output and timeline"),
+        ("Run", "r s t", "run the page / stop it / hide or show the run"),
         ("Knobs", "[ ] - +", "choose a knob / change it; the room sees a caption"),
         ("Speed", "< >", "slower / faster simulated waits"),
         ("Scroll", "k j ↑ ↓", "back up the page / down again"),
-        ("Script", "Space →", "go on after a wait, or cut a pause short (Enter too)"),
+        ("Script", "Space →", "go on after a wait or cut a pause short; Enter too"),
         ("Other", "P Esc  ? q", "back to the tutorial / this help / quit"),
     ]
 
@@ -55,6 +55,8 @@ enum Overlays {
     static func drawHelp(_ model: TourModel, into buffer: inout CellBuffer) {
         let width = min(buffer.size.width - 2, 74)
         let helpLines = helpLines(model)
+        // The states are the marks of the list of pages, which the stage has not.
+        let states = model.presenter == nil ? states : []
         // A short screen gives the help its full height: at 80×24 every line of it still shows.
         let height = min(buffer.size.height, helpLines.count + 4 + states.count)
         let box = centered(width: width, height: height, in: buffer.size)
