@@ -12,20 +12,18 @@
 import Foundation
 import LessonKit
 
-enum Photo: String, CaseIterable {
-    case coffee, chelsea, astronaut, rocket
-}
-
-//: - experiment: Pick another photo with the `photo` knob: the page loads and filters that one instead. The size line names it and its pixels, every operation below filters it (the subclass's operation is named after it), and the filtered image has its size.
-let photoName = knob("photo", default: Photo.coffee, "which shipped photo to filter")
+//: - experiment: Set `photoScale` to 3: the photo is made three times as wide and as tall before anything filters it, nine times the pixels. The size line says 1200×900, the filtered image below has that size, and the time beside the first filter grows, because the filter visits every pixel.
+let photoScale = knob("photoScale", default: 1, in: 1...3, "how many times wider and taller the photo is made before it is filtered")
 let executionBlocks = knob("executionBlocks", default: 3, in: 1...6, "how many blocks the block operation runs")
 let startBeforeReady = knob("startBeforeReady", default: false, "call start() on an operation whose dependency has not finished")
 let reAddFinishedOperation = knob("reAddFinishedOperation", default: false, "add an operation that already ran to a queue")
 
-let photo = try Photos.load(photoName.rawValue)
-print("Loaded \(photoName.rawValue): \(photo.width)×\(photo.height) pixels")
+let photoName = "coffee"
+let shippedPhoto = try Photos.load(photoName)
+let photo = enlarged(shippedPhoto, by: photoScale)
+print("Loaded \(photoName): \(shippedPhoto.width)×\(shippedPhoto.height) pixels\(photoScale == 1 ? "" : ", enlarged to \(photo.width)×\(photo.height)")")
 
-//: Filtering once, on the main thread, with nothing around it. `duration` measures it and shows the time beside this line: the more pixels, the longer.
+//: Filtering once, on the main thread, with nothing around it. `duration` measures it and shows the time beside this line. The tilt-shift blurs around every pixel, so its work grows with the pixels.
 duration {
     _ = tiltShift(photo)
 }
@@ -37,7 +35,7 @@ duration {
 
  The closure must put its result somewhere the page can read it. Swift 6 lets a closure that may run on another thread capture only values that are `Sendable`: safe to share between threads. A class with a mutable `var` is not, unless it says so with `@unchecked Sendable`. That annotation is a promise the compiler cannot check: *I made every access safe myself*. `ImageBox` keeps the promise with an `NSLock`: `withLock` lets one thread at a time in, and a second thread that arrives waits at the door until the first leaves, so a read never sees half a write.
 
- - speaker: Point at the execution block spans sitting end to end on the main lane, and at the total printed below: about three waits, not one. On Linux swift-corelibs-foundation runs a block operation's blocks one after another on one thread; Apple's Foundation runs them concurrently. Usual question: "is that a bug?" It is how corelibs' `main()` is written, a loop over the blocks; code that needs them side by side should give separate operations to a queue.
+ - speaker: Point at the execution block spans sitting end to end on the main lane, and at the total printed below: about three waits, not one. On Linux swift-corelibs-foundation runs a block operation's blocks one after another on one thread; on Apple platforms they may run concurrently. Usual question: "is that a bug?" It is how corelibs' `main()` is written, a loop over the blocks; code that needs them side by side should give separate operations to a queue.
  */
 final class ImageBox: @unchecked Sendable {
     private let lock = NSLock()
@@ -60,7 +58,7 @@ peek(filtered.image.map { "\($0.width)×\($0.height) filtered" })
 /*:
  A block operation can hold more than one closure: `addExecutionBlock` adds another, and the operation is finished only when all of them are.
 
- - important: On Apple platforms the extra blocks run concurrently, on several threads. In swift-corelibs-foundation on Linux they run **one after another, on one thread**, in the order you added them: its `BlockOperation.main()` is a plain loop over the blocks. The spans below sit end to end on a single lane.
+ - important: On Apple platforms the extra blocks may run concurrently, on several threads: Apple's documentation says a block operation manages the concurrent execution of its blocks, and that they must assume nothing about where they run. In swift-corelibs-foundation on Linux they run **one after another, on one thread**, in the order you added them: its `BlockOperation.main()` is a plain loop over the blocks. The spans below sit end to end on a single lane.
 
  - experiment: Set `executionBlocks` to 6. Six spans sit end to end on one lane, and the total printed below grows to about six waits, because each block starts only when the one before it has returned.
  */
@@ -99,7 +97,7 @@ final class TiltShiftOperation: ObservedOperation, @unchecked Sendable {
     }
 }
 
-let filterOperation = TiltShiftOperation(name: "filter \(photoName.rawValue)")
+let filterOperation = TiltShiftOperation(name: "filter \(photoName)")
 filterOperation.inputImage = photo
 //: The completion block runs once the operation is finished. Which thread runs it is Foundation's choice, and the page's prediction asks you to guess before the run: the block prints the thread and the queue it ran on, and its `completion block` mark sits on that thread's lane. So that the page goes on only after the block has run, wherever it runs, the page waits for it with a `DispatchSemaphore`, a counter with a waiting room: `wait()` takes one from the count, or sleeps while the count is zero; `signal()` adds one and wakes a sleeper. Starting at zero, it makes the main thread sleep until the completion block signals.
 let completionRan = DispatchSemaphore(value: 0)
@@ -193,14 +191,27 @@ if reAddFinishedOperation {
 /*:
  Starting too early is the other error `start()` refuses. An operation is ready when every operation it depends on (`addDependency`, page 4) has finished. Started by hand before that, Foundation's `start()` reads `isReady`, finds it false, and stops the program: a queue would have waited, but a direct call has no one to wait for.
 
- - experiment: Set `startBeforeReady` to true. The page crashes with Foundation's "receiver is not yet ready to execute", and the trace has no state line at all for the operation, not even `ready`, because the only time Foundation asked, the answer was no.
+ - experiment: Set `startBeforeReady` to true. The page crashes with Foundation's "receiver is not yet ready to execute", and the trace has no state line at all for the operation, not even `ready`. Foundation asked twice, and both times the answer was no: `addDependency` reads `isReady` as it records the dependency, and `start()` reads it again. The operation below marks each answer it gives on the timeline, so the two `isReady: false` marks show both questions.
  */
+/// An operation that marks every answer its `isReady` gives, so the timeline shows each time Foundation asks.
+final class ReadinessMarkingOperation: ObservedOperation, @unchecked Sendable {
+    override var isReady: Bool {
+        let ready = super.isReady
+        mark("isReady: \(ready)")
+        return ready
+    }
+}
+
 if startBeforeReady {
     let neverRun = TiltShiftOperation(name: "dependency that never runs")
-    let tooEarly = TiltShiftOperation(name: "started before ready")
-    tooEarly.addDependency(neverRun)
+    let tooEarly = ReadinessMarkingOperation(name: "started before ready")
+    trace("addDependency") {
+        tooEarly.addDependency(neverRun)
+    }
     expectEnding(.crash, because: "start() is called on an operation whose dependency has not finished")
-    tooEarly.start()
+    trace("start()") {
+        tooEarly.start()
+    }
 }
 
 /*:

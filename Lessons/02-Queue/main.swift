@@ -28,11 +28,27 @@ enum Priority: String, CaseIterable {
     }
 }
 
+/// A quality of service, as a knob can name it.
+enum ServiceClass: String, CaseIterable {
+    case background, utility, `default`, userInitiated, userInteractive
+
+    var quality: QualityOfService {
+        switch self {
+        case .background: .background
+        case .utility: .utility
+        case .default: .default
+        case .userInitiated: .userInitiated
+        case .userInteractive: .userInteractive
+        }
+    }
+}
+
 let maxConcurrent = knob("maxConcurrentOperationCount", default: 2, in: 1...8, "how many photos the photo queue filters at once")
 let workload = knob("workload", default: Workload.sleeping, "what the eight pool jobs do: wait like a download, or compute")
 let previewPriority = knob("previewPriority", default: Priority.veryHigh, "queuePriority of the preview, the operation added last")
 let serialQoSQueue = knob("serialQoSQueue", default: false, "run the quality-of-service jobs one at a time")
 let rounds = knob("rounds", default: 3, in: 1...5, "how many times each width runs the batch; its fastest run counts")
+let queueQualityOfService = knob("queueQualityOfService", default: ServiceClass.background, "the qualityOfService of the second queue whose operation reads its nice value")
 
 let photoNames = Photos.names
 let photos = try photoNames.map { try Photos.load($0) }
@@ -168,9 +184,9 @@ print("This process may run on \(coresInWords) (sched_getaffinity); ProcessInfo.
 
  - deep dive: How the page counts cores. It asks the kernel which CPUs this process may run on (`sched_getaffinity`), because that is what sizes Dispatch's pool: libdispatch 6.3.1 counts the CPUs with `pthread_getaffinity_np` (`src/shims/hw_config.h`) and gives each quality-of-service class room for that many threads (`src/queue.c`), created as work arrives. Run under `taskset -c 0`, the count is 1.
 
-   `ProcessInfo.activeProcessorCount` in swift-foundation 6.3.1 (`ProcessInfo.swift`) reads cgroup v1 CPU quotas and then `sysconf(_SC_NPROCESSORS_ONLN)`, the CPUs online: it ignores the affinity mask, so under `taskset` the two numbers differ. Here they are printed side by side.
+   `ProcessInfo.activeProcessorCount` does not count the affinity mask. On Linux, Foundation 6.3.1 takes `ProcessInfo` from swift-foundation (`FoundationEssentials/ProcessInfo/ProcessInfo.swift`), which reads only cgroup v1 files: the CPU quota, `/sys/fs/cgroup/cpu/cpu.cfs_quota_us` over `cpu.cfs_period_us` rounded up; failing that, the first range in `/sys/fs/cgroup/cpuset/cpuset.cpus`; failing both, `sysconf(_SC_NPROCESSORS_ONLN)`, the CPUs online. It never reads cgroup v2, where today's containers keep their limits (`cpu.max`, `cpuset.cpus.effective`), so in such a container, or under `taskset`, it can count CPUs the process may not use. (CoreFoundation's own `__CFActiveProcessorCount` in swift-corelibs-foundation does count the affinity mask, but `ProcessInfo` does not call it.) Here the two numbers are printed side by side.
 
-   Why a busy machine flattens the speed-up: where `/proc/sys/kernel/sched_autogroup_enabled` is 1, as Debian ships it, the scheduler shares the CPU fairly between sessions first (each terminal, each `setsid`), and only then between the threads inside one. A second thread gets a second core only while that core has nothing else to do.
+   Why a busy machine flattens the speed-up: when more threads want to run than there are cores, the scheduler shares each core by weight, a weight that follows the nice value, rather than giving a core to one thread. Where `/proc/sys/kernel/sched_autogroup_enabled` is 1, as Debian ships it, it weighs sessions first (each terminal, each `setsid`), and only then the threads inside one. So a second thread of this page has a second core to itself only while no other thread wants that core; while another program's thread does, they share it, each with its weight's part of the time.
 
  ## Work that waits
 
@@ -178,7 +194,7 @@ print("This process may run on \(coresInWords) (sched_getaffinity); ProcessInfo.
 
  - experiment: Switch `workload` between `sleeping` and `computing`, and compare the lines below. Computing jobs take as long at the default width as at the cores' width, and use the CPU of all eight jobs: no width makes the cores compute faster. Sleeping jobs use almost no CPU, and at 1× the default width finishes sooner, because the pool adds threads while its workers wait, about one a second. At higher speeds the jobs may end before it does.
 
- - speaker: Point at the line that says at most 2 jobs ran at once at the default width, even though they only sleep. On Linux libdispatch looks for blocked workers once a second and adds one thread at a time; Apple's kernel tells Dispatch at once. Usual question: "so sleeping jobs on Linux are capped at the cores?" For the first second or so, yes; then the pool grows, one thread a second.
+ - speaker: Point at the line about the default width. At 1× more sleeping jobs usually run at once there than there are cores, and how many varies from run to run: on Linux libdispatch looks for blocked workers once a second and adds one thread each time, on a timer that starts with the process, not with this batch, so the first look can fall anywhere in the batch's first second; and threads an earlier batch made stay in the pool until they have been idle 5 s. At `--speed 4` and above the batch can end before any look, and the line says no more than the cores ran at once. Apple's kernel tells Dispatch at once when a worker blocks. Usual question: "so sleeping jobs on Linux are capped at the cores?" Until the pool's next look; then it grows, one thread a second.
  */
 let jobCount = 8
 let jobSeconds = 0.5
@@ -276,46 +292,59 @@ trace("waitUntilAllOperationsAreFinished") {
 
  ## What `qualityOfService` does here
 
- `qualityOfService` says how much the work matters to the user: `userInteractive`, `userInitiated`, `utility`, `background`. On Apple platforms it sets the priority of the thread that runs the work.
+ `qualityOfService` says how much the work matters to the user: `userInteractive`, `userInitiated`, `utility`, `background`. You can give it to a whole queue or to one operation, and on Linux the two do different things.
 
- - important: In swift-corelibs-foundation on Linux it does not. Every job below says, from inside, that it runs with the same scheduler priority (nice 0) and that `Thread.current.qualityOfService` is `default`. What it does do: on a queue wider than one, an operation without an explicit `queuePriority` gets one from its quality of service, so it changes the *order* in which waiting operations start. On a queue of width 1 even that is skipped.
+ A queue's quality of service reaches the threads. swift-corelibs-foundation runs a queue's operations on a concurrent `DispatchQueue` it makes for the queue, once, when it schedules the first operation, and gives it the queue's quality of service (`_synthesizeBackingQueue`, in `Operation.swift`): set it before adding anything. libdispatch runs that dispatch queue on its pool of threads for that class, and on Linux, where the kernel has no such classes, it gives each pool thread a *nice value* as it starts it (`setpriority` in `_dispatch_worker_thread`, `src/queue.c`): 10 for `background`, 2 for `utility`, 0 for the default (page 6 measures every class). A higher nice value gives the core away sooner while threads compete for one; on an idle core the thread runs as fast as any other.
 
- - experiment: Four jobs are added from least to most urgent. At width 2 the two most urgent start first; as slots free up the queue picks `utility`, then `background`. Set `serialQoSQueue` to true and they run strictly in the order added.
+ An operation's own quality of service does not. Foundation hands it to libdispatch with the operation's block, but the block runs on a thread of the queue's pool, and libdispatch on Linux sets a nice value only as it starts a thread. (Its overrides, which move urgent work to another class's threads, are compiled only where the kernel has such classes: `HAVE_PTHREAD_WORKQUEUE_QOS` is 0 with libdispatch's own thread pools, `src/internal.h`.) What an operation's class does change is the *order*: on a queue wider than one, an operation without an explicit `queuePriority` gets one from its quality of service. On a queue of width 1 even that is skipped.
 
- - speaker: Point at the four quality-of-service lines: every job says nice 0 and `Thread.current.qualityOfService = default`. Usual question: "then why set it?" For Apple platforms, where it matters; on Linux corelibs uses it only to choose which waiting operation starts next, and only when the queue is wider than 1.
+ Each job below reads the nice value of the thread running it from the kernel, field 19 of `/proc/thread-self/stat`, prints it and marks it on its lane. (`Thread.current.qualityOfService` would tell you nothing: corelibs keeps it as a stored property that nothing sets, `Thread.swift`, so it says `default` on every thread.)
+
+ - experiment: Set `queueQualityOfService` to `utility`: the second queue's operation then runs at nice 2 instead of 10, and at `default` at the same nice value as the first queue's.
  */
-/// A job that says, from inside, what its quality of service changed about the thread running it.
-final class ServiceClassJob: ObservedOperation, @unchecked Sendable {
+/// A job that reads, from inside, the nice value of the thread running it, and says so.
+final class NiceValueJob: ObservedOperation, @unchecked Sendable {
     override func main() {
-        let threadClass = serviceClassName(Thread.current.qualityOfService)
         let jobName = name ?? "job"
-        print("\(jobName) runs on thread \(ThreadIdentity.current): nice \(niceness()), Thread.current.qualityOfService = \(threadClass)")
+        let nice = ThreadIdentity.niceValue
+        mark("nice \(nice)")
+        print("\(jobName) ran on thread \(ThreadIdentity.current) at nice \(nice)")
         trace("\(jobName) at work") {
             Simulated.wait(0.2)
         }
     }
 }
 
-let serviceClasses: [(name: String, quality: QualityOfService)] = [
-    ("background", .background), ("utility", .utility), ("userInitiated", .userInitiated), ("userInteractive", .userInteractive),
-]
-
-func serviceClassName(_ quality: QualityOfService) -> String {
-    serviceClasses.first { $0.quality == quality }?.name ?? "default"
+/// Runs one `NiceValueJob` named `jobName` on a new queue whose quality of service is `quality`, or left unset.
+func runOnQueue(named queueName: String, quality: QualityOfService?, jobName: String) {
+    let queue = OperationQueue()
+    queue.name = queueName
+    if let quality { queue.qualityOfService = quality }
+    announceWidth(of: queue)
+    queue.addOperation(NiceValueJob(name: jobName))
+    trace("waitUntilAllOperationsAreFinished") {
+        queue.waitUntilAllOperationsAreFinished()
+    }
 }
 
-/// The scheduler's niceness of the calling thread: 0 is normal; higher values yield the core to others.
-func niceness() -> Int32 {
-    getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ThreadIdentity.current))
-}
+runOnQueue(named: "default queue", quality: nil, jobName: "The operation on a queue left at the default quality of service")
+runOnQueue(named: "\(queueQualityOfService.rawValue) queue", quality: queueQualityOfService.quality,
+           jobName: "The operation on a queue whose qualityOfService is \(queueQualityOfService.rawValue)")
 
+/*:
+ The four jobs below each set their own quality of service, on one queue left at the default, and are added from least to most urgent.
+
+ - experiment: At width 2 the two most urgent start first; as slots free up the queue picks `utility`, then `background`. Set `serialQoSQueue` to true and they run strictly in the order added. Either way every job runs at the first queue's nice value.
+
+ - speaker: Point at the two queue lines: with the knob left at `background`, that queue's operation ran at nice 10 and the default queue's at 0 (in a tour started under `nice`, the default shows that value instead, and background no less). Then at the four jobs' lines: each set its own class, and each ran at the default queue's nice value; their order is all their class changed. Usual question: "does nice 10 make the work slower?" Only while threads compete for a core: the scheduler then gives a nice-10 thread about a tenth of the share of a nice-0 one; on an idle core it runs as fast.
+ */
 let qualityQueue = OperationQueue()
 qualityQueue.name = "quality of service"
 qualityQueue.maxConcurrentOperationCount = serialQoSQueue ? 1 : 2
 announceWidth(of: qualityQueue)
 qualityQueue.isSuspended = true
-for serviceClass in serviceClasses {
-    let job = ServiceClassJob(name: serviceClass.name)
+for serviceClass in [ServiceClass.background, .utility, .userInitiated, .userInteractive] {
+    let job = NiceValueJob(name: serviceClass.rawValue)
     job.qualityOfService = serviceClass.quality
     qualityQueue.addOperation(job)
 }
@@ -325,7 +354,7 @@ trace("waitUntilAllOperationsAreFinished") {
 }
 
 /*:
- So on Linux, reach for `queuePriority` to order work and for `maxConcurrentOperationCount` to hold it back; quality of service will not make the urgent job's thread any faster.
+ So on Linux, give a queue a lower quality of service to make its work yield the cores to other work, reach for `queuePriority` to order work, and for `maxConcurrentOperationCount` to hold it back. An operation's own quality of service only orders it, and only on a queue wider than one.
 
  ## Suspending and resuming
 

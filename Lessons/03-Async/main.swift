@@ -18,6 +18,7 @@ enum RequestedPhoto: String, CaseIterable {
 let requestedPhoto = knob("requestedPhoto", default: RequestedPhoto.rocket, "the photo the result-typed operation fetches; there is no unicorn")
 let claimAsynchronous = knob("claimAsynchronous", default: false, "the too-early loader overrides isAsynchronous to return true")
 let forgetToFinish = knob("forgetToFinish", default: false, "the last image loader never calls finish()")
+let nestedWaits = knob("nestedWaits", default: false, "a main-queue block starts a second run-loop wait inside each of the last two waits")
 
 /*:
  The asynchronous work on this page is a pretend network: `downloadPhoto` returns at once, waits on another thread as a slow connection would (half a second at 1× unless told otherwise; `--speed` shortens every simulated wait, and the page prints the times that apply), then calls back with the photo, or with `nil` for a name it does not know or a download that was cancelled.
@@ -260,7 +261,7 @@ trace("waitUntilAllOperationsAreFinished") {
  - `waitWhileRunLoopTurns(until: { condition })` turns the loop until the condition holds;
  - each takes a `timeout:`, after which it throws; the work itself carries on.
 
- - deep dive: How the wait ends on Linux. A turn of the loop (`RunLoop.run(mode:before:)`) returns once it has served a source. Neither `RunLoop.perform`, a zero-interval `Timer`, nor `CFRunLoopWakeUp` alone makes it return early (measured with Swift 6.3.1). `CFRunLoopStop` does, but only during a turn: in swift-corelibs-foundation's `CFRunLoop.c` it does nothing while the loop has no current mode, so a stop that arrives just before the turn begins is lost, and the wait sleeps on to its deadline. So the helper gives the run loop a source of its own and *signals* it when the work is done: a signalled source stays signalled until the loop serves it, so the wake-up cannot be missed.
+ - deep dive: How the wait ends on Linux. A turn of the loop (`RunLoop.run(mode:before:)`) returns once it has served a source. Neither `RunLoop.perform`, a zero-interval `Timer`, nor `CFRunLoopWakeUp` alone makes it return early (measured with Swift 6.3.1). `CFRunLoopStop` does, but only during a turn: in swift-corelibs-foundation's `CFRunLoop.c` it does nothing while the loop has no current mode, so a stop that arrives just before the turn begins is lost, and the wait sleeps on to its deadline. So the helper gives the run loop a source of its own and *signals* it when the work is done: a signalled source stays signalled until the loop serves it, so the wake-up cannot be missed, as long as no second wait nests inside this one (see below).
 
  A timer on the main run loop ticks at a steady pace; each tick is a mark on the main thread's lane. The same download is waited for twice: watch the ticks stop during the blocking wait and carry on during the run-loop wait.
  */
@@ -330,8 +331,6 @@ peek(retinaLoad.outputImage != nil)
 
 /*:
  With a `timeout:`, the wait gives up and throws, and the page carries on. The work it was waiting for does not stop (nothing cancels it, unlike the hubble fetch); here the download still lands later (the page waits for that at its end), and its answer goes nowhere.
-
- - note: The run-loop trick has a trap. If something the loop serves during the wait (a timer, a main-queue block) starts a second wait, the loops nest: the outer wait cannot return until the inner one has, even when its own work finished long before, and its timeout fires late.
  */
 let giveUpAfter = 0.2 / Simulated.speed
 let rocketReply = DispatchSemaphore(value: 0)
@@ -349,6 +348,83 @@ do {
     print("The rocket wait gave up after \(Simulated.describe(0.2)); the download itself carries on")
 }
 rocketReply.signal()
+
+/*:
+ ## Using the wait in an app
+
+ The library this trick comes from says that in an app each wait must be wrapped in a block sent to the main queue. The code that handles an event, a tap, then only sends the block and returns to the run loop at once, and the wait runs later, as one more thing the loop serves; called in the handler itself, it would hold the handler until the work was done. Here the page plays the app: the tap handler sends the wrapped wait and returns, then the page turns the main run loop, as an app's would, until the wrapped wait has its photo.
+ */
+/// Plays the tap handler of an app: it wraps the wait in a main-queue block and returns at once.
+func handleTap(whenDone done: @escaping @Sendable () -> Void) {
+    DispatchQueue.main.async {
+        let image = try? trace("wrapped wait") {
+            try waitWhileRunLoopTurns { finish in
+                downloadPhoto("retina", seconds: 0.3) { finish($0) }
+            }
+        }
+        print("The wrapped wait, run by the run loop, got \(image.map { "\($0.width)×\($0.height)" } ?? "no image")")
+        done()
+    }
+    mark("tap handler returned")
+}
+
+let wrappedWaitDone = Atomic<Bool>(false)
+handleTap { wrappedWaitDone.store(true, ordering: .relaxed) }
+print("The tap handler returned before its wait began")
+// What an app's main run loop does all day: turn, serving timers and main-queue blocks as they come.
+while !wrappedWaitDone.load(ordering: .relaxed) {
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+}
+
+/*:
+ The same library warns of the price: a wait and its timeout "may not finish at proper time" in such a block, because the loops nest. If something the loop serves during a wait (a timer, a main-queue block) starts a second wait, the first wait's loop is not the one turning: it cannot return until the inner wait has returned, even when its own work finished long before, and its timeout fires late.
+
+ The two waits below run without anything inside them, unless you turn the knob: one waits for a download of 0.2 s, the other for a download that never answers in time, with a timeout of 0.3 s (at 1×). Each line says when it returned. They use the `until:` form, which looks at its condition at least every 10 ms, because nested, the callback forms can do worse than return late. Their wake-up is a source of the run loop, and the inner loop serves any source of the outer wait too: in runs on this machine the inner wait took the outer wait's wake-up, and the outer wait slept on with its answer in hand, until something else ended its turn.
+
+ - experiment: Set `nestedWaits` to true. A main-queue block sent before each wait starts a second wait inside it, for a download of 1 s. Both lines change: the first wait's download still lands after 0.2 s, but the wait returns only after about 1 s, when the inner wait does; the second wait's timeout of 0.3 s fires after about 1 s too.
+ */
+/// Sends a main-queue block that starts a wait of its own; the loop of the wait the page starts next serves it.
+func startInnerWait(_ label: String) {
+    guard nestedWaits else { return }
+    DispatchQueue.main.async {
+        let landed = Atomic<Bool>(false)
+        downloadPhoto("retina", seconds: 1) { _ in landed.store(true, ordering: .relaxed) }
+        try? trace("inner wait during \(label)") {
+            try waitWhileRunLoopTurns(until: { landed.load(ordering: .relaxed) })
+        }
+    }
+}
+
+/// Seconds since `start`, on the clock the waits use.
+func secondsSince(_ start: ContinuousClock.Instant) -> Double {
+    (ContinuousClock.now - start) / .seconds(1)
+}
+
+startInnerWait("the first wait")
+let firstWaitStart = ContinuousClock.now
+let landedAfter = Mutex<Double?>(nil)
+downloadPhoto("astronaut", seconds: 0.2) { _ in
+    landedAfter.withLock { $0 = secondsSince(firstWaitStart) }
+}
+try trace("first wait") {
+    try waitWhileRunLoopTurns(until: { landedAfter.withLock { $0 } != nil })
+}
+let firstWaitReturned = secondsSince(firstWaitStart)
+print("The first wait's download landed after \(formatSeconds(landedAfter.withLock { $0 } ?? 0)); the wait returned after \(formatSeconds(firstWaitReturned))")
+
+startInnerWait("the second wait")
+let neverInTime = DispatchSemaphore(value: 0)
+let hubbleLanded = DispatchSemaphore(value: 0)
+let secondWaitStart = ContinuousClock.now
+downloadPhoto("hubble", heldBy: neverInTime) { _ in hubbleLanded.signal() }
+do {
+    try trace("second wait") {
+        try waitWhileRunLoopTurns(until: { false }, timeout: 0.3 / Simulated.speed)
+    }
+} catch RunLoopWaitError.timedOut {
+    print("The second wait was to give up after \(Simulated.describe(0.3)), and gave up after \(formatSeconds(secondsSince(secondWaitStart)))")
+}
+neverInTime.signal()
 ticker.invalidate()
 
 /*:
@@ -395,4 +471,5 @@ trace("waitUntilAllOperationsAreFinished") {
  Back: [Queue](@previous)
  */
 rocketLanded.wait()
-print("Done: every operation finished, each when it said so, and the abandoned rocket download landed too.")
+hubbleLanded.wait()
+print("Done: every operation finished, each when it said so, and the abandoned downloads landed too.")

@@ -175,7 +175,7 @@ func |> <Dependent: Operation>(dependency: Operation, dependent: Dependent) -> D
 /*:
  ## Across two queues
 
- A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the machine has processors, read when the page runs (filtering is all CPU). The filter on one queue still waits for the download on the other.
+ A dependency may cross queues. Here downloads go to a `network` queue that allows three at once (waiting costs no CPU), while filters go to a `filters` queue as wide as the cores this process may use, read when the page runs (filtering is all CPU). It counts them as page 2 taught, from the affinity mask (`sched_getaffinity`, LessonKit's `usableCores()`), not with `ProcessInfo.activeProcessorCount`, which ignores the mask. The filter on one queue still waits for the download on the other.
 
  This time the page hands the two operations over with `addOperations(_:waitUntilFinished: true)`, which adds them and then waits for exactly those (swift-corelibs-foundation calls `waitUntilFinished()` on each in turn). The download is not one of them, but they cannot finish before it.
 
@@ -187,9 +187,9 @@ networkQueue.maxConcurrentOperationCount = 3
 announceWidth(of: networkQueue)
 let filterQueue = OperationQueue()
 filterQueue.name = "filters"
-filterQueue.maxConcurrentOperationCount = ProcessInfo.processInfo.activeProcessorCount
+filterQueue.maxConcurrentOperationCount = usableCores()
 announceWidth(of: filterQueue)
-print("The filters queue runs up to \(filterQueue.maxConcurrentOperationCount) at once, one per active processor of this machine")
+print("The filters queue runs up to \(filterQueue.maxConcurrentOperationCount) at once, one per core this process may use")
 
 let rocketLoad = ImageLoadOperation(photoName: "rocket")
 let rocketFilter = FilterOperation("tilt-shift rocket", filter: tiltShift)

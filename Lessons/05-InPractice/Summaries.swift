@@ -30,7 +30,7 @@ extension ImageList.Counts {
                 + (repeated.isEmpty ? ", none twice." : "; downloaded more than once: \(repeated.joined(separator: ", "))."),
             "Filters run: \(filtersBegun). Operations cancelled before their work began: \(operationsCancelled).",
             "At most \(mostWorkAtOnce) \(mostWorkAtOnce == 1 ? "download or filter" : "downloads and filters") worked at once; "
-                + "the queue allows \(queueWidth), and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores.",
+                + "the queue allows \(queueWidth), and this process may use \(usableCores()) cores.",
         ]
     }
 }

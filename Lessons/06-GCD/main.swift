@@ -116,9 +116,9 @@ if syncOntoCurrentQueue {
 
  The same half-second jobs go first to the serial worker, then to the concurrent queue; a **dispatch group** (the next page's subject) waits until all of a batch are done. On the serial queue each job starts when the previous one ends. On the concurrent queue they start together, as many at a time as the pool has threads.
 
- - note: A pool starts as wide as the machine has cores. Once a second libdispatch looks at it, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
+ - note: The cores are a pool's cap, not its starting size. A pool makes its threads on demand: when a block arrives and no thread of the pool is idle, libdispatch starts one, up to as many as the cores this process may use (`_dispatch_root_queue_init_pthread_pool` and `_dispatch_root_queue_poke_slow`, `src/queue.c`), and a thread that has found no work for 5 s leaves (`_dispatch_worker_thread`, which waits for work with a 5-second timeout). Past the cap, once a second libdispatch looks at the pool, and if work is waiting while fewer of its threads are running than there are cores (these jobs sleep, so none is), it adds a thread. A long batch of sleeping jobs therefore slowly gets wider; a short one runs about as wide as the cores. Page 8 shows what that once-a-second look can cost.
 
- - speaker: Point at the serial queue's jobs end to end on one lane against the concurrent queue's jobs side by side on two: the times printed follow. Say that the concurrent queue's width is the pool's, as wide as the cores at first.
+ - speaker: Point at the serial queue's jobs end to end on one lane against the concurrent queue's jobs side by side on two: the times printed follow. Say that the concurrent queue's width is the pool's: a thread per core at most, each made as a block arrives and gone after 5 s idle, and more only after libdispatch's once-a-second look.
  */
 func runJobs(on queue: DispatchQueue, kind: String) {
     let batch = DispatchGroup()
@@ -132,7 +132,7 @@ func runJobs(on queue: DispatchQueue, kind: String) {
 
 let serialTime = duration { runJobs(on: worker, kind: "serial") }
 let concurrentTime = duration { runJobs(on: concurrentWorkers, kind: "concurrent") }
-print("\(jobs) jobs of \(Simulated.describe(0.5)): serial queue \(formatSeconds(serialTime)), concurrent queue \(formatSeconds(concurrentTime)) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("\(jobs) jobs of \(Simulated.describe(0.5)): serial queue \(formatSeconds(serialTime)), concurrent queue \(formatSeconds(concurrentTime)) on \(usableCores()) cores")
 
 /*:
  ## Work for later, and work you can take back
@@ -175,27 +175,23 @@ print("wait() returned once the last search was over; cancelled: \(cancelled.isE
 
  A quality of service (QoS) says how urgent work is. libdispatch keeps one global queue per QoS on every platform; the `com.apple.root` labels come from its own source. What differs is what a QoS does to a thread. On Apple platforms the kernel schedules threads by their QoS. Linux has no such classes, so each global queue gets a pool of threads of its own, and libdispatch sets the **nice value** of that pool's threads: higher for less urgent work. A nice value matters only when threads compete for a core; on an idle machine, background work runs as fast as any other.
 
- A queue you create can ask for a QoS too, `DispatchQueue(label:qos:)`: its blocks then run on threads of that QoS. The nice values below are measured on each thread that ran a block, not looked up.
+ A queue you create can ask for a QoS too, `DispatchQueue(label:qos:)`: its blocks then run on threads of that QoS. The nice values below are measured on each thread that ran a block, read from the kernel (field 19 of `/proc/thread-self/stat`), not looked up. Page 2 showed the same values reaching an `OperationQueue` through its `qualityOfService`.
 
  - deep dive: Each pool thread starts in `_dispatch_worker_thread` (`src/queue.c`), which names the thread after its root queue (the last 15 characters of the label) and calls `setpriority` with the value `_dispatch_pp_to_nice` picks (`src/shims/priority.h`): background 10, utility 2, default 0, user-initiated −2, user-interactive −4. Linux has no kernel QoS, so `dispatch_get_global_queue` hands out the user-initiated queue for user-interactive work and the −4 never happens. A nice value below 0 needs privileges: run by an ordinary user, the user-initiated threads stay at 0.
  */
-func niceValue() -> Int32 {
-    getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ThreadIdentity.current))
-}
-
 let qualities: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive]
 let qosSurvey = DispatchGroup()
 for quality in qualities {
     DispatchQueue.global(qos: quality).async(group: qosSurvey) {
-        print("QoS \(quality): queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(niceValue())")
+        print("QoS \(quality): queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(ThreadIdentity.niceValue)")
     }
 }
 let thumbnails = DispatchQueue(label: "tour.gcd.thumbnails", qos: .utility)
 thumbnails.async(group: qosSurvey) {
-    print("Own queue with QoS utility: queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(niceValue())")
+    print("Own queue with QoS utility: queue \(ThreadIdentity.currentQueueLabel), thread \(ThreadIdentity.current), nice \(ThreadIdentity.niceValue)")
 }
 qosSurvey.wait()
-print("The main thread's nice value is \(niceValue())")
+print("The main thread's nice value is \(ThreadIdentity.niceValue)")
 
 /*:
  ## The main queue needs the main thread to serve it

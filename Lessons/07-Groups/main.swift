@@ -33,7 +33,7 @@ let filterTime = duration {
     filters.wait()
 }
 mark("all photos filtered")
-print("The group waited \(formatSeconds(filterTime)) for \(photos.count) filter\(photos.count == 1 ? "" : "s") on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("The group waited \(formatSeconds(filterTime)) for \(photos.count) filter\(photos.count == 1 ? "" : "s") on \(usableCores()) cores")
 
 /*:
  ## Counting work someone else does

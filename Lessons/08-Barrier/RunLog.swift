@@ -17,21 +17,31 @@ final class RunLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [Entry] = []
 
-    /// Runs `body` as a span on the timeline (named `spanName`, or else `name`), and records when it started and ended,
-    /// and when it was asked for, if that is given.
+    /// Runs `body` as a span on the timeline (named `spanName`, or else `name`), and records when it was asked for, if
+    /// that is given, and when the body started and ended, taken inside the span so that they fall within it.
     func traced<T>(_ name: String, onTimeline spanName: String? = nil, requestedAt requested: DispatchTime? = nil, _ body: () -> T) -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let result = trace(spanName ?? name, body)
-        let end = DispatchTime.now().uptimeNanoseconds
+        var start: UInt64 = 0, end: UInt64 = 0
+        let result = trace(spanName ?? name) { () -> T in
+            start = DispatchTime.now().uptimeNanoseconds
+            defer { end = DispatchTime.now().uptimeNanoseconds }
+            return body()
+        }
         lock.withLock { entries.append(Entry(name: name, requested: requested?.uptimeNanoseconds, start: start, end: end)) }
         return result
     }
 
-    /// The names of the entries that were running at some moment while `name` ran.
-    func overlapping(_ name: String) -> [String] {
+    /// The entries that ran beside `name` for at least `share` of its time, each with the seconds the two shared: from
+    /// the later start to the earlier end. Entries that only meet it at an edge, one starting on a thread as the other
+    /// ends on another, share a fraction of a millisecond and are left out.
+    func overlapping(_ name: String, forAtLeast share: Double) -> [(name: String, seconds: Double)] {
         lock.withLock {
             guard let target = entries.first(where: { $0.name == name }) else { return [] }
-            return entries.filter { $0.name != name && $0.start < target.end && target.start < $0.end }.map(\.name).sorted()
+            let least = Double(target.end - target.start) * share
+            return entries.filter { $0.name != name }
+                .map { (name: $0.name, shared: Double(min($0.end, target.end)) - Double(max($0.start, target.start))) }
+                .filter { $0.shared >= least && $0.shared > 0 }
+                .sorted { $0.name < $1.name }
+                .map { (name: $0.name, seconds: $0.shared / 1e9) }
         }
     }
 

@@ -159,7 +159,7 @@ if people != .unsafe {
     changes.wait()
     let longestWait = isolationLog.longestIdleWait
     print("Thread-safe person's final name: \(person.name)")
-    print("Clients on \(clients == .serialQueues ? "five serial queues" : "one concurrent queue"): a write waited up to \(formatSeconds(longestWait)) with the isolation queue standing still; the default-QoS pool had \(poolBefore) threads before and \(PoolCensus.defaultQoSThreads()) after, on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    print("Clients on \(clients == .serialQueues ? "five serial queues" : "one concurrent queue"): a write waited up to \(formatSeconds(longestWait)) with the isolation queue standing still; the default-QoS pool had \(poolBefore) threads before and \(PoolCensus.defaultQoSThreads()) after, on \(usableCores()) cores")
 }
 
 /*:
@@ -169,14 +169,24 @@ if people != .unsafe {
 
  Why five serial queues, and not five blocks on one concurrent queue as an Apple example would use? Because of the thread pool. Blocks on a concurrent queue you create share the pool of the global queue of their QoS, and so does the isolation queue. A client blocked in a `sync` read, waiting for a write, holds its thread. If every thread of the pool is such a client, the write itself has no thread to run on, and nothing moves until the pool grows. Apple's kernel hears of a worker blocking as it blocks and can add a thread at once; libdispatch on Linux looks only once a second, and adds one thread each time it finds all of them blocked. A serial queue you create is served by a different pool, one that gets a thread whenever it has work, so the clients never starve the writes. The `clients` knob puts them on one concurrent queue; the page reports how long a write waited with the isolation queue standing still, and the pool's threads, counted in `/proc`.
 
- - deep dive: On Linux, libdispatch runs its own thread pools (`src/event/workqueue.c`, `DISPATCH_USE_INTERNAL_WORKQUEUE`). A non-overcommit pool, the one behind `DispatchQueue.global()` and concurrent queues, may start as many threads as there are cores (`_dispatch_root_queue_init_pthread_pool`); an overcommit pool, behind the main queue and the serial queues you create, up to 255. A timer on libdispatch's manager queue runs `_dispatch_workq_monitor_pools` once a second (`NSEC_PER_SEC`). For each pool with work waiting, it reads `/proc/<tid>/stat` of every worker and counts those in state `R`. When none is, it starts one more thread, past any limit; when fewer are than there are cores, it starts one as long as all pools together have fewer than twice the cores running (`WORKQ_OVERSUBSCRIBE_FACTOR`). A thread the pool no longer needs exits after 5 s without work (`_dispatch_worker_thread`). Threads are named after their root queue's label, cut to its last 15 characters, so the page counts this pool's threads as those named `oot.default-qos`.
+ - deep dive: On Linux, libdispatch runs its own thread pools (`src/event/workqueue.c`, `DISPATCH_USE_INTERNAL_WORKQUEUE`). A non-overcommit pool, the one behind `DispatchQueue.global()` and concurrent queues, may start as many threads as there are cores (`_dispatch_root_queue_init_pthread_pool`); an overcommit pool, behind the serial queues you create, up to 255. The main queue is in neither while the main thread serves it (its run loop, as on page 6); only once `dispatchMain()` has ended the main thread does the main queue become an ordinary serial queue, served by the overcommit pool. A timer on libdispatch's manager queue runs `_dispatch_workq_monitor_pools` once a second (`NSEC_PER_SEC`). For each pool with work waiting, it reads `/proc/<tid>/stat` of every worker and counts those in state `R`. When none is, it starts one more thread, past any limit; when fewer are than there are cores, it starts one as long as all pools together have fewer than twice the cores running (`WORKQ_OVERSUBSCRIBE_FACTOR`). A thread the pool no longer needs exits after 5 s without work (`_dispatch_worker_thread`). Threads are named after their root queue's label, cut to its last 15 characters, so the page counts this pool's threads as those named `oot.default-qos`.
 
  ## A barrier on a global queue is no barrier
 
  The barrier flag works only on a concurrent queue **you created**. On a global queue, shared by the whole process, libdispatch cannot hold everyone else back, so it ignores the flag and the "barrier" runs like any other block. The same five half-second blocks go to each kind of queue, the middle one flagged as a barrier, and the page checks what ran while the barrier did.
 
- - speaker: Point at the two lines: on the custom queue the barrier ran alongside nothing; on the global queue it ran alongside other blocks. Say: libdispatch ignores the barrier flag on a global queue, silently.
+ A block counts as running alongside the barrier when the two shared at least a tenth of the barrier's time, from the later start to the earlier end. Blocks that only meet the barrier at an edge, one ending on a thread as the barrier starts on another, share a fraction of a millisecond, the moment a thread takes to pass from one block to the next, and are not counted. Each block the line names comes with the time it shared with the barrier.
+
+ - speaker: Point at the two lines: on the custom queue the barrier ran alongside nothing; on the global queue it ran alongside at least one other block. Which blocks, and for how long, varies with when the pool's threads come free. Say: libdispatch ignores the barrier flag on a global queue, silently.
  */
+/// The share of a barrier's time another block must run beside it to count as running alongside it.
+let alongsideShare = 0.1
+
+/// "nothing", or each block with the time it shared: "block 3 for 50.1 ms".
+func describe(_ overlapping: [(name: String, seconds: Double)]) -> String {
+    overlapping.isEmpty ? "nothing" : overlapping.map { "\($0.name) for \(formatSeconds($0.seconds))" }.joined(separator: ", ")
+}
+
 func barrierExperiment(on queue: DispatchQueue, title: String) -> [String] {
     let log = RunLog()
     let batch = DispatchGroup()
@@ -189,9 +199,9 @@ func barrierExperiment(on queue: DispatchQueue, title: String) -> [String] {
         }
     }
     batch.wait()
-    let overlapping = log.overlapping("barrier")
-    print("On the \(title), the barrier ran alongside: \(overlapping.isEmpty ? "nothing" : overlapping.joined(separator: ", "))")
-    return overlapping
+    let overlapping = log.overlapping("barrier", forAtLeast: alongsideShare)
+    print("On the \(title), the barrier ran alongside: \(describe(overlapping))")
+    return overlapping.map(\.name)
 }
 
 if people == .both {
@@ -215,8 +225,8 @@ if people == .both {
     operations.addBarrierBlock { log.traced("barrier block") { Simulated.wait(0.2) } }
     operations.addOperation { log.traced("operation 3") { Simulated.wait(0.3) } }
     operations.waitUntilAllOperationsAreFinished()
-    let alongside = log.overlapping("barrier block")
-    print("On the operation queue, the barrier block ran alongside: \(alongside.isEmpty ? "nothing" : alongside.joined(separator: ", "))")
+    let alongside = log.overlapping("barrier block", forAtLeast: alongsideShare)
+    print("On the operation queue, the barrier block ran alongside: \(describe(alongside))")
 }
 
 /*:

@@ -11,9 +11,9 @@ struct AsyncPageTests {
     /// The page with its default knobs.
     static let run = Task { await sharedRun(product: "Lesson03Async", speed: speed) }
     /// A missing photo for the result-typed fetch, a loader that claims to be asynchronous, and the loader that forgets
-    /// to finish, which ends the run.
+    /// to finish, which ends the run; before it, a second run-loop wait inside each of the last two waits.
     static let turned = Task { await recordRun(product: "Lesson03Async", knobs: [
-        ("requestedPhoto", "unicorn"), ("claimAsynchronous", "true"), ("forgetToFinish", "true"),
+        ("requestedPhoto", "unicorn"), ("claimAsynchronous", "true"), ("forgetToFinish", "true"), ("nestedWaits", "true"),
     ], speed: speed, stuckAfter: 1) } // Above the page's longest silence at 4×, the 250 ms blocking wait, with room for a loaded machine.
 
     @Test func endsNormallyAsItSays() async {
@@ -157,6 +157,62 @@ struct AsyncPageTests {
         #expect(lastRocket.end != nil, "and it ran to its end")
     }
 
+    /// The library's advice for apps: the tap handler only sends the wait to the main queue and returns; the run loop
+    /// runs the wait later, on the main thread.
+    @Test func aWrappedWaitLetsTheTapHandlerReturnFirst() async throws {
+        let run = await Self.run.value
+        let returned = try #require(run.marks.first { $0.name == "tap handler returned" })
+        let wait = try #require(run.spans(named: "wrapped wait").first)
+        #expect(returned.thread == run.pid && wait.thread == run.pid)
+        #expect(returned.time < wait.start, "the handler returned before the wait began")
+        let handlerLine = try #require(run.outputText.firstIndex(of: "The tap handler returned before its wait began"))
+        let waitLine = try #require(run.outputText.firstIndex(of: "The wrapped wait, run by the run loop, got 400×300"))
+        #expect(handlerLine < waitLine)
+    }
+
+    /// Without the knob, each of the last two waits returns on its own: the first when its download lands, the second at
+    /// its timeout. With it, a wait started inside each holds it until the inner one returns, about 1 s at 1×.
+    @Test func nestedWaitsReturnOnlyWhenTheInnerWaitDoes() async throws {
+        let run = await Self.run.value
+        let turned = await Self.turned.value
+        #expect(!run.spans.contains { $0.name.hasPrefix("inner wait") }, "without the knob nothing nests")
+        let inner = 1 / Self.speed, timeout = 0.3 / Self.speed
+        for (label, outerName) in [("the first wait", "first wait"), ("the second wait", "second wait")] {
+            let outer = try #require(turned.spans(named: outerName).first)
+            let nested = try #require(turned.spans(named: "inner wait during \(label)").first)
+            let outerEnd = try #require(outer.end), nestedEnd = try #require(nested.end)
+            #expect(outer.thread == turned.pid && nested.thread == turned.pid, "both loops turn on the main thread")
+            #expect(outer.start <= nested.start && nestedEnd <= outerEnd, "the inner wait ran inside the outer one")
+            #expect(Double(outerEnd - outer.start) / 1e9 >= inner * 0.98, "\(outerName) lasted as long as the inner wait")
+        }
+        // The first wait's own download landed long before it returned.
+        let landed = try #require(turned.spans(named: "network load astronaut").last?.end)
+        let innerEnd = try #require(turned.spans(named: "inner wait during the first wait").first?.end)
+        #expect(landed < innerEnd)
+        let (landedAfter, returnedAfter) = try Self.firstWaitTimes(in: turned)
+        #expect(landedAfter < returnedAfter && returnedAfter >= inner * 0.98, "landed after \(landedAfter) s, returned after \(returnedAfter) s")
+        let gaveUp = try Self.secondWaitGaveUp(in: turned)
+        #expect(gaveUp >= inner * 0.98, "the timeout of \(timeout) s fired after \(gaveUp) s")
+        // The lines the callout names change: without the knob each wait returns sooner.
+        #expect(try Self.firstWaitTimes(in: run).returned < returnedAfter)
+        let alone = try Self.secondWaitGaveUp(in: run)
+        #expect(alone >= timeout * 0.98 && alone < gaveUp)
+    }
+
+    /// "The first wait's download landed after 51.2 ms; the wait returned after 52.0 ms", in seconds.
+    static func firstWaitTimes(in run: RunRecord) throws -> (landed: Double, returned: Double) {
+        let line = try #require(run.outputText.first { $0.hasPrefix("The first wait's download landed after ") })
+        let parts = line.components(separatedBy: "; the wait returned after ")
+        try #require(parts.count == 2)
+        return (try #require(seconds(in: parts[0])), try #require(seconds(in: parts[1])))
+    }
+
+    /// "The second wait was to give up after 300 ms at 1×, 75 ms at 4×, and gave up after 76.0 ms", in seconds.
+    static func secondWaitGaveUp(in run: RunRecord) throws -> Double {
+        let line = try #require(run.outputText.first { $0.hasPrefix("The second wait was to give up after ") })
+        return try #require(line.components(separatedBy: ", and gave up after ").last.flatMap { seconds(in: $0) })
+    }
+
     @Test func forgettingToFinishIsReportedStuckNamingTheOperation() async throws {
         let turned = await Self.turned.value
         let run = turned
@@ -170,7 +226,7 @@ struct AsyncPageTests {
 
     @Test func knobsAreAnnounced() async {
         let turned = await Self.turned.value
-        #expect(turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish"])
+        #expect(turned.knobs.map(\.name) == ["requestedPhoto", "claimAsynchronous", "forgetToFinish", "nestedWaits"])
         #expect(turned.knobs.first { $0.name == "requestedPhoto" }?.choices == ["rocket", "coffee", "retina", "unicorn"])
     }
 

@@ -67,7 +67,7 @@ struct BarrierPageTests {
         #expect(run.outputText.contains("On the custom queue, the barrier ran alongside: nothing"))
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "two blocks at once need two worker threads"))
+    @Test(.enabled(if: coresOfThisProcess() >= 2, "two blocks at once need two worker threads"))
     func aBarrierOnAGlobalQueueIsNoBarrier() async throws {
         let run = await Self.run.value
         // Five half-second blocks on at least two threads: the "barrier" starts with another block, or sooner.
@@ -76,6 +76,29 @@ struct BarrierPageTests {
         #expect(others.count == 4)
         #expect(others.contains { overlap(barrier, $0) }, "nothing ran alongside the barrier on the global queue")
         #expect(run.outputText.contains { $0.hasPrefix("On the global queue, the barrier ran alongside: block") })
+    }
+
+    /// The page names a block as running alongside a barrier when the two shared at least a tenth of the barrier's time;
+    /// the spans, timed by the trace, must say the same. The page times the blocks just inside their spans, so a block
+    /// whose shared time lies within a millisecond of that tenth may fall either way.
+    @Test func theBarrierLinesNameWhatTheSpansShow() async throws {
+        let run = await Self.run.value
+        for title in ["custom queue", "global queue"] {
+            let barrier = try #require(run.spans(named: "\(title) barrier").first)
+            let barrierEnd = try #require(barrier.end)
+            let line = try #require(run.outputText.first { $0.hasPrefix("On the \(title), the barrier ran alongside: ") })
+            let listed = line.components(separatedBy: ": ").dropFirst().joined(separator: ": ")
+            let named = listed == "nothing" ? [] : listed.components(separatedBy: ", ").map { $0.components(separatedBy: " for ")[0] }
+            let tenth = Double(barrierEnd - barrier.start) / 10
+            for number in 1...4 {
+                let block = try #require(run.spans(named: "\(title) block \(number)").first)
+                let blockEnd = try #require(block.end)
+                let shared = Double(min(blockEnd, barrierEnd)) - Double(max(block.start, barrier.start))
+                if abs(shared - tenth) < 1e6 { continue }
+                #expect(named.contains("block \(number)") == (shared >= tenth),
+                        "\(line): block \(number) shared \(shared / 1e6) ms of the barrier's \(tenth * 10 / 1e6) ms")
+            }
+        }
     }
 
     @Test func aBarrierBlockOnAnOperationQueueWaitsForEarlierOperationsAndHoldsBackLaterOnes() async throws {
@@ -108,7 +131,7 @@ struct BarrierPageTests {
 
     /// Five clients that each read after writing need six threads at once when they share the writes' pool; with fewer
     /// cores than that, the pool must grow, and libdispatch grows it by one thread a second of real time, whatever the speed.
-    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount <= 4, "five blocked clients and a write fit in the pool of this many cores"))
+    @Test(.enabled(if: coresOfThisProcess() <= 4, "five blocked clients and a write fit in the pool of this many cores"))
     func clientsOnOneConcurrentQueueStarveTheWritesUntilThePoolGrows() async throws {
         let starved = await recordRun(product: "Lesson08Barrier", knobs: [("people", "safe"), ("clients", "oneConcurrentQueue")], speed: Self.speed)
         #expect(starved.ending == .exited(code: 0))
@@ -121,7 +144,7 @@ struct BarrierPageTests {
         #expect(wait >= 0.9, "no write waited longer than \(wait) s")
         let report = try #require(starved.output.first { $0.text.hasPrefix("Clients on one concurrent queue: ") })
         let after = try #require(report.text.components(separatedBy: " after, ").first?.components(separatedBy: " ").last.flatMap { Int($0) })
-        #expect(after > ProcessInfo.processInfo.activeProcessorCount, "the default-QoS pool ended with \(after) threads, no more than the cores")
+        #expect(after > coresOfThisProcess(), "the default-QoS pool ended with \(after) threads, no more than the cores")
         // The page's own measure agrees with the trace's.
         let printed = try #require(report.text.components(separatedBy: "a write waited up to ").last?.components(separatedBy: " s with").first.flatMap { Double($0) })
         #expect(abs(printed - wait) < 0.05, "the page printed \(printed) s, the trace shows \(wait) s")
@@ -207,7 +230,7 @@ struct BarrierPageTests {
         let run = await recordRun(product: "Lesson08Barrier", knobs: [("threadSanitizer", "true")], speed: Self.speed)
         #expect(run.ending == .exited(code: 0))
         #expect(run.outputText.contains("Thread Sanitizer, the safe person: 0 warnings, exit status 0"), "no false positives from libdispatch")
-        if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+        if coresOfThisProcess() >= 2 {
             #expect(run.outputText.contains { $0.hasPrefix("Thread Sanitizer, the unsafe person: ") && $0.hasSuffix("exit status 66") })
         }
     }

@@ -191,7 +191,7 @@ struct GroupsPageTests {
         #expect(filters.count == count)
         #expect(run.ending == .exited(code: 0))
         let waited = try #require(run.output.first { $0.text.hasPrefix("The group waited ") })
-        #expect(waited.text.hasSuffix(" for \(count) filter\(count == 1 ? "" : "s") on \(ProcessInfo.processInfo.activeProcessorCount) cores"))
+        #expect(waited.text.hasSuffix(" for \(count) filter\(count == 1 ? "" : "s") on \(coresOfThisProcess()) cores"))
         let lastFilterEnd = try #require(filters.compactMap(\.end).max())
         #expect(waited.time >= lastFilterEnd, "the group's wait returned before the last filter was done")
     }
@@ -200,7 +200,7 @@ struct GroupsPageTests {
     /// the group waits longer. The shortest of three runs of each setting stands for it, and the runs take turns (one,
     /// four, one, four…), so a spell of load from the tests beside it slows both settings alike rather than one of
     /// them; four filters on two cores need twice one filter's computing per core, and 1.3 leaves room.
-    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount <= 2, "with more than two cores four photos need not share them"))
+    @Test(.enabled(if: coresOfThisProcess() <= 2, "with more than two cores four photos need not share them"))
     func morePhotosThanCoresMakeTheGroupWaitLonger() async throws {
         // Six runs one after another: each after the first asks for its slot as a follow-up (`PageRunSlots`).
         func wait(photos: Int, urgency: PageRunSlots.Urgency) async throws -> Double {

@@ -265,7 +265,7 @@ struct InPracticePageTests {
         let six = await sixRun
         let sixAtOnce = try Self.mostWorkAtOnce(printedBy: six)
         #expect(sixAtOnce >= 2 && sixAtOnce <= 6)
-        #expect(six.outputText.contains { $0.contains("the queue allows 6, and this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores") })
+        #expect(six.outputText.contains { $0.contains("the queue allows 6, and this process may use \(coresOfThisProcess()) cores") })
     }
 
     @Test func withoutSuspensionAFlickBeginsWorkForRowsPassingThrough() async throws {

@@ -8,25 +8,28 @@ import TourTestSupport
 /// PageProtocol's one check, so a wrong value gets the same words from either.
 @Suite("Knob settings: the host and the page refuse alike", .bodiesBelowTheRunner)
 struct KnobSettingRefusalTests {
-    @Test(arguments: [("executionBlocks", ""), ("executionBlocks", "99"), ("photo", "unicorn"), ("startBeforeReady", "maybe")])
-    func theHostAndThePageRefuseAWrongValueInTheSameWords(name: String, value: String) async throws {
-        var options = TourCommand.RunOptions(page: "1")
+    /// Page 1's integer and boolean knobs, and page 3's choice.
+    @Test(arguments: [("1", "executionBlocks", ""), ("1", "executionBlocks", "99"), ("3", "requestedPhoto", "hubble"), ("1", "startBeforeReady", "maybe")])
+    func theHostAndThePageRefuseAWrongValueInTheSameWords(page: String, name: String, value: String) async throws {
+        var options = TourCommand.RunOptions(page: page)
         options.knobs = [KnobSetting(name: name, value: value)]
         let catalog = try PageCatalog.load()
         let hostMessage = try #require(Self.problem { _ = try PlainRun.validate(options, catalog: catalog) })
         #expect(hostMessage.hasPrefix("knob \(name) "))
 
         // The page run as the host would run it, had the host not checked first.
-        let run = await recordRun(product: "Lesson01Operation", knobs: [(name, value)], speed: 10)
+        let product = page == "1" ? "Lesson01Operation" : "Lesson03Async"
+        let run = await recordRun(product: product, knobs: [(name, value)], speed: 10)
         #expect(run.ending == .exited(code: 2))
-        #expect(run.output.filter { $0.stream == .stderr }.map(\.text) == ["Lesson01Operation: \(hostMessage)"])
+        #expect(run.output.filter { $0.stream == .stderr }.map(\.text) == ["\(product): \(hostMessage)"])
     }
 
     @Test func anEmptyValueIsRefusedByTheKnobWithWhatItTakes() async throws {
-        var options = TourCommand.RunOptions(page: "1")
-        options.knobs = [try KnobSetting(parsing: "photo=")]
+        var options = TourCommand.RunOptions(page: "3")
+        options.knobs = [try KnobSetting(parsing: "requestedPhoto=")]
         let message = try #require(Self.problem { _ = try PlainRun.validate(options, catalog: try PageCatalog.load()) })
-        #expect(message == "knob photo is one of coffee, chelsea, astronaut, rocket, but 'photo=' gives it no value; write for example --set photo=coffee")
+        #expect(message == "knob requestedPhoto is one of rocket, coffee, retina, unicorn, but 'requestedPhoto=' gives it no value; "
+                + "write for example --set requestedPhoto=rocket")
     }
 
     /// The description of what `body` throws, or nil when it throws nothing.

@@ -158,6 +158,15 @@ struct OperationPageTests {
         #expect(ending.explanation.contains("dependenc"))
         #expect(!run.operations.contains { $0.name == "started before ready" }, "Foundation read isReady, got false, and no state ever changed")
         #expect(run.dependencies.contains { $0.operationName == "started before ready" && $0.dependencyName == "dependency that never runs" })
+        // Foundation asked twice, once in addDependency and once in start(), and both times the answer was no.
+        let answers = run.marks.filter { $0.name.hasPrefix("isReady: ") }
+        #expect(answers.map(\.name) == ["isReady: false", "isReady: false"])
+        let addDependency = try #require(run.spans(named: "addDependency").first)
+        let start = try #require(run.spans(named: "start()").first)
+        let addDependencyEnd = try #require(addDependency.end)
+        try #require(answers.count == 2)
+        #expect(addDependency.start <= answers[0].time && answers[0].time <= addDependencyEnd, "the first answer came inside addDependency")
+        #expect(start.start <= answers[1].time, "the second answer came inside start()")
     }
 
     @Test func resultsAppearBesideTheirLines() async {
@@ -188,15 +197,20 @@ struct OperationPageTests {
         try Self.expectBlocksRunOneAfterAnother(in: run, count: 3, speed: 4)
     }
 
-    @Test func thePhotoKnobFiltersThatPhoto() async throws {
-        let run = await recordRun(product: "Lesson01Operation", knobs: [("photo", "rocket")], speed: 10)
+    /// Three times as wide and tall, nine times the pixels: the size line and the filtered image say so, and the first
+    /// filter takes longer than the default run's, however the load on the machine differs between the two runs.
+    @Test func thePhotoScaleKnobEnlargesWhatEveryFilterWorksOn() async throws {
+        let run = await recordRun(product: "Lesson01Operation", knobs: [("photoScale", "3")], speed: 10)
+        let standard = await Self.run.value
         #expect(run.ending == .exited(code: 0))
-        let loaded = try #require(run.outputText.first { $0.hasPrefix("Loaded ") })
-        #expect(loaded.hasPrefix("Loaded rocket: "))
-        let size = try #require(loaded.split(separator: " ").dropFirst(2).first)
-        #expect(run.results.contains { $0.text == "\(size) filtered" }, "the filtered image has the rocket's \(size) pixels")
-        #expect(run.operations.contains { $0.name == "filter rocket" })
-        #expect((await Self.run.value).outputText.contains { $0.hasPrefix("Loaded coffee: ") })
+        #expect(run.outputText.contains("Loaded coffee: 400×300 pixels, enlarged to 1200×900"))
+        #expect(standard.outputText.contains("Loaded coffee: 400×300 pixels"))
+        #expect(run.results.contains { $0.kind == .peek && $0.text == "1200×900 filtered" })
+        #expect(standard.results.contains { $0.kind == .peek && $0.text == "400×300 filtered" })
+        #expect(run.knobs.first { $0.name == "photoScale" }?.value == "3")
+        let enlargedTime = try #require(run.results.first { $0.kind == .duration }?.seconds)
+        let standardTime = try #require(standard.results.first { $0.kind == .duration }?.seconds)
+        #expect(enlargedTime > standardTime, "nine times the pixels took \(enlargedTime) s against \(standardTime) s")
     }
 
     @Test func reAddingAFinishedOperationCrashesAsExplained() async throws {

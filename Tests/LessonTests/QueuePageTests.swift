@@ -42,7 +42,7 @@ struct QueuePageTests {
         },
         turned: Task { await recordRun(product: "Lesson02Queue", knobs: [
             ("maxConcurrentOperationCount", "1"), ("workload", "computing"),
-            ("previewPriority", "veryLow"), ("serialQoSQueue", "true"), ("rounds", "1"),
+            ("previewPriority", "veryLow"), ("serialQoSQueue", "true"), ("rounds", "1"), ("queueQualityOfService", "utility"),
         ], speed: 10, urgency: .criticalPath) }
     )
     /// The line the page prints right after its widths: what follows measures no speed-up, so the speed-up test's
@@ -234,25 +234,45 @@ struct QueuePageTests {
     @Test func qualityOfServiceOrdersOnlyAQueueWiderThanOne() async throws {
         let run = await Self.run.value
         let turned = await Self.turned.value
-        let classes = ["background", "utility", "userInitiated", "userInteractive"]
-        let wide = Self.startOrder(of: classes, in: run)
+        let wide = Self.startOrder(of: Self.serviceClasses, in: run)
         try #require(wide.count == 4)
         #expect(Set(wide.prefix(2)) == ["userInteractive", "userInitiated"], "the two most urgent fill both slots")
-        // The other two are picked as slots free up: each only after that many jobs have ended their work.
-        let bodyEnds = run.spans.filter { $0.name.hasSuffix(" at work") }.compactMap(\.end)
+        // The other two are picked as slots free up: each only after that many of the four jobs have ended their work.
+        let bodyEnds = run.spans.filter { span in Self.serviceClasses.contains { span.name == "\($0) at work" } }.compactMap(\.end)
+        try #require(bodyEnds.count == 4)
         for (name, slotsFreed) in [("utility", 1), ("background", 2)] {
             let start = try #require(run.operations.first { $0.name == name }?.firstTime(of: .executing))
             #expect(bodyEnds.filter { $0 < start }.count >= slotsFreed)
         }
-        #expect(Self.startOrder(of: classes, in: turned) == classes, "on a serial queue they start in the order added")
+        #expect(Self.startOrder(of: Self.serviceClasses, in: turned) == Self.serviceClasses, "on a serial queue they start in the order added")
     }
 
-    @Test func qualityOfServiceLeavesTheThreadAlone() async {
+    /// A queue's `qualityOfService` becomes its dispatch queue's, whose pool threads libdispatch starts at that class's
+    /// nice value: background 10, utility 2, default 0. A process already at a nice value of 10 or more cannot go lower
+    /// without privileges, so there the two can be equal.
+    @Test func aQueuesQualityOfServiceSetsTheNiceValueOfItsThreads() async throws {
+        let run = await Self.run.value
         let turned = await Self.turned.value
-        for run in [(await Self.run.value), turned] {
-            let reports = run.outputText.filter { $0.contains("Thread.current.qualityOfService") }
-            #expect(reports.count == 4)
-            #expect(reports.allSatisfy { $0.hasSuffix("nice 0, Thread.current.qualityOfService = default") })
+        let standard = try Self.niceReport(of: "The operation on a queue left at the default quality of service", in: run)
+        let background = try Self.niceReport(of: "The operation on a queue whose qualityOfService is background", in: run)
+        #expect(background.nice > standard.nice || standard.nice >= 10, "background \(background.nice), default \(standard.nice)")
+        // Turned to utility, the knob's callout says: a lower nice value than background's, and no lower than default's.
+        let turnedStandard = try Self.niceReport(of: "The operation on a queue left at the default quality of service", in: turned)
+        let utility = try Self.niceReport(of: "The operation on a queue whose qualityOfService is utility", in: turned)
+        #expect(utility.nice >= turnedStandard.nice)
+        #expect(utility.nice < background.nice || standard.nice >= 10, "utility \(utility.nice), background \(background.nice)")
+        #expect(turned.knobs.first { $0.name == "queueQualityOfService" }?.value == "utility")
+    }
+
+    /// An operation's own `qualityOfService` runs it on a thread of its queue's pool, at that pool's nice value.
+    @Test func anOperationsOwnQualityOfServiceLeavesTheNiceValueAlone() async throws {
+        for run in [(await Self.run.value), (await Self.turned.value)] {
+            let standard = try Self.niceReport(of: "The operation on a queue left at the default quality of service", in: run)
+            for serviceClass in Self.serviceClasses {
+                let job = try Self.niceReport(of: serviceClass, in: run)
+                #expect(job.nice == standard.nice, "\(serviceClass) ran at nice \(job.nice), the default queue's at \(standard.nice)")
+            }
+            #expect(!run.outputText.contains { $0.contains("Thread.current.qualityOfService") })
         }
     }
 
@@ -294,7 +314,7 @@ struct QueuePageTests {
     @Test func knobsAreAnnounced() async {
         let turned = await Self.turned.value
         let names = turned.knobs.map(\.name)
-        #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue", "rounds"])
+        #expect(names == ["maxConcurrentOperationCount", "workload", "previewPriority", "serialQoSQueue", "rounds", "queueQualityOfService"])
         #expect(turned.knobs.first { $0.name == "workload" }?.value == "computing")
         // `rounds` is what the page runs: one round of each width in the turned run, three at the default.
         let rounds = { (run: RunRecord) in
@@ -408,6 +428,22 @@ struct QueuePageTests {
         case "µs": return value / 1e6
         default: return nil
         }
+    }
+
+    static let serviceClasses = ["background", "utility", "userInitiated", "userInteractive"]
+
+    /// What the job named `jobName` printed of its thread's nice value ("… ran on thread 812 at nice 10"), checked
+    /// against the mark it made on that thread's lane.
+    static func niceReport(of jobName: String, in run: RunRecord) throws -> (thread: Int32, nice: Int) {
+        let line = try #require(run.outputText.first { $0.hasPrefix("\(jobName) ran on thread ") }, "\(jobName)'s line")
+        let words = line.dropFirst(jobName.count).split(separator: " ")
+        let thread = try #require(words.count == 7 ? Int32(words[3]) : nil, "\(line)")
+        let nice = try #require(Int(words[6]), "\(line)")
+        let operation = try #require(run.operations.first { $0.name == jobName })
+        let executing = try #require(operation.changes.first { $0.state == .executing })
+        #expect(executing.thread == thread, "the job ran on the thread it names")
+        #expect(run.marks.contains { $0.name == "nice \(nice)" && $0.thread == thread }, "a mark on its lane says nice \(nice)")
+        return (thread, nice)
     }
 
     /// The names among `names`, ordered by when each operation began executing.

@@ -137,7 +137,8 @@ struct TalkScriptTests {
         #expect(problems.problems.map(\.description) == [
             "line 1: `set` comes before any `page` step, so it has no page to act on; put `page 1` (or its page) above it",
             "line 2: there is no page 'queues'; the pages are \(catalog.choices)",
-            "line 4: no knob named 'maxConcurrent'; the knobs of page 2 (queue) are maxConcurrentOperationCount, workload, previewPriority, serialQoSQueue, rounds",
+            "line 4: no knob named 'maxConcurrent'; the knobs of page 2 (queue) are maxConcurrentOperationCount, workload, previewPriority, serialQoSQueue, rounds, "
+                + "queueQualityOfService",
             "line 5: knob maxConcurrentOperationCount takes a whole number from 1 to 8, not '9'; for example `set maxConcurrentOperationCount 2`",
             "line 6: knob workload is one of sleeping, computing, not 'sleepy'; for example `set workload sleeping`",
             "line 7: `reveal \(queueBlocks)` goes past the end of page 2 (queue): it has \(queueBlocks) blocks and 1 are shown by then; `reveal \(queueBlocks - 1)` or `reveal all` shows the rest",
