@@ -85,6 +85,7 @@ let exercisePages: [String] = [
     "09-Tasks",
     "10-TaskGroups",
     "11-Actors",
+    "13-Streams",
 ]
 
 let exerciseVariants = ["Emptied", "Faked", "FirstStep"]
