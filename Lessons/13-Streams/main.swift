@@ -18,7 +18,7 @@ enum Buffering: String, CaseIterable {
 
 //: - experiment: Set `buffering` to `unbounded`: nothing is dropped, the reader sees all 20 ticks, and it reads most of them after the timer has stopped (after the mark `tick timer stopped`). Set it to `bufferingOldest`: each tick dropped is the new one (`yield 9: dropped 9`), so the reader gets stale ticks.
 let buffering = knob("buffering", default: Buffering.bufferingNewest, "the tick stream's buffering policy: unbounded, bufferingOldest(bufferSize) or bufferingNewest(bufferSize)")
-//: - experiment: Set `bufferSize` to 5: the buffer keeps five ticks, fewer are dropped, and the reader reads the last five after the timer has stopped.
+//: - experiment: Set `bufferSize` to 5: fewer ticks are dropped, and the buffer still holds the last five when the timer stops, so the reader's last five reads are ticks 16 to 20.
 let bufferSize = knob("bufferSize", default: 1, in: 1...8, "how many ticks the stream keeps for its reader, for the two bounded policies")
 //: - experiment: Set `finishStream` to false: the producer stops its timer after the last tick but never calls `finish()`, and the reader's `for await` waits for good; the watchdog ends the run.
 let finishStream = knob("finishStream", default: true, "the producer finishes the stream after its last tick; false: it only stops its timer")
@@ -269,7 +269,7 @@ let lateResult = await lateTask.result
 print("The download cancelled before it started: \((try? lateResult.get()).map { "\($0 / 1000) kB" } ?? "CancellationError"), with no chunk downloaded")
 
 /*:
- - speaker: Point at the `album.cancel()` span on its lane: both `download coffee: onCancel` and `download chelsea: onCancel` marks sit inside it, on that lane, not on the downloads' lanes. Then at the late download: `rocket: onCancel` comes before `rocket: operation starts`, on the same lane. Say: "the handler is the only code that runs at the moment of cancel; everything else finds out later." Usual question: "why not resume the continuation from onCancel?" Because the download will still call back, and a checked continuation resumed twice crashes (page 9): let the work report its own cancellation, once.
+ - speaker: Point at the `album.cancel()` span on its lane: both `coffee: onCancel` and `chelsea: onCancel` marks sit inside it, on that lane, not on the downloads' lanes. Then at the late download: `rocket: onCancel` comes before `rocket: operation starts`, on the same lane. Say: "the handler is the only code that runs at the moment of cancel; everything else finds out later." Usual question: "why not resume the continuation from onCancel?" Because the download will still call back, and a checked continuation resumed twice crashes (page 9): let the work report its own cancellation, once.
  */
 //: Next, what happens when the threads behind all these tasks are blocked: [When the pool runs dry](@next)
 //:
