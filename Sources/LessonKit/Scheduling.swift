@@ -7,7 +7,8 @@ private func systemSchedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMut
 /// How many cores this process may run on: the CPUs in its affinity mask, as the scheduler applies it.
 ///
 /// libdispatch sizes its thread pools by this same count (`pthread_getaffinity_np` in `src/shims/hw_config.h`), so it
-/// is the number that decides how many pool threads compute at once. `ProcessInfo.activeProcessorCount` is not: on
+/// is the number that decides how many pool threads compute at once, for `DispatchQueue.global()` and for the global
+/// executor's queue that runs tasks alike (pages 2 and 9). `ProcessInfo.activeProcessorCount` is not: on
 /// Linux it reads cgroup v1 files and the CPUs online, never the affinity mask (page 2 says what it reads). It falls
 /// back to the CPUs online only if the kernel refuses the call.
 public func usableCores() -> Int {
