@@ -3,7 +3,7 @@ import Testing
 import TourCore
 import TourTestSupport
 
-/// The eleven pages at their default knobs raise no warning their prose does not expect (`TraceWarnings`), each judged
+/// Every page at their default knobs raise no warning their prose does not expect (`TraceWarnings`), each judged
 /// on the run its own suite already makes, so no page runs twice for this. Page 4 with its knobs turned raises the
 /// warnings its experiments are about.
 @Suite("Warnings of the pages", .bodiesBelowTheRunner)
@@ -19,7 +19,7 @@ struct PageWarningsTests {
         let runs: [(page: Int, run: Task<RunRecord, Never>)] = [
             (1, OperationPageTests.run), (2, QueuePageTests.run), (3, AsyncPageTests.run), (4, DependenciesPageTests.run),
             (5, InPracticePageTests.run), (6, GCDPageTests.run), (7, GroupsPageTests.run), (8, BarrierPageTests.run),
-            (9, TasksPageTests.run), (10, TaskGroupsPageTests.run), (11, ActorsPageTests.run),
+            (9, TasksPageTests.run), (10, TaskGroupsPageTests.run), (11, ActorsPageTests.run), (12, IsolationPageTests.run),
         ]
         for (page, run) in runs {
             let record = await run.value
