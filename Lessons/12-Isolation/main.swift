@@ -179,7 +179,7 @@ print("nonisolated(nonsending) ran on \(await nonsendingAsync())")
 print("@concurrent ran on \(await concurrentAsync())")
 
 /*:
- - speaker: Ask before running: "where does the plain one run?" Most say "where it was called", which is the new default, not this build's. The three spans answer it: `plain async` and `@concurrent` on the global pool's queue, `nonisolated(nonsending)` on the main queue. The usual follow-up: "so which should I write?" `nonisolated(nonsending)` for code that only awaits other things, `@concurrent` for real work that must leave the caller's actor.
+ - speaker: Ask before running: "where does the plain one run?" Most say "where it was called": that is what the upcoming feature `NonisolatedNonsendingByDefault` makes the rule, not what this build does. The three spans answer it: `plain async` and `@concurrent` on the global pool's queue, `nonisolated(nonsending)` on the main queue. The usual follow-up: "so which should I write?" `nonisolated(nonsending)` for code that only awaits other things, `@concurrent` for real work that must leave the caller's actor.
 
  Why it matters: work that runs on the main actor holds it. The page decodes for 0.4 s (at 1×) while a task on the main actor marks a `frame` every 25 ms, as a screen redraws. With `decode` set to `nonsending` the decode runs on the main actor, and not one frame is drawn while it runs; set to `concurrent`, it runs on the pool, and the frames go on. Either way the result is shown with `MainActor.run`, back on the main actor.
  */
@@ -219,7 +219,7 @@ redrawing.store(false, ordering: .relaxed)
 print("With decode \(decode.rawValue) the main actor drew \(await redraw.value) frames in all; the timeline shows which came during the decode")
 
 /*:
- - speaker: Point at the `frame` marks on the main queue's lane and the decode span. At `nonsending` there is a gap in the frames exactly as long as the decode: the decode held the main actor. Switch `decode` to `concurrent` and run again: the decode moves to another lane, and the frames go on beside it. How many frames fall inside varies with the machine's load; that none do at `nonsending` does not.
+ - speaker: Point at the `frame` marks on the main queue's lane and the decode span. At `nonsending` the frames stop for as long as the decode runs: the decode held the main actor. Switch `decode` to `concurrent` and run again: the decode moves to another lane, and the frames go on beside it. How many frames fall inside varies with the machine's load; that none do at `nonsending` does not.
 
  - deep dive: Where the two queues come from. On Linux the main actor's executor enqueues its jobs on the main dispatch queue, `com.apple.main-thread`; the global executor's jobs go on a concurrent dispatch queue the Swift runtime creates, `Swift global concurrent queue` (`DispatchGlobalExecutor.cpp` in the runtime's Concurrency library). A hop is an `await`: the task is suspended on one executor and enqueued on the other, which is why a `nonisolated(nonsending)` function, which never leaves its caller's executor, takes no hop at all.
  */

@@ -8,7 +8,7 @@ extension PageExercises {
         page: "isolation",
         prediction: Prediction(
             id: "plain-async-queue",
-            question: "The main actor calls `func plainAsync() async`, declared with no isolation at all: no actor, no "
+            question: "The main actor calls func plainAsync() async, declared with no isolation at all: no actor, no "
                 + "nonisolated(nonsending), no @concurrent. Which queue runs its span \"plain async\"?",
             choices: [
                 .init(key: "a", text: "the main queue, com.apple.main-thread: a function with no isolation of its own runs where its caller runs"),
