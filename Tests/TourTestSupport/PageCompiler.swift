@@ -21,18 +21,7 @@ public enum PageCompiler {
         let arguments = modes + ["-swift-version", "6", "-module-name", "Checked", "-diagnostic-style", "llvm",
                                  "-I", BuildProducts.directory.appendingPathComponent("Modules").path] + files.map(\.path)
         return try await PageRunSlots.shared.withSlot(label: label) {
-            try await awaitBlocking(label) { () throws -> (Int32, String) in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: swiftc)
-                process.arguments = arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = pipe
-                try process.run()
-                let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-            }
+            try await runToEnd(swiftc, arguments, label: label)
         }
     }
 }
