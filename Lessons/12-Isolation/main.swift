@@ -31,6 +31,8 @@ let assumeIsolatedOffMain = knob("assumeIsolatedOffMain", default: false, "the s
  **Sending a value that is not `Sendable`.** `Thumbnail` is a class with a `var`, so it is not `Sendable`: two isolations holding it could both change it. `addCover` makes one and hands it to the `Album` actor. That is allowed, because of *region-based isolation*: a value made here and reachable from nothing else is in a region of its own, and the compiler lets it cross to the actor as long as this side never touches it again. Use it after the `await` and the compiler refuses the send, on the send's line, with a note on the use: "access can happen concurrently".
 
  `Task { … }` takes its closure the same way, as a `sending` argument: the closure and everything it captures go to the new task. Read `draft` after starting the task and the task's line is refused, since the closure, the value that is sent, holds `draft`.
+
+ A parameter is another matter: it belongs to the caller, who may still hold it, so a function may not send its parameter on to another isolation unless the parameter is marked `sending`. Then the caller gives the value up, and the compiler checks at each call that the caller never touches it again. `publish` takes its thumbnail so; `publishKept`, the commented line under it, does not, and its send is refused.
  */
 /// A photo's thumbnail: a class with mutable state, so not `Sendable`.
 final class Thumbnail {
@@ -51,6 +53,12 @@ actor Album {
     var captions: [String] { thumbnails.map(\.caption) }
 }
 
+/// Passes a thumbnail on to the album. Its caller gives the thumbnail up (`sending`), so this function may send it on.
+func publish(_ thumbnail: sending Thumbnail, to album: Album) async {
+    await album.add(thumbnail)
+}
+// func publishKept(_ thumbnail: Thumbnail, to album: Album) async { await album.add(thumbnail) }  // error: sending 'thumbnail' risks causing data races
+
 func addCover(to album: Album) async {
     let cover = Thumbnail(caption: "coffee")
     await album.add(cover)
@@ -62,16 +70,18 @@ func addCover(to album: Album) async {
     }
     // print(draft.caption)  // error: sending value of non-Sendable type '() async -> String' risks causing data races
     await album.add(Thumbnail(caption: await renaming.value))
+    await publish(Thumbnail(caption: "astronaut"), to: album)
 }
 
 let album = Album()
 await addCover(to: album)
-print("The album holds \(await album.captions.joined(separator: " and ")), each thumbnail sent to the actor and never touched here again")
+let captions = await album.captions
+print("The album holds \(captions.count) thumbnails, \(captions.joined(separator: ", ")), each sent to the actor and never touched here again")
 
 /*:
  - speaker: Point at `album adds coffee` and `album adds chelsea`: two thumbnails crossed into the actor, and the compiler let both through because nothing on this side kept them. Take the `//` from `cover.caption = "espresso"` with the audience: the error lands on the `await album.add(cover)` line, with the note on the line they changed. Usual question: "it is one line, after the await, where is the race?" The album keeps the thumbnail and may read it on another thread at that very moment; the compiler reasons about what could happen, never about timing.
 
- The fix, when this side must go on using the value: send a copy (a `struct` is copied, and is `Sendable` when its fields are), or make the type `Sendable`, or keep it inside the actor and ask the actor for what you need. A parameter or a result marked `sending` makes the same promise across a function's boundary: `func publish(_ thumbnail: sending Thumbnail)` may hand its argument to another isolation, and its caller may not use it after.
+ The fix, when this side must go on using the value: send a copy (a `struct` is copied, and within its module the compiler infers `Sendable` for one whose fields all are), or make the type `Sendable`, or keep it inside the actor and ask the actor for what you need. A result can be marked `sending` too (`func makeThumbnail() -> sending Thumbnail`): the function promises that nothing it keeps still holds the value, so the caller may send it wherever it likes.
 
  **A `Sendable` class with a `var`.** A class that says it is `Sendable` promises that any isolation may hold it at once, so the compiler checks that nothing in it can change: every stored property a `let` of a `Sendable` type, and the class `final`. A `var` breaks the promise. The fixes are page 11's: a `Mutex` around the state (the class stays `Sendable` with no `@unchecked`), or an actor.
  */
@@ -123,7 +133,7 @@ save(album, calling: assumeIsolatedOffMain ? .global() : .main) { captions in
 await saved.wait()
 
 /*:
- - speaker: Point at `show 2 captions` in the lanes: it ran on the main queue, on a `T` lane, not the `main` lane (page 11: after the first `await`, a pool thread serves the main queue). Usual question: "why not just mark everything `@MainActor`?" It is the right default for UI code, and it is what the errors push you to; the price is that all of it then runs one piece at a time, which the last section measures. With `assumeIsolatedOffMain` the page stops with SIGILL and no message: the check failed inside libdispatch's `dispatch_assert_queue`, and the tour says libdispatch stopped it.
+ - speaker: Point at `show 3 captions` in the lanes: it ran on the main queue, on a `T` lane, not the `main` lane (page 11: after the first `await`, a pool thread serves the main queue). Usual question: "why not just mark everything `@MainActor`?" It is the right default for UI code, and it is what the errors push you to; the price is that all of it then runs one piece at a time, which the last section measures. With `assumeIsolatedOffMain` the page stops with SIGILL and no message: the check failed inside libdispatch's `dispatch_assert_queue`, and the tour says libdispatch stopped it.
 
  ## What code inherits
 
@@ -225,4 +235,4 @@ print("With decode \(decode.rawValue) the main actor drew \(await redraw.value) 
  */
 
 //: Next, values that arrive over time, and stopping the work that waits for them: [Streams and cancellation](@next)
-print("Done: four compile errors and their fixes, main-actor code on the main queue, and where a nonisolated async function runs.")
+print("Done: five compile errors and their fixes, main-actor code on the main queue, and where a nonisolated async function runs.")
