@@ -12,7 +12,7 @@ import Synchronization
 enum DecodeIsolation: String, CaseIterable {
     /// `nonisolated(nonsending)`: on the executor of whoever calls it, here the main actor.
     case nonsending
-    /// `@concurrent`: always on the global pool, whoever calls it.
+    /// `@concurrent`: on the global pool, whoever calls it.
     case concurrent
 }
 
@@ -79,7 +79,7 @@ let captions = await album.captions
 print("The album holds \(captions.count) thumbnails, \(captions.joined(separator: ", ")), each sent to the actor and never touched here again")
 
 /*:
- - speaker: Point at `album adds coffee` and `album adds chelsea`: two thumbnails crossed into the actor, and the compiler let both through because nothing on this side kept them. Take the `//` from `cover.caption = "espresso"` with the audience: the error lands on the `await album.add(cover)` line, with the note on the line they changed. Usual question: "it is one line, after the await, where is the race?" The album keeps the thumbnail and may read it on another thread at that very moment; the compiler reasons about what could happen, never about timing.
+ - speaker: Point at the three `album adds` spans: three thumbnails crossed into the actor, and the compiler let each through because nothing on this side kept it. Take the `//` from `cover.caption = "espresso"` with the audience: the error lands on the `await album.add(cover)` line, with the note on the line they changed. Usual question: "it is one line, after the await, where is the race?" The album keeps the thumbnail and may read it on another thread at that very moment; the compiler reasons about what could happen, never about timing.
 
  The fix, when this side must go on using the value: send a copy (a `struct` is copied, and within its module the compiler infers `Sendable` for one whose fields all are), or make the type `Sendable`, or keep it inside the actor and ask the actor for what you need. A result can be marked `sending` too (`func makeThumbnail() -> sending Thumbnail`): the function promises that nothing it keeps still holds the value, so the caller may send it wherever it likes.
 
@@ -142,10 +142,8 @@ await saved.wait()
  `GalleryScreen` below is `@MainActor`; `refresh()` is inferred main-actor, `caption(for:)` is marked `nonisolated` and is not, and the spans say where each ran.
  */
 @MainActor final class GalleryScreen {
-    private(set) var frames = 0
-
     func refresh() {
-        trace("GalleryScreen.refresh (inferred @MainActor)") { frames += 1 }
+        trace("GalleryScreen.refresh (inferred @MainActor)") { Simulated.wait(0.01) }
     }
 
     nonisolated func caption(for name: String) async -> String {
