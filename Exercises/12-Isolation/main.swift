@@ -7,8 +7,9 @@
  actor, and not one frame is drawn until it is over.
 
  Your task: move the decode off the main actor, onto the global pool, so the frames go on while it runs, and keep
- the drawing on the main actor: `Gallery.show` is a drawing call, meant for the main actor only, and like many a UI
- toolkit's it checks nothing. The decode must still run inside the refresh, as part of its task.
+ the drawing on the main actor: `Gallery.show` is a drawing call, meant for the main actor only, and it checks
+ nothing: called elsewhere, it draws from the wrong thread. The decode must still run inside the refresh, as part of
+ its task.
 
  ## What the check looks at
 

@@ -26,7 +26,7 @@ let assumeIsolatedOffMain = knob("assumeIsolatedOffMain", default: false, "the s
 
  ## The errors Swift 6 shows most
 
- Each mistake below sits in the code as a comment, beside the code that works, with the compiler's message for it: the words of Swift 6.3.1, which a test of the tour compiles and compares, so they stay true. Take the `//` away from the front of one and the edit loop shows the error under its line; put it back and the page runs again.
+ Each mistake below sits in the code as a comment, beside the code that works, with the compiler's message for it: the words of Swift 6.3.1, which a test of the tour compiles and compares, so they stay true. Take the `//` away from the front of one and the edit loop shows the error under the line it names; put it back and the page runs again.
 
  **Sending a value that is not `Sendable`.** `Thumbnail` is a class with a `var`, so it is not `Sendable`: two isolations holding it could both change it. `addCover` makes one and hands it to the `Album` actor. That is allowed, because of *region-based isolation*: a value made here and reachable from nothing else is in a region of its own, and the compiler lets it cross to the actor as long as this side never touches it again. Use it after the `await` and the compiler refuses the send, on the send's line, with a note on the use: "access can happen concurrently".
 

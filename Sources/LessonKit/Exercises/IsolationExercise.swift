@@ -21,8 +21,8 @@ public enum Gallery {
         }
     }
 
-    /// Shows `thumbnails` on the screen, the span "show thumbnails". Like many a drawing call of a UI toolkit, it is
-    /// meant for the main actor only and checks nothing: called elsewhere, it draws from the wrong thread.
+    /// Shows `thumbnails` on the screen, the span "show thumbnails". It is meant for the main actor only and checks
+    /// nothing: called elsewhere, it draws from the wrong thread.
     public static func show(_ thumbnails: [String]) {
         trace("show thumbnails") {
             Simulated.wait(0.02)
