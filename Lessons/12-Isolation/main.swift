@@ -22,7 +22,7 @@ let decode = knob("decode", default: DecodeIsolation.nonsending, "nonsending: th
 let assumeIsolatedOffMain = knob("assumeIsolatedOffMain", default: false, "the save calls back on a global queue, where MainActor.assumeIsolated crashes")
 
 /*:
- - speaker: Say: Swift 6 turns page 8's data races into compile errors, and this page is the map of those errors. Ask who has seen "sending risks causing data races": most hands go up. The first half is about what the compiler says, the second about where the code then runs, read from the lanes.
+ - speaker: Say: Swift 6 turns page 8's data races into compile errors, and this page is the map of those errors. Ask who has met "sending risks causing data races". The first half is about what the compiler says, the second about where the code then runs, read from the lanes.
 
  ## The errors Swift 6 shows most
 
@@ -79,6 +79,8 @@ let captions = await album.captions
 print("The album holds \(captions.count) thumbnails, \(captions.joined(separator: ", ")), each sent to the actor and never touched here again")
 
 /*:
+ - experiment: Take the `//` from `cover.caption = "espresso"` in `addCover`. The edit loop refuses the page and shows "error: sending 'cover' risks causing data races" under `await album.add(cover)`, and "note: access can happen concurrently" under the line you changed. Put the `//` back and the page runs again.
+
  - speaker: Point at the three `album adds` spans: three thumbnails crossed into the actor, and the compiler let each through because nothing on this side kept it. Take the `//` from `cover.caption = "espresso"` with the audience: the error lands on the `await album.add(cover)` line, with the note on the line they changed. Usual question: "it is one line, after the await, where is the race?" The album keeps the thumbnail and may read it on another thread at that very moment; the compiler reasons about what could happen, never about timing.
 
  The fix, when this side must go on using the value: send a copy (a `struct` is copied, and within its module the compiler infers `Sendable` for one whose fields all are), or make the type `Sendable`, or keep it inside the actor and ask the actor for what you need. A result can be marked `sending` too (`func makeThumbnail() -> sending Thumbnail`): the function promises that nothing it keeps still holds the value, so the caller may send it wherever it likes.

@@ -47,17 +47,17 @@ extension TourInTmuxTests {
         #expect(messageRow > codeRow && messageRow <= codeRow + 3, "the message is not under line \(line):\n\(screen)")
     }
 
-    @Test("Using page 12's cover after sending it to the album: the compiler's sending error appears under the line that sends it",
+    @Test("Using page 12's cover after sending it to the album: the sending error appears under the send, its note under the use",
           .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
     func coverUsedAfterItsSendShowsTheRegionError() async throws {
         try await afterEditing(page: 12, folder: "12-Isolation", title: "Isolation",
                                with: #"s|^    // cover.caption = "espresso"|    cover.caption = "espresso"|"#,
                                showing: "error: sending 'cover' risks causing data races") { screen, lines in
-            #expect(lines.contains { $0.hasPrefix(#"    cover.caption = "espresso""#) }, "the scripted edit did not land")
+            let useLine = try #require(lines.firstIndex { $0.hasPrefix(#"    cover.caption = "espresso""#) }, "the scripted edit did not land") + 1
             let sendLine = try #require(lines.firstIndex { $0.contains("await album.add(cover)") }) + 1
             try Self.expectMessage("error: sending 'cover' risks causing data races", under: sendLine,
                                    showing: "await album.add(cover)", in: screen)
-            #expect(screen.contains("note: access can happen concurrently"), "the note under the use:\n\(screen)")
+            try Self.expectMessage("note: access can happen concurrently", under: useLine, showing: #"cover.caption = "espresso""#, in: screen)
         }
     }
 }
