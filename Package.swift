@@ -14,6 +14,7 @@ let pages = [
     "09-Tasks",
     "10-TaskGroups",
     "11-Actors",
+    "12-Isolation",
     "13-Streams",
 ]
 
@@ -85,6 +86,7 @@ let exercisePages: [String] = [
     "09-Tasks",
     "10-TaskGroups",
     "11-Actors",
+    "12-Isolation",
     "13-Streams",
 ]
 

@@ -237,5 +237,9 @@ ownerMayLetGo.signal()
 waiterDone.wait()
 print("While the owner held the Mutex, the waiting thread was in \(call) with \(operation)")
 
-//: That is the last page of part two. [Previous: Task groups](@previous)
+/*:
+ An actor is one kind of isolation, and the compiler checks every kind at every call. Next, what it checks, and which thread your code then runs on: [Isolation](@next)
+
+ Back: [Task groups](@previous)
+ */
 print("Done: an actor person, a reentrant call that saw the state change across its await, main-actor work on a pool thread, and a Mutex.")

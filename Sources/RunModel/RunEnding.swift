@@ -71,7 +71,8 @@ public enum RunEnding: Sendable, Equatable {
         case .dispatchTrap:
             return "The faulting instruction lies in libdispatch: it executed an illegal instruction (SIGILL) and printed nothing. It does that when it detects a misuse that would otherwise hang or corrupt memory: "
                 + "most often `sync` onto the serial queue that is already running the caller, a deadlock in which the queue would wait for itself forever; "
-                + "also a DispatchGroup `leave()` without a matching `enter()`, or a DispatchSemaphore deallocated while its value is below the value it was created with (more `wait()`s than `signal()`s)."
+                + "also a DispatchGroup `leave()` without a matching `enter()`, a DispatchSemaphore deallocated while its value is below the value it was created with (more `wait()`s than `signal()`s), "
+                + "or `dispatch_assert_queue` called off the queue it names, which is how `MainActor.assumeIsolated` fails on Linux when it runs anywhere but on the main actor."
         case .silentTrap(let site):
             return site.explanation
         case .stackOverflow:

@@ -30,9 +30,8 @@ extension TourInTmuxTests {
         #expect(rows[(codeRow + 1)...].prefix(3).contains { $0.contains("error:") }, "no message under line \(lineNumber):\n\(broken)")
 
         try await tmux.send("n")
-        // The status line counts the checkout's pages: "2/11 Queue" with eleven.
-        let secondPage = "2/\(try PageCatalog.load().pages.count) Queue"
-        try await tmux.waitFor("page 2") { $0.contains(secondPage) }
+        let pageCount = try scratch.catalog().pages.count
+        try await tmux.waitFor("page 2") { $0.contains("2/\(pageCount) Queue") }
         try await tmux.runSkippingThePrediction()
         try await tmux.waitFor("page 2's run, built first if it had to be", timeout: 180) { $0.contains("ended normally") }
         try await tmux.send("q")

@@ -19,7 +19,8 @@ struct PageWarningsTests {
         let runs: [(page: Int, run: Task<RunRecord, Never>)] = [
             (1, OperationPageTests.run), (2, QueuePageTests.run), (3, AsyncPageTests.run), (4, DependenciesPageTests.run),
             (5, InPracticePageTests.run), (6, GCDPageTests.run), (7, GroupsPageTests.run), (8, BarrierPageTests.run),
-            (9, TasksPageTests.run), (10, TaskGroupsPageTests.run), (11, ActorsPageTests.run), (13, StreamsPageTests.run),
+            (9, TasksPageTests.run), (10, TaskGroupsPageTests.run), (11, ActorsPageTests.run),
+            (12, IsolationPageTests.run), (13, StreamsPageTests.run),
         ]
         for (page, run) in runs {
             let record = await run.value

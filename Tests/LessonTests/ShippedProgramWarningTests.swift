@@ -27,26 +27,10 @@ struct ShippedProgramWarningTests {
 
     @Test(arguments: folders)
     func typeChecksWithoutAWarning(_ folder: String) async throws {
-        let swiftc = try #require(SearchPath().find("swiftc"), "swiftc on PATH")
         let directory = PageCatalog.defaultRoot.appendingPathComponent(folder)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
-        let arguments = ["-typecheck", "-swift-version", "6", "-module-name", "Checked",
-                         "-I", BuildProducts.directory.appendingPathComponent("Modules").path]
-            + files.map { directory.appendingPathComponent($0).path }
-        let (status, output) = try await PageRunSlots.shared.withSlot(label: "typecheck \(folder)") {
-            try await awaitBlocking("typecheck") { () throws -> (Int32, String) in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: swiftc)
-                process.arguments = arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = pipe
-                try process.run()
-                let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-            }
-        }
+        let (status, output) = try await PageCompiler.compile(files.map { directory.appendingPathComponent($0) }, upTo: .typecheck,
+                                                              label: "typecheck \(folder)")
         #expect(status == 0, "\(output)")
         #expect(!output.contains("warning:"), "\(output)")
     }

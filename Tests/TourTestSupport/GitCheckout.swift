@@ -21,19 +21,8 @@ public enum GitCheckout {
     /// Runs git in `folder` to its end, off Swift Testing's threads; a failure throws with what git said.
     private static func run(_ arguments: [String], in folder: URL) async throws {
         guard let git else { throw Problem(description: "git is not installed") }
-        let result: (status: Int32, output: String) = try await awaitBlocking("git") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: git)
-            process.arguments = ["-C", folder.path] + arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let result = try await runToEnd(git, ["-C", folder.path] + arguments, environment: ProcessInfo.processInfo.environment
+            .merging(["GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"]) { $1 }, label: "git")
         guard result.status == 0 else {
             throw Problem(description: "git \(arguments.joined(separator: " ")) in \(folder.path) ended with \(result.status): \(result.output)")
         }

@@ -23,3 +23,22 @@ public func processHasEnded(_ pid: pid_t) -> Bool {
 public func groupIsGone(_ group: pid_t, timeout: Double = 10) async -> Bool {
     await eventually(timeout: timeout) { kill(-group, 0) == -1 && errno == ESRCH }
 }
+
+/// Runs `executable` with `arguments` to its end, off Swift Testing's threads (`awaitBlocking`), and returns its exit
+/// status and all it wrote to its standard output and error, interleaved as it wrote them.
+public func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                     label: String) async throws -> (status: Int32, output: String) {
+    try await awaitBlocking(label) { () throws -> (Int32, String) in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -12,6 +12,7 @@ public enum ExerciseCatalog {
         .tasks,
         .taskGroups,
         .actors,
+        .isolation,
         .streams,
     ]
 
