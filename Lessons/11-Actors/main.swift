@@ -238,7 +238,7 @@ waiterDone.wait()
 print("While the owner held the Mutex, the waiting thread was in \(call) with \(operation)")
 
 /*:
- An actor is one kind of isolation, and the compiler checks every kind at every call. Next, what it checks, and which thread your code then runs on: [Isolation](@next)
+ An actor is one kind of isolation, and the compiler checks isolation wherever a value or a call crosses from one domain to another. Next, what it checks, and which thread your code then runs on: [Isolation](@next)
 
  Back: [Task groups](@previous)
  */
