@@ -14,6 +14,7 @@ let pages = [
     "09-Tasks",
     "10-TaskGroups",
     "11-Actors",
+    "14-Starvation",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page
@@ -84,6 +85,7 @@ let exercisePages: [String] = [
     "09-Tasks",
     "10-TaskGroups",
     "11-Actors",
+    "14-Starvation",
 ]
 
 let exerciseVariants = ["Emptied", "Faked", "FirstStep"]

@@ -12,6 +12,7 @@ public enum ExerciseCatalog {
         .tasks,
         .taskGroups,
         .actors,
+        .starvation,
     ]
 
     /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.
