@@ -26,7 +26,7 @@ enum GCDQueue: String, CaseIterable {
     case global
 }
 
-//: - experiment: Set `answeredBy` to `task`: the answer the blocked tasks wait for must come from another task, which needs one of the slots they hold. Nothing ever answers; the page hangs on purpose, and after 3 s of silence the watchdog stops it, naming the blocked tasks' open spans ("task 1 waits on the semaphore").
+//: - experiment: Set `answeredBy` to `task`: the answer the blocked tasks wait for must come from another task, which needs one of the slots they hold. Nothing ever answers; the page hangs on purpose, and after a few seconds of silence the watchdog stops it, naming the blocked tasks' open spans ("task 1 waits on the semaphore").
 let answeredBy = knob("answeredBy", default: Answerer.dispatchBlock, "dispatchBlock: a Dispatch block answers the blocked tasks, after about a second; task: another task must answer, and never can")
 //: - experiment: Change `jobs`: the GCD batch has one thread per job, all at once, so the process's thread count climbs with `jobs`; the batch of tasks that await stays on the threads the pool had.
 let jobs = knob("jobs", default: 8, in: 2...32, "how many jobs each batch of the thread-explosion section starts")
@@ -270,7 +270,7 @@ print("Escalated while running: \(whileRunning)")
 print("After one suspension: \(afterSuspending)")
 
 /*:
- Escalation here is real but late. `Task.currentPriority` says 25 the moment the high-priority task awaits, and the escalation handler runs then, on the awaiting task's thread (its mark is on that lane). The thread the background task runs on keeps its nice value of 10 for as long as the task runs there. Only at its next suspension does the task leave it: the runtime queues its next job at the escalated priority, on the user-initiated queue, and a thread of that pool at nice -2 runs the rest. `Task.basePriority` stays at 9 throughout: it is what the task was created with.
+ Escalation here is real but late. `Task.currentPriority` says 25 the moment the high-priority task awaits, and the escalation handler runs then, on the awaiting task's thread (its mark is on that lane). The thread the background task runs on keeps its nice value of 10 for as long as the task runs there. Only at its next suspension does the task leave it: woken from its `Task.sleep`, its next job is queued at the escalated priority, on the user-initiated queue, and a thread of that pool at nice -2 runs the rest (in every run measured on this machine; after a `Task.yield()` instead, one run in eight stayed on the background thread). `Task.basePriority` stays at 9 throughout: it is what the task was created with.
 
  - important: A task still queued behind others when it is escalated is not moved: the runtime marks it escalated and leaves the job where it is (the "TODO" in `swift_task_escalateImpl`, `TaskStatus.cpp`). On this machine a `.low` task queued and then awaited by a `.high` one ran on the utility pool at nice 2, reporting priority 25. And a nice value only matters on a busy core, which the scheduler shares by weight (page 2).
 
