@@ -59,8 +59,10 @@ func blockEverySlot() -> (seconds: Double, threadsWhenQueued: Int, threadsWhenRu
     for number in 1...queueWidth {
         released.enter()
         tracedDetachedTask("blocked task \(number)", priority: .medium) {
-            arrived.signal()
-            trace("task \(number) waits on the semaphore") { semaphore.wait() }
+            trace("task \(number) waits on the semaphore") {
+                arrived.signal()
+                semaphore.wait()
+            }
             released.leave()
         }
     }
@@ -247,8 +249,8 @@ let backgroundIsWorking = Gate()
 let backgroundTask = tracedDetachedTask("background task", priority: .background) {
     let before = Standing()
     await withTaskPriorityEscalationHandler {
-        backgroundIsWorking.open()
         trace("background work until escalated") {
+            backgroundIsWorking.open()
             while !escalated.load(ordering: .acquiring) { Simulated.wait(0.005) }
         }
     } onPriorityEscalated: { old, new in
