@@ -16,6 +16,7 @@ let pages = [
     "11-Actors",
     "12-Isolation",
     "13-Streams",
+    "14-Starvation",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page
@@ -88,6 +89,7 @@ let exercisePages: [String] = [
     "11-Actors",
     "12-Isolation",
     "13-Streams",
+    "14-Starvation",
 ]
 
 let exerciseVariants = ["Emptied", "Faked", "FirstStep"]

@@ -20,7 +20,7 @@ struct PageWarningsTests {
             (1, OperationPageTests.run), (2, QueuePageTests.run), (3, AsyncPageTests.run), (4, DependenciesPageTests.run),
             (5, InPracticePageTests.run), (6, GCDPageTests.run), (7, GroupsPageTests.run), (8, BarrierPageTests.run),
             (9, TasksPageTests.run), (10, TaskGroupsPageTests.run), (11, ActorsPageTests.run),
-            (12, IsolationPageTests.run), (13, StreamsPageTests.run),
+            (12, IsolationPageTests.run), (13, StreamsPageTests.run), (14, StarvationPageTests.run),
         ]
         for (page, run) in runs {
             let record = await run.value

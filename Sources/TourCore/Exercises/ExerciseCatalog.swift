@@ -14,6 +14,7 @@ public enum ExerciseCatalog {
         .actors,
         .isolation,
         .streams,
+        .starvation,
     ]
 
     /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.
