@@ -87,6 +87,16 @@ struct PlainModeTests {
         #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "--plain prints ASCII only: the header's dot, the ending's dash, the page's ×")
     }
 
+    /// Part two's last three pages, as a learner or a speaker runs them line by line, in real time and four times faster.
+    @Test("Pages 12 to 14 run to the ending they announce in plain mode, at 1× and 4×",
+          arguments: ["12", "13", "14"], ["1", "4"])
+    func partTwosNewPagesEndAsAnnounced(page: String, speed: String) async throws {
+        let outcome = try await Self.tour(["run", page, "--plain", "--speed", speed])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("Ended: ended normally - as the page said it would"), "\(outcome.output.suffix(400))")
+        #expect(outcome.output.contains("Done: "))
+    }
+
     @Test func theCrashKnobEndsExplainedAndAsExpected() async throws {
         let outcome = try await Self.tour(["run", "1", "--plain", "--speed", "10", "--set", "reAddFinishedOperation=true"])
         #expect(outcome.status == 0, "the page announced the crash, so it ended as expected")
@@ -98,7 +108,7 @@ struct PlainModeTests {
         (["run", "nosuch"], "there is no page 'nosuch'; the pages are 1 operation, 2 queue"),
         (["run", "1", "--set", "bogus=1"], "no knob named 'bogus'; the knobs of page 1 (operation) are"),
         (["run", "1", "--set", "executionBlocks=99"], "knob executionBlocks takes a whole number from 1 to 6, not '99'"),
-        (["run", "1", "--set", "photo=unicorn"], "knob photo is one of coffee, chelsea, astronaut, rocket, not 'unicorn'"),
+        (["run", "3", "--set", "requestedPhoto=hubble"], "knob requestedPhoto is one of rocket, coffee, retina, unicorn, not 'hubble'"),
         (["run", "1", "--set", "executionBlocks"], "'executionBlocks' is not a knob setting: it has no '='; write --set name=value"),
         (["run", "1", "--set", "executionBlocks="], "knob executionBlocks takes a whole number from 1 to 6, but 'executionBlocks=' gives it no value; write for example --set executionBlocks=3"),
         (["run", "1", "--speed", "0"], "--speed needs a number from 0.1 to 100"),
