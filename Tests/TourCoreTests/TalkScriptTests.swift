@@ -187,6 +187,18 @@ struct TalkScriptTests {
         for talk in ShippedTalks.all { #expect(TourCommand.usage.contains(talk), "tour --help does not name \(talk)") }
     }
 
+    @Test("The shipped talk of part two reads, fits the pages, walks every page of part two in order and plans about twenty minutes")
+    func shippedTalkOfPartTwo() async throws {
+        let catalog = try PageCatalog.load()
+        let text = try String(contentsOf: catalog.root.appendingPathComponent(ShippedTalks.partTwo), encoding: .utf8)
+        let plan = try TalkPlan.check(try TalkScript.parse(text), pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog)
+        let partTwo = catalog.pages.filter { $0.part?.label == "Part two" }.map(\.number)
+        #expect(partTwo.count >= 6)
+        #expect(plan.pagesVisited.map(\.number) == partTwo, "every page of part two, once, in order")
+        #expect((14 * 60.0...19 * 60.0).contains(plan.pauseSeconds), "pauses of \(plan.pauseSeconds) s")
+        #expect(plan.runs.count >= partTwo.count * 2)
+    }
+
     @Test("The shipped talk of part one reads, fits the pages, walks all eight and plans about twenty minutes")
     func shippedTalk() async throws {
         let catalog = try PageCatalog.load()
