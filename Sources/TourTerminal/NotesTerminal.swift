@@ -9,8 +9,12 @@ import TourInterface
 /// (`NotesView`). It draws with plain ANSI escapes on the terminal's alternate screen, ends on q (or Ctrl-C) or when
 /// the presenter goes away, and gives the terminal back as it found it, saying why it ended.
 public enum NotesTerminal {
+    /// How often `tour notes`, started before its presenter, looks for one.
+    static let presenterLookInterval: DispatchTimeInterval = .milliseconds(200)
+
     /// Follows `session`, or the newest live presenter when nil; returns only when it cannot start (status 1),
-    /// after saying why.
+    /// after saying why. Started before any presenter (or before the one named), it waits for one, saying so: a
+    /// speaker opens both windows at once.
     public static func run(session requested: String?, environment: [String: String]) -> Int32 {
         setlocale(LC_ALL, "")
         let folder: String
@@ -19,30 +23,39 @@ public enum NotesTerminal {
         } catch {
             return refuse("\(error)")
         }
-        let sessions = NotesChannel.liveSessions(in: folder)
-        let chosen: NotesChannel.Session
-        if let requested {
-            guard let match = sessions.first(where: { $0.name == requested }) else {
-                return refuse("no presenter session \(requested) is live in \(folder); "
-                              + (sessions.isEmpty ? "none is (start one with tour present)" : "the live ones are \(sessions.map(\.name).joined(separator: ", "))"))
-            }
-            chosen = match
-        } else {
-            guard let newest = sessions.first else {
-                return refuse("no presenter is running for you on this machine (nothing in \(folder)); start one with tour present, then run tour notes again")
-            }
-            chosen = newest
-        }
-        let stream: AsyncThrowingStream<PresenterSnapshot, Error>
-        do {
-            stream = try NotesFollower.snapshots(from: chosen.socketPath)
-        } catch {
-            return refuse("\(error)")
-        }
-        let others = sessions.map(\.name).filter { $0 != chosen.name }
-        let follower = Follower(session: chosen.name, others: others, environment: environment)
-        follower.start(stream)
+        if let reason = follow(session: requested, in: folder, environment: environment) { return refuse(reason) }
         dispatchMain()
+    }
+
+    /// Starts following the presenter `requested` names, or the newest; if none is live yet, says it waits and looks
+    /// again every `presenterLookInterval` until one is. Returns why it cannot follow, or nil once it follows or waits.
+    private static func follow(session requested: String?, in folder: String, environment: [String: String]) -> String? {
+        switch NotesChannel.chooseSession(requested, in: folder) {
+        case .found(let chosen, let others):
+            let stream: AsyncThrowingStream<PresenterSnapshot, Error>
+            do {
+                stream = try NotesFollower.snapshots(from: chosen.socketPath)
+            } catch {
+                return "\(error)"
+            }
+            let follower = Follower(session: chosen.name, others: others.map(\.name), environment: environment)
+            follower.start(stream)
+            return nil
+        case .notYet(let live):
+            let wanted = requested.map { "presenter session \($0)" } ?? "presenter"
+            let others = live.isEmpty ? "" : " (live now: \(live.map(\.name).joined(separator: ", ")))"
+            FileHandle.standardError.write(Data("tour notes: waiting for a \(wanted) in \(folder)\(others); start one with tour present, or Ctrl-C ends this\n".utf8))
+            // One look at a time, on the main queue, until a presenter appears; the timer is kept by its own handler.
+            let look = DispatchSource.makeTimerSource(queue: .main)
+            look.schedule(deadline: .now() + presenterLookInterval, repeating: presenterLookInterval)
+            look.setEventHandler {
+                guard case .found = NotesChannel.chooseSession(requested, in: folder) else { return }
+                look.cancel()
+                if let reason = follow(session: requested, in: folder, environment: environment) { exit(refuse(reason)) }
+            }
+            look.resume()
+            return nil
+        }
     }
 
     private static func refuse(_ reason: String) -> Int32 {
@@ -102,14 +115,17 @@ public enum NotesTerminal {
             }
             clock.resume()
             sources.append(clock)
-            draw()
+            if onTerminal { draw() }
             Task { @MainActor [self] in
                 do {
                     for try await snapshot in stream {
+                        // Off a terminal a snapshot is printed whole, so one that moved only the clock is left out:
+                        // a log of a talk holds each change once, not a screen a second.
+                        let changed = !onTerminal && state.snapshot.map { $0.withoutClock != snapshot.withoutClock } ?? true
                         state.snapshot = snapshot
                         receivedAt = Date()
                         state.secondsSinceSnapshot = 0
-                        draw()
+                        if onTerminal || changed { draw() }
                     }
                     end("The presenter (session \(state.session)) has gone: its talk ended or it quit. Notes ended.", status: 0)
                 } catch {
@@ -195,5 +211,14 @@ public enum NotesTerminal {
                 }
             }
         }
+    }
+}
+
+private extension PresenterSnapshot {
+    /// The snapshot with its clock at zero: what is left is what the speaker has to read.
+    var withoutClock: PresenterSnapshot {
+        var copy = self
+        copy.elapsedSeconds = 0
+        return copy
     }
 }

@@ -58,4 +58,70 @@ struct NotesTerminalTests {
         #expect(text.contains("Point at the two lanes that fill at once."))
         #expect(text.contains("maxConcurrentOperationCount 1 → 3"))
     }
+
+    /// A speaker opens both windows at once: `tour notes` started before the presenter waits for it, then follows it.
+    /// Off a terminal it prints each change once: a snapshot that moved only the clock is left out of the log.
+    @Test func waitsForAPresenterStartedAfterItAndLogsEachChangeOnce() async throws {
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("notes-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let environment = ["XDG_RUNTIME_DIR": runtime.path]
+        let session = String(getpid())
+        let first = PresenterSnapshot(page: 3, pageTitle: "Async", block: 1, blockCount: 9, current: "Returning is not finishing.",
+                                      next: "The operation says when it is done.", notes: ["Point at the loader's span."],
+                                      elapsedSeconds: 10, upcomingKnobChanges: [])
+        var ticked = first
+        ticked.elapsedSeconds = 11
+        var next = first
+        next.block = 2
+        next.current = "The operation says when it is done."
+        next.next = nil
+        let (clockOnly, second) = (ticked, next)
+
+        let outcome = try await awaitBlocking("tour-notes-waiting") { () throws -> (status: Int32, output: String, errors: String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
+            process.arguments = ["notes"]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // A safety net, not a wait: a follower that never prints is ended, and the expectations below say so.
+            let guardTimer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: guardTimer)
+            func read(_ pipe: Pipe, into text: inout String, until needle: String) {
+                while !text.contains(needle) {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { return }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+            }
+            var said = ""
+            read(errors, into: &said, until: "waiting for a presenter")
+            // Only now does the presenter start.
+            let publisher = try NotesPublisher(session: session, environment: environment)
+            var printed = ""
+            publisher.publish(first)
+            read(output, into: &printed, until: "Point at the loader's span.")
+            publisher.publish(clockOnly)
+            publisher.publish(second)
+            read(output, into: &printed, until: "block 3 of 9")
+            publisher.close()
+            printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guardTimer.cancel()
+            return (process.terminationStatus, printed, said)
+        }
+
+        #expect(outcome.status == 0, "tour notes ended by itself when the presenter went away: \(outcome.errors)")
+        #expect(outcome.errors.hasPrefix("tour notes: waiting for a presenter in \(runtime.path)/tour; start one with tour present, or Ctrl-C ends this\n"),
+                "\(outcome.errors)")
+        #expect(outcome.output.contains("Returning is not finishing."))
+        #expect(outcome.output.components(separatedBy: "Notes for presenter \(session)").count - 1 == 2,
+                "the first snapshot and the next block, once each; the clock's tick alone printed nothing: \(outcome.output)")
+    }
 }

@@ -121,7 +121,8 @@ public enum TourCommand: Equatable, Sendable {
                [--seed N] [--notes]     --seed as for run; --notes shows the speaker's notes in the pages;
                [--record FILE.cast]     --record records the screen as an asciicast v2 file (asciinema play FILE)
           tour notes [--session NAME]   in a second terminal, follow a presenter: the block shown and the next, the
-                                        speaker's notes, the clock and the knob changes to come (q ends it)
+                                        speaker's notes, the clock and the knob changes to come (q ends it);
+                                        started first, it waits for the presenter
           tour list                     the pages, in order, in their two parts
           tour run <page> [options]     run one page and stream what it does, line by line
           tour watch <page> [options]   run the page, then rebuild and rerun it each time its source is saved

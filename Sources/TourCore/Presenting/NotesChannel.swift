@@ -71,6 +71,22 @@ public enum NotesChannel {
         return sessions.sorted { $0.started > $1.started }
     }
 
+    /// Which presenter `tour notes` follows: the session named, or else the newest live one.
+    public enum SessionChoice: Equatable {
+        /// The session to follow, and the other live ones.
+        case found(Session, others: [Session])
+        /// None is live yet, or not the one named; `live` are those that are.
+        case notYet(live: [Session])
+    }
+
+    /// The session of `folder` to follow: `requested` if it is live, or the newest live one when none is named.
+    public static func chooseSession(_ requested: String?, in folder: String) -> SessionChoice {
+        let sessions = liveSessions(in: folder)
+        let chosen = requested.map { name in sessions.first { $0.name == name } } ?? sessions.first
+        guard let chosen else { return .notYet(live: sessions) }
+        return .found(chosen, others: sessions.filter { $0 != chosen })
+    }
+
     /// A Unix stream socket's address for `path`, or a problem when the path is too long for one (108 bytes).
     static func address(of path: String) throws(Problem) -> sockaddr_un {
         var address = sockaddr_un()
