@@ -297,7 +297,7 @@ struct PresenterScriptTests {
         // The first tick played page, reveal, note, set and run: the run is asked for with the script's knob.
         #expect(model.shown == 3)
         #expect(model.presenter?.caption?.text == "width 1 → 3")
-        #expect(model.presenterSnapshot?.notes == ["Wait for the laugh."])
+        #expect(model.presenterSnapshot?.notes == ["Ask who has used a queue.", "Wait for the laugh."], "the note of the block the reveal passed, then the script's")
         #expect(model.presenter?.playback?.waiting == .run(page: 0, fromRunID: 1))
         #expect(model.currentPage.isRunning)
         #expect(model.currentPage.knobSettings == [KnobSetting(name: "width", value: "3")])
@@ -360,5 +360,57 @@ struct PresenterScriptTests {
         #expect(model.shown == 1)
         model.press(.character(" "))
         #expect(model.shown == 5)
+    }
+
+    @Test("A script's talk is its pages: after its end, space stays on its last page instead of opening the next one")
+    func theTalkStopsAtItsEnd() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nreveal all\n")
+        #expect(model.presenter?.order == [0])
+        #expect(model.presenter?.playback?.isFinished == true)
+        model.press(.character(" "))
+        #expect(model.current == 0, "page 2 is not in the talk")
+        #expect(model.notice == "This is the talk's last page.")
+    }
+
+    @Test("n and p take the script along: it plays on from its first step on the page moved to")
+    func pageKeysMoveTheScript() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nwait\nreveal 1\nwait\npage queue\nreveal 2\nwait\n")
+        #expect(model.presenter?.playback?.line == 2)
+        model.press(.character("n"))
+        #expect(model.current == 1)
+        #expect(model.shown == 3, "the queue page's own reveal played")
+        #expect(model.presenter?.playback?.line == 7, "the script waits on the queue page's wait")
+        model.press(.character("p"))
+        #expect(model.current == 0)
+        #expect(model.shown == 1)
+        #expect(model.presenter?.playback?.line == 2)
+    }
+
+    @Test("A reveal of several blocks sends the speaker's notes of every block it passed")
+    func revealManyKeepsEveryNote() async throws {
+        let model = try PresenterFixtures.model(script: "page stage\nreveal 3\nwait\n")
+        #expect(model.shown == 4)
+        let blocks = model.presentedBlocks
+        #expect(!blocks[1...2].flatMap(\.notes).isEmpty, "a passed block has a note")
+        #expect(model.presenterSnapshot?.notes == blocks[1...3].flatMap(\.notes))
+        #expect(model.presenterSnapshot?.notes.contains("Ask who has used a queue.") == true)
+    }
+
+    @Test("On a terminal too small for the talk, keys and pauses do not move the script on unseen; it goes on once the terminal is big enough")
+    func tooSmallFreezesTheScript() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nwait\nreveal 1\npause 5\nreveal 1\nwait\n")
+        _ = model.update(.resize(Size(width: 60, height: 20)))
+        model.press(.character(" "), .right, .character("n"))
+        #expect(model.shown == 1)
+        #expect(model.current == 0)
+        #expect(model.presenter?.playback?.waiting == .key)
+        _ = model.update(.resize(Size(width: 80, height: 24)))
+        model.press(.character(" "))
+        #expect(model.shown == 2)
+        _ = model.update(.resize(Size(width: 60, height: 20)))
+        _ = model.update(.tick(now: PresenterFixtures.start + 6_000_000_000))
+        #expect(model.shown == 2, "the pause ended while the terminal was too small, and nothing was revealed")
+        _ = model.update(.resize(Size(width: 80, height: 24)))
+        #expect(model.shown == 3)
     }
 }

@@ -15,6 +15,9 @@ public struct PresenterState: Sendable {
     public var showsRun = true
     /// Rows scrolled back from where the presenter keeps the last revealed block in view.
     public var scrollBack = 0
+    /// The first block the last reveal showed, when it showed several at once (`reveal N`): the speaker's notes of
+    /// every block it passed go to `tour notes` together. Nil after a page change.
+    var revealedFrom: Int?
     /// The talk's script being played, if the presenter was opened with one.
     public var playback: TalkPlayback?
     /// The snapshot last handed to `tour notes`, so the same one is not sent again.
@@ -106,6 +109,23 @@ public struct TalkPlayback: Sendable {
     }
 
     public var isFinished: Bool { next >= steps.count && waiting == nil }
+
+    /// The pages the script visits, in the order it first visits them: the talk's pages.
+    public var pageOrder: [Int] {
+        steps.reduce(into: []) { order, step in
+            if case .page(let index) = step.step, !order.contains(index) { order.append(index) }
+        }
+    }
+
+    /// Moves the script to its first step on page `index`, so a page changed by hand (n, p) takes the script along;
+    /// false, and nothing changed, when the script never visits that page.
+    mutating func jump(toPage index: Int) -> Bool {
+        guard let step = steps.firstIndex(where: { $0.step == .page(index) }) else { return false }
+        next = step
+        waiting = nil
+        notes = []
+        return true
+    }
 
     /// The line of the step playing now (the one waited on), or of the next one.
     public var line: Int? {

@@ -4,8 +4,10 @@ import TourCore
 extension TourModel {
     /// Opens the presenter on `order` (page indices; every page when empty), on its first page's first block, playing
     /// `playback` if given. `tour present` calls it before the first frame; `P` from the tutorial opens it on the page shown.
+    /// A script's talk is its own pages, so at its end the presenter stops there instead of going on to the next page.
     public mutating func startPresenting(order: [Int] = [], playback: TalkPlayback? = nil) {
-        let order = order.isEmpty ? Array(pages.indices) : order
+        let scripted = playback?.pageOrder ?? []
+        let order = !order.isEmpty ? order : !scripted.isEmpty ? scripted : Array(pages.indices)
         presenter = PresenterState(order: order, playback: playback)
         zoomed = false
         if let first = order.first { current = first }
@@ -19,8 +21,15 @@ extension TourModel {
         return []
     }
 
-    /// A key on stage. The script, when one plays and waits for a key or a pause, takes space, → and Enter.
+    /// Whether the terminal is smaller than any layout: the room sees a request for more room, not the talk.
+    var isTooSmall: Bool {
+        size.width < ScreenLayout.minimum.width || size.height < ScreenLayout.minimum.height
+    }
+
+    /// A key on stage. The script, when one plays and waits for a key or a pause, takes space, → and Enter. On a
+    /// terminal too small to show the talk only quitting and redrawing act: nothing moves on unseen.
     mutating func handlePresenter(_ key: Key) -> [TourEffect] {
+        if isTooSmall, key != .character("q"), key != .redraw { return [] }
         switch key {
         case .character(" "), .right, .enter:
             if continueScript() { return [] }
@@ -85,6 +94,7 @@ extension TourModel {
             return
         }
         self.presenter?.revealed[current] = shown + 1
+        self.presenter?.revealedFrom = nil
         self.presenter?.scrollBack = 0
         self.presenter?.playback?.notes = []
     }
@@ -98,6 +108,7 @@ extension TourModel {
             return
         }
         self.presenter?.revealed[current] = shown - 1
+        self.presenter?.revealedFrom = nil
         self.presenter?.scrollBack = 0
     }
 
@@ -112,6 +123,11 @@ extension TourModel {
         }
         go(toPage: order[target])
         presenter?.scrollBack = 0
+        presenter?.revealedFrom = nil
+        // The script goes with the page, from its first step there: the page and the speaker's notes stay in step.
+        if presenter?.playback?.jump(toPage: order[target]) == false {
+            notice = "The script does not visit this page; it goes on when you are back on its page."
+        }
     }
 
     /// The value the selected knob will have in the next run, if the page has knobs.

@@ -19,8 +19,9 @@ extension TourModel {
 
     /// Plays the script's steps from the next one until one waits (a key, a pause, a run, a page being read) or the
     /// script ends. It starts at the talk's first tick, so a pause counts from a clock that is running.
+    /// Nothing plays while the terminal is too small to show it: the script waits until it is big enough again.
     mutating func playScript() -> [TourEffect] {
-        guard presenter?.startedAt != nil else { return [] }
+        guard presenter?.startedAt != nil, !isTooSmall else { return [] }
         var effects: [TourEffect] = []
         var progressed = false
         while var playback = presenter?.playback {
@@ -64,6 +65,7 @@ extension TourModel {
         case .page(let index):
             go(toPage: index)
             presenter?.revealed[index] = 1
+            presenter?.revealedFrom = nil
             presenter?.scrollBack = 0
             presenter?.playback?.notes = []
             if pages[index].text == nil { presenter?.playback?.waiting = .source(page: index) }
@@ -74,6 +76,7 @@ extension TourModel {
             case .all: presenter?.revealed[current] = count
             case .blocks(let more): presenter?.revealed[current] = min(count, shown + more)
             }
+            presenter?.revealedFrom = shown
             presenter?.scrollBack = 0
             presenter?.playback?.notes = []
         case .set(let name, let value):
@@ -113,8 +116,15 @@ extension TourModel {
             page: currentPage.page.number, pageTitle: currentPage.page.title, block: max(0, index), blockCount: blocks.count,
             current: blocks.indices.contains(index) ? blocks[index].plainText : "",
             next: blocks.indices.contains(shown) ? blocks[shown].plainText : nil,
-            notes: (blocks.indices.contains(index) ? blocks[index].notes : []) + (presenter.playback?.notes ?? []),
+            notes: notesOfRevealedBlocks(blocks, through: index) + (presenter.playback?.notes ?? []),
             elapsedSeconds: elapsed, upcomingKnobChanges: upcomingKnobChanges)
+    }
+
+    /// The speaker's notes of the block at `index`, and of every block the last reveal passed on its way there.
+    private func notesOfRevealedBlocks(_ blocks: [PresentedBlock], through index: Int) -> [String] {
+        guard blocks.indices.contains(index) else { return [] }
+        let from = min(max(0, presenter?.revealedFrom ?? index), index)
+        return blocks[from...index].flatMap(\.notes)
     }
 
     /// The knob changes the script makes before its next `page` step, each from the value it changes.
