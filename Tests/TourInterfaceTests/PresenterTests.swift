@@ -230,6 +230,38 @@ struct PresenterTests {
         #expect(progress(model.update(.key(.character("r")))).isEmpty)
     }
 
+    @Test("Nothing on stage teaches the room a key or shows the script's line: page links, deep dives, the timeline, a run starting, the header")
+    func noKeyHintsOnStage() async throws {
+        func screen(_ model: TourModel) -> String { TourRenderer.render(model).lines.joined(separator: "\n") }
+        let hints = ["(n)", "(p)", "o opens", "h/l span", "W shows each", "Press r to run", "script line", "script done", "by hand"]
+        var tutorial = try FixturePages.model(withDeepDives: true)
+        _ = tutorial.run(PresenterFixtures.stageRun)
+        #expect(screen(tutorial).contains("h/l span"), "the tutorial teaches its keys")
+        let tutorialRows = PageLayout(document: tutorial.currentPage.document, width: 100, glyphs: .unicode).rows
+            .map { String($0.cells.map(\.character)) }
+        #expect(tutorialRows.contains { $0.contains("Dispatch (n)") }, "the tutorial's page link says its key")
+
+        var model = try FixturePages.model(withDeepDives: true)
+        model.startPresenting(playback: TalkPlayback(try TalkScript.parse("page 1\nwait\npage 3\nwait\n")) { Int($0).map { $0 - 1 } })
+        _ = model.update(.tick(now: PresenterFixtures.start))
+        let blocks = model.presentedBlocks.count
+        model.presenter?.revealed[0] = blocks
+        #expect(screen(model).contains("Dispatch"), "the page link is shown")
+        _ = model.update(.key(.character("r")))
+        #expect(model.currentPage.isRunning)
+        for hint in hints { #expect(!screen(model).contains(hint), "as the run starts: \(hint)") }
+        let runID = try #require(model.currentPage.runID)
+        for event in PresenterFixtures.stageRun.events { _ = model.update(.host(runID: runID, event)) }
+        #expect(screen(model).contains("helper"), "the run's lanes are shown")
+        for hint in hints { #expect(!screen(model).contains(hint), "after the run: \(hint)") }
+        model.press(.character("n"))
+        #expect(model.current == 2)
+        let (page, pageBlocks) = (model.current, model.presentedBlocks.count)
+        model.presenter?.revealed[page] = pageBlocks
+        #expect(screen(model).contains("Deep dive"))
+        for hint in hints { #expect(!screen(model).contains(hint), "on the deep dives' page: \(hint)") }
+    }
+
     @Test("P opens the presenter on the tutorial's page; Esc goes back to the tutorial")
     func fromTheTutorial() async throws {
         var model = try FixturePages.model()
@@ -316,7 +348,7 @@ struct PresenterScriptTests {
         #expect(model.presenter?.caption?.text == "One at a time")
         #expect(model.current == 1)
         #expect(model.presenter?.playback?.isFinished == true)
-        #expect(model.notice?.hasPrefix("The script is done") == true)
+        #expect(model.notice == nil, "the room is not told the speaker's keys")
         // Then the speaker goes on by hand.
         model.press(.right)
         #expect(model.shown == 2)

@@ -18,8 +18,9 @@ struct WrappedLine {
 
 /// Turns inline spans into styled characters and wraps them to a width, breaking at spaces.
 enum InlineWrapper {
-    /// The styled characters of `spans`, on top of `base` (the style of the block they are in).
-    static func characters(of spans: [InlineSpan], base: CellStyle) -> [StyledCharacter] {
+    /// The styled characters of `spans`, on top of `base` (the style of the block they are in). `showsKeys`: a page
+    /// link is followed by the key that does the same (`(n)`); on stage the room is not taught the speaker's keys.
+    static func characters(of spans: [InlineSpan], base: CellStyle, showsKeys: Bool = true) -> [StyledCharacter] {
         var result: [StyledCharacter] = []
         func append(_ text: String, _ style: CellStyle, breaks: Bool = true, link: String? = nil) {
             for character in TerminalText.sanitized(text) {
@@ -47,7 +48,7 @@ enum InlineWrapper {
                 style.foreground = .link
                 style.underline = true
                 append(text, style, link: target)
-                if let key = pageKey(for: target) {
+                if showsKeys, let key = pageKey(for: target) {
                     var hint = base
                     hint.dim = true
                     append(" (\(key))", hint, breaks: false, link: target)

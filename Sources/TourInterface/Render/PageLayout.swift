@@ -50,15 +50,19 @@ public struct PageLayout: Sendable {
     private let openDeepDives: Set<Int>
     /// Whether `- speaker:` callouts are laid out; a learner never sees them (`tour --notes` shows them).
     private let showsSpeakerNotes: Bool
+    /// Whether the keys that act on the page are taught in it (a page link's `(n)`, a deep dive's `o opens`): not on
+    /// stage, where the room reads the page and only the speaker presses keys.
+    private let showsKeys: Bool
 
     /// `showsResults`: keep room beside code for each line's result; a program that is only read (the reference
     /// solution) has none. `showsSpeakerNotes`: lay out the presenter's `- speaker:` callouts, left out otherwise.
     public init(document: PageDocument, width: Int, glyphs: Glyphs, openDeepDives: Set<Int> = [], showsResults: Bool = true,
-                showsSpeakerNotes: Bool = false) {
+                showsSpeakerNotes: Bool = false, showsKeys: Bool = true) {
         self.width = max(10, width)
         self.glyphs = glyphs
         self.openDeepDives = openDeepDives
         self.showsSpeakerNotes = showsSpeakerNotes
+        self.showsKeys = showsKeys
         let lastLine = document.codeLines.last?.number ?? 99
         gutterWidth = String(lastLine).count + 1
         resultsWidth = showsResults && width >= 50 ? min(28, max(14, width / 5)) : 0
@@ -77,7 +81,7 @@ public struct PageLayout: Sendable {
             case .heading(let level, let text, _):
                 layOutHeading(level: level, text: text)
             case .paragraph(let text, _):
-                appendProse(InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain), width: width))
+                appendProse(InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, showsKeys: showsKeys), width: width))
             case .listItem(let ordered, let number, let depth, let text, _):
                 layOutListItem(ordered: ordered, number: number, depth: depth, text: text)
             case .callout(let kind, let body, _):
@@ -108,7 +112,7 @@ public struct PageLayout: Sendable {
 
     private mutating func layOutHeading(level: Int, text: [InlineSpan]) {
         let style = CellStyle(foreground: level <= 2 ? .heading : nil, bold: true)
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: style), width: width)
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: style, showsKeys: showsKeys), width: width)
         appendProse(lines)
         if level == 1 {
             let length = min(width, lines.map(\.cells.count).max() ?? 0)
@@ -119,7 +123,7 @@ public struct PageLayout: Sendable {
     private mutating func layOutListItem(ordered: Bool, number: Int?, depth: Int, text: [InlineSpan]) {
         let indent = min(depth * 2, width / 3)
         let marker = ordered ? "\(number ?? 1). " : "\(glyphs.bullet) "
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain),
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: text, base: .plain, showsKeys: showsKeys),
                                        width: width, firstIndent: indent + marker.count, indent: indent + marker.count)
         for (index, var line) in lines.enumerated() {
             if index == 0 {
@@ -142,7 +146,7 @@ public struct PageLayout: Sendable {
         top.append(Cell(glyphs.topRight, frame))
         rows.append(PageRow(cells: top))
 
-        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: body, base: .plain),
+        let lines = InlineWrapper.wrap(InlineWrapper.characters(of: body, base: .plain, showsKeys: showsKeys),
                                        width: width - 2, firstIndent: 2, indent: 2)
         for line in lines {
             var cells = line.cells
@@ -164,7 +168,7 @@ public struct PageLayout: Sendable {
     private mutating func layOutFoldedDeepDive(_ body: [PageBlock], line: Int) {
         let color = CellStyle(foreground: .deepDive, bold: true)
         let label = "\(glyphs.pointer) Deep dive: "
-        let hint = " o opens"
+        let hint = showsKeys ? " o opens" : ""
         let room = max(0, width - label.count - hint.count)
         let summary = TextWidth.truncated(TerminalText.sanitized(Self.summary(of: body)), to: room, ellipsis: glyphs.ellipsis)
         var cells = label.map { Cell($0, color) }
@@ -178,7 +182,7 @@ public struct PageLayout: Sendable {
     private mutating func layOutOpenDeepDive(_ body: [PageBlock], line: Int) {
         let frame = CellStyle(foreground: .deepDive)
         let label = " Deep dive "
-        let hint = " o closes "
+        let hint = showsKeys ? " o closes " : ""
         var top = [Cell(glyphs.topLeft, frame), Cell(glyphs.horizontal, frame)]
         top += label.map { Cell($0, CellStyle(foreground: .deepDive, bold: true)) }
         top += Array(repeating: Cell(glyphs.horizontal, frame), count: max(0, width - top.count - hint.count - 2))
@@ -186,7 +190,7 @@ public struct PageLayout: Sendable {
         top += [Cell(glyphs.horizontal, frame), Cell(glyphs.topRight, frame)]
         rows.append(PageRow(cells: top, deepDive: line, togglesDeepDive: true))
 
-        let inner = PageLayout(document: PageDocument(blocks: body), width: width - 4, glyphs: glyphs)
+        let inner = PageLayout(document: PageDocument(blocks: body), width: width - 4, glyphs: glyphs, showsKeys: showsKeys)
         for row in inner.rows {
             var cells = [Cell(glyphs.vertical, frame), .blank] + row.cells
             cells += Array(repeating: .blank, count: max(0, width - 1 - cells.count))

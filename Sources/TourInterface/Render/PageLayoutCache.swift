@@ -21,6 +21,7 @@ final class PageLayoutCache: @unchecked Sendable {
         var glyphs: Glyphs
         var openDeepDives: Set<Int>
         var speakerNotes: Bool
+        var showsKeys: Bool
     }
 
     private let lock = NSLock()
@@ -29,22 +30,23 @@ final class PageLayoutCache: @unchecked Sendable {
 
     /// `speakerNotes: false` leaves the `- speaker:` callouts out of the document itself, so the blocks the presenter
     /// reveals are the blocks laid out; `true` (`tour --notes`) draws them as the speaker's boxes.
-    func layout(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool) -> PageLayout {
+    /// `showsKeys: false` leaves out the keys a page's text teaches, for the presenter's screen.
+    func layout(for page: PageState, width: Int, glyphs: Glyphs, speakerNotes: Bool, showsKeys: Bool = true) -> PageLayout {
         let document = speakerNotes ? page.document : page.document.withoutSpeakerNotes
         // A page not read yet has nothing to lay out, and nothing to cache it under.
         guard let text = page.text else {
             return PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives,
-                              showsSpeakerNotes: speakerNotes)
+                              showsSpeakerNotes: speakerNotes, showsKeys: showsKeys)
         }
         return lock.withLock {
             if let entry = entries.first(where: { $0.text === text && $0.layout.width == max(10, width) && $0.glyphs == glyphs
-                && $0.openDeepDives == page.openDeepDives && $0.speakerNotes == speakerNotes }) {
+                && $0.openDeepDives == page.openDeepDives && $0.speakerNotes == speakerNotes && $0.showsKeys == showsKeys }) {
                 return entry.layout
             }
             let layout = PageLayout(document: document, width: width, glyphs: glyphs, openDeepDives: page.openDeepDives,
-                                    showsSpeakerNotes: speakerNotes)
+                                    showsSpeakerNotes: speakerNotes, showsKeys: showsKeys)
             entries.insert(Entry(text: text, layout: layout, glyphs: glyphs, openDeepDives: page.openDeepDives,
-                                 speakerNotes: speakerNotes), at: 0)
+                                 speakerNotes: speakerNotes, showsKeys: showsKeys), at: 0)
             if entries.count > capacity { entries.removeLast() }
             return layout
         }

@@ -74,15 +74,13 @@ enum PresenterView {
         }
     }
 
-    /// "2 Queue" on the left; how far into the page, the script's line and the clock on the right.
+    /// "2 Queue" on the left; how far into the page and the clock on the right.
     private static func drawHeader(_ model: TourModel, presenter: PresenterState, in row: Rect, into buffer: inout CellBuffer) {
         let page = model.currentPage
         let count = model.presentedBlocks.count
         let clock = clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
+        // Where the script is belongs to the speaker (`tour notes`), not to the room.
         var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
-        if let playback = presenter.playback {
-            right += playback.isFinished ? "  script done" : playback.line.map { "  script line \($0)" } ?? ""
-        }
         if page.isRunning { right += "  \(model.glyphs.running) running" }
         right += "  " + clock
         let rightWidth = TextWidth.of(right)
@@ -104,7 +102,8 @@ enum PresenterView {
     /// The revealed blocks, the last one in view; code blocks other than the last one revealed are dimmed, and that
     /// one has a bar in the margin beside it.
     private static func drawProse(_ model: TourModel, presenter: PresenterState, in area: Rect, into buffer: inout CellBuffer) {
-        let layout = model.renderCaches.pageLayouts.layout(for: model.currentPage, width: area.width, glyphs: model.glyphs, speakerNotes: false)
+        let layout = model.renderCaches.pageLayouts.layout(for: model.currentPage, width: area.width, glyphs: model.glyphs, speakerNotes: false,
+                                                           showsKeys: false)
         let blocks = model.currentPage.document.withoutSpeakerNotes.blocks
         guard !blocks.isEmpty, layout.blockStarts.count == blocks.count else {
             buffer.writeWrapped("Reading page \(model.currentPage.page.number)\(model.glyphs.ellipsis)", in: area, style: CellStyle(foreground: .muted))

@@ -6,6 +6,8 @@ enum TimelineView {
     static func draw(_ model: TourModel, in inner: Rect, focused: Bool, into buffer: inout CellBuffer) {
         let page = model.currentPage
         guard let record = page.shownRecord, !record.threads.isEmpty else {
+            // On stage the room sees the lanes come, not the learner's advice.
+            guard model.presenter == nil else { return }
             buffer.writeWrapped("Press r to run this page: each thread that works gets a lane here, and each traced span a bar "
                                 + "in the colour of the queue it ran on.", in: inner, style: CellStyle(foreground: .muted))
             return
@@ -215,7 +217,8 @@ enum TimelineView {
             return
         }
         let zoom = state.secondsPerColumn.map { "1 column = \(Formatting.duration($0, glyphs: model.glyphs))\(state.followsLiveEdge ? ", following" : "")  " } ?? ""
-        let hint = zoom + "h/l span  j/k lane  i/o zoom  0 fit  H/L pan  t view  / search  F follow"
+        // The timeline's keys are the learner's; on stage only the zoom is said.
+        let hint = zoom + (model.presenter == nil ? "h/l span  j/k lane  i/o zoom  0 fit  H/L pan  t view  / search  F follow" : "")
         buffer.write(TextWidth.truncated(hint, to: row.width, ellipsis: model.glyphs.ellipsis), x: row.x, y: row.y,
                      style: CellStyle(foreground: .muted), clip: row)
     }

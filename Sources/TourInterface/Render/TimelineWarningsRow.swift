@@ -14,12 +14,14 @@ extension TimelineView {
         return true
     }
 
-    /// With nothing selected: the run's warnings in one line, "! 2 warnings (W shows each): …"; nil when it has none.
+    /// With nothing selected: the run's warnings in one line, "! 2 warnings (W shows each): …" (on stage without the
+    /// key); nil when it has none.
     static func warningsLine(_ model: TourModel, record: RunRecord) -> (text: String, unexpected: Bool)? {
         let warnings = model.renderCaches.warnings.warnings(of: record, cores: model.cores)
         guard let first = warnings.first(where: { $0.expected == nil }) ?? warnings.first else { return nil }
         let count = warnings.count == 1 ? "1 warning" : "\(warnings.count) warnings"
         let expected = warnings.allSatisfy { $0.expected != nil } ? ", expected" : ""
-        return ("\(model.glyphs.failed) \(count)\(expected) (W shows each): \(first.sentence)", expected.isEmpty)
+        let key = model.presenter == nil ? " (W shows each)" : ""
+        return ("\(model.glyphs.failed) \(count)\(expected)\(key): \(first.sentence)", expected.isEmpty)
     }
 }

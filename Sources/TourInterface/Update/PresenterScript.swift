@@ -23,22 +23,19 @@ extension TourModel {
     mutating func playScript() -> [TourEffect] {
         guard presenter?.startedAt != nil, !isTooSmall else { return [] }
         var effects: [TourEffect] = []
-        var progressed = false
         while var playback = presenter?.playback {
             if let waiting = playback.waiting {
                 guard isOver(waiting) else { break }
                 playback.waiting = nil
-                progressed = true
             }
+            // At the script's end the speaker goes on by hand; the room is not told which keys.
             guard playback.next < playback.steps.count else {
                 presenter?.playback = playback
-                if progressed { notice = "The script is done: space and \(glyphs.arrow) go on by hand." }
                 break
             }
             let step = playback.steps[playback.next].step
             playback.next += 1
             presenter?.playback = playback
-            progressed = true
             effects += play(step)
         }
         return effects
