@@ -2,9 +2,11 @@
 enum LiveViewPane {
     static func draw(_ model: TourModel, in inner: Rect, box: Rect, into buffer: inout CellBuffer) {
         let page = model.currentPage
+        // On stage the room is taught no key: the pane says nothing of them, and has no footer.
+        let onStage = model.presenter != nil
         guard let live = page.record?.liveView, live.isActive else {
-            let text = page.isRunning ? "Waiting for the page's first picture\(model.glyphs.ellipsis)"
-                                      : "What this page draws appears here while it runs: r runs it."
+            let text = page.isRunning || onStage ? "Waiting for the page's first picture\(model.glyphs.ellipsis)"
+                                                 : "What this page draws appears here while it runs: r runs it."
             buffer.writeWrapped(text, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2, height: inner.height),
                                 style: CellStyle(foreground: .muted))
             return
@@ -30,6 +32,6 @@ enum LiveViewPane {
         } else {
             footer = nil
         }
-        if let footer { buffer.writeInBottomBorder(footer, of: box, color: .accent) }
+        if let footer, !onStage { buffer.writeInBottomBorder(footer, of: box, color: .accent) }
     }
 }

@@ -7,6 +7,8 @@ struct PresenterLayout: Equatable {
     var prose: Rect
     var output: Rect?
     var timeline: Rect?
+    /// A page that draws (pages 5 and 7) shows its live view beside the prose while it has a run.
+    var live: Rect?
     /// The last row, for a notice; the prose ends above it only while there is one.
     var notice: Rect
 
@@ -16,6 +18,9 @@ struct PresenterLayout: Equatable {
     static let runMinimum = 12
     /// From this width the output sits beside the timeline; below it, under it.
     static let sideBySideWidth = 100
+    /// The share of the width a live view takes beside the prose, and the fewest columns it gets.
+    static let liveShare = 2.0 / 5
+    static let liveMinimumWidth = 30
 
     init(size: Size, model: TourModel) {
         let margin = size.width >= Self.sideBySideWidth ? 2 : 1
@@ -35,6 +40,11 @@ struct PresenterLayout: Equatable {
         let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum)
         let top = bottom - room
         prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - 2))
+        if page.drawsLiveView {
+            let liveWidth = max(Self.liveMinimumWidth, Int(Double(size.width) * Self.liveShare))
+            live = Rect(x: size.width - liveWidth, y: 1, width: liveWidth, height: max(3, top - 1))
+            prose.width = max(1, size.width - liveWidth - 2 * margin)
+        }
         if sideBySide {
             let outputWidth = size.width * 37 / 100
             output = Rect(x: 0, y: top, width: outputWidth, height: room)
@@ -63,6 +73,10 @@ enum PresenterView {
         if let timeline = layout.timeline {
             buffer.drawBox(timeline, title: "Timeline", focused: false, glyphs: model.glyphs)
             TimelineView.draw(model, in: timeline.inside, focused: false, into: &buffer)
+        }
+        if let live = layout.live {
+            buffer.drawBox(live, title: "Live", focused: false, glyphs: model.glyphs)
+            LiveViewPane.draw(model, in: live.inside, box: live, into: &buffer)
         }
         if let caption = presenter.caption, caption.isShown(at: model.now) {
             drawCaption(caption.text, above: layout.output.map { min($0.y, layout.timeline?.y ?? $0.y) } ?? layout.prose.maxY,

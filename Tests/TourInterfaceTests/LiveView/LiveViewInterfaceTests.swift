@@ -28,6 +28,23 @@ struct LiveViewInterfaceTests {
         return try #require(runID)
     }
 
+    @Test("On stage, at 120×40 and 80×24, a page that draws shows its live view beside the prose while it runs, with no key taught")
+    func liveViewOnStage() throws {
+        for size in [Size(width: 120, height: 40), Size(width: 80, height: 24)] {
+            var model = try galleryModel(width: size.width, height: size.height)
+            model.press(.character("P"))
+            #expect(PresenterLayout(size: model.size, model: model).live == nil, "no run yet: the prose takes the width")
+            _ = try running(&model, takesKeys: true)
+            let layout = PresenterLayout(size: model.size, model: model)
+            let live = try #require(layout.live, "\(size.width)×\(size.height)")
+            #expect(layout.prose.maxX <= live.x, "the live view covers no prose")
+            #expect([layout.output, layout.timeline].compactMap { $0 }.allSatisfy { $0.y >= live.maxY }, "nor the run's panes")
+            let screen = TourRenderer.render(model)
+            #expect(screen.find("0 red: loaded", in: live.inside) != nil, "\(size.width)×\(size.height)")
+            #expect(screen.find("Tab here", in: live) == nil && screen.find("Enter lets go", in: live) == nil)
+        }
+    }
+
     @Test("A page that draws gets a live view pane beside its page pane; other pages keep the whole width")
     func layout() throws {
         var model = try galleryModel()
