@@ -144,6 +144,17 @@ enum OutputView {
         }
     }
 
+    /// Where a row of output starting at `start` ends: after the last space that fits, so a word is split only when it
+    /// is longer than the row ("waitUntilAllOperationsAreFinished" stays whole on a narrow pane).
+    static func wordBreak(in characters: [Character], from start: Int, width: Int) -> Int {
+        guard characters.count - start > width else { return characters.count }
+        let hardEnd = start + width
+        // The space right after the row's last character fits too: the row ends with the whole word.
+        if characters[hardEnd] == " " { return hardEnd + 1 }
+        if let space = characters[(start + 1)..<hardEnd].lastIndex(of: " ") { return space + 1 }
+        return hardEnd
+    }
+
     /// An entry's rows: the prefix, then its text, spaces kept as the page wrote them, continued under
     /// the text's first column when it is longer than the pane is wide.
     static func wrappedRows(of entry: OutputEntry, width: Int) -> [[Cell]] {
@@ -154,7 +165,7 @@ enum OutputView {
         var start = 0
         repeat {
             let lead = rows.isEmpty ? entry.prefix : Array(repeating: Cell.blank, count: indent)
-            let end = PageLayout.breakPoint(in: characters, from: start, width: max(1, width - lead.count))
+            let end = wordBreak(in: characters, from: start, width: max(1, width - lead.count))
             rows.append(lead + characters[start..<end].map { Cell($0, entry.style) })
             start = end
         } while start < characters.count
