@@ -1,4 +1,6 @@
 import Testing
+import TourCore
+@testable import RunModel
 @testable import TourInterface
 
 /// The output pane wraps a long line on words, as a reader expects, and splits a word only when no row could hold it.
@@ -25,5 +27,17 @@ struct OutputWrappingTests {
         let rows = Self.rows("a waitUntilAllOperationsAreFinished", width: 10)
         #expect(rows.joined() == "awaitUntilAllOperationsAreFinished")
         #expect(rows.dropLast().allSatisfy { $0.count <= 10 })
+    }
+
+    @Test("A crash's explanation is shown in words, without the backticks that mark its code")
+    func explanationsWithoutBackticks() {
+        var record = RunRecord()
+        record.apply(.ended(.dispatchTrap, time: 1_000))
+        let ending = RunEnding.dispatchTrap
+        #expect(ending.explanation.contains("`sync`"), "the explanation marks code")
+        let entries = OutputEntries(record: record, glyphs: .unicode)
+        let texts = (0..<entries.count).map { entries[$0].text }
+        #expect(texts.contains { $0.contains("most often sync onto the serial queue") }, "\(texts)")
+        #expect(!texts.contains { $0.contains("`") })
     }
 }

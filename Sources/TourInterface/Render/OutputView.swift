@@ -119,7 +119,9 @@ struct OutputEntries {
             entries.append(OutputEntry(prefix: [], text: "As the page announced: \(expectation.reason).", style: CellStyle(foreground: .success)))
         }
         if !ending.isNormalExit {
-            entries.append(OutputEntry(prefix: [], text: ending.explanation, style: .plain))
+            // The explanation marks code with backticks, as plain mode prints it; the pane shows the words a reader sees.
+            entries.append(OutputEntry(prefix: [], text: InlineMarkup.spans(in: ending.explanation, backslashEscapes: false).plainText,
+                                       style: .plain))
         }
         return entries
     }
