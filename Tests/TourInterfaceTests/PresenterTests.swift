@@ -262,6 +262,28 @@ struct PresenterTests {
         for hint in hints { #expect(!screen(model).contains(hint), "on the deep dives' page: \(hint)") }
     }
 
+    @Test("80×24 on stage with more lanes than fit: the timeline says how many are hidden, and the output keeps rows for its last lines and the ending")
+    func manyLanesAt80() async throws {
+        var model = try PresenterFixtures.model(width: 80, height: 24)
+        var script = RunScript()
+        for lane in 0..<10 {
+            script.span(lane + 1, "client \(lane + 1)", from: Double(lane), to: 200, thread: RunScript.worker + Int32(lane), queue: RunScript.workerQueue)
+        }
+        for line in 0..<8 { script.print("client \(line + 1) read its name back", at: 210 + Double(line)) }
+        script.end(.exited(code: 0), at: 300)
+        _ = model.run(script)
+        let layout = PresenterLayout(size: model.size, model: model)
+        let output = try #require(layout.output)
+        let timeline = try #require(layout.timeline)
+        #expect(output.height >= PresenterLayout.outputMinimum)
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("+", in: Rect(x: timeline.x, y: timeline.maxY - 1, width: timeline.width, height: 1)) != nil,
+                "the timeline's border says how many lanes are hidden")
+        #expect(screen.text(ofRow: timeline.maxY - 1).contains("lanes"))
+        #expect(screen.find("ended normally", in: output) != nil)
+        #expect(screen.find("client 8 read its name back", in: output) != nil)
+    }
+
     @Test("P opens the presenter on the tutorial's page; Esc goes back to the tutorial")
     func fromTheTutorial() async throws {
         var model = try FixturePages.model()

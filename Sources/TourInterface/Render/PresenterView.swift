@@ -16,6 +16,9 @@ struct PresenterLayout: Equatable {
     static let proseMinimum = 5
     /// The fewest rows the run's panes get, however little the run has to show yet.
     static let runMinimum = 12
+    /// The fewest rows the output keeps under the timeline on a narrow screen, its box included: the page's last lines
+    /// and its ending stay readable however many lanes the run has.
+    static let outputMinimum = 7
     /// From this width the output sits beside the timeline; below it, under it.
     static let sideBySideWidth = 100
     /// The share of the width a live view takes beside the prose, and the fewest columns it gets.
@@ -50,7 +53,7 @@ struct PresenterLayout: Equatable {
             output = Rect(x: 0, y: top, width: outputWidth, height: room)
             timeline = Rect(x: outputWidth, y: top, width: size.width - outputWidth, height: room)
         } else {
-            let timelineHeight = min(timelineNeed, max(room - 4, room * 3 / 5))
+            let timelineHeight = max(3, min(timelineNeed, room - min(outputNeed, Self.outputMinimum)))
             timeline = Rect(x: 0, y: top, width: size.width, height: timelineHeight)
             output = Rect(x: 0, y: top + timelineHeight, width: size.width, height: room - timelineHeight)
         }
@@ -73,6 +76,7 @@ enum PresenterView {
         if let timeline = layout.timeline {
             buffer.drawBox(timeline, title: "Timeline", focused: false, glyphs: model.glyphs)
             TimelineView.draw(model, in: timeline.inside, focused: false, into: &buffer)
+            TourRenderer.drawHiddenLanes(model, inner: timeline.inside, box: timeline, into: &buffer)
         }
         if let live = layout.live {
             buffer.drawBox(live, title: "Live", focused: false, glyphs: model.glyphs)

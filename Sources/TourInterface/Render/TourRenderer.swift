@@ -99,8 +99,8 @@ public enum TourRenderer {
         }
     }
 
-    /// " 2 more lanes, j/k " in the bottom border, when not every lane has its rows.
-    private static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
+    /// " 2 more lanes, j/k " in the bottom border, when not every lane has its rows; on stage " +2 lanes ", no key.
+    static func drawHiddenLanes(_ model: TourModel, inner: Rect, box: Rect, into buffer: inout CellBuffer) {
         guard let record = model.currentPage.shownRecord, model.currentPage.timeline.view == .threads || model.currentPage.timeline.view == .queues
         else { return }
         let lanes = model.timelineLanes(record)
@@ -108,6 +108,10 @@ public enum TourRenderer {
                                         glyphs: model.glyphs)
         let hidden = lanes.lanes.count - geometry.visibleLanes
         guard hidden > 0 else { return }
+        guard model.presenter == nil else {
+            buffer.writeInBottomBorder(" +\(hidden) lane\(hidden == 1 ? "" : "s") ", of: box, color: .accent)
+            return
+        }
         let above = geometry.firstLane > 0 ? "\(geometry.firstLane) above, " : ""
         buffer.writeInBottomBorder(" \(above)\(hidden) more lane\(hidden == 1 ? "" : "s"), j/k ", of: box, color: .accent)
     }
