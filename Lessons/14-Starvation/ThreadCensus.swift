@@ -5,7 +5,18 @@ import LessonKit
 enum ThreadCensus {
     /// Every thread of the process right now, busy or idle: one directory each in `/proc/self/task`.
     static func threadCount() -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count
+        threadIDs().count
+    }
+
+    /// The kernel ids of every thread of the process right now, one directory each in `/proc/self/task`.
+    static func threadIDs() -> Set<Int32> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { Int32($0) })
+    }
+
+    /// The threads libdispatch named after one pool (as `currentThread()` reads a name). A thread it has just created
+    /// still bears its creator's name until it starts.
+    static func threadIDs(ofPool pool: String) -> Set<Int32> {
+        threadIDs().filter { read("comm", of: $0) == pool }
     }
 
     /// The calling thread's nice value (field 19 of its `stat`), which libdispatch sets from its pool's quality of

@@ -46,13 +46,59 @@ func secondsSince(_ start: ContinuousClock.Instant) -> Double {
 
  The page starts as many tasks as the queue is wide, and each calls `DispatchSemaphore.wait()`, the old way to wait for a callback. Each task blocks its thread, and with it one of the queue's slots: `DispatchQueue.sync` on a busy queue, a lock held for long, or a synchronous read would do the same. When all of them are blocked, the queue has no slot left for another task of that priority, however many threads the pool has.
 
- Two things can still run. A task of **another priority** runs at once: it goes to another queue, on another pool. And a **Dispatch block** on `DispatchQueue.global()` runs, but not at once: every thread the pool has is blocked, and libdispatch only adds one when its monitor, a timer that looks once a second, reads in `/proc` that none of its workers is running while work waits. The block below is the answer the tasks wait for, and the page measures how long it waited for a thread.
+ Two things can still run. A task of **another priority** runs at once: it goes to another queue, on another pool. And a **Dispatch block** on `DispatchQueue.global()` runs, but only on a thread of the pool that is free. libdispatch adds one when its monitor, a timer that looks once a second, reads in `/proc` that fewer of the pool's workers are running than there are CPUs while work waits. Its first look comes the moment the pool starts its first thread, here blocked task 1's, and if a blocked task is still waiting for a thread then, it adds one: the pool may hold an idle thread before the page needs one. Measured on this machine with a small program doing the same while two other programs kept both cores busy, it did in 29 runs of 90, and in none of 30 when the program let the monitor's first look pass before it started the tasks. So before it queues the answer the tasks wait for, the page takes every thread the pool has: it queues blocks on `DispatchQueue.global()` that block too, one at a time, until one of them has to wait for a thread the pool adds. Then every thread of the pool is blocked, and the monitor has just looked. The page measures how long the answer waits for a thread after that.
  */
-/// Blocks `queueWidth` tasks on a semaphore, shows a high-priority task running meanwhile, queues their answer as
-/// `answeredBy` says, and returns once the blocked tasks are through, with how long a Dispatch block waited for a
-/// thread and the process's thread counts. It runs on a serial queue of its own, where blocking is part one's way to
-/// wait, because a task awaiting here would need a slot of the very queue this blocks.
-func blockEverySlot() -> (seconds: Double, threadsWhenQueued: Int, threadsWhenRun: Int)? {
+/// How the first section went: how long each block that holds a pool thread and the answer waited to run, and whether
+/// each ran on a thread the pool added after it was queued or on one it had.
+struct DryPool {
+    var holders: [(waited: Double, onAddedThread: Bool)] = []
+    /// Also the default-QoS pool's threads, by the name libdispatch gave them, when it was queued (all of them held by
+    /// a blocked task or block) and when it ran.
+    var answer: (waited: Double, onAddedThread: Bool, poolWhenQueued: Int, poolWhenRun: Int)?
+}
+
+/// Queues blocks on `DispatchQueue.global()` that block on `semaphore`, one at a time as each starts, until one runs on
+/// a thread the pool added after it was queued and every thread bearing the pool's name is held by one of them or by
+/// a task in `blockedTasks`: the pool has no idle thread left, and its monitor has just looked. The pool's threads
+/// only grow once a second, so this stops within a few blocks; `limit` guards against a libdispatch that names its
+/// threads otherwise. Returns how long each waited and whether its thread was new, and the pool's name.
+func holdEveryPoolThread(on semaphore: DispatchSemaphore, beside blockedTasks: Set<Int32>, in group: DispatchGroup,
+                         limit: Int) -> (holders: [(waited: Double, onAddedThread: Bool)], pool: String) {
+    var holders: [(waited: Double, onAddedThread: Bool)] = []
+    var held = blockedTasks
+    var pool = ""
+    repeat {
+        let number = holders.count + 1
+        let threadsWhenQueued = ThreadCensus.threadIDs()
+        let queuedAt = ContinuousClock.now
+        let started = DispatchSemaphore(value: 0)
+        let ran = Mutex<(thread: Int32, pool: String, waited: Double, onAddedThread: Bool)?>(nil)
+        DispatchQueue.global().async(group: group) {
+            let thread = ThreadIdentity.current
+            let onAddedThread = !threadsWhenQueued.contains(thread)
+            ran.withLock { $0 = (thread, ThreadCensus.currentThread().pool, secondsSince(queuedAt), onAddedThread) }
+            trace("block \(number) holds a thread the pool \(onAddedThread ? "added" : "had")") {
+                started.signal()
+                semaphore.wait()
+            }
+        }
+        started.wait()
+        let holder = ran.withLock { $0! }
+        holders.append((holder.waited, holder.onAddedThread))
+        held.insert(holder.thread)
+        pool = holder.pool
+    } while holders.count < limit && !(holders.last!.onAddedThread && ThreadCensus.threadIDs(ofPool: pool).isSubset(of: held))
+    return (holders, pool)
+}
+
+/// The threads the blocked tasks run on, as each records its own.
+let blockedTaskThreads = Mutex<Set<Int32>>([])
+
+/// Blocks `queueWidth` tasks on a semaphore, shows a high-priority task running meanwhile, holds every other thread of
+/// the default-QoS pool, queues the answer as `answeredBy` says, and returns once the blocked tasks are through. It
+/// runs on a serial queue of its own, where blocking is part one's way to wait, because a task awaiting here would need
+/// a slot of the very queue this blocks.
+func blockEverySlot() -> DryPool {
     let semaphore = DispatchSemaphore(value: 0)
     let arrived = DispatchSemaphore(value: 0)
     let released = DispatchGroup()
@@ -60,6 +106,7 @@ func blockEverySlot() -> (seconds: Double, threadsWhenQueued: Int, threadsWhenRu
         released.enter()
         tracedDetachedTask("blocked task \(number)", priority: .medium) {
             trace("task \(number) waits on the semaphore") {
+                _ = blockedTaskThreads.withLock { $0.insert(ThreadIdentity.current) }
                 arrived.signal()
                 semaphore.wait()
             }
@@ -75,16 +122,24 @@ func blockEverySlot() -> (seconds: Double, threadsWhenQueued: Int, threadsWhenRu
     }
     highPriorityRan.wait()
 
-    let threadsWhenQueued = ThreadCensus.threadCount()
+    var dryPool = DryPool()
+    let (holders, pool) = holdEveryPoolThread(on: semaphore, beside: blockedTaskThreads.withLock { $0 }, in: released,
+                                              limit: queueWidth * 4)
+    dryPool.holders = holders
+    let waiters = queueWidth + holders.count
+    let threadsWhenQueued = ThreadCensus.threadIDs()
+    let poolWhenQueued = ThreadCensus.threadIDs(ofPool: pool).count
     let queuedAt = ContinuousClock.now
-    let answerWaited = Mutex<(seconds: Double, threads: Int)?>(nil)
+    let answer = Mutex<(waited: Double, onAddedThread: Bool, poolWhenQueued: Int, poolWhenRun: Int)?>(nil)
     switch answeredBy {
     case .dispatchBlock:
         mark("answer queued on DispatchQueue.global()")
         DispatchQueue.global().async {
-            answerWaited.withLock { $0 = (secondsSince(queuedAt), ThreadCensus.threadCount()) }
+            let waited = secondsSince(queuedAt)
+            let onAddedThread = !threadsWhenQueued.contains(ThreadIdentity.current)
+            answer.withLock { $0 = (waited, onAddedThread, poolWhenQueued, ThreadCensus.threadIDs(ofPool: pool).count) }
             trace("Dispatch block answers") {
-                for _ in 1...queueWidth { semaphore.signal() }
+                for _ in 1...waiters { semaphore.signal() }
             }
         }
     case .task:
@@ -92,32 +147,41 @@ func blockEverySlot() -> (seconds: Double, threadsWhenQueued: Int, threadsWhenRu
         mark("answer queued as a task")
         tracedDetachedTask("answering task", priority: .medium) {
             trace("task answers") {
-                for _ in 1...queueWidth { semaphore.signal() }
+                for _ in 1...waiters { semaphore.signal() }
             }
         }
     }
     released.wait()
-    return answerWaited.withLock { $0 }.map { ($0.seconds, threadsWhenQueued, $0.threads) }
+    dryPool.answer = answer.withLock { $0 }
+    return dryPool
 }
 
-let answerWaited = await withCheckedContinuation { continuation in
+/// How a block that waited `seconds` got its thread, as the page prints it.
+func howItRan(waited seconds: Double, onAddedThread: Bool) -> String {
+    "after \(formatSeconds(seconds)) on a thread the pool \(onAddedThread ? "added" : "had")"
+}
+
+let dryPool = await withCheckedContinuation { continuation in
     DispatchQueue(label: "page driver").async { continuation.resume(returning: blockEverySlot()) }
 }
 print("\(queueWidth) tasks (the queue's width, sysconf(_SC_NPROCESSORS_CONF)) blocked on a semaphore until the answer came")
-if let (seconds, threadsWhenQueued, threadsWhenRun) = answerWaited {
-    print("The Dispatch block waited \(formatSeconds(seconds)) for a thread; the process had \(threadsWhenQueued) threads when it was queued and \(threadsWhenRun) when it ran")
+print("Blocks that hold the pool's other threads: " + dryPool.holders.enumerated().map { number, holder in
+    "block \(number + 1) ran \(howItRan(waited: holder.waited, onAddedThread: holder.onAddedThread))"
+}.joined(separator: ", "))
+if let answer = dryPool.answer {
+    print("The Dispatch block ran \(howItRan(waited: answer.waited, onAddedThread: answer.onAddedThread)): the pool had \(answer.poolWhenQueued) threads when it was queued and \(answer.poolWhenRun) when it ran")
 }
 
 /*:
- The lanes show it: the tasks' spans open on as many pool threads, the high-priority task's mark on a thread of its own pool while they wait, and the Dispatch block on a new thread about a second later (not scaled by `--speed`: it is libdispatch's clock, not the page's). The monitor's timer starts when the pool starts its first thread, here blocked task 1's, and fires once a second from then on, so the block waits a second less the few milliseconds the page took to queue it, a little more on a loaded machine.
+ The lanes show it: the tasks' spans open on as many pool threads, the high-priority task's mark on a thread of its own pool while they wait, then the blocks that hold the pool's other threads: any the pool had run at once, and the last on a new lane after the monitor's look. The Dispatch block that answers comes about a second after that, on another new lane (not scaled by `--speed`: it is libdispatch's clock, not the page's). The page queued it right after one look of the monitor, so it waits for the next, a second later, a little less or more on a loaded machine. The page prints each block's wait and whether its thread was one the pool had or one it added.
 
  The page drives this section from a serial queue of its own (`page driver`), which blocks its own thread as part one's code did. The page's top-level code could not wait here itself: measured on this machine, top-level code awaiting a `Task`'s `value`, a `for await` over an `AsyncStream` or a `Task.sleep` did not go on while every slot was blocked. For `Task.sleep` the reason is in the runtime: its timer fires on that same queue (`getTimerQueue` in `DispatchGlobalExecutor.cpp`).
 
  Had the answer been a task (`answeredBy` set to `task`), no second would be long enough. The monitor still adds a thread after about a second, but a queue that has handed out all its slots gives none to a new thread, so the answering task never starts, and the page is stuck for good. Measured on this machine with the same two blocked tasks and no watchdog: the process's thread count in `/proc` rose by one a second in, fell back 5 s later when that idle thread left, and nothing ran for the 60 s it was watched. That is the deadlock Swift's rule prevents: a task may only wait for work that does not need a slot of the queue it holds, which in practice means: never block a task's thread waiting for other async work.
 
- - deep dive: Where the monitor lives. libdispatch on Linux has no kernel workqueue to ask for threads, so it keeps its own pools (`src/queue.c`, `_dispatch_root_queue_init_pthread_pool`): a pool of the default QoS may have as many threads as the CPUs this process may use (`dispatch_hw_config(active_cpus)`, read from the affinity mask), and an idle worker leaves after 5 s. A timer on the manager queue (`src/event/workqueue.c`, `_dispatch_workq_init_once`) fires once a second, from the first time a pool other than an overcommit one starts a thread, and runs `_dispatch_workq_monitor_pools`: for each pool with work waiting, it reads `/proc/<tid>/stat` of every registered worker and counts those in state `R`. If none is running, it asks for one more thread beyond the pool's size. The Swift runtime's queue (`DispatchGlobalExecutor.cpp`, `getGlobalQueue`) is a `dispatch_queue_create` with `dispatch_queue_set_width(queue, -3)`, one slot per logical CPU (`sysconf(_SC_NPROCESSORS_CONF)`), whatever the pool does. On Apple platforms the runtime asks Dispatch for its cooperative queues instead.
+ - deep dive: Where the monitor lives. libdispatch on Linux has no kernel workqueue to ask for threads, so it keeps its own pools (`src/queue.c`, `_dispatch_root_queue_init_pthread_pool`): a pool of the default QoS may have as many threads as the CPUs this process may use (`dispatch_hw_config(active_cpus)`, read from the affinity mask), and an idle worker leaves after 5 s. A timer on the manager queue (`src/event/workqueue.c`, `_dispatch_workq_init_once`) is set up the first time a pool other than an overcommit one starts a thread; it fires at once, then once a second, and runs `_dispatch_workq_monitor_pools`: for each pool with work waiting, it reads `/proc/<tid>/stat` of every registered worker and counts those in state `R`. If none is running, it asks for one more thread beyond the pool's size; if fewer are running than the CPUs (and fewer than twice the CPUs in all pools together), it asks for one too, up to the CPUs beyond the pool's size. That second rule is how the first look, as a blocked task waits for a thread, can leave the pool a thread to spare. The Swift runtime's queue (`DispatchGlobalExecutor.cpp`, `getGlobalQueue`) is a `dispatch_queue_create` with `dispatch_queue_set_width(queue, -3)`, one slot per logical CPU (`sysconf(_SC_NPROCESSORS_CONF)`), whatever the pool does. On Apple platforms the runtime asks Dispatch for its cooperative queues instead.
 
- - speaker: Point at the "waits on the semaphore" spans, one per logical CPU, and the gap under them: about a second with nothing running. Then the high-priority mark, at once on another lane, and the Dispatch block, late, on a new thread. Usual question: "so the pool does grow, why is that not a fix?" Because the block got a thread and the tasks did not: the queue's width caps tasks, not threads. With `answeredBy` set to `task` the same second passes, a thread is added, and still nothing runs: the watchdog names the blocked spans. The gap is a second less the page's first few milliseconds on every run, a little longer when the machine is loaded.
+ - speaker: Point at the "waits on the semaphore" spans, one per logical CPU, then the high-priority mark, at once on another lane. Then the "holds a thread" blocks: usually one, which waits for a new lane; on some runs (6 of 50 measured here with both cores busy) one more first takes a thread the pool already had, at once (the printed line says which). Then the gap with nothing running, about a second, and the Dispatch block, late, on a new thread. Usual question: "so the pool does grow, why is that not a fix?" Because the block got a thread and the tasks did not: the queue's width caps tasks, not threads. Second usual question: "why the holding blocks?" Without them the answer sometimes ran at once on a thread the pool kept spare; the page takes those first so the answer needs a new one on every run. With `answeredBy` set to `task` the holding blocks run the same way, and still nothing answers: the watchdog names the blocked spans.
 
  ## The fix: suspend, do not block
 
@@ -213,7 +277,7 @@ let mostThreadsWithBlocks = mostThreadsSeen.withLock { $0 }
 print("\(jobs) GCD blocks that block, on \(gcdQueue == .global ? "DispatchQueue.global()" : "a serial queue each"): \(formatSeconds(blockBatchSeconds)), at most \(blocksAtOnce.mostAtOnce) at once; the process had \(threadsBeforeBlocks) threads before and at most \(mostThreadsWithBlocks) while they ran")
 
 /*:
- With a serial queue each, every block got its own lane at once: the overcommit pool does not look at the cores at all. On `DispatchQueue.global()` (`gcdQueue` set to `global`) the blocks run on the threads the default-QoS pool has (as many as the cores at most to start with, and any the monitor added in the first section that have not left yet), and the monitor adds about one a second while every one of them is blocked, so the batch takes longer and the count grows slowly. Either way the threads are the answer to blocking; tasks answer it by not blocking.
+ With a serial queue each, every block got its own lane at once: the overcommit pool does not look at the cores at all. On `DispatchQueue.global()` (`gcdQueue` set to `global`) the blocks run on the threads the default-QoS pool already has (those the first section's tasks and blocks ran on, idle now, each kept about 5 s), and the monitor adds about one a second while every one of them is blocked, so the batch takes longer and the count grows slowly. Either way the threads are the answer to blocking; tasks answer it by not blocking.
 
  - speaker: Point at the lanes of the GCD batch, one per block, and read the two printed counts: the tasks' batch added no thread, the GCD batch about one per job. Usual question: "what is wrong with many threads?" Each has a stack of its own and is a kernel task to schedule; hundreds of them blocked cost memory and context switches, and when they all wake they fight for the cores. The counts vary a little from run to run: the threads libdispatch keeps idle for about 5 s are counted too.
 

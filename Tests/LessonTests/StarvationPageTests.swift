@@ -64,20 +64,36 @@ struct StarvationPageTests {
         let blockedThreads = Set(waits.map(\.thread))
         #expect(blockedThreads.count == Self.queueWidth)
 
+        // The blocks that hold the pool's other threads: any on a thread the pool had, the last on one it added.
+        let holders = run.spans.filter { $0.name.hasPrefix("block ") && $0.name.contains(" holds a thread the pool ") }
+            .sorted { $0.start < $1.start }
+        let lastHolder = try #require(holders.last, "no block held a pool thread")
+        #expect(lastHolder.name.hasSuffix(" holds a thread the pool added"), "\(holders.map(\.name))")
+        #expect(holders.allSatisfy { $0.queue == "com.apple.root.default-qos" })
+        let heldThreads = blockedThreads.union(holders.map(\.thread))
+        #expect(heldThreads.count == Self.queueWidth + holders.count, "each task and block held a thread of its own")
+
         let queued = try Self.mark("answer queued on DispatchQueue.global()", in: run)
         let answer = try Self.span("Dispatch block answers", in: run)
         #expect(waits.allSatisfy { $0.start < queued.time }, "the answer was queued once every task had blocked")
-        #expect(!blockedThreads.contains(answer.span.thread), "the block ran on a thread of its own")
+        #expect(holders.allSatisfy { $0.start < queued.time }, "and once every block that holds a thread ran")
+        #expect(!heldThreads.contains(answer.span.thread), "the block ran on a thread of its own")
         #expect(answer.span.queue == "com.apple.root.default-qos")
-        // Not scaled by the speed factor: the monitor looks once a second, and its first look came with the pool's
-        // first thread, a moment before the answer was queued.
+        // Not scaled by the speed factor: the answer was queued just after the monitor's look that added the last
+        // holder's thread, and the next look comes a second later.
         let waited = Double(answer.span.start - queued.time) / 1e9
         #expect(waited > 0.25, "the block waited \(waited) s for a thread")
         #expect(waits.allSatisfy { ($0.end ?? 0) >= answer.span.start }, "the tasks were blocked until the block ran")
+        #expect(holders.allSatisfy { ($0.end ?? 0) >= answer.span.start }, "so were the holding blocks")
 
-        let printed = try Self.line(startingWith: "The Dispatch block waited ", in: run)
-        let counts = try #require(printed.firstMatch(of: /the process had (\d+) threads when it was queued and (\d+) when it ran/), "\(printed)")
-        #expect(try #require(Int(counts.2)) > (try #require(Int(counts.1))), "the pool grew a thread for the block: \(printed)")
+        let printed = try Self.line(startingWith: "The Dispatch block ran after ", in: run)
+        let counts = try #require(printed.firstMatch(of: /on a thread the pool added: the pool had (\d+) threads when it was queued and (\d+) when it ran/), "\(printed)")
+        let poolWhenQueued = try #require(Int(counts.1))
+        #expect(poolWhenQueued == heldThreads.count, "every thread of the pool was held when the answer was queued: \(printed)")
+        #expect(try #require(Int(counts.2)) > poolWhenQueued, "the pool grew a thread for the block: \(printed)")
+        let holdersLine = try Self.line(startingWith: "Blocks that hold the pool's other threads: ", in: run)
+        #expect(holdersLine.matches(of: #/block \d+ ran after /#).count == holders.count, "\(holdersLine)")
+        #expect(holdersLine.hasSuffix(" on a thread the pool added"), "\(holdersLine)")
         #expect(run.outputText.contains("\(Self.queueWidth) tasks (the queue's width, sysconf(_SC_NPROCESSORS_CONF)) blocked on a semaphore until the answer came"))
     }
 

@@ -8,8 +8,9 @@ extension PageExercises {
         page: "starvation",
         prediction: Prediction(
             id: "blocked-pool-answer",
-            question: "The page blocks as many tasks as the queue is wide on a semaphore, then queues the answer they wait for "
-                + "as a block on DispatchQueue.global() (with answeredBy set to task, as a task). When does the answer run?",
+            question: "The page blocks as many tasks as the queue is wide on a semaphore, and every other thread of the "
+                + "default-QoS pool with blocks that wait on it too, then queues the answer they wait for as a block on "
+                + "DispatchQueue.global() (with answeredBy set to task, as a task). When does the answer run?",
             choices: [
                 .init(key: "a", text: "at once: Dispatch finds it a thread straight away"),
                 .init(key: "b", text: "only after a while: the pool adds a thread when its once-a-second check sees every worker blocked"),
