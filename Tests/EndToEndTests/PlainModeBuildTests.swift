@@ -18,9 +18,11 @@ struct PlainModeBuildTests {
         try (original + brokenLine + "\n").write(to: source, atomically: true, encoding: .utf8)
         let lineNumber = original.split(separator: "\n", omittingEmptySubsequences: false).count
 
-        /// The copy's `tour run 2`, in a page-run slot as any page run.
+        /// The copy's `tour run 2`, in a page-run slot as any page run. Two builds and three runs one after another
+        /// make the suite's longest chain: asked for as `.normal`, each waited behind the page runs queued meanwhile,
+        /// and the test ended last, 70 s into a 70 s suite.
         func runPage2() async throws -> FinishedProgram {
-            try await PageRunSlots.shared.withSlot {
+            try await PageRunSlots.shared.withSlot(.longestChain, label: "tour run 2, built first") {
                 try await runToEnd(scratch.tour, ["run", "2", "--plain", "--speed", "8"], environment: scratch.environment)
             }
         }

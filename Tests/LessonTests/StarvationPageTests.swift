@@ -11,7 +11,7 @@ struct StarvationPageTests {
     /// One run with the default knobs serves every claim but the experiments'.
     static let run = Task { await recordRun(product: product, speed: speed) }
     /// The answer sent by a task, which never runs: stuck, as announced.
-    static let answeredByATask = Task { await recordRun(product: product, knobs: [("answeredBy", "task")], speed: speed) }
+    static let answeredByATask = Task { await recordRun(product: product, knobs: [("answeredBy", "task")], speed: speed, asleep: true) }
     /// Twice the default jobs, each on a serial queue of its own.
     static let moreJobs = Task { await recordRun(product: product, knobs: [("jobs", "16")], speed: speed) }
     /// The blocking blocks on `DispatchQueue.global()`.

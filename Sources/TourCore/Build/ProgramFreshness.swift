@@ -4,16 +4,20 @@ import Foundation
 /// builds each itself, when its program is missing or older than its source, so one that does not compile never keeps
 /// the tutorial or another page from starting.
 public enum ProgramFreshness {
-    /// True when `program` is not there, or is older than one of the `.swift` files in `sourceFolder` (saved since it
-    /// was built, in tour or in any editor). Only `stat` and `readdir`: `tour run` asks before its page can start.
+    /// True when `program` is not there, or is not newer than one of the `.swift` files in `sourceFolder` (saved since
+    /// it was built, in tour or in any editor). Only `stat` and `readdir`: `tour run` asks before its page can start.
+    ///
+    /// A file's time is the kernel's coarse clock, one tick of a few milliseconds (4 ms here: two files written one
+    /// after the other read the same nanoseconds), so a page saved in the tick its program was written has the same
+    /// time: that page is stale too, or its save would never be built. At worst a program is built once more.
     public static func isStale(program: String, sourceFolder: String) -> Bool {
         guard let built = modificationTime(program) else { return true }
-        var newer = false
+        var notOlder = false
         FolderNames.forEach(in: sourceFolder) { name in
-            guard !newer, name.hasSuffix(".swift") else { return }
-            newer = (modificationTime(sourceFolder + "/" + name) ?? 0) > built
+            guard !notOlder, name.hasSuffix(".swift") else { return }
+            notOlder = (modificationTime(sourceFolder + "/" + name) ?? 0) >= built
         }
-        return newer
+        return notOlder
     }
 }
 
