@@ -3,7 +3,7 @@
 
  Running work concurrently is half the job; the other half is the state that work shares. An object that is changed from several threads at once, with nothing to order the changes, ends up in a state nobody asked for. This page breaks an object that way, repairs it with a dispatch barrier, and lets a tool prove which of the two is safe.
 
- - speaker: Say: this page breaks a shared object, repairs it, and proves which is safe. For a rehearsal that matches the talk, run with `--seed N`: the order the unsafe person's clients take their turns in, and so its mixed names, come out the same every time. Usual question: "isn't a race random?" In an app, yes; this page stages one with holds, so the room sees a mixture every time, and Thread Sanitizer still finds the race the holds leave open.
+ - speaker: Say: this page breaks a shared object, repairs it, and proves which is safe. For a rehearsal that matches the talk, run with `--seed N`: the order the unsafe person's clients take their turns in, and so its mixed names, come out the same every time. Nothing else repeats: the safe person's order and final name, the blocks beside the barrier and which lane printed what come from each run's timing, so do not promise the room a safe final name. Usual question: "isn't a race random?" In an app, yes; this page stages one with holds, so the room sees a mixture every time, and Thread Sanitizer still finds the race the holds leave open.
  */
 import Foundation
 import LessonKit

@@ -92,6 +92,23 @@ struct TalkCheckTests {
         #expect(printed.last == "1 page of the talk does not compile (named above): fix it, or put it back with tour reset, before the talk.")
     }
 
+    @Test("Each run's line is followed by what its page printed, indented, so the speaker rehearses against the room's lines")
+    func runsPrintTheirLines() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("talk-lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let talk = folder.appendingPathComponent("one-run.talk")
+        try Data("speed 10\npage operation\nrun\n".utf8).write(to: talk)
+        let outcome = try await PlainModeTests.tour(["present", "--check", talk.path])
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        let run = try #require(lines.firstIndex { $0.hasPrefix("line 3: run 1 of 1, page 1 (operation)") }, "\(lines)")
+        let printed = lines[(run + 1)...].prefix { $0.hasPrefix("    ") }
+        #expect(printed.first?.hasPrefix("    Loaded coffee") == true, "\(lines)")
+        #expect(printed.last?.hasPrefix("    Done: ") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("Runs: 1 of 1 ended as expected") == true)
+    }
+
     @Test("A script that is not there is named, with the shipped one to try")
     func missingScript() async throws {
         let outcome = try await PlainModeTests.tour(["present", "--check", "/nonexistent/talk.talk"])

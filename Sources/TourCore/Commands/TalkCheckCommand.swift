@@ -58,6 +58,8 @@ public enum TalkCheckCommand {
                 failed += 1
                 emit("\(what): did NOT end as expected: \(ending), after \(SpeedText.seconds(seconds))")
             }
+            // What the page printed, so the speaker rehearses against the lines the room will read.
+            for line in record.output { emit("    " + TerminalText.sanitized(line.text)) }
         }
         emit("Runs: \(plan.runs.count - failed) of \(plan.runs.count) ended as expected, taking \(SpeedText.seconds(runSeconds)) in all. "
              + "The talk plans \(SpeedText.minutes(plan.pauseSeconds)) of pauses and \(plan.waits) waits for a key.")
