@@ -37,7 +37,8 @@ public enum InteractiveTour {
         var recording: ScreenRecording?
         if let castFile {
             do {
-                recording = try ScreenRecording(path: castFile, size: screen.size, theme: screen.theme)
+                let title = presenting == nil ? "ConcurrencyTour" : "ConcurrencyTour on stage"
+                recording = try ScreenRecording(path: castFile, size: screen.size, theme: screen.theme, title: title)
             } catch {
                 screen.close()
                 return refuse(error.description)

@@ -337,7 +337,7 @@ final class TourLoop: @unchecked Sendable {
         lastFrame = monotonicNanoseconds()
         let frame = TourRenderer.render(model)
         screen.draw(frame)
-        recording?.record(frame)
+        recording?.record(frame, of: model)
         _ = model.update(.drawn)
     }
 

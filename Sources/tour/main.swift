@@ -75,11 +75,13 @@ case .run(let options):
     let early = PlainRun.startEarly(options)
     let catalog = loadCatalog()
     let page = checkedPage(options, catalog: catalog)
+    // A recording (`--cast`) is as wide and tall as the terminal the lines are printed to.
+    let terminal = TerminalSize.ofStandardOutput().map { (width: $0.width, height: $0.height) } ?? (width: 80, height: 24)
     let status = PlainRun.execute(options, page: page, catalog: catalog, style: .detect(forceBare: options.plain), early: early, graded: { grade in
         if grade.isKnown, let exercises = ExerciseCatalog.exercises(forPage: page.slug) {
             recordProgress(.predicted(page: page.slug, prediction: exercises.prediction.id, right: grade.outcome == .right))
         }
-    }) { line in
+    }, castSize: terminal) { line in
         print(line)
     }
     if status != .couldNotStart { recordProgress(.ran(page: page.slug)) }

@@ -154,4 +154,50 @@ struct PresenterRecordingInTmuxTests {
         #expect(Self.withoutClock(terminal.text) == Self.withoutClock(Array(screenRows) + Array(repeating: "", count: max(0, 24 - screenRows.count))),
                 "the replay's last screen:\n\(terminal.text.joined(separator: "\n"))\nthe terminal's:\n\(shown)")
     }
+
+    @Test("A resize while recording is an r event, pages and runs are markers, and the header has a title and an idle limit",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+    func resizesAndMarkersAreRecorded() async throws {
+        let folder = try NotesInTmuxTests.privateRuntimeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cast = folder.appendingPathComponent("resized.cast").path
+        let tour = BuildProducts.executable(named: "tour")
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try await tmux.start("bash --norc --noprofile -c '\(tour) present --speed 10 --record \(cast) groups; echo \(Self.exitMarker) $?; sleep 60'",
+                             width: 80, height: 24, environment: ["XDG_RUNTIME_DIR": folder.path])
+        try await tmux.waitFor("the presenter on page 7") { $0.contains("Groups") }
+        try await tmux.resize(width: 100, height: 30)
+        try await tmux.send("r")
+        try await tmux.waitFor("the run's end") { $0.contains("ended normally") }
+        try await tmux.send("q")
+        try await tmux.waitFor("the presenter's end") { $0.contains(Self.exitMarker) }
+
+        let (header, events) = try Asciicast.readAll(cast)
+        #expect(header["title"] as? String == "ConcurrencyTour on stage")
+        #expect(header["idle_time_limit"] as? Int == AsciicastRecorder.idleTimeLimit)
+        #expect(events.contains { $0.code == "r" && $0.text == "100x30" }, "\(events.filter { $0.code != "o" })")
+        let markers = events.filter { $0.code == "m" }.map(\.text)
+        #expect(markers == ["page 7: Groups", "run of page 7"])
+    }
+
+    @Test("tour run --cast in a 120×40 terminal records a 120×40 one",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+    func plainRecordingHasTheTerminalsSize() async throws {
+        let folder = try NotesInTmuxTests.privateRuntimeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cast = folder.appendingPathComponent("run.cast").path
+        let tour = BuildProducts.executable(named: "tour")
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try await tmux.start("bash --norc --noprofile -c '\(tour) run 1 --plain --speed 10 --cast \(cast); echo \(Self.exitMarker) $?; sleep 60'",
+                             width: 120, height: 40)
+        let ended = try await tmux.waitFor("the run's end") { $0.contains(Self.exitMarker) }
+        #expect(ended.contains("\(Self.exitMarker) 0"))
+        let (header, events) = try Asciicast.readAll(cast)
+        #expect(header["width"] as? Int == 120)
+        #expect(header["height"] as? Int == 40)
+        #expect(header["title"] as? String == "ConcurrencyTour, page 1: Operation")
+        #expect(events.first.map { $0.code == "m" && $0.text == "run of page 1" } == true)
+    }
 }

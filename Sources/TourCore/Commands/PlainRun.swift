@@ -84,7 +84,8 @@ public enum PlainRun {
     ///
     /// With `--predict`, the answer is graded from this run's record once it has ended, the grade printed and handed
     /// to `graded` (for the progress record). With `--cast`, every line printed is also recorded, with its time, as
-    /// an asciicast of a `castSize` terminal. `early` is the run `startEarly` started for these options, if any: it is
+    /// an asciicast of a `castSize` terminal (the one `tour` prints to, or 80×24 off one). `early` is the run
+    /// `startEarly` started for these options, if any: it is
     /// the page's run when it runs `page`'s program, and is stopped otherwise.
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
                                style: PlainStyle, early: EarlyStart? = nil, graded: (PredictionGrade) -> Void = { _ in },
@@ -98,7 +99,9 @@ public enum PlainRun {
         var cast: AsciicastRecorder?
         if let file = options.castFile {
             do {
-                cast = try AsciicastRecorder(path: file, width: castSize.width, height: castSize.height)
+                cast = try AsciicastRecorder(path: file, width: castSize.width, height: castSize.height,
+                                             title: "ConcurrencyTour, page \(page.number): \(page.title)")
+                cast?.mark("run of page \(page.number)")
             } catch {
                 printLine("The recording was not started: \(error)")
                 early?.discard()

@@ -4,8 +4,10 @@ import Synchronization
 import PageProtocol
 
 /// Records what the terminal showed as an asciicast v2 file (the format `asciinema play` replays): a header line,
-/// `{"version": 2, "width": …, "height": …, "timestamp": …}`, then one `[seconds, "o", text]` line for each piece
-/// of output, stamped with the real time since the recording began. A speaker whose live demo fails replays it.
+/// `{"version": 2, "width": …, "height": …, "timestamp": …, "title": …, "idle_time_limit": …}`, then one line for
+/// each event, stamped with the real time since the recording began: `[seconds, "o", text]` for output,
+/// `[seconds, "r", "120x40"]` when the terminal is resized, and `[seconds, "m", label]` for a marker a replay can jump
+/// to (a page, a run). A speaker whose live demo fails replays it.
 ///
 /// Lines are written as they happen, so a recording of a long talk holds nothing in memory and survives a crash of
 /// the program that records it. Safe to call from any thread.
@@ -37,9 +39,13 @@ public final class AsciicastRecorder: Sendable {
         ExportTarget.problem(withTarget: path, option: option, example: "demo.cast", noun: "recording")
     }
 
+    /// How long a replay lets the screen stand still, in seconds, before it skips ahead: a speaker's pause or a page
+    /// waiting for its watchdog replays in at most this, and every run's own timings are kept below it.
+    public static let idleTimeLimit = 5
+
     /// Starts a recording of a `width`×`height` terminal at `path`, replacing a regular file there, and writes its
-    /// header. `clock` is the monotonic clock in nanoseconds; tests give their own.
-    public init(path: String, width: Int, height: Int, environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// header with `title`. `clock` is the monotonic clock in nanoseconds; tests give their own.
+    public init(path: String, width: Int, height: Int, title: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping @Sendable () -> UInt64 = monotonicNanoseconds) throws(Failure) {
         if let problem = Self.problem(withTarget: path, option: "the recording") { throw Failure(description: problem) }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -52,7 +58,8 @@ public final class AsciicastRecorder: Sendable {
         state = Mutex(State(descriptor: descriptor))
         var header: [String: AsciicastHeaderValue] = [
             "version": .int(2), "width": .int(max(1, width)), "height": .int(max(1, height)),
-            "timestamp": .int(Int(Date().timeIntervalSince1970)),
+            "timestamp": .int(Int(Date().timeIntervalSince1970)), "title": .string(title),
+            "idle_time_limit": .int(Self.idleTimeLimit),
         ]
         let shown = ["TERM", "SHELL"].compactMap { name in environment[name].map { (name, $0) } }
         if !shown.isEmpty { header["env"] = .strings(Dictionary(uniqueKeysWithValues: shown)) }
@@ -65,13 +72,28 @@ public final class AsciicastRecorder: Sendable {
     /// Adds `text` as one output event, stamped with the time since the recording began.
     public func record(_ text: String) {
         guard !text.isEmpty else { return }
+        event("o", text)
+    }
+
+    /// Adds a resize of the terminal to `width`×`height`: a replay resizes with it, and the frames after it fit.
+    public func resize(width: Int, height: Int) {
+        event("r", "\(max(1, width))x\(max(1, height))")
+    }
+
+    /// Adds a marker a replay can jump to (`asciinema play` stops at each with `--pause-on-markers`).
+    public func mark(_ label: String) {
+        event("m", label)
+    }
+
+    /// One `[seconds, code, data]` line, stamped with the time since the recording began.
+    private func event(_ code: String, _ text: String) {
         let seconds = Double(clock() &- startTime) / 1e9
         let data = (try? Self.encoder.encode(text)) ?? Data("\"\"".utf8)
         state.withLock { state in
             // Timestamps never go back, even when two threads record at once.
             let stamp = max(seconds, state.lastSeconds)
             state.lastSeconds = stamp
-            Self.write(Data("[\(String(format: "%.6f", stamp)), \"o\", ".utf8) + data + Data("]\n".utf8), into: &state)
+            Self.write(Data("[\(String(format: "%.6f", stamp)), \"\(code)\", ".utf8) + data + Data("]\n".utf8), into: &state)
         }
     }
 
@@ -112,15 +134,17 @@ public final class AsciicastRecorder: Sendable {
     }
 }
 
-/// A value of the asciicast header: a number, or the `env` table of strings.
+/// A value of the asciicast header: a number, a string, or the `env` table of strings.
 private enum AsciicastHeaderValue: Encodable {
     case int(Int)
+    case string(String)
     case strings([String: String])
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .int(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
         case .strings(let value): try container.encode(value)
         }
     }

@@ -16,11 +16,13 @@ struct AsciicastRecorderTests {
         let path = Self.temporaryFile("a.cast")
         defer { unlink(path) }
         let now = Mutex<UInt64>(5_000_000_000)
-        let recorder = try AsciicastRecorder(path: path, width: 80, height: 24, environment: ["TERM": "xterm-256color"],
-                                             clock: { now.withLock { $0 } })
+        let recorder = try AsciicastRecorder(path: path, width: 80, height: 24, title: "ConcurrencyTour, page 8: Barrier",
+                                             environment: ["TERM": "xterm-256color"], clock: { now.withLock { $0 } })
+        recorder.mark("run of page 8")
         recorder.record("hello\r\n")
         now.withLock { $0 += 250_000_000 }
         recorder.record("\u{1B}[2;3Hworld \"quoted\" / é")
+        recorder.resize(width: 120, height: 40)
         now.withLock { $0 += 1_500_000_000 }
         recorder.record("")
         recorder.record("end\r\n")
@@ -29,6 +31,11 @@ struct AsciicastRecorderTests {
         #expect(header["version"] as? Int == 2)
         #expect(header["width"] as? Int == 80)
         #expect(header["height"] as? Int == 24)
+        #expect(header["title"] as? String == "ConcurrencyTour, page 8: Barrier")
+        #expect(header["idle_time_limit"] as? Int == AsciicastRecorder.idleTimeLimit)
+        let all = try Asciicast.readAll(path).events
+        #expect(all.map(\.code) == ["m", "o", "o", "r", "o"])
+        #expect(all[0].text == "run of page 8" && all[3].text == "120x40")
         let timestamp = try #require(header["timestamp"] as? Int)
         #expect(abs(Double(timestamp) - Date().timeIntervalSince1970) < 3600)
         #expect((header["env"] as? [String: String])?["TERM"] == "xterm-256color")
@@ -44,7 +51,7 @@ struct AsciicastRecorderTests {
         symlink("/etc/passwd", link)
         defer { unlink(link) }
         #expect(AsciicastRecorder.problem(withTarget: link, option: "--record")?.contains("is a symbolic link to /etc/passwd; the recording would replace the link") == true)
-        #expect(throws: AsciicastRecorder.Failure.self) { try AsciicastRecorder(path: link, width: 80, height: 24) }
+        #expect(throws: AsciicastRecorder.Failure.self) { try AsciicastRecorder(path: link, width: 80, height: 24, title: "refused") }
         #expect(AsciicastRecorder.problem(withTarget: "/no/such/folder/x.cast", option: "--cast")?.contains("folder that does not exist") == true)
     }
 }
