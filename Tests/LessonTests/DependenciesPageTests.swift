@@ -200,6 +200,36 @@ struct DependenciesPageTests {
         #expect(run.knobs.allSatisfy { $0.value == $0.defaultValue })
     }
 
+    // MARK: - The Chrome trace export
+
+    /// Perfetto and chrome://tracing bind a flow event to the slice that encloses it on its thread; one that lands on no
+    /// slice, or only on an instant at the same moment, is drawn or not as the viewer orders equal times.
+    @Test("In the page's Chrome trace every dependency arrow starts and ends inside a slice on its thread, and every span has a CPU time")
+    func theTracesArrowsAreBoundToSlices() async throws {
+        let record = await Self.run.value
+        try #require(!record.dependencies.isEmpty)
+        let document = ChromeTrace.document(for: record, title: "page 4")
+        let events = try #require(document["traceEvents"] as? [[String: Any]])
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        let flows = events.filter { ["s", "f"].contains($0["ph"] as? String) }
+        #expect(flows.count == 2 * record.dependencies.count)
+        for flow in flows {
+            let tid = try #require(flow["tid"] as? Int)
+            let time = try #require(flow["ts"] as? Double)
+            let enclosing = slices.filter { slice in
+                guard slice["tid"] as? Int == tid, let start = slice["ts"] as? Double, let length = slice["dur"] as? Double else { return false }
+                return start < time && time < start + length
+            }
+            #expect(!enclosing.isEmpty, "\(flow["name"] ?? "") (\(flow["ph"] ?? "")) at \(time) on \(tid) is inside no slice")
+        }
+        let spans = slices.filter { $0["cat"] as? String == "span" }
+        #expect(spans.count == record.spans.count)
+        for span in spans {
+            let args = try #require(span["args"] as? [String: Any])
+            #expect(args["cpu_ms"] is Double, "\(span["name"] ?? ""): \(args["cpu_ms"] ?? "none")")
+        }
+    }
+
     /// The detail figures the comparison printed for the image of `provider`.
     static func detail(of provider: String) async throws -> (top: Double, middle: Double) {
         let run = await Self.run.value

@@ -3,8 +3,8 @@ import Foundation
 
 /// Writes a run as Chrome Trace Event JSON, the format Perfetto and chrome://tracing open:
 /// one thread per lane, named as everywhere else ("main", "T3"), complete (`X`) events for spans, instants for
-/// marks, operation states and printed lines, each with the queue it ran on in its `args`, flow arrows from
-/// each dependency's end to its dependent's start, each thread's sampled states (running, waiting) as slices on a
+/// marks, operation states and printed lines, each with the queue it ran on in its `args` (a span's with its CPU time,
+/// `cpu_ms`), flow arrows from each dependency's end to its dependent's start, each end inside a slice on its thread, each thread's sampled states (running, waiting) as slices on a
 /// track of their own beside the thread's (`stateTrack(of:)`), and each operation's life as async slices: one from
 /// its first state to its last, holding one slice per state it passed through. Each traced Swift task is an async
 /// slice too (`b`/`e`, `cat` "task", `id` its number) from its start to its end, with its spans nested in it as async
@@ -38,9 +38,16 @@ public enum ChromeTrace {
         }
         for span in record.spans {
             let end = span.end ?? record.endTime ?? span.start
+            var args: [String: Any] = ["queue": span.queue, "finished": span.end != nil]
+            // The processor time its thread spent in it, as the timeline's selected span shows it; a span that ended
+            // on another thread has none to give, and says so.
+            if let cpu = span.cpuNanoseconds {
+                args["cpu_ms"] = Double(cpu) / 1e6
+            } else {
+                args["cpu_ms"] = span.end == nil ? "unknown: the span never ended" : "unknown: the span ended on another thread"
+            }
             events.append(["ph": "X", "name": span.name, "cat": "span", "pid": pid, "tid": Int(span.thread),
-                           "ts": microseconds(span.start), "dur": Double(end &- span.start) / 1e3,
-                           "args": ["queue": span.queue, "finished": span.end != nil]])
+                           "ts": microseconds(span.start), "dur": Double(end &- span.start) / 1e3, "args": args])
         }
         for mark in record.marks {
             events.append(["ph": "i", "s": "t", "name": mark.name, "cat": "mark", "pid": pid, "tid": Int(mark.thread),
@@ -58,13 +65,35 @@ public enum ChromeTrace {
                            "ts": microseconds(line.time), "args": ["queue": line.queue ?? ""]])
         }
         let byID = Dictionary(record.operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let spansByThread = Dictionary(grouping: record.spans, by: \.thread)
+        /// Where a flow's end lands: inside a slice on its thread, as the Trace Event Format binds a flow event to the
+        /// slice that encloses it. Inside the innermost span there when one encloses the moment (a hair from its edges,
+        /// so no viewer has to choose between two slices that touch), else in a slice of a microsecond made for it,
+        /// named for the state change it marks.
+        func flowPoint(_ change: OperationRecord.Change, of operation: String) -> Double {
+            let time = microseconds(change.time)
+            let enclosing = (spansByThread[change.thread] ?? []).filter { span in
+                span.start <= change.time && change.time <= (span.end ?? record.endTime ?? span.start) && span.end != span.start
+            }.max { $0.start < $1.start }
+            if let span = enclosing {
+                let start = microseconds(span.start)
+                let end = microseconds(span.end ?? record.endTime ?? span.start)
+                let hair = min(0.001, (end - start) / 4)
+                return min(max(time, start + hair), end - hair)
+            }
+            events.append(["ph": "X", "name": "\(operation): \(change.state.rawValue)", "cat": "operation", "pid": pid,
+                           "tid": Int(change.thread), "ts": time, "dur": 0.001, "args": ["queue": change.queue]])
+            return time + 0.0005
+        }
         for (index, dependency) in record.dependencies.enumerated() {
             guard let before = byID[dependency.dependsOn]?.changes.last(where: { $0.state == .finished }),
                   let after = byID[dependency.operation]?.changes.first(where: { $0.state == .executing }) else { continue }
             let common: [String: Any] = ["name": "\(dependency.dependencyName) → \(dependency.operationName)",
                                          "cat": "dependency", "pid": pid, "id": index + 1]
-            events.append(common.merging(["ph": "s", "tid": Int(before.thread), "ts": microseconds(before.time)]) { $1 })
-            events.append(common.merging(["ph": "f", "bp": "e", "tid": Int(after.thread), "ts": microseconds(after.time)]) { $1 })
+            let from = flowPoint(before, of: dependency.dependencyName)
+            let to = flowPoint(after, of: dependency.operationName)
+            events.append(common.merging(["ph": "s", "tid": Int(before.thread), "ts": from]) { $1 })
+            events.append(common.merging(["ph": "f", "bp": "e", "tid": Int(after.thread), "ts": to]) { $1 })
         }
         for task in record.tasks {
             let common: [String: Any] = ["cat": "task", "pid": pid, "id": task.number, "tid": Int(task.thread)]
