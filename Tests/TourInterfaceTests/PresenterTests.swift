@@ -134,9 +134,12 @@ struct PresenterTests {
         model.press(.character("+"), .character("+"))
         #expect(model.presenter?.caption?.text == "width 2 → 3")
         #expect(model.currentPage.knobSettings == [KnobSetting(name: "width", value: "3")])
-        #expect(TourRenderer.render(model).find("width 2 → 3") != nil)
+        // In big type: the caption's first row of block letters.
+        let bigRow = BigType.rows("width 2 → 3")[0]
+        #expect(TourRenderer.render(model).find(bigRow) != nil)
         _ = model.update(.tick(now: PresenterFixtures.start + PresenterCaption.duration + 1))
-        #expect(TourRenderer.render(model).find("width 2 → 3") == nil)
+        #expect(TourRenderer.render(model).find(bigRow) == nil)
+        #expect(PresenterLayout(size: model.size, model: model).caption == nil)
     }
 
     @Test("The clock in the corner counts from the first tick, as the ticks say")
@@ -324,7 +327,7 @@ struct PresenterTests {
         model.run(PresenterFixtures.stageRun)
         let screen = TourRenderer.render(model)
         Snapshot.expect(screen.lines, matches: "presenter-80-after-run")
-        #expect(screen.find("width 1 → 2") != nil)
+        #expect(screen.find(BigType.rows("width 1 → 2")[0]) != nil)
         #expect(screen.find("298.0 ms") != nil)
         #expect(screen.find("done") != nil)
     }
@@ -342,6 +345,7 @@ struct PresenterScriptTests {
         wait
         pause 10
         caption One at a time
+        pause 5
         page queue
         """
 
@@ -368,6 +372,13 @@ struct PresenterScriptTests {
         #expect(model.current == 0)
         _ = model.update(.tick(now: pauseEnds))
         #expect(model.presenter?.caption?.text == "One at a time")
+        #expect(model.current == 0)
+        // A script's caption stays as long as the script says, past a knob caption's five seconds: until its page step.
+        let captionPauseEnds = pauseEnds + 5_000_000_000
+        _ = model.update(.tick(now: captionPauseEnds - 1))
+        #expect(model.presenter?.caption?.isShown(at: model.now) == true)
+        _ = model.update(.tick(now: captionPauseEnds))
+        #expect(model.presenter?.caption == nil, "the page step moved the room on")
         #expect(model.current == 1)
         #expect(model.presenter?.playback?.isFinished == true)
         #expect(model.notice == nil, "the room is not told the speaker's keys")

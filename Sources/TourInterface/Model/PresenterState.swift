@@ -38,12 +38,15 @@ public struct PresenterState: Sendable {
 public struct PresenterCaption: Sendable, Equatable {
     public var text: String
     public var shownAt: UInt64
+    /// A script's `caption` stays as long as the script says: until the next step or key that shows the room something
+    /// else (a page, a reveal, another caption). A knob's caption goes after `duration`.
+    public var untilTheScriptMovesOn = false
 
-    /// How long a caption stays on the screen, in nanoseconds.
+    /// How long a knob's caption stays on the screen, in nanoseconds.
     public static let duration: UInt64 = 5_000_000_000
 
     public func isShown(at now: UInt64) -> Bool {
-        now < shownAt + Self.duration
+        untilTheScriptMovesOn || now < shownAt + Self.duration
     }
 }
 

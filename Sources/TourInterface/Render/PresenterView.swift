@@ -9,6 +9,11 @@ struct PresenterLayout: Equatable {
     var timeline: Rect?
     /// A page that draws (pages 5 and 7) shows its live view beside the prose while it has a run.
     var live: Rect?
+    /// The caption's band, while one is shown: rows of its own between the prose and the run's panes (or the screen's
+    /// foot), so it covers nothing the room reads.
+    var caption: Rect?
+    /// Whether the caption is set in big type (`BigType`): when the terminal shows half blocks and it fits the width.
+    var captionInBigType = false
     /// The last row, for a notice; the prose ends above it only while there is one.
     var notice: Rect
 
@@ -31,8 +36,15 @@ struct PresenterLayout: Equatable {
         notice = Rect(x: margin, y: size.height - 1, width: size.width - 2 * margin, height: 1)
         let bottom = size.height - (model.notice == nil ? 0 : 1)
         let page = model.currentPage
+        // The caption's band: its text in big type with a row above and below, or in one row of bold type.
+        var band = 0
+        if let presenter = model.presenter, let shown = presenter.caption, shown.isShown(at: model.now) {
+            captionInBigType = model.glyphs == .unicode && BigType.fits(shown.text, width: size.width - 4)
+            band = captionInBigType ? BigType.height + 2 : 3
+        }
         guard model.presenter?.showsRun == true, let record = page.record else {
-            prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2))
+            prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2 - band))
+            if band > 0 { caption = Rect(x: 0, y: bottom - band, width: size.width, height: band) }
             return
         }
         // A lane per thread, the axis, the legend and the box; the output's lines and its box.
@@ -40,12 +52,13 @@ struct PresenterLayout: Equatable {
         let outputNeed = min(OutputEntries(page: page, glyphs: model.glyphs).count, 12) + 2
         let sideBySide = size.width >= Self.sideBySideWidth
         let need = sideBySide ? max(timelineNeed, outputNeed) : timelineNeed + outputNeed
-        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum)
+        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum - band)
         let top = bottom - room
-        prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - 2))
+        prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - band - 2))
+        if band > 0 { caption = Rect(x: 0, y: top - band, width: size.width, height: band) }
         if page.drawsLiveView {
             let liveWidth = max(Self.liveMinimumWidth, Int(Double(size.width) * Self.liveShare))
-            live = Rect(x: size.width - liveWidth, y: 1, width: liveWidth, height: max(3, top - 1))
+            live = Rect(x: size.width - liveWidth, y: 1, width: liveWidth, height: max(3, top - band - 1))
             prose.width = max(1, size.width - liveWidth - 2 * margin)
         }
         if sideBySide {
@@ -82,9 +95,8 @@ enum PresenterView {
             buffer.drawBox(live, title: "Live", focused: false, glyphs: model.glyphs)
             LiveViewPane.draw(model, in: live.inside, box: live, into: &buffer)
         }
-        if let caption = presenter.caption, caption.isShown(at: model.now) {
-            drawCaption(caption.text, above: layout.output.map { min($0.y, layout.timeline?.y ?? $0.y) } ?? layout.prose.maxY,
-                        model: model, into: &buffer)
+        if let band = layout.caption, let caption = presenter.caption {
+            drawCaption(caption.text, in: band, bigType: layout.captionInBigType, model: model, into: &buffer)
         }
         if let notice = model.notice {
             buffer.write(TextWidth.truncated(notice, to: layout.notice.width, ellipsis: model.glyphs.ellipsis),
@@ -162,15 +174,17 @@ enum PresenterView {
         start > 0 && layout.rows[start - 1].cells.isEmpty ? start - 1 : start
     }
 
-    /// A knob's change in bold reverse type, centred, just above the run's panes or at the bottom of the prose.
-    private static func drawCaption(_ text: String, above bottom: Int, model: TourModel, into buffer: inout CellBuffer) {
-        let width = min(model.size.width - 4, TextWidth.of(text) + 6)
-        let shown = TextWidth.truncated(text, to: width - 4, ellipsis: model.glyphs.ellipsis)
-        let box = Rect(x: (model.size.width - width) / 2, y: max(2, bottom - 3), width: width, height: 3)
+    /// The caption in its band, centred, in bold reverse type: in big type when the layout chose it, else in one row.
+    private static func drawCaption(_ text: String, in band: Rect, bigType: Bool, model: TourModel, into buffer: inout CellBuffer) {
         let style = CellStyle(foreground: .accent, bold: true, reverse: true)
+        let rows = bigType ? BigType.rows(text) : [TextWidth.truncated(text, to: band.width - 4, ellipsis: model.glyphs.ellipsis)]
+        let width = min(band.width, (rows.map(TextWidth.of).max() ?? 0) + 6)
+        let box = Rect(x: band.x + (band.width - width) / 2, y: band.y, width: width, height: band.height)
         for y in box.y..<box.maxY {
             for x in box.x..<box.maxX { buffer.set(Cell(" ", style), x: x, y: y) }
         }
-        buffer.write(shown, x: box.x + (width - TextWidth.of(shown)) / 2, y: box.y + 1, style: style)
+        for (index, row) in rows.enumerated() {
+            buffer.write(row, x: box.x + (width - TextWidth.of(row)) / 2, y: box.y + 1 + index, style: style, clip: box)
+        }
     }
 }

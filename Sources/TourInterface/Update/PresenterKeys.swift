@@ -95,6 +95,7 @@ extension TourModel {
         }
         self.presenter?.revealed[current] = shown + 1
         self.presenter?.revealedFrom = nil
+        clearScriptCaption()
         self.presenter?.scrollBack = 0
         self.presenter?.playback?.notes = []
     }
@@ -109,6 +110,7 @@ extension TourModel {
         }
         self.presenter?.revealed[current] = shown - 1
         self.presenter?.revealedFrom = nil
+        clearScriptCaption()
         self.presenter?.scrollBack = 0
     }
 
@@ -124,6 +126,7 @@ extension TourModel {
         go(toPage: order[target])
         presenter?.scrollBack = 0
         presenter?.revealedFrom = nil
+        clearScriptCaption()
         // The script goes with the page, from its first step there: the page and the speaker's notes stay in step.
         if presenter?.playback?.jump(toPage: order[target]) == false {
             notice = "The script does not visit this page; it goes on when you are back on its page."
@@ -155,6 +158,11 @@ extension TourModel {
 
     mutating func showCaption(_ text: String) {
         presenter?.caption = PresenterCaption(text: text, shownAt: now)
+    }
+
+    /// A script's caption goes once the room is shown something else.
+    mutating func clearScriptCaption() {
+        if presenter?.caption?.untilTheScriptMovesOn == true { presenter?.caption = nil }
     }
 
     /// What follows `event` on stage: the clock starts at the first tick, and the script plays on as far as it can.

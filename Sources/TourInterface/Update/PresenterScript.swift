@@ -65,6 +65,7 @@ extension TourModel {
             presenter?.revealedFrom = nil
             presenter?.scrollBack = 0
             presenter?.playback?.notes = []
+            clearScriptCaption()
             if pages[index].text == nil { presenter?.playback?.waiting = .source(page: index) }
         case .reveal(let reveal):
             let count = presentedBlocks.count
@@ -76,6 +77,7 @@ extension TourModel {
             presenter?.revealedFrom = shown
             presenter?.scrollBack = 0
             presenter?.playback?.notes = []
+            clearScriptCaption()
         case .set(let name, let value):
             let before = currentPage.knobs.first { $0.name == name }.map(currentPage.nextValue(of:))
             currentPage.chosenKnobValues[name] = value
@@ -93,6 +95,7 @@ extension TourModel {
             presenter?.playback?.notes.append(text)
         case .caption(let text):
             showCaption(text)
+            presenter?.caption?.untilTheScriptMovesOn = true
         case .speed(let factor):
             speed = factor
         case .seed(let value):
