@@ -80,7 +80,7 @@ struct TalkScriptTests {
             "line 14: `caption` needs the words the room reads, for example `caption One at a time`",
             "line 15: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not 'fast'",
             "line 16: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not '1000'",
-            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, seed, or # for a comment",
+            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, seed, end, or # for a comment",
         ])
     }
 
@@ -174,6 +174,22 @@ struct TalkScriptTests {
         #expect(plan.runs.map(\.speed) == [4, 4, 8])
         #expect(plan.pauseSeconds == 30)
         #expect(plan.waits == 1)
+    }
+
+    @Test("`end` and `end TEXT` parse, and an end step anywhere but last is named with what would be right")
+    func endStep() throws {
+        let catalog = try PageCatalog.load()
+        let pages = catalog.pages.map(TalkPage.init(reading:))
+        #expect(try TalkScript.parse("page 1\nend\n").steps.last?.step == .end("Questions?"))
+        #expect(try TalkScript.parse("page 1\nend Thank you!\n").steps.last?.step == .end("Thank you!"))
+        let problems = try #require(throws: TalkScriptProblems.self) {
+            try TalkPlan.check(try TalkScript.parse("page 1\nend\nreveal 1\n"), pages: pages, catalog: catalog)
+        }.problems.map(\.description)
+        #expect(problems == ["line 2: `end` shows the talk's end slide and must be the script's last step; move the steps after it above it"])
+        for talk in ShippedTalks.all {
+            let text = try String(contentsOf: catalog.root.appendingPathComponent(talk), encoding: .utf8)
+            #expect(try TalkScript.parse(text).steps.last?.step == .end("Questions?"), "\(talk) ends on its end slide")
+        }
     }
 
     @Test("The shipped talks are the ones the messages and the help name, one for each part")

@@ -478,4 +478,20 @@ struct PresenterScriptTests {
         _ = model.update(.resize(Size(width: 80, height: 24)))
         #expect(model.shown == 3)
     }
+
+    @Test("A script's end step shows the talk's end slide alone, in big type, and the talk stops there; ← goes back")
+    func endSlide() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\nwait\nend Questions?\n")
+        model.press(.character(" "))
+        #expect(model.presenter?.endSlide == "Questions?")
+        let screen = TourRenderer.render(model)
+        #expect(screen.find(BigType.rows("Questions?")[0]) != nil)
+        #expect(screen.find("Stage") == nil, "nothing of the page is left on the end slide")
+        model.press(.character(" "), .right)
+        #expect(model.presenter?.endSlide == "Questions?", "the talk stops at its end")
+        #expect(model.current == 0)
+        model.press(.left)
+        #expect(model.presenter?.endSlide == nil)
+        #expect(TourRenderer.render(model).find("Stage") != nil)
+    }
 }

@@ -139,6 +139,10 @@ public struct TalkPlan: Sendable, Equatable {
                 seed = value
             case .note, .caption:
                 break
+            case .end:
+                if step != script.steps.last {
+                    problem("`end` shows the talk's end slide and must be the script's last step; move the steps after it above it")
+                }
             }
         }
         guard problems.isEmpty else { throw TalkScriptProblems(problems: problems) }
@@ -160,6 +164,7 @@ extension TalkStep {
         case .caption: "caption"
         case .speed: "speed"
         case .seed: "seed"
+        case .end: "end"
         }
     }
 }

@@ -22,6 +22,8 @@ public enum TalkStep: Equatable, Sendable {
     case speed(Double)
     /// The seed of the runs that follow (`--seed N`), or nil (`seed off`) for runs whose random delays differ each time.
     case seed(UInt64?)
+    /// The talk's end slide, with its words for the room ("Questions?"): the script's last step.
+    case end(String)
 }
 
 /// How much a `reveal` step shows.
@@ -71,7 +73,7 @@ public struct TalkScript: Equatable, Sendable {
     }
 
     /// The words that start a step, as the messages list them.
-    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed", "seed"]
+    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed", "seed", "end"]
 
     /// The longest pause a step may ask for, in seconds: a longer one is a typo more often than a plan.
     public static let longestPause: Double = 600
@@ -164,6 +166,9 @@ public struct TalkScript: Equatable, Sendable {
                 throw problem("`speed` needs a factor from \(SpeedFactor.range.lowerBound) to \(Int(SpeedFactor.range.upperBound)), for example `speed 2` (1 is real time)\(got)")
             }
             return .speed(factor)
+        case "end":
+            // The words default to the question a talk ends on.
+            return .end(rest.isEmpty ? "Questions?" : TerminalText.sanitized(rest))
         case "seed":
             if arguments == ["off"] { return .seed(nil) }
             guard arguments.count == 1, let seed = UInt64(arguments[0]) else {

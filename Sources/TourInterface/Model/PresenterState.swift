@@ -15,6 +15,9 @@ public struct PresenterState: Sendable {
     public var showsRun = true
     /// Rows scrolled back from where the presenter keeps the last revealed block in view.
     public var scrollBack = 0
+    /// The talk's end slide, its words, once the script's `end` step played: the screen shows nothing else, and the
+    /// talk stops there (← goes back to the last page).
+    public var endSlide: String?
     /// The first block the last reveal showed, when it showed several at once (`reveal N`): the speaker's notes of
     /// every block it passed go to `tour notes` together. Nil after a page change.
     var revealedFrom: Int?
@@ -65,6 +68,7 @@ public struct TalkPlayback: Sendable {
         case caption(String)
         case speed(Double)
         case seed(UInt64?)
+        case end(String)
     }
 
     /// What the script waits for before its next step.
@@ -105,6 +109,7 @@ public struct TalkPlayback: Sendable {
             case .caption(let text): resolved = .caption(text)
             case .speed(let factor): resolved = .speed(factor)
             case .seed(let seed): resolved = .seed(seed)
+            case .end(let words): resolved = .end(words)
             }
             steps.append((step.line, resolved))
         }

@@ -79,6 +79,10 @@ struct PresenterLayout: Equatable {
 enum PresenterView {
     static func draw(_ model: TourModel, into buffer: inout CellBuffer) {
         guard let presenter = model.presenter else { return }
+        if let words = presenter.endSlide {
+            drawEndSlide(words, model: model, presenter: presenter, into: &buffer)
+            return
+        }
         let layout = PresenterLayout(size: model.size, model: model)
         drawHeader(model, presenter: presenter, in: layout.header, into: &buffer)
         drawProse(model, presenter: presenter, in: layout.prose, into: &buffer)
@@ -172,6 +176,19 @@ enum PresenterView {
     /// The row after a block's last row: the blank row before the next block's start is not the block's.
     private static func trimmedEnd(_ layout: PageLayout, before start: Int) -> Int {
         start > 0 && layout.rows[start - 1].cells.isEmpty ? start - 1 : start
+    }
+
+    /// The talk's end slide: its words alone in the middle of the screen, in big type where they fit, and the clock.
+    private static func drawEndSlide(_ words: String, model: TourModel, presenter: PresenterState, into buffer: inout CellBuffer) {
+        let clock = clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
+        buffer.write(clock, x: model.size.width - 2 - TextWidth.of(clock), y: 0, style: CellStyle(foreground: .accent, bold: true))
+        let big = model.glyphs == .unicode && BigType.fits(words, width: model.size.width - 4)
+        let rows = big ? BigType.rows(words) : [TextWidth.truncated(words, to: model.size.width - 4, ellipsis: model.glyphs.ellipsis)]
+        let top = max(1, (model.size.height - rows.count) / 2)
+        for (index, row) in rows.enumerated() {
+            buffer.write(row, x: max(0, (model.size.width - TextWidth.of(row)) / 2), y: top + index,
+                         style: CellStyle(foreground: .heading, bold: true))
+        }
     }
 
     /// The caption in its band, centred, in bold reverse type: in big type when the layout chose it, else in one row.

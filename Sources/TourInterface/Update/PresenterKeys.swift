@@ -84,9 +84,9 @@ extension TourModel {
     /// The blocks the presenter shows of the current page: every block but the speaker's notes.
     var presentedBlocks: [PresentedBlock] { currentPage.document.presentedBlocks }
 
-    /// Space or →: the next block, or at the page's end the next page of the talk.
+    /// Space or →: the next block, or at the page's end the next page of the talk; nothing on the end slide.
     mutating func revealNext() {
-        guard let presenter else { return }
+        guard let presenter, presenter.endSlide == nil else { return }
         let count = presentedBlocks.count
         let shown = presenter.shownBlocks(onPage: current, of: count)
         guard shown < count else {
@@ -100,9 +100,14 @@ extension TourModel {
         self.presenter?.playback?.notes = []
     }
 
-    /// ←: one block back, or from the first block the previous page of the talk, as far as it was revealed.
+    /// ←: one block back, or from the first block the previous page of the talk, as far as it was revealed; from the
+    /// end slide, the last page as it was.
     mutating func revealBack() {
         guard let presenter else { return }
+        if presenter.endSlide != nil {
+            self.presenter?.endSlide = nil
+            return
+        }
         let shown = presenter.shownBlocks(onPage: current, of: presentedBlocks.count)
         guard shown > 1 else {
             presentPage(by: -1)
@@ -126,6 +131,7 @@ extension TourModel {
         go(toPage: order[target])
         presenter?.scrollBack = 0
         presenter?.revealedFrom = nil
+        presenter?.endSlide = nil
         clearScriptCaption()
         // The script goes with the page, from its first step there: the page and the speaker's notes stay in step.
         if presenter?.playback?.jump(toPage: order[target]) == false {

@@ -100,6 +100,9 @@ extension TourModel {
             speed = factor
         case .seed(let value):
             seed = value
+        case .end(let words):
+            clearScriptCaption()
+            presenter?.endSlide = words
         }
         return []
     }
