@@ -110,8 +110,38 @@ final class TimelineExportTests {
         #expect(elements.texts.contains("4 Dependencies <fixture>"))
         #expect(elements.texts.contains("main #100"))
         #expect(elements.texts.contains { $0.hasPrefix("0 ms") || $0 == "0 ms" })
-        #expect(elements.texts.contains("downloads") && elements.texts.contains("filters"), "the queue legend")
+        #expect(elements.texts.contains("B downloads") && elements.texts.contains("C filters"), "the queue legend, each with its letter")
         #expect(!svg.unicodeScalars.contains { $0.value == 0x1B }, "no control character reaches the XML")
+    }
+
+    /// A picture for a slide, or a PNG made from it, shows everything in words: no hover is needed to tell two queues
+    /// of one colour apart, to read a mark, or to see what a thread that only printed did.
+    @Test func everyQueueHasALetterAndMarksAndPrintedLinesAreLabelled() async throws {
+        typealias F = TraceFixture
+        var lines: [String] = []
+        for index in 0..<14 {
+            lines.append(F.line("begin", at: index * 5, thread: Self.worker, queue: "queue \(index)", #""id":\#(index + 1),"name":"job \#(index)""#))
+            lines.append(F.line("end", at: index * 5 + 4, thread: Self.worker, queue: "queue \(index)", #""id":\#(index + 1),"name":"job \#(index)""#))
+        }
+        lines.append(F.mark("the barrier starts", at: 30, thread: Self.worker, queue: "queue 6"))
+        var record = RunRecord()
+        record.apply(.started(pid: F.pid, time: F.start))
+        for line in lines { record.apply(.trace(try TraceLineParser.parse(Array(line.utf8)).get())) }
+        // A line the page printed, as the runner hands it on: stamped with its thread and queue.
+        record.apply(.output(OutputLine(stream: .stdout, text: "only printed this", time: F.start + 40_000_000, thread: Self.idle, queue: "printer")))
+        record.apply(.ended(.exited(code: 0), time: F.start + 80_000_000))
+        let svg = TimelineSVG.document(for: record, title: "many queues")
+        let parser = XMLParser(data: Data(svg.utf8))
+        let elements = Elements()
+        parser.delegate = elements
+        #expect(parser.parse())
+        let legend = elements.texts.filter { $0.contains("queue ") }
+        let letters = legend.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(legend.count >= 14)
+        #expect(Set(letters).count == letters.count, "each queue its own letter: \(legend)")
+        #expect(elements.texts.contains("the barrier starts"), "the mark's name is drawn, not only hovered")
+        #expect(elements.texts.contains("only printed this"), "a printed line is drawn on its thread's lane")
+        #expect(elements.lanes.contains(String(Self.idle)))
     }
 
     @Test func aSpanNestedInAnotherIsDrawnUnderItAndTheLanesBelowMoveDown() async throws {

@@ -3,12 +3,24 @@ import Foundation
 /// Draws a run's timeline as an SVG picture for slides and sharing (`tour run <page> --svg FILE`, `S` in the
 /// interface): a lane per thread seen, titled as everywhere else ("main", "T3 #4242"), each span a bar in its queue's
 /// colour with its name where it fits, each thread's sampled states as a strip under its spans (green running,
-/// grey waiting), spans nested in spans a bar lower per level, marks, an axis in milliseconds and a legend of queues. Self-contained: no scripts, no fonts to
-/// fetch, so it opens the same in a browser, an image viewer or a slide deck.
+/// grey waiting), spans nested in spans a bar lower per level, marks with their names, the lines each thread printed,
+/// an axis in milliseconds and a legend of queues. Each queue has a letter of its own (A, B, …, as plain mode's
+/// timeline letters them) on its bars and in the legend, so two queues that share a colour still tell apart, in print
+/// too. Self-contained: no scripts, no fonts to fetch, so it opens the same in a browser, an image viewer or a slide
+/// deck, and every word is drawn, not left to a hover that a PNG never shows.
 public enum TimelineSVG {
     /// The queue colours, in the order queues were seen: the interface's 256-colour palette (xterm 68, 114, 179,
-    /// 141, 209, 80), so a picture matches the screen.
-    static let queueColors = ["#5f87d7", "#87d787", "#d7af5f", "#af87ff", "#ff875f", "#5fd7d7"]
+    /// 141, 209, 80), so a picture matches the screen, then six more; past twelve queues they repeat, and the letters
+    /// tell them apart.
+    static let queueColors = ["#5f87d7", "#87d787", "#d7af5f", "#af87ff", "#ff875f", "#5fd7d7",
+                              "#d7d75f", "#ff87af", "#87afaf", "#afaf87", "#87afff", "#d787d7"]
+    static let markColor = "#d75fd7"
+    static let outputColor = "#555555"
+
+    /// "A" for the first queue seen, "B" for the next, as plain mode's timeline letters them.
+    static func queueLetter(_ index: Int) -> String {
+        index < 26 ? String(UnicodeScalar(UInt8(65 + index))) : "\(index + 1)"
+    }
     static let runningColor = "#2e9e44"
     static let waitingColor = "#c8c8c8"
 
@@ -22,8 +34,10 @@ public enum TimelineSVG {
     /// How far down a span nested in another is drawn, per level, and the deepest level with a row of its own.
     static let nestedStep = barHeight + 2
     static let maximumNesting = ThreadLane.maximumNestingRows - 1
-    /// About the advance of one character of the 11-pixel sans-serif the labels use.
+    /// About the advance of one character of the 11-pixel sans-serif the labels use, and of the 8-pixel one of the
+    /// marks' and printed lines' labels.
     static let characterWidth = 6.4
+    static let smallCharacterWidth = 4.7
 
     public static func document(for record: RunRecord, title: String) -> String {
         let origin = record.startTime ?? 0
@@ -56,6 +70,7 @@ public enum TimelineSVG {
 
         let spansByThread = Dictionary(grouping: record.spans + record.openSpans.values.sorted { $0.id < $1.id }, by: \.thread)
         let marksByThread = Dictionary(grouping: record.marks, by: \.thread)
+        let outputByThread = Dictionary(grouping: record.output.filter { $0.thread != nil }, by: { $0.thread! })
         for (index, lane) in record.threads.enumerated() {
             let y = laneTops[index]
             let nested = Double(nestingRows[index]) * nestedStep
@@ -73,21 +88,39 @@ public enum TimelineSVG {
             for span in spansByThread[lane.thread] ?? [] {
                 let left = x(span.start), right = max(x(span.end ?? end), left + 1)
                 let y = y + Double(min(span.depth, maximumNesting)) * nestedStep
-                let color = queueColors[(record.queueNumber(of: span.queue) ?? 0) % queueColors.count]
+                let queue = record.queueNumber(of: span.queue) ?? 0
+                let color = queueColors[queue % queueColors.count]
                 let lasting = milliseconds(Double((span.end ?? end) &- span.start) / 1e9)
                 let hover = "\(span.name) · \(lasting) ms · \(QueueLabel.shown(span.queue))"
                 // Bars are a little shorter than their time, so two spans that follow each other stay apart.
                 svg.line(##"<rect class="span" x="\##(format(left))" y="\##(format(y + 4))" width="\##(format(max(1, right - left - 1)))" "##
                          + ##"height="\##(format(barHeight))" rx="2" fill="\##(color)"><title>\##(escaped(hover))</title></rect>"##)
-                if let label = fitted(span.name, into: right - left - 6) {
-                    svg.line(##"<text x="\##(format(left + 3))" y="\##(format(y + 17))" fill="#111111">\##(escaped(label))</text>"##)
+                // The queue's letter first, then the name, as far as the bar holds them.
+                if let label = fitted("\(queueLetter(queue)) \(span.name)", into: right - left - 6) {
+                    svg.line(##"<text class="span-label" x="\##(format(left + 3))" y="\##(format(y + 17))" fill="#111111">\##(escaped(label))</text>"##)
                 }
             }
             for mark in marksByThread[lane.thread] ?? [] {
-                // On the bar's top edge, above the name, so a mark never covers the letters of a span's name.
+                // On the bar's top edge, above the name, so a mark never covers the letters of a span's name; its own
+                // name beside it, small, in the mark's colour.
                 let center = x(mark.time)
-                svg.line(##"<path class="mark" d="M\##(format(center)) \##(format(y - 2)) l4 5 l-4 5 l-4 -5 z" fill="#d75fd7" "##
+                svg.line(##"<path class="mark" d="M\##(format(center)) \##(format(y - 2)) l4 5 l-4 5 l-4 -5 z" fill="\##(markColor)" "##
                          + ##"stroke="#ffffff" stroke-width="0.8"><title>\##(escaped(mark.name))</title></path>"##)
+                if let label = fitted(mark.name, into: min(180, width - rightMargin - center - 6), characterWidth: smallCharacterWidth) {
+                    svg.line(##"<text class="mark-label" x="\##(format(center + 5))" y="\##(format(y + 2))" font-size="8" fill="\##(markColor)">"##
+                             + ##"\##(escaped(label))</text>"##)
+                }
+            }
+            for line in outputByThread[lane.thread] ?? [] {
+                // A printed line: a small grey tick at the lane's foot, with the start of its text.
+                let at = x(line.time)
+                let foot = y + laneHeight + nested - 3
+                svg.line(##"<path class="output" d="M\##(format(at)) \##(format(foot)) l3 -4 l-6 0 z" fill="\##(outputColor)">"##
+                         + ##"<title>\##(escaped(line.text))</title></path>"##)
+                if let label = fitted(line.text, into: min(180, width - rightMargin - at - 6), characterWidth: smallCharacterWidth) {
+                    svg.line(##"<text class="output-label" x="\##(format(at + 4))" y="\##(format(foot))" font-size="8" fill="\##(outputColor)">"##
+                             + ##"\##(escaped(label))</text>"##)
+                }
             }
             svg.line("</g>")
         }
@@ -131,7 +164,8 @@ public enum TimelineSVG {
         for (index, queue) in record.queues.enumerated() {
             let left = 16 + Double(index % 3) * 300, top = y + Double(index / 3) * 20
             svg.line(##"<rect x="\##(format(left))" y="\##(format(top - 10))" width="14" height="12" rx="2" fill="\##(queueColors[index % queueColors.count])"/>"##)
-            svg.line(##"<text x="\##(format(left + 20))" y="\##(format(top))" fill="#222222">\##(escaped(fitted(QueueLabel.shown(queue), into: 270) ?? ""))</text>"##)
+            svg.line(##"<text class="legend-queue" x="\##(format(left + 20))" y="\##(format(top))" fill="#222222">"##
+                     + ##"\##(escaped(fitted("\(queueLetter(index)) \(QueueLabel.shown(queue))", into: 270) ?? ""))</text>"##)
         }
         let left = 16 + 3 * 300.0
         svg.line(##"<rect x="\##(format(left))" y="\##(format(y - 7))" width="14" height="\##(format(stripHeight))" fill="\##(runningColor)"/>"##)
@@ -142,8 +176,8 @@ public enum TimelineSVG {
     }
 
     /// The name as it fits `room` pixels: whole, or cut with "…" keeping at least three characters; nil when not even that fits.
-    static func fitted(_ name: String, into room: Double) -> String? {
-        let fits = Int(room / characterWidth)
+    static func fitted(_ name: String, into room: Double, characterWidth: Double = characterWidth) -> String? {
+        let fits = Int(max(0, room) / characterWidth)
         if name.count <= fits { return name }
         guard fits >= 4 else { return nil }
         return String(name.prefix(fits - 1)) + "…"
