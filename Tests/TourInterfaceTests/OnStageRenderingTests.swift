@@ -83,6 +83,25 @@ struct OnStageRenderingTests {
         #expect(screen[23] == "q ends the notes")
     }
 
+    /// A scripted talk's notes count its pause down and set the clock against the plan, on the footer's right.
+    @Test func aScriptedTalksNotesShowThePauseLeftAndThePlan() async throws {
+        var snapshot = Self.snapshot
+        snapshot.pauseSecondsLeft = 12
+        snapshot.plannedSeconds = 700
+        // 754 s at the snapshot, 2 s since: 756 now, 10 s of the pause left, the step ends at 766: 66 s behind 700.
+        let state = NotesScreenState(session: "4242", snapshot: snapshot, secondsSinceSnapshot: 2)
+        let screen = NotesView.render(state, size: Size(width: 80, height: 24), glyphs: .unicode).textRows
+        #expect(screen[23].hasSuffix("pause 10 s · 01:06 behind plan"), "\(screen[23])")
+        #expect(screen[23].hasPrefix("q ends the notes"))
+        snapshot.pauseSecondsLeft = nil
+        snapshot.plannedSeconds = 800
+        let ahead = NotesView.render(NotesScreenState(session: "1", snapshot: snapshot), size: Size(width: 80, height: 24), glyphs: .unicode).textRows
+        #expect(ahead[23].hasSuffix("00:46 ahead of plan"), "\(ahead[23])")
+        // Without a script: nothing but the keys.
+        #expect(NotesView.render(NotesScreenState(session: "1", snapshot: Self.snapshot), size: Size(width: 80, height: 24), glyphs: .unicode)
+            .textRows[23] == "q ends the notes")
+    }
+
     @Test func beforeTheFirstSnapshotTheScreenSaysItIsWaiting() async throws {
         let screen = NotesView.render(NotesScreenState(session: "7"), size: Size(width: 80, height: 24), glyphs: .ascii).textRows
         #expect(screen[0].contains("waiting for the presenter's first step"))

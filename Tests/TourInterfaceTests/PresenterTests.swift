@@ -419,6 +419,21 @@ struct PresenterScriptTests {
         #expect(model.seed == nil)
     }
 
+    @Test("The snapshot counts a pause down and says where the script's pauses put the clock")
+    func pauseAndPlanInTheSnapshot() async throws {
+        var model = try PresenterFixtures.model(script: "page stage\npause 30\nreveal 1\npause 20\nwait\n")
+        #expect(model.presenterSnapshot?.pauseSecondsLeft == 30)
+        #expect(model.presenterSnapshot?.plannedSeconds == 30)
+        _ = model.update(.tick(now: PresenterFixtures.start + 12_500_000_000))
+        #expect(model.presenterSnapshot?.pauseSecondsLeft == 18, "17.5 s left, rounded up")
+        _ = model.update(.tick(now: PresenterFixtures.start + 30_000_000_000))
+        #expect(model.presenterSnapshot?.plannedSeconds == 50)
+        #expect(model.presenterSnapshot?.pauseSecondsLeft == 20)
+        model.press(.character(" "))
+        #expect(model.presenterSnapshot?.pauseSecondsLeft == nil, "waiting for a key, in no pause")
+        #expect(try PresenterFixtures.model().presenterSnapshot?.plannedSeconds == nil, "no script, no plan")
+    }
+
     @Test("A space cuts a pause short")
     func keyEndsPause() async throws {
         var model = try PresenterFixtures.model(script: "page stage\npause 30\nreveal all\n")

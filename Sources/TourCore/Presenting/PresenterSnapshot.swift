@@ -17,9 +17,17 @@ public struct PresenterSnapshot: Sendable, Equatable, Codable {
     public var elapsedSeconds: Double
     /// Knob changes the script makes next, as the room's caption writes them ("maxConcurrentOperationCount 1 → 3").
     public var upcomingKnobChanges: [String]
+    /// When a script plays: the whole seconds left of the `pause` it waits in (nil when it waits in none), and the
+    /// seconds its pauses planned up to the end of the step it is on, to set the clock against. A presenter of an
+    /// older tour sends neither, and the notes show neither.
+    public var pauseSecondsLeft: Int?
+    public var plannedSeconds: Int?
 
     public init(page: Int, pageTitle: String, block: Int, blockCount: Int, current: String, next: String?,
-                notes: [String], elapsedSeconds: Double, upcomingKnobChanges: [String]) {
+                notes: [String], elapsedSeconds: Double, upcomingKnobChanges: [String], pauseSecondsLeft: Int? = nil,
+                plannedSeconds: Int? = nil) {
+        self.pauseSecondsLeft = pauseSecondsLeft
+        self.plannedSeconds = plannedSeconds
         self.page = page
         self.pageTitle = pageTitle
         self.block = block

@@ -118,6 +118,14 @@ public struct TalkPlayback: Sendable {
 
     public var isFinished: Bool { next >= steps.count && waiting == nil }
 
+    /// The seconds of the pauses played so far, the one waited in included: where the talk's plan puts the clock
+    /// when the step now playing ends.
+    public var plannedSecondsSoFar: Int {
+        Int(steps.prefix(next).reduce(0.0) { total, step in
+            if case .pause(let seconds) = step.step { total + seconds } else { total }
+        }.rounded())
+    }
+
     /// The pages the script visits, in the order it first visits them: the talk's pages.
     public var pageOrder: [Int] {
         steps.reduce(into: []) { order, step in

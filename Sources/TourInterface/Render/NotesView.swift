@@ -47,7 +47,13 @@ public enum NotesView {
         let footer = state.otherSessions.isEmpty
             ? "q ends the notes"
             : "q ends the notes · also live: \(state.otherSessions.joined(separator: ", ")) (tour notes --session NAME)"
-        buffer.write(TextWidth.truncated(footer, to: width, ellipsis: glyphs.ellipsis), x: 0, y: size.height - 1, style: CellStyle(foreground: .muted))
+        // Where the talk stands against its script, on the footer's right: the speaker's eye goes there between blocks.
+        let schedule = state.snapshot.map { scheduleText($0, elapsed: state.elapsedSeconds ?? 0) } ?? ""
+        let footerRoom = max(0, width - TextWidth.of(schedule) - (schedule.isEmpty ? 0 : 2))
+        buffer.write(TextWidth.truncated(footer, to: footerRoom, ellipsis: glyphs.ellipsis), x: 0, y: size.height - 1, style: CellStyle(foreground: .muted))
+        if !schedule.isEmpty {
+            buffer.write(schedule, x: width - TextWidth.of(schedule), y: size.height - 1, style: CellStyle(foreground: .accent, bold: true))
+        }
 
         guard let snapshot = state.snapshot else { return buffer }
         // Rows between the rule and the footer: the knobs take what they need (up to 3), the shown and next blocks
@@ -70,6 +76,23 @@ public enum NotesView {
                         in: &buffer, glyphs: glyphs, style: CellStyle(foreground: .experiment, bold: true))
         }
         return buffer
+    }
+
+    /// When a script plays: "pause 12 s · 00:45 behind plan", the seconds left of the pause it
+    /// waits in, counted down between snapshots, and how far the clock is from where the talk's pauses planned it to
+    /// be at the end of this step (waits and runs are the usual difference); empty without a script.
+    static func scheduleText(_ snapshot: PresenterSnapshot, elapsed: Double) -> String {
+        guard let planned = snapshot.plannedSeconds else { return "" }
+        var parts: [String] = []
+        let sinceSnapshot = max(0, elapsed - snapshot.elapsedSeconds)
+        if let left = snapshot.pauseSecondsLeft {
+            parts.append("pause \(max(0, left - Int(sinceSnapshot))) s")
+        }
+        // At the end of the step now playing the clock will read at least this: now, and what is left of its pause.
+        let endOfStep = Int(elapsed) + max(0, (snapshot.pauseSecondsLeft ?? 0) - Int(sinceSnapshot))
+        let difference = endOfStep - planned
+        parts.append(abs(difference) < 5 ? "on plan" : "\(clockText(Double(abs(difference)))) \(difference > 0 ? "behind" : "ahead of") plan")
+        return parts.joined(separator: " · ")
     }
 
     /// "12:34", or "1:02:03" past an hour.

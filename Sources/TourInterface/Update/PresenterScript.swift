@@ -120,7 +120,14 @@ extension TourModel {
             current: blocks.indices.contains(index) ? blocks[index].plainText : "",
             next: blocks.indices.contains(shown) ? blocks[shown].plainText : nil,
             notes: notesOfRevealedBlocks(blocks, through: index) + (presenter.playback?.notes ?? []),
-            elapsedSeconds: elapsed, upcomingKnobChanges: upcomingKnobChanges)
+            elapsedSeconds: elapsed, upcomingKnobChanges: upcomingKnobChanges, pauseSecondsLeft: pauseSecondsLeft,
+            plannedSeconds: presenter.playback.map(\.plannedSecondsSoFar))
+    }
+
+    /// The whole seconds left of the pause the script waits in, rounded up; nil when it waits in none.
+    private var pauseSecondsLeft: Int? {
+        guard case .clock(let end) = presenter?.playback?.waiting else { return nil }
+        return end > now ? Int((end - now + 999_999_999) / 1_000_000_000) : 0
     }
 
     /// The speaker's notes of the block at `index`, and of every block the last reveal passed on its way there.
