@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import CNcursesw
+import TourCore
 import TourInterface
 import PageProtocol
 
@@ -29,8 +30,9 @@ final class CursesScreen {
     /// Opens the terminal named by TERM on stdin and stdout, if it can draw the interface: its terminfo entry must
     /// know how to move the cursor (`cup`), which `dumb` and other line-only types cannot. The entry is checked
     /// before `newterm`, which would otherwise start drawing; `newterm`, unlike `initscr`, returns instead of
-    /// exiting when the terminal is unknown, so the caller can say what to do instead.
-    init(environment: [String: String]) throws {
+    /// exiting when the terminal is unknown, so the caller can say what to do instead. The colours are `themeName`'s
+    /// where the terminal shows 256.
+    init(environment: [String: String], themeName: ThemeName = .dark) throws {
         guard let terminal = environment["TERM"], !terminal.isEmpty else {
             throw OpenError(description: "TERM is not set, so the terminal's capabilities are unknown")
         }
@@ -68,11 +70,11 @@ final class CursesScreen {
             start_color()
             use_default_colors()
         }
-        theme = ColorTheme.choose(colors: wantsColor ? sw_COLORS() : 0, hasColors: wantsColor, environment: environment)
+        theme = ColorTheme.choose(colors: wantsColor ? sw_COLORS() : 0, hasColors: wantsColor, environment: environment, name: themeName)
         // init_pair numbers pairs with a short.
         let maximumPairs = theme == .monochrome ? 0 : min(sw_COLOR_PAIRS(), 32_767)
         interfacePairLimit = min(256, maximumPairs / 2)
-        picturePairs = theme == .extended && maximumPairs > interfacePairLimit
+        picturePairs = theme.isExtended && maximumPairs > interfacePairLimit
             ? ColorPairCache(pairs: Int(interfacePairLimit)..<Int(maximumPairs)) : nil
         glyphs = Self.localeIsUTF8 ? .unicode : .ascii
     }
@@ -156,7 +158,7 @@ final class CursesScreen {
         }
         var attributes = sw_A_NORMAL()
         if style.bold { attributes |= sw_A_BOLD() }
-        if style.dim || (style.foreground == .muted && theme != .extended) { attributes |= sw_A_DIM() }
+        if style.dim || (style.foreground == .muted && !theme.isExtended) { attributes |= sw_A_DIM() }
         if style.reverse { attributes |= sw_A_REVERSE() }
         if style.underline { attributes |= sw_A_UNDERLINE() }
         return (attributes, pair(foreground: theme.index(of: style.foreground), background: theme.index(of: style.background)))

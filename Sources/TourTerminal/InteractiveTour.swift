@@ -12,7 +12,8 @@ public enum InteractiveTour {
     /// and `castFile` records the screen as an asciicast (`--record`). With `presenting`, it opens on stage instead
     /// (`tour present`): the presenter on those pages, or playing that script.
     public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil, seed: UInt64? = nil,
-                           speakerNotes: Bool = false, castFile: String? = nil, presenting: Presenting? = nil) -> Int32 {
+                           speakerNotes: Bool = false, castFile: String? = nil, presenting: Presenting? = nil,
+                           theme: ThemeName = .dark) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
@@ -29,7 +30,7 @@ public enum InteractiveTour {
         signal(SIGQUIT, SIG_IGN)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(environment: environment)
+            screen = try CursesScreen(environment: environment, themeName: theme)
         } catch {
             return refuse("\(error)")
         }

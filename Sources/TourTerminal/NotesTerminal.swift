@@ -15,7 +15,7 @@ public enum NotesTerminal {
     /// Follows `session`, or the newest live presenter when nil; returns only when it cannot start (status 1),
     /// after saying why. Started before any presenter (or before the one named), it waits for one, saying so: a
     /// speaker opens both windows at once.
-    public static func run(session requested: String?, environment: [String: String]) -> Int32 {
+    public static func run(session requested: String?, environment: [String: String], theme: ThemeName = .dark) -> Int32 {
         setlocale(LC_ALL, "")
         let folder: String
         do {
@@ -23,13 +23,13 @@ public enum NotesTerminal {
         } catch {
             return refuse("\(error)")
         }
-        if let reason = follow(session: requested, in: folder, environment: environment) { return refuse(reason) }
+        if let reason = follow(session: requested, in: folder, environment: environment, theme: theme) { return refuse(reason) }
         dispatchMain()
     }
 
     /// Starts following the presenter `requested` names, or the newest; if none is live yet, says it waits and looks
     /// again every `presenterLookInterval` until one is. Returns why it cannot follow, or nil once it follows or waits.
-    private static func follow(session requested: String?, in folder: String, environment: [String: String]) -> String? {
+    private static func follow(session requested: String?, in folder: String, environment: [String: String], theme: ThemeName) -> String? {
         switch NotesChannel.chooseSession(requested, in: folder) {
         case .found(let chosen, let others):
             let stream: AsyncThrowingStream<PresenterSnapshot, Error>
@@ -38,7 +38,7 @@ public enum NotesTerminal {
             } catch {
                 return "\(error)"
             }
-            let follower = Follower(session: chosen.name, others: others.map(\.name), environment: environment)
+            let follower = Follower(session: chosen.name, others: others.map(\.name), environment: environment, theme: theme)
             follower.start(stream)
             return nil
         case .notYet(let live):
@@ -51,7 +51,7 @@ public enum NotesTerminal {
             look.setEventHandler {
                 guard case .found = NotesChannel.chooseSession(requested, in: folder) else { return }
                 look.cancel()
-                if let reason = follow(session: requested, in: folder, environment: environment) { exit(refuse(reason)) }
+                if let reason = follow(session: requested, in: folder, environment: environment, theme: theme) { exit(refuse(reason)) }
             }
             look.resume()
             return nil
@@ -74,12 +74,12 @@ public enum NotesTerminal {
         private static let savedTerminal = Mutex<termios?>(nil)
         private let ended = Atomic<Bool>(false)
 
-        init(session: String, others: [String], environment: [String: String]) {
+        init(session: String, others: [String], environment: [String: String], theme name: ThemeName) {
             state = NotesScreenState(session: session, otherSessions: others)
             glyphs = CursesScreen.localeIsUTF8 ? .unicode : .ascii
             let terminal = environment["TERM"] ?? ""
             let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
-                                          hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment)
+                                          hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
             escapes = FrameEscapes { theme.index(of: $0) }
             onTerminal = isatty(STDOUT_FILENO) == 1
         }

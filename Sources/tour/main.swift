@@ -7,6 +7,16 @@ import TourTerminal
 /// `tour`: a thin front over TourCore (plain mode) and TourTerminal (the full-screen tutorial).
 setvbuf(stdout, nil, _IOLBF, 0)
 
+/// The theme `--theme` chose, else the one `script` chose, else `TOUR_THEME`'s, else dark; a wrong `TOUR_THEME` is said.
+func chosenTheme(_ option: ThemeName?, script: ThemeName? = nil) -> ThemeName {
+    if let chosen = option ?? script { return chosen }
+    do throws(ThemeProblem) {
+        return try ThemeName.fromEnvironment(ProcessInfo.processInfo.environment) ?? .dark
+    } catch {
+        fail(error.description)
+    }
+}
+
 func fail(_ message: String, status: PlainRun.Status = .usage) -> Never {
     FileHandle.standardError.write(Data("tour: \(message)\n".utf8))
     exit(status.rawValue)
@@ -160,10 +170,11 @@ case .present(let options):
         }
         presenting.order.append(index)
     }
+    let scriptTheme = presenting.script.flatMap(TalkStep.theme(of:))
     exit(InteractiveTour.run(catalog: catalog, speed: options.speed, seed: options.seed, castFile: options.castFile,
-                             presenting: presenting))
-case .notes(let session):
-    exit(NotesTerminal.run(session: session, environment: ProcessInfo.processInfo.environment))
+                             presenting: presenting, theme: chosenTheme(options.theme, script: scriptTheme)))
+case .notes(let session, let theme):
+    exit(NotesTerminal.run(session: session, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(theme)))
 case .interactive(let options):
     let catalog = loadCatalog()
     var startPage: Int?
@@ -172,5 +183,5 @@ case .interactive(let options):
         startPage = catalog.pages.firstIndex(of: page)
     }
     exit(InteractiveTour.run(catalog: catalog, speed: options.speed, startPage: startPage, seed: options.seed,
-                             speakerNotes: options.speakerNotes, castFile: options.castFile))
+                             speakerNotes: options.speakerNotes, castFile: options.castFile, theme: chosenTheme(options.theme)))
 }

@@ -200,4 +200,28 @@ struct PresenterRecordingInTmuxTests {
         #expect(header["title"] as? String == "ConcurrencyTour, page 1: Operation")
         #expect(events.first.map { $0.code == "m" && $0.text == "run of page 1" } == true)
     }
+
+    @Test("--theme light shades code for a light screen, contrast for a washed-out one, dark by default; TOUR_THEME chooses as well",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+    func themesColourTheScreen() async throws {
+        let tour = BuildProducts.executable(named: "tour")
+        // The shade behind code in each theme (xterm 236, 255, 16), as tmux reports the cells' colours.
+        let shades: [(arguments: String, environment: [String: String], shade: String)] = [
+            ("--page 1", [:], "48;5;236"), ("--page 1 --theme light", [:], "48;5;255"),
+            ("--page 1", ["TOUR_THEME": "contrast"], "48;5;16"), ("present 1 --theme light", [:], "48;5;255"),
+        ]
+        for (arguments, environment, shade) in shades {
+            let tmux = Tmux()
+            defer { tmux.stop() }
+            try await tmux.startInColor("\(tour) \(arguments)", environment: environment.merging(["TOUR_BUILD_NOTICE": "off"]) { $1 })
+            let screen = try await tmux.waitFor("page 1's code, \(arguments)", colors: true) { $0.contains("import LessonKit") || $0.contains("Operation") }
+            if arguments.hasPrefix("present") { try await tmux.send("Space", "Space", "Space", "Space") }
+            let shown = arguments.hasPrefix("present")
+                ? try await tmux.waitFor("the presenter's code", colors: true) { $0.contains(shade) } : screen
+            #expect(shown.contains(shade), "\(arguments) \(environment): no \(shade)")
+            for other in Set(shades.map(\.shade)).subtracting([shade]) {
+                #expect(!shown.contains(other), "\(arguments) \(environment) also shows \(other)")
+            }
+        }
+    }
 }

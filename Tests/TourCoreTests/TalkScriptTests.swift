@@ -80,7 +80,7 @@ struct TalkScriptTests {
             "line 14: `caption` needs the words the room reads, for example `caption One at a time`",
             "line 15: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not 'fast'",
             "line 16: `speed` needs a factor from 0.1 to 100, for example `speed 2` (1 is real time), not '1000'",
-            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, seed, end, or # for a comment",
+            "line 17: 'jump' is not a step; a line starts with one of page, reveal, set, run, wait, pause, note, caption, speed, seed, end, theme, or # for a comment",
         ])
     }
 

@@ -4,8 +4,8 @@ import PageProtocol
 public enum TourCommand: Equatable, Sendable {
     /// The full-screen tutorial (see `InteractiveOptions`).
     case interactive(InteractiveOptions)
-    /// `tour notes [--session NAME]`: follow a presenter from a second terminal.
-    case notes(session: String?)
+    /// `tour notes [--session NAME] [--theme NAME]`: follow a presenter from a second terminal.
+    case notes(session: String?, theme: ThemeName?)
     case list
     case run(RunOptions)
     /// `tour watch <page>`: run, then rebuild and rerun on every saved change.
@@ -44,6 +44,8 @@ public enum TourCommand: Equatable, Sendable {
         public var speakerNotes = false
         /// `--record FILE.cast`: what the screen showed, recorded as an asciicast v2 file.
         public var castFile: String?
+        /// `--theme NAME`: the colours; nil leaves them to `TOUR_THEME`, else dark.
+        public var theme: ThemeName?
 
         public init(speed: Double = 1, page: String? = nil, seed: UInt64? = nil, speakerNotes: Bool = false, castFile: String? = nil) {
             self.speed = speed
@@ -94,6 +96,8 @@ public enum TourCommand: Equatable, Sendable {
         public var seed: UInt64?
         /// `--record FILE.cast`: the screen recorded as an asciicast, to replay if the live demo fails.
         public var castFile: String?
+        /// `--theme NAME`: the colours, before the script's `theme` step and `TOUR_THEME`.
+        public var theme: ThemeName?
 
         public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1, seed: UInt64? = nil,
                     castFile: String? = nil) {
@@ -119,7 +123,10 @@ public enum TourCommand: Equatable, Sendable {
         Usage:
           tour [--page P] [--speed N]   open the full-screen tutorial (needs a terminal), on page P or where you left off
                [--seed N] [--notes]     --seed as for run; --notes shows the speaker's notes in the pages;
-               [--record FILE.cast]     --record records the screen as an asciicast v2 file (asciinema play FILE)
+               [--record FILE.cast]     --record records the screen as an asciicast v2 file (asciinema play FILE);
+               [--theme NAME]           --theme dark (the default), light (a light background, a projector) or
+                                        contrast (strong colours on black); also TOUR_THEME=NAME, and tour present
+                                        and tour notes take it
           tour notes [--session NAME]   in a second terminal, follow a presenter: the block shown and the next, the
                                         speaker's notes, the clock and the knob changes to come (q ends it);
                                         started first, it waits for the presenter
@@ -197,7 +204,7 @@ public enum TourCommand: Equatable, Sendable {
         case "list":
             guard remaining.isEmpty else { throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(remaining.joined(separator: " ")))") }
             return .list
-        case "--speed", "--page", "--seed", "--notes", "--record":
+        case "--speed", "--page", "--seed", "--notes", "--record", "--theme":
             return try interactive(first, &remaining)
         case "notes":
             return try notes(&remaining)
@@ -272,8 +279,10 @@ public enum TourCommand: Equatable, Sendable {
                 options.seed = try usage(RehearsalSeed.parse(remaining.popFirst()))
             case "--record":
                 options.castFile = try castFile(after: "--record", &remaining)
+            case "--theme":
+                options.theme = try theme(remaining.popFirst())
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk, --speed N, --seed N and --record FILE.cast")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk, --speed N, --seed N, --record FILE.cast and --theme NAME")
             case _ where argument.hasSuffix(".talk"):
                 if let script = options.script {
                     throw UsageError(description: "present plays one script, but got \(EchoedInput.quoted(script)) and \(EchoedInput.quoted(argument))")
@@ -309,13 +318,15 @@ public enum TourCommand: Equatable, Sendable {
                 options.speakerNotes = true
             case "--record":
                 options.castFile = try castFile(after: "--record", &remaining)
+            case "--theme":
+                options.theme = try theme(remaining.popFirst())
             case "--page":
                 guard let name = remaining.popFirst(), !name.hasPrefix("-") else {
                     throw UsageError(description: "--page needs a page, for example: tour --page 3 (see tour list)")
                 }
                 options.page = name
             default:
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N, --page P, --seed N, --notes and --record FILE.cast")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for the full-screen tutorial; the options are --speed N, --page P, --seed N, --notes, --record FILE.cast and --theme NAME")
             }
             option = remaining.popFirst()
         }
@@ -331,19 +342,33 @@ public enum TourCommand: Equatable, Sendable {
         return file
     }
 
-    /// `tour notes [--session NAME]`.
+    /// `tour notes [--session NAME] [--theme NAME]`.
     private static func notes(_ remaining: inout ArraySlice<String>) throws -> TourCommand {
         var session: String?
+        var chosen: ThemeName?
         while let argument = remaining.popFirst() {
+            if argument == "--theme" {
+                chosen = try theme(remaining.popFirst())
+                continue
+            }
             guard argument == "--session" else {
-                throw UsageError(description: "unknown argument \(EchoedInput.quoted(argument)) for notes; the only option is --session NAME (a presenter's session, as tour notes lists them)")
+                throw UsageError(description: "unknown argument \(EchoedInput.quoted(argument)) for notes; the options are --session NAME (a presenter's session, as tour notes lists them) and --theme NAME")
             }
             guard let name = remaining.popFirst(), !name.isEmpty, !name.hasPrefix("-") else {
                 throw UsageError(description: "--session needs a presenter's session name, for example --session 4242 (tour notes says which ones are live)")
             }
             session = name
         }
-        return .notes(session: session)
+        return .notes(session: session, theme: chosen)
+    }
+
+    /// The theme after `--theme`, or a usage mistake that names the themes.
+    private static func theme(_ name: String?) throws(UsageError) -> ThemeName {
+        do throws(ThemeProblem) {
+            return try ThemeName.parse(name, from: "--theme")
+        } catch {
+            throw UsageError(description: error.description)
+        }
     }
 
     /// `tour reset <page> | --all [--exercise]`, `tour reset --undo <page> [--exercise]`, `tour reset --progress [--yes]`,

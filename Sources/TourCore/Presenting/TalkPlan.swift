@@ -139,6 +139,10 @@ public struct TalkPlan: Sendable, Equatable {
                 seed = value
             case .note, .caption:
                 break
+            case .theme:
+                if script.steps.first(where: { if case .theme = $0.step { true } else { false } }) != step {
+                    problem("the talk has one theme, chosen by its first `theme` step; remove this one")
+                }
             case .end:
                 if step != script.steps.last {
                     problem("`end` shows the talk's end slide and must be the script's last step; move the steps after it above it")
@@ -165,6 +169,7 @@ extension TalkStep {
         case .speed: "speed"
         case .seed: "seed"
         case .end: "end"
+        case .theme: "theme"
         }
     }
 }

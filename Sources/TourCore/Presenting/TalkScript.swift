@@ -24,6 +24,13 @@ public enum TalkStep: Equatable, Sendable {
     case seed(UInt64?)
     /// The talk's end slide, with its words for the room ("Questions?"): the script's last step.
     case end(String)
+    /// The colours of the whole talk (`--theme` for `tour present` overrides it): at most one, anywhere.
+    case theme(ThemeName)
+
+    /// The theme a script's `theme` step chose, if it has one.
+    public static func theme(of script: TalkScript) -> ThemeName? {
+        script.steps.lazy.compactMap { if case .theme(let theme) = $0.step { theme } else { nil } }.first
+    }
 }
 
 /// How much a `reveal` step shows.
@@ -73,7 +80,7 @@ public struct TalkScript: Equatable, Sendable {
     }
 
     /// The words that start a step, as the messages list them.
-    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed", "seed", "end"]
+    public static let stepNames = ["page", "reveal", "set", "run", "wait", "pause", "note", "caption", "speed", "seed", "end", "theme"]
 
     /// The longest pause a step may ask for, in seconds: a longer one is a typo more often than a plan.
     public static let longestPause: Double = 600
@@ -166,6 +173,13 @@ public struct TalkScript: Equatable, Sendable {
                 throw problem("`speed` needs a factor from \(SpeedFactor.range.lowerBound) to \(Int(SpeedFactor.range.upperBound)), for example `speed 2` (1 is real time)\(got)")
             }
             return .speed(factor)
+        case "theme":
+            do throws(ThemeProblem) {
+                guard arguments.count <= 1 else { throw ThemeProblem(description: "`theme` takes one theme: \(ThemeName.choices)") }
+                return .theme(try ThemeName.parse(arguments.first, from: "`theme`"))
+            } catch {
+                throw problem(error.description)
+            }
         case "end":
             // The words default to the question a talk ends on.
             return .end(rest.isEmpty ? "Questions?" : TerminalText.sanitized(rest))

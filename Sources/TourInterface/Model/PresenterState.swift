@@ -110,6 +110,8 @@ public struct TalkPlayback: Sendable {
             case .speed(let factor): resolved = .speed(factor)
             case .seed(let seed): resolved = .seed(seed)
             case .end(let words): resolved = .end(words)
+            // The theme is the terminal's, chosen before the presenter opens.
+            case .theme: continue
             }
             steps.append((step.line, resolved))
         }
