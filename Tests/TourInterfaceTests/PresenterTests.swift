@@ -287,6 +287,25 @@ struct PresenterTests {
         #expect(screen.find("client 8 read its name back", in: output) != nil)
     }
 
+    @Test("On stage the lanes that ran spans come before the threads that only waited, so a short timeline shows the work")
+    func workingLanesFirstOnStage() async throws {
+        var model = try PresenterFixtures.model(width: 80, height: 24)
+        var script = RunScript()
+        // Six threads that only waited (sampled, never in a span), then two that worked.
+        script.samples(from: 0, to: 100) { _ in (0..<6).map { ThreadStateReading(thread: RunScript.worker + 10 + Int32($0), state: .waiting) } }
+        script.span(1, "the real work", from: 50, to: 200, thread: RunScript.worker, queue: RunScript.workerQueue)
+        script.span(2, "more work", from: 60, to: 180, thread: RunScript.worker + 1, queue: RunScript.workerQueue)
+        script.end(.exited(code: 0), at: 300)
+        _ = model.run(script)
+        let record = try #require(model.currentPage.record)
+        let lanes = model.timelineLanes(record).lanes.map(\.key)
+        #expect(Array(lanes.prefix(2)) == [.thread(RunScript.worker), .thread(RunScript.worker + 1)], "\(lanes)")
+        let timeline = try #require(PresenterLayout(size: model.size, model: model).timeline)
+        #expect(TourRenderer.render(model).find("the real work", in: timeline) != nil)
+        model.press(.character("P"))
+        #expect(model.timelineLanes(record).lanes.first?.key != .thread(RunScript.worker), "the tutorial keeps the threads' order")
+    }
+
     @Test("P opens the presenter on the tutorial's page; Esc goes back to the tutorial")
     func fromTheTutorial() async throws {
         var model = try FixturePages.model()

@@ -26,8 +26,11 @@ public struct TimelineLanes: Sendable {
     let subRows: [Int: Int]
     private let index: [Key: Int]
 
-    /// The lanes of `view` for `record`; `queueRows` is the model's cache of queue rows, kept between frames.
-    init(_ record: RunRecord, view: TimelineViewKind, queueRows: QueueRows, now: UInt64) {
+    /// The lanes of `view` for `record`; `queueRows` is the model's cache of queue rows, kept between frames. With
+    /// `workFirst` (on stage, where the timeline does not scroll), the threads that ran a span or made a mark come
+    /// before those that only waited, each group in its own order, so the lanes a room is shown are those that did the
+    /// work, and the border counts the rest.
+    init(_ record: RunRecord, view: TimelineViewKind, queueRows: QueueRows, now: UInt64, workFirst: Bool = false) {
         self.view = view
         switch view {
         case .queues:
@@ -38,8 +41,15 @@ public struct TimelineLanes: Sendable {
             }
             subRows = assignment.subRows
         default:
-            lanes = record.threads.map {
+            let all = record.threads.map {
                 Lane(key: .thread($0.thread), title: $0.name, rows: min(1 + $0.deepestNesting, ThreadLane.maximumNestingRows))
+            }
+            if workFirst {
+                let working = Set(record.spans.map(\.thread) + record.openSpans.values.map(\.thread) + record.marks.map(\.thread))
+                let worked = { (lane: Lane) -> Bool in if case .thread(let thread) = lane.key { working.contains(thread) } else { false } }
+                lanes = all.filter(worked) + all.filter { !worked($0) }
+            } else {
+                lanes = all
             }
             subRows = [:]
         }

@@ -4,7 +4,7 @@ import TourCore
 extension TourModel {
     /// The lanes of the timeline's current view for `record`.
     func timelineLanes(_ record: RunRecord) -> TimelineLanes {
-        TimelineLanes(record, view: currentPage.timeline.view, queueRows: renderCaches.queueRows, now: now)
+        TimelineLanes(record, view: currentPage.timeline.view, queueRows: renderCaches.queueRows, now: now, workFirst: presenter != nil)
     }
 
     /// The timeline's geometry for the current page at the current size, if it has run.
