@@ -145,6 +145,28 @@ case .check(let query, let plain, let exports):
     dispatchMain()
 case .present(let options):
     let catalog = loadCatalog()
+    if let folder = options.exportFolder, let path = options.script {
+        // The pre-flight first: its runs are the rehearsal the slides' timelines come from.
+        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+        var runs: [(TalkPlan.Run, RunRecord)] = []
+        let status = TalkCheckCommand.execute(path: path, catalog: catalog, seed: options.seed, emit: { line in print(line) },
+                                              complain: { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) },
+                                              rehearsed: { runs.append(($0, $1)) })
+        guard status == .passed else {
+            FileHandle.standardError.write(Data("tour: no slides written: the pre-flight did not pass (above)\n".utf8))
+            LiveProcessGroups.exitHost(status.rawValue)
+        }
+        do {
+            let script = try TalkScript.parse(try TalkCheckCommand.readScript(path))
+            let files = try SlideExport.write(script, catalog: catalog, runs: runs, into: URL(fileURLWithPath: folder),
+                                              theme: chosenTheme(options.theme, script: TalkStep.theme(of: script)))
+            print("Slides written to \(folder): \(files.count - 1) pictures, and \(files.last?.lastPathComponent ?? "index.html") to show them in order")
+        } catch {
+            FileHandle.standardError.write(Data("tour: the slides could not be written: \(error)\n".utf8))
+            LiveProcessGroups.exitHost(4)
+        }
+        LiveProcessGroups.exitHost(0)
+    }
     if options.check, let script = options.script {
         LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
         let status = TalkCheckCommand.execute(path: script, catalog: catalog, seed: options.seed, emit: { line in print(line) },

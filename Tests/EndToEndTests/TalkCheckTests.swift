@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 import TourCore
 import TourTestSupport
@@ -107,6 +108,35 @@ struct TalkCheckTests {
         #expect(printed.first?.hasPrefix("    Loaded coffee") == true, "\(lines)")
         #expect(printed.last?.hasPrefix("    Done: ") == true, "\(lines)")
         #expect(lines.last?.hasPrefix("Runs: 1 of 1 ended as expected") == true)
+    }
+
+    @Test("tour present --export writes an SVG for every block a talk shows and for each run's timeline, and an index in the talk's order")
+    func backupSlides() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("talk-slides-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let talk = folder.appendingPathComponent("small.talk")
+        try Data("speed 8\npage groups\nreveal 2\nrun\nreveal all\nend Questions?\n".utf8).write(to: talk)
+        let slides = folder.appendingPathComponent("slides")
+        let outcome = try await PlainModeTests.tour(["present", "--export", slides.path, talk.path])
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+        let blocks = try #require(try PageCatalog.load().page(named: "groups")).readParsedSource().document.presentedBlocks.count
+        let files = try FileManager.default.contentsOfDirectory(atPath: slides.path).sorted()
+        let blockSlides = files.filter { $0.hasPrefix("07-groups-block-") }
+        #expect(blockSlides.count == blocks)
+        #expect(files.contains("07-groups-run-1.svg"))
+        #expect(outcome.output.contains("Slides written to \(slides.path): \(blocks + 1) pictures"))
+        for file in files where file.hasSuffix(".svg") {
+            let parser = XMLParser(data: try Data(contentsOf: slides.appendingPathComponent(file)))
+            #expect(parser.parse(), "\(file) is well-formed")
+        }
+        // The index shows them in the talk's order: block 3, the one the run was made at, then the run, then block 4.
+        let index = try String(contentsOf: slides.appendingPathComponent("index.html"), encoding: .utf8)
+        let order = ["07-groups-block-01.svg", "07-groups-block-03.svg", "07-groups-run-1.svg", "07-groups-block-04.svg"]
+        let positions = try order.map { file in try #require(index.range(of: "src=\"\(file)\"")?.lowerBound, "\(file) in the index") }
+        #expect(positions == positions.sorted())
+        let blockThree = try String(contentsOf: slides.appendingPathComponent("07-groups-block-03.svg"), encoding: .utf8)
+        #expect(blockThree.contains("Groups"))
     }
 
     @Test("A script that is not there is named, with the shipped one to try")

@@ -20,10 +20,12 @@ public enum TalkCheckCommand {
     /// A script that cannot be read, or has wrong lines, is said through `complain` (standard error), every wrong line
     /// in one pass, whether it does not parse or does not fit the pages.
     ///
-    /// The pages are built into the build folder `productsDirectory` belongs to, and run from it.
+    /// The pages are built into the build folder `productsDirectory` belongs to, and run from it. `rehearsed` is
+    /// handed each run's record with its step, as `tour present --export` draws them.
     public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil,
                                productsDirectory: URL = BuildProducts.directory,
-                               emit: (String) -> Void, complain: (String) -> Void) -> Status {
+                               emit: (String) -> Void, complain: (String) -> Void,
+                               rehearsed: (TalkPlan.Run, RunRecord) -> Void = { _, _ in }) -> Status {
         let script: TalkScript
         let plan: TalkPlan
         do {
@@ -50,6 +52,7 @@ public enum TalkCheckCommand {
                 continue
             }
             let (record, seconds) = execute(run, productsDirectory: productsDirectory)
+            rehearsed(run, record)
             runSeconds += seconds
             let ending = record.ending?.headline ?? "no ending"
             if record.endedAsExpected {

@@ -98,6 +98,8 @@ public enum TourCommand: Equatable, Sendable {
         public var castFile: String?
         /// `--theme NAME`: the colours, before the script's `theme` step and `TOUR_THEME`.
         public var theme: ThemeName?
+        /// `--export FOLDER`: the talk's backup slides written there, from a rehearsal, instead of presenting it.
+        public var exportFolder: String?
 
         public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1, seed: UInt64? = nil,
                     castFile: String? = nil) {
@@ -163,6 +165,8 @@ public enum TourCommand: Equatable, Sendable {
                                         r runs, the clock in a corner; every page, or the pages named, in order
           tour present TALK.talk        play a talk's script: assets/talks/part-one.talk walks part one,
                                         assets/talks/part-two.talk part two, each in about twenty minutes
+          tour present --export FOLDER TALK.talk  backup slides: the pre-flight's runs, then an SVG for each
+                                        block as the room sees it and for each run's timeline, and index.html
           tour present --check TALK.talk  the pre-flight: every page, knob, value and reveal exists, every
                                         page compiles, and each run ends as expected at the script's speed
                                         (exit 0 passed, 1 a page does not compile or a run failed, 2 a wrong
@@ -281,8 +285,13 @@ public enum TourCommand: Equatable, Sendable {
                 options.castFile = try castFile(after: "--record", &remaining)
             case "--theme":
                 options.theme = try theme(remaining.popFirst())
+            case "--export":
+                guard let folder = remaining.popFirst(), !folder.isEmpty, !folder.hasPrefix("-") else {
+                    throw UsageError(description: "--export needs a folder for the slides, for example tour present --export slides \(ShippedTalks.partOne)")
+                }
+                options.exportFolder = folder
             case _ where argument.hasPrefix("-"):
-                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk, --speed N, --seed N, --record FILE.cast and --theme NAME")
+                throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for present; the options are --check SCRIPT.talk, --speed N, --seed N, --record FILE.cast, --theme NAME and --export FOLDER")
             case _ where argument.hasSuffix(".talk"):
                 if let script = options.script {
                     throw UsageError(description: "present plays one script, but got \(EchoedInput.quoted(script)) and \(EchoedInput.quoted(argument))")
@@ -294,6 +303,9 @@ public enum TourCommand: Equatable, Sendable {
         }
         if options.script != nil && !options.pages.isEmpty {
             throw UsageError(description: "present takes pages or a script, not both: the script names its own pages with `page` steps")
+        }
+        if options.exportFolder != nil && (options.script == nil || options.check) {
+            throw UsageError(description: "--export writes a script's slides, for example tour present --export slides \(ShippedTalks.partOne); it takes no --check, which the export runs itself")
         }
         if options.check && options.script == nil {
             throw UsageError(description: "--check needs a script, for example: tour present --check \(ShippedTalks.partOne)")

@@ -194,7 +194,7 @@ public enum TimelineSVG {
 
     /// Text for XML: the five special characters as entities, and the control characters XML 1.0 cannot hold
     /// (a page may name a span anything) left out.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
