@@ -192,6 +192,18 @@ struct TalkScriptTests {
         }
     }
 
+    /// Page 1 shows a block operation's blocks end to end on one thread (corelibs' `main()` loops over them); the talk's
+    /// note on that run once told the speaker they each ran on a thread of their own.
+    @Test("Part one's note on the block operation's run says what page 1 shows: its blocks one after another")
+    func blockOperationNoteIsTrue() throws {
+        let catalog = try PageCatalog.load()
+        let text = try String(contentsOf: catalog.root.appendingPathComponent(ShippedTalks.partOne), encoding: .utf8)
+        let notes = try TalkScript.parse(text).steps.compactMap { if case .note(let note) = $0.step { note } else { nil } }
+        let note = try #require(notes.first { $0.contains("block operation") })
+        #expect(note.contains("one after another"))
+        #expect(!notes.contains { $0.contains("its own thread") })
+    }
+
     @Test("The shipped talks are the ones the messages and the help name, one for each part")
     func shippedTalksAreNamed() throws {
         let catalog = try PageCatalog.load()
