@@ -2,6 +2,8 @@
 import PackageDescription
 
 /// The pages, in order: part one (1–8) and part two (9 on). Each is an executable target under `Lessons/NN-Name/`.
+/// (The manifest does not list `Lessons/` itself: SwiftPM keeps a manifest's result until the manifest changes, so a
+/// page folder added later would go unseen.)
 let pages = [
     "01-Operation",
     "02-Queue",
@@ -72,25 +74,11 @@ let pageTargets: [Target] = pages.map { folder in
     .executableTarget(name: productName(folder), dependencies: ["LessonKit"], path: "Lessons/\(folder)")
 }
 
-/// The pages with a code challenge (`Sources/TourCore/Exercises/`). For each, three one-file programs:
-/// the learner's `Exercises/NN-Name/main.swift`, the reference `Solutions/NN-Name/main.swift`, and, for the tests,
-/// the exercise with its body deleted and one that prints what a solution prints without doing the work.
-let exercisePages: [String] = [
-    "01-Operation",
-    "02-Queue",
-    "03-Async",
-    "04-Dependencies",
-    "05-InPractice",
-    "06-GCD",
-    "07-Groups",
-    "08-Barrier",
-    "09-Tasks",
-    "10-TaskGroups",
-    "11-Actors",
-    "12-Isolation",
-    "13-Streams",
-    "14-Starvation",
-]
+/// Every page has a code challenge (`Sources/TourCore/Exercises/`). For each, three one-file programs: the learner's
+/// `Exercises/NN-Name/main.swift`, the reference `Solutions/NN-Name/main.swift`, and, for the tests, the exercise with
+/// its body deleted and one that prints what a solution prints without doing the work. `PageRegistryTests` fails when
+/// `pages`, the page folders, the exercises, the solutions, their variants and the exercise catalog disagree.
+let exercisePages = pages
 
 let exerciseVariants = ["Emptied", "Faked", "FirstStep"]
 
