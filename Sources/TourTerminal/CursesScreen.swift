@@ -132,20 +132,15 @@ final class CursesScreen {
         // Once the terminal is given back (an ending signal, whose restore does not wait for a busy loop for more
         // than 300 ms), a frame drawn after it would bring the interface back over the shell's screen.
         guard TerminalRestore.cursesIsActive.load(ordering: .sequentiallyConsistent) else { return }
-        let full = previous?.size != buffer.size
-        if full { werase(sw_stdscr()) }
+        let diff = FrameDiff(from: previous, to: buffer)
+        if diff.clearsFirst { werase(sw_stdscr()) }
         var character = cchar_t()
-        for y in 0..<buffer.size.height {
-            for x in 0..<buffer.size.width {
-                let cell = buffer[x, y]
-                if cell.isContinuation { continue }
-                if !full, let previous, previous[x, y] == cell { continue }
-                var text = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
-                text.append(0)
-                let (attributes, pair) = attributesAndPair(for: cell.style)
-                setcchar(&character, text, attributes, pair, nil)
-                mvadd_wch(Int32(y), Int32(x), &character)
-            }
+        for change in diff.changes {
+            var text = change.cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+            text.append(0)
+            let (attributes, pair) = attributesAndPair(for: change.cell.style)
+            setcchar(&character, text, attributes, pair, nil)
+            mvadd_wch(Int32(change.y), Int32(change.x), &character)
         }
         previous = buffer
         wnoutrefresh(sw_stdscr())

@@ -18,25 +18,21 @@ public struct FrameEscapes {
 
     /// The escapes and text that take the screen from the last frame to `buffer`; empty when nothing changed.
     public mutating func escapes(for buffer: CellBuffer) -> String {
-        let full = previous?.size != buffer.size
-        var output = full ? "\u{1B}[0m\u{1B}[H\u{1B}[2J" : ""
-        var cursor: (x: Int, y: Int)? = full ? (0, 0) : nil
-        var style: CellStyle? = full ? .plain : nil
-        for y in 0..<buffer.size.height {
-            for x in 0..<buffer.size.width {
-                let cell = buffer[x, y]
-                if cell.isContinuation { continue }
-                if full ? cell == .blank : previous![x, y] == cell { continue }
-                if cursor == nil || cursor! != (x, y) { output += "\u{1B}[\(y + 1);\(x + 1)H" }
-                if style != cell.style {
-                    output += sgr(cell.style)
-                    style = cell.style
-                }
-                output.append(cell.character)
-                // A terminal that wraps at the last column would move the cursor; the next cell moves it anyway.
-                let width = max(1, TextWidth.of(cell.character))
-                cursor = x + width < buffer.size.width ? (x + width, y) : nil
+        let diff = FrameDiff(from: previous, to: buffer)
+        var output = diff.clearsFirst ? "\u{1B}[0m\u{1B}[H\u{1B}[2J" : ""
+        var cursor: (x: Int, y: Int)? = diff.clearsFirst ? (0, 0) : nil
+        var style: CellStyle? = diff.clearsFirst ? .plain : nil
+        for change in diff.changes {
+            let (x, y, cell) = (change.x, change.y, change.cell)
+            if cursor == nil || cursor! != (x, y) { output += "\u{1B}[\(y + 1);\(x + 1)H" }
+            if style != cell.style {
+                output += sgr(cell.style)
+                style = cell.style
             }
+            output.append(cell.character)
+            // A terminal that wraps at the last column would move the cursor; the next cell moves it anyway.
+            let width = max(1, TextWidth.of(cell.character))
+            cursor = x + width < buffer.size.width ? (x + width, y) : nil
         }
         if style != nil && style != .plain { output += "\u{1B}[0m" }
         previous = buffer
