@@ -112,10 +112,8 @@ final class CursesScreen {
 
     /// Reads the new size from the kernel and tells ncurses, after SIGWINCH.
     func adoptTerminalSize() -> Size {
-        var rows: Int32 = 0
-        var columns: Int32 = 0
-        if sw_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
-            resizeterm(rows, columns)
+        if let size = TerminalSize.ofStandardOutput() {
+            resizeterm(Int32(size.height), Int32(size.width))
         }
         previous = nil
         return size

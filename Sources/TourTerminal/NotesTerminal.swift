@@ -135,12 +135,7 @@ public enum NotesTerminal {
         }
 
         private var size: Size {
-            var rows: Int32 = 0
-            var columns: Int32 = 0
-            guard onTerminal, sw_terminal_size(STDOUT_FILENO, &rows, &columns) == 0, rows > 0, columns > 0 else {
-                return Size(width: 80, height: 24)
-            }
-            return Size(width: Int(columns), height: Int(rows))
+            TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24)
         }
 
         private func draw() {

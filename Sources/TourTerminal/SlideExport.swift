@@ -157,17 +157,13 @@ enum ScreenSVG {
         return svg + "</svg>\n"
     }
 
-    /// The sRGB value of an xterm 256-colour index: the 16 system colours, the 6×6×6 cube, then 24 greys.
+    /// The sRGB value of an xterm 256-colour index: the 16 system colours, then the cube and the greys as the live
+    /// view's pictures reckon them (`HalfBlockRenderer.rgb(ofXterm:)`).
     static func xterm(_ index: Int) -> String {
         let system = ["000000", "800000", "008000", "808000", "000080", "800080", "008080", "c0c0c0",
                       "808080", "ff0000", "00ff00", "ffff00", "0000ff", "ff00ff", "00ffff", "ffffff"]
         if index < 16 { return "#" + system[max(0, index)] }
-        if index >= 232 {
-            let level = 8 + (index - 232) * 10
-            return String(format: "#%02x%02x%02x", level, level, level)
-        }
-        let cube = index - 16
-        let steps = [0, 95, 135, 175, 215, 255]
-        return String(format: "#%02x%02x%02x", steps[cube / 36], steps[cube / 6 % 6], steps[cube % 6])
+        let (red, green, blue) = HalfBlockRenderer.rgb(ofXterm: UInt8(min(index, 255)))
+        return String(format: "#%02x%02x%02x", red, green, blue)
     }
 }

@@ -145,13 +145,18 @@ case .check(let query, let plain, let exports):
     dispatchMain()
 case .present(let options):
     let catalog = loadCatalog()
+    /// The pre-flight of the script at `path`: its report on standard output, a wrong script on standard error. From
+    /// here on no page it runs outlives `tour`.
+    func preflight(_ path: String, rehearsed: (TalkPlan.Run, RunRecord) -> Void = { _, _ in }) -> TalkCheckCommand.Status {
+        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+        return TalkCheckCommand.execute(path: path, catalog: catalog, seed: options.seed, emit: { line in print(line) },
+                                        complain: { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) },
+                                        rehearsed: rehearsed)
+    }
     if let folder = options.exportFolder, let path = options.script {
         // The pre-flight first: its runs are the rehearsal the slides' timelines come from.
-        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
         var runs: [(TalkPlan.Run, RunRecord)] = []
-        let status = TalkCheckCommand.execute(path: path, catalog: catalog, seed: options.seed, emit: { line in print(line) },
-                                              complain: { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) },
-                                              rehearsed: { runs.append(($0, $1)) })
+        let status = preflight(path) { runs.append(($0, $1)) }
         guard status == .passed else {
             FileHandle.standardError.write(Data("tour: no slides written: the pre-flight did not pass (above)\n".utf8))
             LiveProcessGroups.exitHost(status.rawValue)
@@ -168,10 +173,7 @@ case .present(let options):
         LiveProcessGroups.exitHost(0)
     }
     if options.check, let script = options.script {
-        LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
-        let status = TalkCheckCommand.execute(path: script, catalog: catalog, seed: options.seed, emit: { line in print(line) },
-                                              complain: { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) })
-        LiveProcessGroups.exitHost(status.rawValue)
+        LiveProcessGroups.exitHost(preflight(script).rawValue)
     }
     var presenting = Presenting()
     if let path = options.script {

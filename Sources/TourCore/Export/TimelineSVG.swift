@@ -4,8 +4,8 @@ import Foundation
 /// interface): a lane per thread seen, titled as everywhere else ("main", "T3 #4242"), each span a bar in its queue's
 /// colour with its name where it fits, each thread's sampled states as a strip under its spans (green running,
 /// grey waiting), spans nested in spans a bar lower per level, marks with their names, the lines each thread printed,
-/// an axis in milliseconds and a legend of queues. Each queue has a letter of its own (A, B, …, as plain mode's
-/// timeline letters them) on its bars and in the legend, so two queues that share a colour still tell apart, in print
+/// an axis in milliseconds and a legend of queues. Each queue has a letter of its own (`QueueLabel.key`, as plain
+/// mode's timeline and the interface's legend letter them) on its bars and in the legend, so two queues that share a colour still tell apart, in print
 /// too. Self-contained: no scripts, no fonts to fetch, so it opens the same in a browser, an image viewer or a slide
 /// deck, and every word is drawn, not left to a hover that a PNG never shows.
 public enum TimelineSVG {
@@ -16,11 +16,6 @@ public enum TimelineSVG {
                               "#d7d75f", "#ff87af", "#87afaf", "#afaf87", "#87afff", "#d787d7"]
     static let markColor = "#d75fd7"
     static let outputColor = "#555555"
-
-    /// "A" for the first queue seen, "B" for the next, as plain mode's timeline letters them.
-    static func queueLetter(_ index: Int) -> String {
-        index < 26 ? String(UnicodeScalar(UInt8(65 + index))) : "\(index + 1)"
-    }
     static let runningColor = "#2e9e44"
     static let waitingColor = "#c8c8c8"
 
@@ -96,7 +91,7 @@ public enum TimelineSVG {
                 svg.line(##"<rect class="span" x="\##(format(left))" y="\##(format(y + 4))" width="\##(format(max(1, right - left - 1)))" "##
                          + ##"height="\##(format(barHeight))" rx="2" fill="\##(color)"><title>\##(escaped(hover))</title></rect>"##)
                 // The queue's letter first, then the name, as far as the bar holds them.
-                if let label = fitted("\(queueLetter(queue)) \(span.name)", into: right - left - 6) {
+                if let label = fitted("\(QueueLabel.key(queue)) \(span.name)", into: right - left - 6) {
                     svg.line(##"<text class="span-label" x="\##(format(left + 3))" y="\##(format(y + 17))" fill="#111111">\##(escaped(label))</text>"##)
                 }
             }
@@ -165,7 +160,7 @@ public enum TimelineSVG {
             let left = 16 + Double(index % 3) * 300, top = y + Double(index / 3) * 20
             svg.line(##"<rect x="\##(format(left))" y="\##(format(top - 10))" width="14" height="12" rx="2" fill="\##(queueColors[index % queueColors.count])"/>"##)
             svg.line(##"<text class="legend-queue" x="\##(format(left + 20))" y="\##(format(top))" fill="#222222">"##
-                     + ##"\##(escaped(fitted("\(queueLetter(index)) \(QueueLabel.shown(queue))", into: 270) ?? ""))</text>"##)
+                     + ##"\##(escaped(fitted("\(QueueLabel.key(index)) \(QueueLabel.shown(queue))", into: 270) ?? ""))</text>"##)
         }
         let left = 16 + 3 * 300.0
         svg.line(##"<rect x="\##(format(left))" y="\##(format(y - 7))" width="14" height="\##(format(stripHeight))" fill="\##(runningColor)"/>"##)

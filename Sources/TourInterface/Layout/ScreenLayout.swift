@@ -11,6 +11,12 @@ public struct ScreenLayout: Equatable, Sendable {
     }
 
     public static let minimum = Size(width: 80, height: 24)
+
+    /// Whether a screen of `size` is smaller than any layout: the tutorial and the stage then ask for more room.
+    public static func isTooSmall(_ size: Size) -> Bool {
+        size.width < minimum.width || size.height < minimum.height
+    }
+
     /// Below this the full layout's panes get too small to read, so the compact one is used.
     public static let fullLayoutMinimum = Size(width: 112, height: 34)
 
@@ -25,7 +31,7 @@ public struct ScreenLayout: Equatable, Sendable {
     public init(size: Size, sidebarRows: Int, focus: Pane, compactTab: Pane, zoomed: Bool, liveView: Bool = false) {
         status = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
         panes = [:]
-        if size.width < Self.minimum.width || size.height < Self.minimum.height {
+        if Self.isTooSmall(size) {
             mode = .tooSmall
             return
         }

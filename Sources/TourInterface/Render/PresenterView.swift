@@ -112,7 +112,7 @@ enum PresenterView {
     private static func drawHeader(_ model: TourModel, presenter: PresenterState, in row: Rect, into buffer: inout CellBuffer) {
         let page = model.currentPage
         let count = model.presentedBlocks.count
-        let clock = clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
+        let clock = talkClock(model, presenter: presenter)
         // Where the script is belongs to the speaker (`tour notes`), not to the room.
         var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
         if page.isRunning { right += "  \(model.glyphs.running) running" }
@@ -122,6 +122,11 @@ enum PresenterView {
         buffer.write(clock, x: row.maxX - TextWidth.of(clock), y: row.y, style: CellStyle(foreground: .accent, bold: true), clip: row)
         let title = TextWidth.truncated("\(page.page.number)  \(page.page.title)", to: max(1, row.width - rightWidth - 2), ellipsis: model.glyphs.ellipsis)
         buffer.write(title, x: row.x, y: row.y, style: CellStyle(foreground: .heading, bold: true), clip: row)
+    }
+
+    /// The talk's clock: the time since its first tick, "0:00" before it.
+    private static func talkClock(_ model: TourModel, presenter: PresenterState) -> String {
+        clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
     }
 
     /// "4:07", or "1:02:33" past the hour.
@@ -180,7 +185,7 @@ enum PresenterView {
 
     /// The talk's end slide: its words alone in the middle of the screen, in big type where they fit, and the clock.
     private static func drawEndSlide(_ words: String, model: TourModel, presenter: PresenterState, into buffer: inout CellBuffer) {
-        let clock = clockText(presenter.startedAt.map { model.now > $0 ? model.now - $0 : 0 } ?? 0)
+        let clock = talkClock(model, presenter: presenter)
         buffer.write(clock, x: model.size.width - 2 - TextWidth.of(clock), y: 0, style: CellStyle(foreground: .accent, bold: true))
         let big = model.glyphs == .unicode && BigType.fits(words, width: model.size.width - 4)
         let rows = big ? BigType.rows(words) : [TextWidth.truncated(words, to: model.size.width - 4, ellipsis: model.glyphs.ellipsis)]

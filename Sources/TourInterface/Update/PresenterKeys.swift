@@ -23,7 +23,7 @@ extension TourModel {
 
     /// Whether the terminal is smaller than any layout: the room sees a request for more room, not the talk.
     var isTooSmall: Bool {
-        size.width < ScreenLayout.minimum.width || size.height < ScreenLayout.minimum.height
+        ScreenLayout.isTooSmall(size)
     }
 
     /// A key on stage. The script, when one plays and waits for a key or a pause, takes space, → and Enter. On a
