@@ -59,19 +59,3 @@ final class RunLog: @unchecked Sendable {
         }
     }
 }
-
-/// Counts this process's threads by the name libdispatch gave them, read from `/proc/self/task`.
-enum PoolCensus {
-    /// libdispatch names a worker after its root queue's label, cut to the last 15 characters the kernel keeps:
-    /// `com.apple.root.default-qos` becomes `oot.default-qos`, the pool behind `global()` and the concurrent queues you create.
-    static let defaultQoSThreadName = "oot.default-qos"
-
-    /// How many threads the default-QoS pool has right now, busy or idle.
-    static func defaultQoSThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-            return name?.trimmingCharacters(in: .newlines) == defaultQoSThreadName
-        }.count
-    }
-}

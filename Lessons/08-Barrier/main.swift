@@ -147,7 +147,7 @@ if people != .unsafe {
     let person = ThreadSafePerson(firstName: "Anna", lastName: "Adams")
     let changes = DispatchGroup()
     let sharedClientQueue = DispatchQueue(label: "tour.barrier.clients", attributes: .concurrent)
-    let poolBefore = PoolCensus.defaultQoSThreads()
+    let poolBefore = ThreadCensus.threadIDs(ofPool: ThreadCensus.defaultQoSPool).count
     for (number, (first, last)) in newNames.enumerated() {
         let client = clients == .serialQueues ? clientQueues[number] : sharedClientQueue
         client.async(group: changes) {
@@ -159,7 +159,7 @@ if people != .unsafe {
     changes.wait()
     let longestWait = isolationLog.longestIdleWait
     print("Thread-safe person's final name: \(person.name)")
-    print("Clients on \(clients == .serialQueues ? "five serial queues" : "one concurrent queue"): a write waited up to \(formatSeconds(longestWait)) with the isolation queue standing still; the default-QoS pool had \(poolBefore) threads before and \(PoolCensus.defaultQoSThreads()) after, on \(usableCores()) cores")
+    print("Clients on \(clients == .serialQueues ? "five serial queues" : "one concurrent queue"): a write waited up to \(formatSeconds(longestWait)) with the isolation queue standing still; the default-QoS pool had \(poolBefore) threads before and \(ThreadCensus.threadIDs(ofPool: ThreadCensus.defaultQoSPool).count) after, on \(usableCores()) cores")
 }
 
 /*:

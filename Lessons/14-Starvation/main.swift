@@ -76,7 +76,7 @@ func holdEveryPoolThread(on semaphore: DispatchSemaphore, beside blockedTasks: S
         DispatchQueue.global().async(group: group) {
             let thread = ThreadIdentity.current
             let onAddedThread = !threadsWhenQueued.contains(thread)
-            ran.withLock { $0 = (thread, ThreadCensus.currentThread().pool, secondsSince(queuedAt), onAddedThread) }
+            ran.withLock { $0 = (thread, ThreadCensus.currentPool, secondsSince(queuedAt), onAddedThread) }
             trace("block \(number) holds a thread the pool \(onAddedThread ? "added" : "had")") {
                 started.signal()
                 semaphore.wait()
@@ -117,7 +117,7 @@ func blockEverySlot() -> DryPool {
 
     let highPriorityRan = DispatchSemaphore(value: 0)
     tracedDetachedTask("high-priority task", priority: .high) {
-        mark("a high-priority task runs on the \(ThreadCensus.currentThread().pool) pool")
+        mark("a high-priority task runs on the \(ThreadCensus.currentPool) pool")
         highPriorityRan.signal()
     }
     highPriorityRan.wait()
@@ -300,7 +300,7 @@ struct Standing: Sendable, CustomStringConvertible {
         current = Task.currentPriority.rawValue
         base = Task.basePriority?.rawValue
         thread = ThreadIdentity.current
-        (nice, pool) = ThreadCensus.currentThread()
+        (nice, pool) = (ThreadIdentity.niceValue, ThreadCensus.currentPool)
     }
 
     var description: String {

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import Foundation
 
 /// `sched_getaffinity(2)`: Glibc declares it only with `_GNU_SOURCE`, so Swift does not import it.
 @_silgen_name("sched_getaffinity")
@@ -36,5 +37,39 @@ extension ThreadIdentity {
         let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
         guard fields.count > 16, let nice = Int(fields[16]) else { preconditionFailure("unexpected /proc/thread-self/stat: \(stat)") }
         return nice
+    }
+}
+
+/// What `/proc/self/task` says of this process's threads: how many there are, and the names libdispatch gave them.
+public enum ThreadCensus {
+    /// libdispatch names a worker after its root queue's label, cut to the last 15 characters the kernel keeps:
+    /// `com.apple.root.default-qos` reads `oot.default-qos`, the pool behind `global()`, the concurrent queues you
+    /// create and, on Linux, Swift's global executor.
+    public static let defaultQoSPool = "oot.default-qos"
+
+    /// Every thread of the process right now, busy or idle: one directory each in `/proc/self/task`.
+    public static func threadCount() -> Int {
+        threadIDs().count
+    }
+
+    /// The kernel ids of every thread of the process right now.
+    public static func threadIDs() -> Set<Int32> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { Int32($0) })
+    }
+
+    /// The threads libdispatch named after one pool (`defaultQoSPool`, or a name `currentPool` read). A thread it has
+    /// just created still bears its creator's name until it starts.
+    public static func threadIDs(ofPool pool: String) -> Set<Int32> {
+        threadIDs().filter { name(of: $0) == pool }
+    }
+
+    /// The name of the pool the calling thread belongs to, as libdispatch named it (`com.apple.root.background-qos`
+    /// reads `.background-qos`).
+    public static var currentPool: String {
+        name(of: ThreadIdentity.current) ?? "unknown"
+    }
+
+    private static func name(of thread: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/self/task/\(thread)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
