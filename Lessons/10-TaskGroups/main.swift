@@ -146,7 +146,6 @@ do {
                 }
             }
             group.addTask {
-                workerStarted.open()
                 for chunk in 1...10 {
                     do {
                         try Task.checkCancellation()
@@ -154,7 +153,11 @@ do {
                         mark("worker saw cancellation before chunk \(chunk)")
                         throw error
                     }
-                    trace("worker chunk \(chunk)") { Simulated.compute(0.05) }
+                    trace("worker chunk \(chunk)") {
+                        // Started means a chunk under way: the upload then throws while the worker computes.
+                        if chunk == 1 { workerStarted.open() }
+                        Simulated.compute(0.05)
+                    }
                 }
             }
             group.addTask {
