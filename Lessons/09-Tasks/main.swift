@@ -142,15 +142,16 @@ let jobSeconds = 0.5
 let rounds = (taskCount + taskWidth - 1) / taskWidth
 print("The tasks' queue here is \(taskWidth) wide (sysconf(_SC_NPROCESSORS_CONF)), so \(taskCount) blocking tasks take \(rounds) rounds")
 
-/// Starts `taskCount` detached tasks that each run `job`, waits for all of them, and says how long that took.
-func runBatch(_ label: String, meter: OverlapMeter,
-              _ job: @escaping @Sendable (Int) async -> Void) async -> Double {
+/// Starts `taskCount` detached tasks that each run `job` as the span "`spanName` N", counted by `meter`, waits for all
+/// of them, and says how long that took.
+func runBatch(_ label: String, meter: OverlapMeter, spanName: String,
+              _ job: @escaping @Sendable () async -> Void) async -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     await trace(label) {
         let tasks = (1...taskCount).map { number in
             Task.detached {
-                await meter.measure { await job(number) }
+                await meter.trace("\(spanName) \(number)") { await job() }
             }
         }
         for task in tasks {
@@ -161,14 +162,14 @@ func runBatch(_ label: String, meter: OverlapMeter,
 }
 
 let blockingMeter = OverlapMeter()
-let blockingTime = await runBatch("\(taskCount) tasks that block", meter: blockingMeter) { number in
-    trace("usleep task \(number)") { blockThread(jobSeconds) }
+let blockingTime = await runBatch("\(taskCount) tasks that block", meter: blockingMeter, spanName: "usleep task") {
+    blockThread(jobSeconds)
 }
 print("\(taskCount) tasks blocking in usleep for \(Simulated.describe(jobSeconds)) took \(formatSeconds(blockingTime)), at most \(blockingMeter.mostAtOnce) at once, on \(blockingMeter.threadCount) threads")
 
 let sleepingMeter = OverlapMeter()
-let sleepingTime = await runBatch("\(taskCount) tasks that suspend", meter: sleepingMeter) { number in
-    try? await trace("Task.sleep task \(number)") { try await sleepTask(jobSeconds) }
+let sleepingTime = await runBatch("\(taskCount) tasks that suspend", meter: sleepingMeter, spanName: "Task.sleep task") {
+    try? await sleepTask(jobSeconds)
 }
 print("\(taskCount) tasks suspended in Task.sleep for \(Simulated.describe(jobSeconds)) took \(formatSeconds(sleepingTime)), at most \(sleepingMeter.mostAtOnce) at once")
 
@@ -206,11 +207,9 @@ let blocksDone = DispatchGroup()
 for number in 1...poolThreads {
     blocksRunning.enter()
     DispatchQueue.global().async(group: blocksDone) {
-        blockMeter.measure {
-            trace("Dispatch block \(number)") {
-                blocksRunning.leave()
-                if gcdBlocksCompute { Simulated.compute(gcdSeconds) } else { blockThread(gcdSeconds) }
-            }
+        blockMeter.trace("Dispatch block \(number)") {
+            blocksRunning.leave()
+            if gcdBlocksCompute { Simulated.compute(gcdSeconds) } else { blockThread(gcdSeconds) }
         }
     }
 }

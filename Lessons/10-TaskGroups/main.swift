@@ -246,9 +246,7 @@ func measureWay(_ name: String,
 func filterStep(_ name: String, way: String, filters: OverlapMeter, handOffs: HandOffs) {
     handOffs.take(name)
     guard let photo = try? Photos.load(name) else { return }
-    filters.measure {
-        _ = trace("\(way): tilt-shift \(name)") { thumbnail(of: photo) }
-    }
+    filters.trace("\(way): tilt-shift \(name)") { _ = thumbnail(of: photo) }
 }
 
 let byOperations = await measureWay("operations") { downloads, filters, handOffs in
@@ -256,9 +254,7 @@ let byOperations = await measureWay("operations") { downloads, filters, handOffs
     queue.name = "three ways: operations"
     for name in photoNames {
         let download = BlockOperation {
-            downloads.measure {
-                trace("operations: download \(name)") { Simulated.wait(downloadSecondsEach) }
-            }
+            downloads.trace("operations: download \(name)") { Simulated.wait(downloadSecondsEach) }
             handOffs.ready(name)
         }
         let filter = BlockOperation {
@@ -278,9 +274,7 @@ let byDispatch = await measureWay("GCD") { downloads, filters, handOffs in
     let group = DispatchGroup()
     for name in photoNames {
         DispatchQueue.global().async(group: group) {
-            downloads.measure {
-                trace("GCD: download \(name)") { Simulated.wait(downloadSecondsEach) }
-            }
+            downloads.trace("GCD: download \(name)") { Simulated.wait(downloadSecondsEach) }
             handOffs.ready(name)
             DispatchQueue.global().async(group: group) {
                 filterStep(name, way: "GCD", filters: filters, handOffs: handOffs)
@@ -296,13 +290,11 @@ let byTaskGroup = await measureWay("task group") { downloads, filters, handOffs 
     await withTaskGroup(of: Void.self) { group in
         for name in photoNames {
             group.addTask {
-                await downloads.measure {
-                    await trace("task group: download \(name)") {
-                        await withCheckedContinuation { continuation in
-                            DispatchQueue.global().asyncAfter(deadline: .now() + downloadSecondsEach / Simulated.speed) {
-                                handOffs.ready(name)
-                                continuation.resume()
-                            }
+                await downloads.trace("task group: download \(name)") {
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + downloadSecondsEach / Simulated.speed) {
+                            handOffs.ready(name)
+                            continuation.resume()
                         }
                     }
                 }

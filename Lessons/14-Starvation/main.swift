@@ -260,11 +260,9 @@ await trace("\(jobs) GCD blocks that block") {
     for number in 1...jobs {
         let queue = gcdQueue == .global ? DispatchQueue.global() : DispatchQueue(label: "job \(number)")
         queue.async(group: batch) {
-            blocksAtOnce.measure {
-                trace("block \(number) blocks") {
-                    countThreads()
-                    Simulated.wait(0.5)
-                }
+            blocksAtOnce.trace("block \(number) blocks") {
+                countThreads()
+                Simulated.wait(0.5)
             }
         }
     }
