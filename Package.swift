@@ -125,7 +125,8 @@ let package = Package(
         .target(name: "TourInterface", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"]),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "CNcursesw"],
                 swiftSettings: optimisedEvenInDebug),
-        // Until the command line has its own folder: the commands that check exercises or play talks sit above both.
+        // For now, until the command line moves to a folder of its own: the commands that check exercises or play talks
+        // build from where they are, above TourCore, ExerciseJudging and Presenting.
         .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"],
                 path: "Sources/TourCore",
                 exclude: ["Build", "Catalog", "Export", "Files", "Plain", "Recording", "Runner", "Themes", "OptimisedModules.swift",
