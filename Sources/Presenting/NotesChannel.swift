@@ -1,7 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
-import TourCore
 
 /// Where a presenter and `tour notes` meet: a folder private to the user (mode 0700) under `$XDG_RUNTIME_DIR`, or
 /// `/tmp/tour-<uid>` when that is unset, with one Unix socket per presenter session, `presenter-<session>.sock`.

@@ -1,6 +1,5 @@
 @preconcurrency import Glibc
 import Foundation
-import TourCore
 
 /// The `tour notes` side of the notes channel: connects to a presenter's socket and hands on each snapshot it sends.
 public enum NotesFollower {

@@ -1,7 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
-import TourCore
 
 /// The presenter's side of the notes channel: a Unix socket of its own session (`NotesChannel`) that every
 /// `tour notes` connects to, and one JSON line per `PresenterSnapshot` sent to each of them.

@@ -1,4 +1,3 @@
-import ExerciseJudging
 import TourCore
 
 /// A file to open in the learner's editor, at a line.

@@ -1,4 +1,3 @@
-import ExerciseJudging
 import Foundation
 import Presenting
 import TourCore
