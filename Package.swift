@@ -26,7 +26,7 @@ let pages = [
 /// page's parsed text (PageText), and the terminal's screen (TourTerminal). Unoptimised, they cost several microseconds
 /// an event, enough to slow a page and bend its timings: a key pressed while a page streamed 50,000 events a second
 /// took 146–294 ms to reach the screen, against 60 ms now, and the first frame 77 ms, against 45. The rest is not
-/// (TourCore's commands, builds, exercises, progress and talks, and TourInterface): optimised with the rest, a fresh
+/// (the commands, builds, exercise judges, progress and talks, and TourInterface): optimised with the rest, a fresh
 /// `swift build --product tour` took 193 s of CPU against 57 s (load 9), and with TourInterface optimised too a fresh
 /// clone's first frame came after 78 s instead of about 40, all of it spent before anything appears. Pages themselves
 /// stay unoptimised, so a learner's edit rebuilds in about half a second. Figures in `docs/benchmarks.md`.
@@ -74,7 +74,7 @@ let pageTargets: [Target] = pages.map { folder in
     .executableTarget(name: productName(folder), dependencies: ["LessonKit"], path: "Lessons/\(folder)")
 }
 
-/// Every page has a code challenge (`Sources/TourCore/Exercises/`). For each, three one-file programs: the learner's
+/// Every page has a code challenge, judged in `Sources/ExerciseJudging/`. For each, three one-file programs: the learner's
 /// `Exercises/NN-Name/main.swift`, the reference `Solutions/NN-Name/main.swift`, and, for the tests, the exercise with
 /// its body deleted and one that prints what a solution prints without doing the work. `PageRegistryTests` fails when
 /// `pages`, the page folders, the exercises, the solutions, their variants and the exercise catalog disagree.
@@ -96,6 +96,9 @@ let exerciseTargets: [Target] = exercisePages.flatMap { folder -> [Target] in
     }
 }
 
+let commandLineFiles = ["ExerciseCommand", "PlainRun", "ResetCommand", "TalkCheckCommand", "TourCommand", "WatchCommand"]
+    .map { "Commands/\($0).swift" } + ["Progress/ProgressCommand.swift"]
+
 let package = Package(
     name: "ConcurrencyTour",
     products: [
@@ -108,18 +111,33 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "RunModel", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "PageText", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol"]),
+        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol"], exclude: commandLineFiles),
+        // Each page's prediction and challenge, and the judges of a challenge's run: the checks the interface and
+        // `tour check` run. Above the host, which builds and runs what they judge, and knows nothing of them.
+        .target(name: "ExerciseJudging", dependencies: ["TourCore", "PageProtocol"]),
+        // Talks: their scripts and plans, the presenter's notes channel and what it shows. Above the host, which they
+        // read pages through; beside the exercises, which they do not use.
+        .target(name: "Presenting", dependencies: ["TourCore", "PageProtocol"]),
         // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
         .systemLibrary(name: "CNcursesw"),
-        .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
-        .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"], swiftSettings: optimisedEvenInDebug),
+        .target(name: "TourInterface", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"]),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "CNcursesw"],
+                swiftSettings: optimisedEvenInDebug),
+        // For now, until the command line moves to a folder of its own: the commands that check exercises or play talks
+        // build from where they are, above TourCore, ExerciseJudging and Presenting.
+        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"],
+                path: "Sources/TourCore",
+                exclude: ["Build", "Catalog", "Export", "Files", "Plain", "Recording", "Runner", "Themes", "OptimisedModules.swift",
+                          "Commands/FirstLaunch.swift", "Commands/TourVersion.swift", "Progress/ProgressRecord.swift",
+                          "Progress/ProgressReport.swift", "Progress/ProgressStore.swift"],
+                sources: commandLineFiles),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise
             // itself, one at a time, so a page that does not compile never keeps the tutorial or its commands from starting.
-            dependencies: ["TourCore", "TourTerminal"],
+            dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourCommandLine", "TourTerminal"],
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
@@ -129,19 +147,23 @@ let package = Package(
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol", "TourTestSupport"]),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
-        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture",
-                                                   "WarningFaults"],
+        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourCommandLine", "PageProtocol",
+                                                   "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
+        .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),
+        .testTarget(name: "TourInterfaceTests",
+                    dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
-            dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }
+            dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "TourTestSupport", "LessonKit"]
+                + pages.map { .target(name: productName($0)) }
         ),
         .testTarget(
-            name: "ExerciseTests",
-            // The pages too: a prediction is graded from a real run of its page's demo.
-            dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + exercisePages.flatMap { folder in
+            name: "ExerciseJudgingTests",
+            // The judges, against real runs of each exercise, its solution and its variants; the pages too: a
+            // prediction is graded from a real run of its page's demo.
+            dependencies: ["ExerciseJudging", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"] + exercisePages.flatMap { folder in
                 [exerciseName(folder), solutionName(folder)] + exerciseVariants.map { variantName(folder, $0) }
             }.map { .target(name: $0) } + pages.map { .target(name: productName($0)) }
         ),

@@ -24,8 +24,8 @@ import Foundation
 import LessonKit
 
 // The list, the network and the finger's script are in LessonKit (`PhotoList`, in
-// `Sources/LessonKit/Exercises/InPracticeExercise.swift`): eight rows, three in view, each photo in four parts, the
-// train in a tunnel as the list opens. No need to change them; these are the names your part uses.
+// `Sources/LessonKit/ExerciseScaffolding/InPracticeExercise.swift`): eight rows, three in view, each photo in four
+// parts, the train in a tunnel as the list opens. No need to change them; these are the names your part uses.
 let rowPhotos = PhotoList.rowPhotos
 let partsPerPhoto = PhotoList.partsPerPhoto
 let network = PhotoList.network

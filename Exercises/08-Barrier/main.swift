@@ -32,7 +32,7 @@
    its write has got that far. Without a barrier the read gets in every time. With one it cannot, and the write goes on
    because its writer did. The two readers at the end each wait, inside their read, until the other has started
    reading. These holds, and the clients, are in LessonKit (`Ledger`, in
-   `Sources/LessonKit/Exercises/BarrierExercise.swift`); you need not change them.
+   `Sources/LessonKit/ExerciseScaffolding/BarrierExercise.swift`); you need not change them.
 
  Check it with `tour check 8`; `tour hint 8` gives a hint, a nudge first and nearly the answer last.
  */

@@ -1,3 +1,4 @@
+import ExerciseJudging
 @preconcurrency import Glibc
 import Foundation
 import TourCore

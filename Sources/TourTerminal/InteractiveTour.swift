@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import Presenting
 import TourCore
 import TourInterface
 

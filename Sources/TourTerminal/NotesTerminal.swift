@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import CNcursesw
 import Foundation
+import Presenting
 import Synchronization
 import TourCore
 import TourInterface

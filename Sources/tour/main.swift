@@ -1,6 +1,9 @@
+import ExerciseJudging
 @preconcurrency import Glibc
 import Foundation
 import PageProtocol
+import Presenting
+import TourCommandLine
 import TourCore
 import TourTerminal
 

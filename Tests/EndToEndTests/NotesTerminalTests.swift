@@ -1,4 +1,5 @@
 import Foundation
+import Presenting
 import Testing
 import TourCore
 import TourTestSupport

@@ -1,6 +1,8 @@
 import Foundation
 import FoundationXML
+import Presenting
 import Testing
+import TourCommandLine
 import TourCore
 import TourTestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import LessonKit
 import Synchronization
 import Testing
+import TourCommandLine
 import TourCore
 import TourTestSupport
 

@@ -1,3 +1,4 @@
+import ExerciseJudging
 import Foundation
 import Testing
 import TourCore

@@ -4,6 +4,7 @@ import PageProtocol
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// `tour run` starts the page before it reads the catalog: the page's program is found from the folder names alone,

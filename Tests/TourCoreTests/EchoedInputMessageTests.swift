@@ -3,6 +3,7 @@ import PageProtocol
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// Every message that repeats what the learner typed stays readable: a 100 KB argument is cut, not echoed whole.

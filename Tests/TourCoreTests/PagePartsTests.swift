@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TourCommandLine
 import TourCore
 import TourTestSupport
 

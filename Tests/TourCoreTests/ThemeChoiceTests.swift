@@ -1,5 +1,7 @@
+@testable import Presenting
 import Testing
 @testable import TourCore
+@testable import TourCommandLine
 
 /// A theme is chosen once, by name, where the tour starts: `--theme`, a talk's `theme` step, or `TOUR_THEME`; a wrong
 /// name is said with the right ones.

@@ -4,6 +4,7 @@ import Testing
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 import PageProtocol
 

@@ -3,6 +3,7 @@ import Testing
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// `--trace FILE`: the target is checked before the page runs, only a regular file is ever replaced, and a write

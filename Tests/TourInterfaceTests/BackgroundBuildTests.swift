@@ -1,3 +1,4 @@
+@testable import ExerciseJudging
 import Testing
 @testable import TourCore
 @testable import RunModel

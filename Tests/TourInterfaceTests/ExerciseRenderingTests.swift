@@ -1,3 +1,4 @@
+import ExerciseJudging
 import Foundation
 import Testing
 import TourCore
@@ -227,7 +228,7 @@ struct ExerciseRenderingTests {
         for exercises in ExerciseCatalog.all {
             let prediction = exercises.prediction, challenge = exercises.challenge
             for text in [prediction.question] + prediction.choices.map(\.text) + [challenge.task] + challenge.hints {
-                let shown = ExercisesView.spans(text, style: .plain).map(\.text).joined()
+                let shown = ExerciseBlockView.spans(text, style: .plain).map(\.text).joined()
                 #expect(shown.filter { $0 == "\\" }.count == text.filter { $0 == "\\" }.count, "\(exercises.page): \(text)")
             }
         }

@@ -96,7 +96,7 @@ extension InterfaceBenchmarks {
     /// the release figure is measured with `swift test -c release`.
     @Test("A full 160×96 live view frame into 160×48 cells")
     func fullFrameToCells() {
-        let frame = LiveViewHalfBlockRendererTests.fullFrame()
+        let frame = HalfBlockRendererTests.fullFrame()
         var times: [Double] = []
         for _ in 0..<31 {
             times.append(Self.milliseconds { _ = HalfBlockRenderer.render(frame, width: 160, height: 48, depth: .colors256) })

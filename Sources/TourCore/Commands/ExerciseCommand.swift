@@ -1,5 +1,7 @@
+import ExerciseJudging
 import Foundation
 import PageProtocol
+import TourCore
 
 /// `tour check`, `tour hint`, `tour solution` and `tour predict`: a page's exercises from the command line, with the
 /// progress store and the catalog passed in, so tests run them against a scratch package and a temporary store.

@@ -1,6 +1,8 @@
+import ExerciseJudging
 import Foundation
 import Synchronization
 import PageProtocol
+import TourCore
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
 public enum PlainRun {

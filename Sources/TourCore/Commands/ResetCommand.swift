@@ -1,5 +1,7 @@
+import ExerciseJudging
 import Foundation
 import PageProtocol
+import TourCore
 
 /// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`, each for the page's exercise instead with
 /// `--exercise`: put files back to the text the tour shipped with (`OriginalPages`), or put back the version a reset

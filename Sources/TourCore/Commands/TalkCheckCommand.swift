@@ -1,5 +1,7 @@
 import Foundation
 import PageProtocol
+import Presenting
+import TourCore
 
 /// `tour present --check SCRIPT`: the speaker's pre-flight. Every page, knob and value the script names must exist and
 /// every reveal fit its page; every page the talk visits must compile (each whose program is missing or older than its

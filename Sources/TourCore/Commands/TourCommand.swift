@@ -1,4 +1,6 @@
 import PageProtocol
+import Presenting
+import TourCore
 
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {

@@ -1,5 +1,7 @@
+import ExerciseJudging
 import Foundation
 import PageProtocol
+import TourCore
 
 extension TourCommand {
     /// The options of `tour progress`.
@@ -108,7 +110,7 @@ public enum ProgressCommand {
                 outcome.status = .endedOtherwise
             }
         } else {
-            outcome.lines = report.table(reading.record, pages: catalog.pages, file: store.file)
+            outcome.lines = report.table(reading.record, pages: catalog.pages, exercises: ExerciseCatalog.ids, file: store.file)
         }
         return outcome
     }

@@ -47,6 +47,21 @@ public struct ParticipantProgress: Codable, Equatable, Sendable {
     }
 }
 
+/// The names progress keeps one page's exercises under: its prediction's and its challenge's. The exercise catalog
+/// (`ExerciseJudging`) hands them to the report, so the host reads progress without knowing any exercise.
+public struct PageExerciseIDs: Equatable, Sendable {
+    /// The page's slug (`Page.slug`).
+    public var page: String
+    public var prediction: String
+    public var challenge: String
+
+    public init(page: String, prediction: String, challenge: String) {
+        self.page = page
+        self.prediction = prediction
+        self.challenge = challenge
+    }
+}
+
 /// The texts of `tour progress` and `tour progress --summary`, from records alone: no file or clock is read here.
 public struct ProgressReport: Sendable {
     public var style: PlainStyle
@@ -61,8 +76,8 @@ public struct ProgressReport: Sendable {
     /// What stands for "none" in a cell: an en dash, or `-` in ASCII.
     var none: String { style.unicode ? "–" : "-" }
 
-    /// `tour progress`: one row per page of the catalog, with what the record holds for it.
-    public func table(_ record: ProgressRecord, pages: [Page], file: URL) -> [String] {
+    /// `tour progress`: one row per page of the catalog, with what the record holds for it and for its `exercises`.
+    public func table(_ record: ProgressRecord, pages: [Page], exercises: [PageExerciseIDs], file: URL) -> [String] {
         var lines = ["Progress in \(file.path)"]
         if let index = record.resumeIndex(in: pages) {
             lines.append("The tutorial resumes on page \(pages[index].number) (\(pages[index].slug)).")
@@ -74,28 +89,28 @@ public struct ProgressReport: Sendable {
         var rows: [[String]] = []
         for page in pages {
             let progress = record.pages[page.slug] ?? PageProgress()
-            let exercises = ExerciseCatalog.exercises(forPage: page.slug)
+            let ids = exercises.first { $0.page == page.slug }
             rows.append(["\(page.number) \(page.slug)", progress.lastOpened.map(time) ?? none,
                          progress.runs == 0 ? none : String(progress.runs),
-                         predictionCell(progress, exercises?.prediction), exerciseCell(progress, exercises?.challenge)])
+                         predictionCell(progress, ids?.prediction), exerciseCell(progress, ids?.challenge)])
         }
         lines += Self.columns([header] + rows).map { style.printable($0) }
         return lines
     }
 
     /// The page's prediction as answered: right, wrong, or none; several answers (from an older catalog) as a count.
-    func predictionCell(_ progress: PageProgress, _ prediction: Prediction?) -> String {
-        if let prediction, let answer = progress.predictions[prediction.id] { return answer.right ? "right" : "wrong" }
+    func predictionCell(_ progress: PageProgress, _ prediction: String?) -> String {
+        if let prediction, let answer = progress.predictions[prediction] { return answer.right ? "right" : "wrong" }
         if progress.predictions.count == 1, let answer = progress.predictions.values.first { return answer.right ? "right" : "wrong" }
         return progress.predictions.isEmpty ? none : "\(progress.predictionsRight) of \(progress.predictions.count) right"
     }
 
     /// The page's challenge: passed, or not yet with the checks that failed and the hints seen; a page without one
     /// shows whatever passes the record holds, or none.
-    func exerciseCell(_ progress: PageProgress, _ challenge: Challenge?) -> String {
+    func exerciseCell(_ progress: PageProgress, _ challenge: String?) -> String {
         guard let challenge else { return progress.exercises.isEmpty ? none : progress.exercises.keys.sorted().joined(separator: ", ") }
-        if progress.exercises[challenge.id] != nil { return "passed" }
-        let attempts = progress.attempts[challenge.id] ?? ExerciseAttempts()
+        if progress.exercises[challenge] != nil { return "passed" }
+        let attempts = progress.attempts[challenge] ?? ExerciseAttempts()
         var details: [String] = []
         if attempts.failedChecks > 0 { details.append("\(attempts.failedChecks) failed check\(attempts.failedChecks == 1 ? "" : "s")") }
         if attempts.hintsShown > 0 { details.append("\(attempts.hintsShown) hint\(attempts.hintsShown == 1 ? "" : "s")") }

@@ -35,4 +35,8 @@ public enum ThemeName: String, CaseIterable, Sendable, Equatable {
 /// A theme named wrongly, in words.
 public struct ThemeProblem: Error, Equatable, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

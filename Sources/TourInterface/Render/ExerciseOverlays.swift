@@ -7,17 +7,18 @@ extension Overlays {
         guard let prediction = model.pages[index].exercise?.prediction else { return }
         let width = min(buffer.size.width - 4, 76)
         let textWidth = width - 6
-        var rows = ExercisesView.wrapped(ExercisesView.spans(prediction.question, style: CellStyle(bold: true)), width: textWidth)
+        var rows = ExerciseBlockView.wrapped(ExerciseBlockView.spans(prediction.question, style: CellStyle(bold: true)), width: textWidth)
         rows.append(PageRow(cells: []))
         for choice in prediction.choices {
-            rows += ExercisesView.wrapped([(" \(choice.key)  ", ExercisesView.keys)] + ExercisesView.spans(choice.text, style: .plain),
-                                          width: textWidth, hanging: 4)
+            rows += ExerciseBlockView.wrapped([(" \(choice.key)  ", ExerciseBlockView.keys)]
+                                                  + ExerciseBlockView.spans(choice.text, style: .plain),
+                                              width: textWidth, hanging: 4)
         }
         rows.append(PageRow(cells: []))
         let keys = prediction.choices.map(\.key)
-        rows += ExercisesView.wrapped([(TourModel.listed(keys), ExercisesView.keys), (" answers and runs the page; ", .plain),
-                                       ("r", ExercisesView.keys), (" runs it without answering; ", .plain),
-                                       ("Esc", ExercisesView.keys), (" runs nothing.", .plain)], width: textWidth)
+        rows += ExerciseBlockView.wrapped([(TourModel.listed(keys), ExerciseBlockView.keys), (" answers and runs the page; ", .plain),
+                                           ("r", ExerciseBlockView.keys), (" runs it without answering; ", .plain),
+                                           ("Esc", ExerciseBlockView.keys), (" runs nothing.", .plain)], width: textWidth)
         let height = min(buffer.size.height - 2, rows.count + 4)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)

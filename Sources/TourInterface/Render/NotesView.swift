@@ -1,4 +1,5 @@
 import Foundation
+import Presenting
 import TourCore
 
 /// What `tour notes` shows: the presenter it follows, its latest snapshot, and how long ago that came.

@@ -1,3 +1,4 @@
+import ExerciseJudging
 import TourCore
 
 /// Building the programs `swift run tour` left unbuilt, in the background (see `BackgroundBuilds`).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TourCommandLine
 import TourTestSupport
 @testable import TourCore
 @testable import RunModel

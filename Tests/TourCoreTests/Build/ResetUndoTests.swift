@@ -3,6 +3,7 @@ import Testing
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// A reset keeps the learner's version first, and `tour reset --undo` puts it back; the kept versions are bounded.

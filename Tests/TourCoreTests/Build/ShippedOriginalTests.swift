@@ -3,6 +3,7 @@ import Testing
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// In a git checkout, reset puts a page back to the text git's HEAD has, however the page was edited: in any editor

@@ -4,6 +4,7 @@ import Testing
 @testable import RunModel
 @testable import PageText
 import PageProtocol
+@testable import TourCommandLine
 import TourTestSupport
 
 /// `tour watch` and `tour reset` on the command line: parsing, and reset against a temporary package root.

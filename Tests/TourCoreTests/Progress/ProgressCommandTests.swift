@@ -1,8 +1,10 @@
+@testable import ExerciseJudging
 import Foundation
 import Testing
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
+@testable import TourCommandLine
 import TourTestSupport
 
 /// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.
@@ -74,7 +76,8 @@ struct ProgressCommandTests {
         let groups = try #require(lines.first { $0.hasPrefix("7 groups") })
         #expect(groups.split(separator: " ", omittingEmptySubsequences: true) == ["7", "groups", "-", "-", "-", "not", "passed"], "\(groups)")
         #expect(lines.allSatisfy { $0.allSatisfy(\.isASCII) })
-        let unicode = ProgressReport(style: PlainStyle(colour: false, unicode: true)).table(ProgressRecord(), pages: try PageCatalog.load().pages, file: store.file)
+        let unicode = ProgressReport(style: PlainStyle(colour: false, unicode: true))
+            .table(ProgressRecord(), pages: try PageCatalog.load().pages, exercises: ExerciseCatalog.ids, file: store.file)
         #expect(unicode.contains { $0.hasPrefix("1 operation") && $0.contains("–") && $0.hasSuffix("not passed") })
     }
 
