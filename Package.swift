@@ -105,10 +105,13 @@ let package = Package(
       + exercisePages.map { .executable(name: exerciseName($0), targets: [exerciseName($0)]) },
     targets: [
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
-        .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        // glibc's Linux calls and GNU extensions, which Swift's `Glibc` leaves out (`_GNU_SOURCE`): a header and a
+        // module map, nothing compiled or linked, so a page's direct rebuild finds it by the flags SwiftPM's plan gives.
+        .systemLibrary(name: "CLinuxSystem"),
+        .target(name: "LessonKit", dependencies: ["PageProtocol", "CLinuxSystem"], swiftSettings: optimisedEvenInDebug),
         .target(name: "RunModel", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "PageText", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol"]),
+        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol", "CLinuxSystem"]),
         // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
@@ -123,20 +126,20 @@ let package = Package(
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol", "TourTestSupport"]),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
-        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture",
+        .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture",
                                                    "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport", "CLinuxSystem"]),
         .testTarget(
             name: "LessonTests",
-            dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }
+            dependencies: ["TourCore", "PageProtocol", "CLinuxSystem", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }
         ),
         .testTarget(
             name: "ExerciseTests",
