@@ -108,10 +108,13 @@ let package = Package(
       + exercisePages.map { .executable(name: exerciseName($0), targets: [exerciseName($0)]) },
     targets: [
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
-        .target(name: "LessonKit", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
+        // glibc's Linux calls and GNU extensions, which Swift's `Glibc` leaves out (`_GNU_SOURCE`): a header and a
+        // module map, nothing compiled or linked, so a page's direct rebuild finds it by the flags SwiftPM's plan gives.
+        .systemLibrary(name: "CLinuxSystem"),
+        .target(name: "LessonKit", dependencies: ["PageProtocol", "CLinuxSystem"], swiftSettings: optimisedEvenInDebug),
         .target(name: "RunModel", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "PageText", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol"], exclude: commandLineFiles),
+        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol", "CLinuxSystem"], exclude: commandLineFiles),
         // Each page's prediction and challenge, and the judges of a challenge's run: the checks the interface and
         // `tour check` run. Above the host, which builds and runs what they judge, and knows nothing of them.
         .target(name: "ExerciseJudging", dependencies: ["TourCore", "PageProtocol"]),
@@ -141,22 +144,22 @@ let package = Package(
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol", "TourTestSupport"]),
         .testTarget(name: "LessonKitTests", dependencies: ["LessonKit", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourCommandLine", "PageProtocol",
-                                                   "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
+                                                   "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourInterfaceTests",
                     dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),
         .testTarget(
             name: "LessonTests",
-            dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "TourTestSupport", "LessonKit"]
+            dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "CLinuxSystem", "TourTestSupport", "LessonKit"]
                 + pages.map { .target(name: productName($0)) }
         ),
         .testTarget(

@@ -139,7 +139,8 @@ public struct ThreadSanitizerReport: Sendable, Equatable {
     }
 }
 
-/// The Swift runtime's demangler; the string it returns is `malloc`ed.
+/// The Swift runtime's demangler; the string it returns is `malloc`ed. Declared here, not in `CLinuxSystem`: it is
+/// libswiftCore's, not glibc's, and no header a Swift module can import declares it.
 @_silgen_name("swift_demangle")
 private func swiftDemangle(_ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
                            _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import PageProtocol
@@ -78,11 +79,8 @@ public enum ControlMode {
 
 /// The direct child of the host asks the kernel to kill it when the host dies, so no page outlives the tutorial.
 enum OrphanGuard {
-    @_silgen_name("prctl") private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
-    private static let setParentDeathSignal: Int32 = 1
-
     static func dieWithHost() {
-        _ = prctl(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
+        _ = clinux_set_parent_death_signal(SIGKILL)
         // The host may have died before the request above took effect.
         if let host = ProcessInfo.processInfo.environment[PageEnvironment.hostPID], let pid = Int32(host), getppid() != pid {
             exit(1)

@@ -1,9 +1,6 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
-
-/// `sched_getaffinity(2)`: Glibc declares it only with `_GNU_SOURCE`, so Swift does not import it.
-@_silgen_name("sched_getaffinity")
-private func systemSchedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 
 /// How many cores this process may run on: the CPUs in its affinity mask, as the scheduler applies it.
 ///
@@ -14,10 +11,9 @@ private func systemSchedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMut
 /// back to the CPUs online only if the kernel refuses the call.
 public func usableCores() -> Int {
     // 1024 CPUs, glibc's own `cpu_set_t` size.
-    var mask = [UInt64](repeating: 0, count: 16)
-    let status = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
-    guard status == 0 else { return sysconf(Int32(_SC_NPROCESSORS_ONLN)) }
-    return mask.reduce(0) { $0 + $1.nonzeroBitCount }
+    var mask = cpu_set_t()
+    guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &mask) == 0 else { return sysconf(Int32(_SC_NPROCESSORS_ONLN)) }
+    return withUnsafeBytes(of: mask) { bytes in bytes.reduce(0) { $0 + $1.nonzeroBitCount } }
 }
 
 extension ThreadIdentity {

@@ -1,10 +1,11 @@
 import PageProtocol
 import TourCore
 
-/// One step of a talk's script (`assets/talks/*.talk`, see docs/talk-format.md).
-public enum TalkStep: Equatable, Sendable {
+/// One step of a talk's script (`assets/talks/*.talk`, see docs/talk-format.md). `Page` is how a `page` step names its
+/// page: as the script wrote it (`String`), or, once the presenter found it, as an index into its pages (`Int`).
+public enum TalkStep<Page: Equatable & Sendable>: Equatable, Sendable {
     /// Go to the page, named as `tour run` takes it (a number or a name), with its first block shown.
-    case page(String)
+    case page(Page)
     /// Show this many more blocks of the page's prose and code, or all that are left.
     case reveal(TalkReveal)
     /// Set a knob of the page for its next run.
@@ -28,6 +29,26 @@ public enum TalkStep: Equatable, Sendable {
     /// The colours of the whole talk (`--theme` for `tour present` overrides it): at most one, anywhere.
     case theme(ThemeName)
 
+    /// The same step with its page found by `find`; nil for a `page` step whose page `find` does not find.
+    public func findingPage<Found: Equatable & Sendable>(_ find: (Page) -> Found?) -> TalkStep<Found>? {
+        switch self {
+        case .page(let page): find(page).map { .page($0) }
+        case .reveal(let reveal): .reveal(reveal)
+        case .set(let knob, let value): .set(knob: knob, value: value)
+        case .run: .run
+        case .wait: .wait
+        case .pause(let seconds): .pause(seconds: seconds)
+        case .note(let text): .note(text)
+        case .caption(let text): .caption(text)
+        case .speed(let factor): .speed(factor)
+        case .seed(let seed): .seed(seed)
+        case .end(let words): .end(words)
+        case .theme(let theme): .theme(theme)
+        }
+    }
+}
+
+extension TalkStep<String> {
     /// The theme a script's `theme` step chose, if it has one.
     public static func theme(of script: TalkScript) -> ThemeName? {
         script.steps.lazy.compactMap { if case .theme(let theme) = $0.step { theme } else { nil } }.first
@@ -43,9 +64,9 @@ public enum TalkReveal: Equatable, Sendable {
 /// A step and the line of the script it was written on, from 1.
 public struct TalkScriptStep: Equatable, Sendable {
     public var line: Int
-    public var step: TalkStep
+    public var step: TalkStep<String>
 
-    public init(line: Int, step: TalkStep) {
+    public init(line: Int, step: TalkStep<String>) {
         self.line = line
         self.step = step
     }
@@ -122,12 +143,12 @@ public struct TalkScript: Equatable, Sendable {
         return reading.script
     }
 
-    private static func step(of line: String, line number: Int) throws(TalkScriptProblem) -> TalkStep {
+    private static func step(of line: String, line number: Int) throws(TalkScriptProblem) -> TalkStep<String> {
         let word = String(line.prefix { $0 != " " && $0 != "\t" })
         let rest = String(line.dropFirst(word.count)).trimmingBlanks
         let arguments = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         func problem(_ message: String) -> TalkScriptProblem { TalkScriptProblem(line: number, message) }
-        func nothingAfter(_ step: TalkStep) throws(TalkScriptProblem) -> TalkStep {
+        func nothingAfter(_ step: TalkStep<String>) throws(TalkScriptProblem) -> TalkStep<String> {
             guard arguments.isEmpty else { throw problem("`\(word)` takes nothing after it, but got \(EchoedInput.quoted(rest))") }
             return step
         }

@@ -16,24 +16,15 @@ struct TimedStart {
 func timedStart(_ arguments: [String], where isWanted: (Substring) -> Bool) -> TimedStart? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, fds[0])
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
+    let spawn = ProcessSpawn(arguments[0], arguments: Array(arguments.dropFirst()),
+                             environment: ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" },
+                             fileActions: [.duplicate(fds[1], as: 1), .open("/dev/null", flags: O_RDONLY, as: 0),
+                                           .open("/dev/null", flags: O_WRONLY, as: 2), .close(fds[0])],
+                             signals: .inherited)
     let start = monotonicNanoseconds()
-    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+    let started = try? spawn.start()
     close(fds[1])
-    guard spawned == 0 else {
+    guard let pid = started else {
         close(fds[0])
         return nil
     }

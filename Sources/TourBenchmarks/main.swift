@@ -155,19 +155,13 @@ func replayEnvironment(events: Int) -> [String: String] {
 func splitOnlyRate(events: Int) -> Double {
     // Both ends away from fd 3, and closed in the child, which gets only its own fd 3.
     let (reader, writer) = pipeAboveTraceDescriptor(closedOnExec: true)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, writer, 3)
     let executable = BuildProducts.executable(named: "RunnerFixture")
     let environment = ProcessInfo.processInfo.environment.merging(replayEnvironment(events: events)) { $1 }
-    let cStrings: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
-    let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, cStrings, cEnvironment)
-    posix_spawn_file_actions_destroy(&actions)
-    (cStrings + cEnvironment).forEach { free($0) }
+    let spawn = ProcessSpawn(executable, environment: environment.map { "\($0.key)=\($0.value)" },
+                             fileActions: [.duplicate(writer, as: 3)], signals: .inherited)
+    let pid: pid_t
+    do throws(ProcessSpawn.Failure) { pid = try spawn.start() } catch { preconditionFailure(error.description) }
     close(writer)
-    precondition(spawned == 0, "could not start RunnerFixture: \(spawned)")
     var buffer = [UInt8](repeating: 0, count: 65_536)
     var lines = 0
     var firstByte: UInt64 = 0

@@ -47,23 +47,10 @@ struct EditorHandoff {
     /// Runs `command "$@"` through `/bin/sh` on the tutorial's own terminal and waits; the exit status, or
     /// 128 + the signal that ended it; nil if it could not be started.
     private static func run(_ command: String, arguments: [String]) -> Int32? {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // The tutorial ignores or handles these; the editor starts with the defaults an editor expects.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGWINCH, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = (["/bin/sh", "-c", command + " \"$@\"", "sh"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ) == 0 else { return nil }
+        let spawn = ProcessSpawn("/bin/sh", arguments: ["-c", command + " \"$@\"", "sh"] + arguments,
+                                 signals: .unblocked(atDefault: [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGWINCH, SIGCHLD]))
+        guard let pid = try? spawn.start() else { return nil }
         return ProcessExit.reap(pid).shellStatus
     }
 }

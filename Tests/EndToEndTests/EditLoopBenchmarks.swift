@@ -179,20 +179,8 @@ struct EditLoopBaselines: Sendable {
     /// Starts `command` with its output to /dev/null, leading a new session (Foundation's `Process` only makes a new
     /// process group, which the scheduler does not group by).
     private static func spawnInOwnSession(_ command: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(spawnSetSession))
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
-        try #require(result == 0, "could not start \(command[0]): \(String(cString: strerror(result)))")
-        return pid
+        try ProcessSpawn(command[0], arguments: Array(command.dropFirst()), fileActions: [.open("/dev/null", flags: O_WRONLY, as: 1)],
+                         signals: .inherited, leadsNewSession: true).start()
     }
 
     /// Waits for `pid` and returns its exit status (-1 when it did not exit normally).

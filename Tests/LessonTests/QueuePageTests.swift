@@ -1,14 +1,10 @@
+import CLinuxSystem
 import Foundation
 import Synchronization
 import Testing
 import PageProtocol
 import TourCore
 import TourTestSupport
-
-@_silgen_name("sched_getaffinity")
-private func systemSchedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
-@_silgen_name("sched_setaffinity")
-private func systemSchedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
 
 /// Page 2 proves what it teaches from its own trace: each test reads the events of a real run.
 ///
@@ -456,10 +452,10 @@ struct QueuePageTests {
 
 /// The CPUs this test process may run on, counted from its affinity mask as the page counts its own.
 func coresOfThisProcess() -> Int {
-    var mask = [UInt64](repeating: 0, count: 16)
-    let status = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
+    var mask = cpu_set_t()
+    let status = sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &mask)
     precondition(status == 0, "sched_getaffinity failed: \(String(cString: strerror(errno)))")
-    return mask.reduce(0) { $0 + $1.nonzeroBitCount }
+    return withUnsafeBytes(of: mask) { bytes in bytes.reduce(0) { $0 + $1.nonzeroBitCount } }
 }
 
 /// Runs `body` on a thread of its own that may use only the first CPU this process may use, and awaits its result.
@@ -467,12 +463,14 @@ func coresOfThisProcess() -> Int {
 /// `body` waits there for the page's end, so the thread that started the page outlives it.
 func onOneCPU<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await awaitBlocking("one-cpu") {
-        var mask = [UInt64](repeating: 0, count: 16)
-        _ = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
-        let first = mask.indices.first { mask[$0] != 0 }!
-        var one = [UInt64](repeating: 0, count: 16)
-        one[first] = mask[first] & (~mask[first] + 1)
-        let status = one.withUnsafeBytes { systemSchedSetAffinity(0, $0.count, $0.baseAddress!) }
+        var mask = cpu_set_t()
+        _ = sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &mask)
+        let bytes = withUnsafeBytes(of: mask) { Array($0) }
+        let first = bytes.indices.first { bytes[$0] != 0 }!
+        var one = cpu_set_t()
+        // The lowest CPU of the mask: its lowest set bit.
+        withUnsafeMutableBytes(of: &one) { $0[first] = bytes[first] & (~bytes[first] &+ 1) }
+        let status = sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &one)
         precondition(status == 0, "sched_setaffinity failed: \(String(cString: strerror(errno)))")
         return body()
     }

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import Testing
@@ -114,7 +115,7 @@ struct PageContainmentTests {
                 continuation.yield(event)
                 if case .ended = event { continuation.finish() }
             }
-            started.set(run, tid: currentThreadID())
+            started.set(run, tid: gettid())
             mayEnd.wait()
         }
         thread.start()
@@ -254,8 +255,6 @@ struct PageContainmentTests {
         #expect(await host.exit(within: Self.patience) == .exited(code: 0))
     }
 }
-
-@_silgen_name("gettid") private func currentThreadID() -> pid_t
 
 /// The run a thread started, and that thread's kernel id.
 private final class StartedRun: @unchecked Sendable {

@@ -9,23 +9,7 @@ struct ProcessExitTests {
     /// Runs `script` with `/bin/sh -c` and reaps it; SIGTERM gets its default action and is not blocked, whatever
     /// the test runner did with it, so that `kill -TERM $$` ends the shell.
     private func run(_ script: String) throws -> ProcessExit {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var terminate = sigset_t()
-        sigemptyset(&terminate)
-        sigaddset(&terminate, SIGTERM)
-        posix_spawnattr_setsigdefault(&attributes, &terminate)
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments: [String] = ["/bin/sh", "-c", script]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ)
-        try #require(spawned == 0, "could not start /bin/sh: \(String(cString: strerror(spawned)))")
+        let pid = try ProcessSpawn("/bin/sh", arguments: ["-c", script], signals: .unblocked(atDefault: [SIGTERM])).start()
         return ProcessExit.reap(pid)
     }
 

@@ -244,12 +244,12 @@ struct ExerciseRenderingTests {
             let size = "\(width)×\(height) \(glyphs == .ascii ? "ASCII" : "Unicode")"
             // The marks as the list draws them (SidebarView): open until both exercises are done.
             let marks = try #require(screen.find("\(glyphs.exercisesOpen) \(glyphs.exercisesDone)"), "\(size)")
-            #expect(screen.text(ofRow: marks.y).contains("exercises to do / question answered, check passed"), "\(size)")
+            #expect(screen.text(ofRow: marks.y).contains("exercises to do / answered, check passed"), "\(size)")
             // The meter's rows as ConcurrencyMeter titles them: run/cores, open/the widest queue limit.
             let run = try #require(screen.find("run/N"), "\(size)")
             #expect(screen.text(ofRow: run.y).contains("threads running, of N cores; a digit or +: more"), "\(size)")
             let open = try #require(screen.find("open/N"), "\(size)")
-            #expect(screen.text(ofRow: open.y).contains("spans open, of the widest queue limit, else cores"), "\(size)")
+            #expect(screen.text(ofRow: open.y).contains("spans open of the widest queue limit, else cores"), "\(size)")
             #expect(screen.find("help / redraw / quit") != nil, "the last key line still shows at \(size)")
             #expect(screen.find("Any key closes this.") != nil, "\(size)")
         }
@@ -261,8 +261,8 @@ struct ExerciseRenderingTests {
             var model = try FixtureExercises.model(width: width, height: height)
             model.press(.character("?"))
             let screen = TourRenderer.render(model)
-            #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check your code / edit it") != nil)
-            #expect(screen.find("a hint (timeline keeps h) / solution / check's run") != nil)
+            #expect(screen.find("a c E") != nil && screen.find("answer the prediction / check the code / edit it") != nil)
+            #expect(screen.find("hint (timeline keeps h) / solution / check's run") != nil)
             #expect(screen.find("help / redraw / quit") != nil, "the last key line shows at \(width)×\(height)")
         }
     }

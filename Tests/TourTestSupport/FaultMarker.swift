@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import TourCore
@@ -34,7 +35,7 @@ public struct FaultMarker: Sendable {
 /// Waits, without blocking a thread, until process `pid` has ended (exited or been killed; a zombie counts as ended),
 /// through a pidfd, which becomes readable then. False if it was still alive after `seconds`.
 public func processEnds(_ pid: pid_t, within seconds: Double) async -> Bool {
-    let descriptor = systemPidfdOpen(pid, 0)
+    let descriptor = pidfd_open(pid, 0)
     // ESRCH: no such process, it is gone already.
     guard descriptor >= 0 else { return errno == ESRCH }
     let watch = ExitWatch(descriptor: descriptor)

@@ -18,8 +18,12 @@ public enum PageCompiler {
     public static func compile(_ files: [URL], upTo stage: Stage, label: String) async throws -> (status: Int32, output: String) {
         guard let swiftc = SearchPath().find("swiftc") else { throw MissingCompiler() }
         let modes = stage == .typecheck ? ["-typecheck"] : ["-emit-sil", "-o", "/dev/null"]
+        // LessonKit imports CLinuxSystem, a C module: loading LessonKit needs its module map, which SwiftPM names in
+        // every compile job of a page.
+        let moduleMap = PageCatalog.defaultRoot.appendingPathComponent("Sources/CLinuxSystem/module.modulemap").path
         let arguments = modes + ["-swift-version", "6", "-module-name", "Checked", "-diagnostic-style", "llvm",
-                                 "-I", BuildProducts.directory.appendingPathComponent("Modules").path] + files.map(\.path)
+                                 "-I", BuildProducts.directory.appendingPathComponent("Modules").path,
+                                 "-Xcc", "-fmodule-map-file=\(moduleMap)"] + files.map(\.path)
         return try await PageRunSlots.shared.withSlot(label: label) {
             try await runToEnd(swiftc, arguments, label: label)
         }

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import TourCore
@@ -24,47 +25,28 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Starts `arguments` (the first one the program's path) on a new pty with `environment` added to this process's.
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        master = openPseudoTerminal(O_RDWR | O_NOCTTY | O_CLOEXEC)
+        master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         var name = [CChar](repeating: 0, count: 128)
-        guard master >= 0, grantPseudoTerminal(master) == 0, unlockPseudoTerminal(master) == 0,
-              pseudoTerminalName(master, &name, name.count) == 0 else {
+        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, ptsname_r(master, &name, name.count) == 0 else {
             throw Failure(description: "no pseudo-terminal: \(String(cString: strerror(errno)))")
         }
         let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Opened after setsid (glibc starts the session first), by a session leader with no terminal: it becomes
-        // the session's controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The test runner's threads block most signals, and a program inherits the mask: Ctrl-C would do nothing.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(0x80 /* POSIX_SPAWN_SETSID */ | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { $1 }
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else {
+        // The terminal is opened after setsid (glibc starts the session first), by a session leader with no terminal:
+        // it becomes the session's controlling terminal. Every signal at its default and none blocked, whatever the
+        // test runner's threads block: Ctrl-C would otherwise do nothing.
+        let spawn = ProcessSpawn(arguments[0], arguments: Array(arguments.dropFirst()),
+                                 environment: merged.map { "\($0.key)=\($0.value)" },
+                                 fileActions: [.open(slavePath, flags: O_RDWR, as: 0), .duplicate(0, as: 1), .duplicate(0, as: 2)],
+                                 signals: .pristine, leadsNewSession: true)
+        let pid: pid_t
+        do throws(ProcessSpawn.Failure) {
+            pid = try spawn.start()
+        } catch {
             close(master)
-            throw Failure(description: "could not start \(arguments[0]): \(String(cString: strerror(result)))")
+            throw Failure(description: error.description)
         }
         self.pid = pid
         let child = pid
@@ -173,9 +155,3 @@ public final class OnceFlag: Sendable {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
-
-// glibc's pty functions, which `Glibc` declares only under _XOPEN_SOURCE.
-@_silgen_name("posix_openpt") private func openPseudoTerminal(_ flags: Int32) -> Int32
-@_silgen_name("grantpt") private func grantPseudoTerminal(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") private func unlockPseudoTerminal(_ fd: Int32) -> Int32
-@_silgen_name("ptsname_r") private func pseudoTerminalName(_ fd: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ length: Int) -> Int32

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import TourCore
@@ -195,7 +196,7 @@ public struct ScratchPackage: Sendable {
         var acrossFileSystems = false
         while true {
             let copied = acrossFileSystems ? sendfile(output, input, nil, 1 << 30)
-                : systemCopyFileRange(input, nil, output, nil, 1 << 30, 0)
+                : copy_file_range(input, nil, output, nil, 1 << 30, 0)
             if copied == 0 { return }
             if copied < 0 {
                 if errno == EINTR { continue }
@@ -213,11 +214,6 @@ public struct ScratchPackage: Sendable {
         public let description: String
     }
 }
-
-/// glibc's `copy_file_range`, which `Glibc` leaves out (it needs `_GNU_SOURCE`).
-@_silgen_name("copy_file_range")
-private func systemCopyFileRange(_ input: Int32, _ inputOffset: UnsafeMutablePointer<Int>?, _ output: Int32,
-                                 _ outputOffset: UnsafeMutablePointer<Int>?, _ length: Int, _ flags: UInt32) -> Int
 
 /// Replaces the checkout's paths with the copy's in a text file as it is copied, except one path kept as it is.
 /// Works on bytes with TourCore's `firstOffset` (`memmem`): Foundation's string replacement takes a quarter of a

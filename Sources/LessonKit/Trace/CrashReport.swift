@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Synchronization
 import PageProtocol
 
@@ -75,7 +76,7 @@ enum CrashReport {
     static func prepareCurrentThread() {
         guard prepared, pthread_getspecific(threadKey) == nil else { return }
         var attributes = pthread_attr_t()
-        guard threadAttributes(pthread_self(), &attributes) == 0 else { return }
+        guard pthread_getattr_np(pthread_self(), &attributes) == 0 else { return }
         var base: UnsafeMutableRawPointer?
         var size = 0
         var guardSize = 0
@@ -109,7 +110,7 @@ enum CrashReport {
         writer.append(EventKind.crashLineStart)
         writer.append(UInt(monotonicNanoseconds()))
         writer.append(#","tid":"#)
-        writer.append(UInt(crashingThreadID()))
+        writer.append(UInt(gettid()))
         writer.append(#","q":"","signal":"#)
         writer.append(UInt(signal))
         writer.append(#","image":""#)
@@ -276,7 +277,3 @@ private struct LineWriter {
         }
     }
 }
-
-@_silgen_name("gettid") private func crashingThreadID() -> Int32
-@_silgen_name("pthread_getattr_np")
-private func threadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32

@@ -1,7 +1,6 @@
 @preconcurrency import Glibc
 import CDispatch
-
-@_silgen_name("gettid") private func systemThreadID() -> Int32
+import CLinuxSystem
 
 /// Per-thread cache of the kernel thread id: `gettid` is a real system call (about 100 ns), the cache about 2 ns.
 private let threadIDKey: pthread_key_t = {
@@ -17,7 +16,7 @@ public enum ThreadIdentity {
         if let cached = pthread_getspecific(threadIDKey) {
             return Int32(truncatingIfNeeded: Int(bitPattern: cached))
         }
-        let id = systemThreadID()
+        let id = gettid()
         pthread_setspecific(threadIDKey, UnsafeRawPointer(bitPattern: Int(id)))
         // A thread's first use of LessonKit: the moment to get it ready for a crash report.
         CrashReport.prepareCurrentThread()

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import PageProtocol
@@ -372,7 +373,7 @@ public final class PageBuild: Sendable {
             return state.stopReason != nil
         }
         if earlyStop { kill(-child.pid, SIGKILL) }
-        return .success(Job(pid: child.pid, pidfd: systemPidfdOpen(child.pid, 0),
+        return .success(Job(pid: child.pid, pidfd: pidfd_open(child.pid, 0),
                             pipes: [(PipeLines(fd: child.stdout), .stdout, true), (PipeLines(fd: child.stderr), .stderr, true)]))
     }
 

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import PageProtocol
@@ -142,14 +143,13 @@ public final class SourceWatcher: @unchecked Sendable {
         if requested != .automatic { return requested }
         if environment[Self.methodVariable]?.lowercased() == "poll" { return .polling }
         var path = folder.path
-        // `struct statfs` starts with its `f_type` (a long) on Linux; Glibc does not import `statfs`.
-        var info = [Int](repeating: 0, count: 32)
-        while info.withUnsafeMutableBytes({ c_statfs(path, $0.baseAddress!) }) != 0 {
+        var info = statfs()
+        while statfs(path, &info) != 0 {
             // The folder may be gone for now: its parent's file system is the one it comes back on.
             guard path != "/" && !path.isEmpty else { return .polling }
             path = (path as NSString).deletingLastPathComponent
         }
-        return Self.remoteFileSystems.contains(Int64(info[0])) ? .polling : .notifications
+        return Self.remoteFileSystems.contains(Int64(info.f_type)) ? .polling : .notifications
     }
 
     /// `statfs` magic numbers of file systems that may change under us without a notification.
@@ -291,9 +291,6 @@ struct FNV1a {
         }
     }
 }
-
-@_silgen_name("statfs")
-private func c_statfs(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutableRawPointer) -> Int32
 
 /// The inotify side of `SourceWatcher`: one watch on the page folder, one on its parent to see the folder deleted and
 /// made again, read on the watcher's queue. Touched only on that queue, after `init`.

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 
 /// Where `needle` first occurs in `haystack` at or after `start`, searched by the C library's `memmem`: the standard
 /// library's generic searches look up type metadata at every byte they compare in an unoptimised build, and
@@ -7,11 +8,6 @@ public func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRa
     guard start <= haystack.count else { return nil }
     if needle.isEmpty { return start }
     guard start < haystack.count, let base = haystack.baseAddress, let pattern = needle.baseAddress,
-          let found = systemMemmem(base + start, haystack.count - start, pattern, needle.count) else { return nil }
+          let found = memmem(base + start, haystack.count - start, pattern, needle.count) else { return nil }
     return base.distance(to: UnsafeRawPointer(found))
 }
-
-/// glibc's `memmem`, which `Glibc` leaves out (it needs `_GNU_SOURCE`).
-@_silgen_name("memmem")
-private func systemMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer,
-                          _ needleLength: Int) -> UnsafeMutableRawPointer?

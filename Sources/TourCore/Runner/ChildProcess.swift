@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 
@@ -13,9 +14,7 @@ public enum TerminalAccess: Sendable, Equatable {
     case shared
 }
 
-/// A page's process, started with `posix_spawn`, its stdout, stderr and trace channel (fd 3) each on a pipe.
-///
-/// Foundation's `Process` closes every descriptor above 2 in the child, so it cannot hand over fd 3.
+/// A page's process, started with `posix_spawn` (`ProcessSpawn`), its stdout, stderr and trace channel (fd 3) each on a pipe.
 struct ChildProcess {
     let pid: pid_t
     let stdout: Int32
@@ -47,14 +46,9 @@ struct ChildProcess {
             if let input { close(input.read) }
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (index, pipe) in pipes.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, pipe.write, Int32(index + 1))
-        }
+        var fileActions = pipes.enumerated().map { index, pipe in ProcessSpawn.FileAction.duplicate(pipe.write, as: Int32(index + 1)) }
         if let input {
-            posix_spawn_file_actions_adddup2(&actions, input.read, STDIN_FILENO)
+            fileActions.append(.duplicate(input.read, as: STDIN_FILENO))
             // A page that ended while a command was on its way must not take the host down with SIGPIPE:
             // the write fails with EPIPE instead.
             signal(SIGPIPE, SIG_IGN)
@@ -64,39 +58,20 @@ struct ChildProcess {
 
         // Nothing above the trace channel: a descriptor another thread opened without close-on-exec (Foundation's
         // `Pipe`, say) would otherwise stay open in the page, and its reader would wait for EOF as long as the page runs.
-        _ = spawnFileActionsCloseFrom(&actions, 4)
+        fileActions.append(.closeAll(from: 4))
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE] + LiveProcessGroups.endingSignals { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
         // A new session is also a new process group, led by the page, so stopping it stops what it forked.
         // (`setpgid` after `setsid` would fail: a session leader cannot change its group.)
-        let session = terminal == .none ? spawnSetSession : 0
-        posix_spawnattr_setflags(&attributes, Int16(session | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        let spawn = {
-            var pid: pid_t = 0
-            let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            return (pid, result)
-        }
-        let (pid, result) = onCallingThread ? spawn() : SpawningThread.shared.perform(spawn)
-        guard result == 0 else {
+        let spawn = ProcessSpawn(executable, arguments: arguments, environment: environment, fileActions: fileActions,
+                                 signals: .unblocked(atDefault: [SIGPIPE] + LiveProcessGroups.endingSignals),
+                                 leadsNewSession: terminal == .none)
+        let pid: pid_t
+        do throws(ProcessSpawn.Failure) {
+            pid = try onCallingThread ? spawn.start() : spawn.start(in: SpawningThread.shared.perform)
+        } catch {
             for pipe in pipes { close(pipe.read) }
             if let input { close(input.write) }
-            throw LaunchError(description: "posix_spawn failed for \(executable): \(String(cString: strerror(result)))")
+            throw LaunchError(description: error.description)
         }
         let leadsItsGroup = terminal == .none
         LiveProcessGroups.shared.insert(pid, leadsItsGroup: leadsItsGroup)
@@ -126,29 +101,12 @@ struct ChildProcess {
     /// write end and hold this run's pipe open for as long as it lives.
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard systemPipe2(&fds, O_CLOEXEC) == 0 else {
+        guard pipe2(&fds, O_CLOEXEC) == 0 else {
             throw LaunchError(description: "could not create a pipe: \(String(cString: strerror(errno)))")
         }
         return (fds[0], fds[1])
     }
 }
-
-/// glibc's `sched_getaffinity` and `sched_setaffinity`, which `Glibc` does not import (`_GNU_SOURCE` again); pid 0 is
-/// the calling thread.
-@_silgen_name("sched_getaffinity") private func schedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
-@_silgen_name("sched_setaffinity") private func schedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
-
-/// glibc's `pidfd_open` (2.36): a descriptor that becomes readable when the process `pid` has ended, so a `poll` can
-/// wait for a child's end together with its pipes; close-on-exec. Public for the tests' own waits (`processEnds`).
-@_silgen_name("pidfd_open") public func systemPidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
-
-/// glibc's `pipe2`, which `Glibc` does not import (it is declared only under `_GNU_SOURCE`).
-@_silgen_name("pipe2") func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
-
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which `Glibc` does not import (`_GNU_SOURCE`): the child
-/// closes every descriptor from `lowest` up, after the actions added before it.
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-func spawnFileActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32
 
 /// The one thread every page is spawned from, which lives as long as the host.
 ///
@@ -174,11 +132,12 @@ final class SpawningThread: @unchecked Sendable {
     func perform<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let done = DispatchSemaphore(value: 0)
-        var cpus = [UInt64](repeating: 0, count: 16)
-        let known = cpus.withUnsafeMutableBytes { schedGetAffinity(0, $0.count, $0.baseAddress!) } == 0
+        // pid 0: the calling thread.
+        var cpus = cpu_set_t()
+        let known = sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &cpus) == 0
         condition.withLock {
             jobs.append {
-                if known { _ = cpus.withUnsafeBytes { schedSetAffinity(0, $0.count, $0.baseAddress!) } }
+                if known { _ = sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &cpus) }
                 result = body()
                 done.signal()
             }

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import Synchronization
 import PageProtocol
@@ -100,33 +101,21 @@ public enum PageLineage {
 
     private static let keeper: pid_t? = {
         var fds: [Int32] = [0, 0]
-        guard systemPipe2(&fds, O_CLOEXEC) == 0 else { return nil }
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { return nil }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(readEnd) }
         // The write end is kept, unused, for the life of the host; close-on-exec, so no page or build inherits it.
         _ = writeEnd
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-        // Not the host's output: a keeper holding a pipe the host writes to would keep its reader waiting.
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The keeper lives as long as the host: any descriptor it inherited (a pipe another thread had just opened
-        // without close-on-exec) would stay open that long, and whoever reads that pipe would never see its end.
-        _ = spawnFileActionsCloseFrom(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A session of its own, so the terminal's Ctrl-C and hang-up, which end the host, leave it to do its work.
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(spawnSetSession | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let fileActions: [ProcessSpawn.FileAction] = [
+            .duplicate(readEnd, as: 0),
+            // Not the host's output: a keeper holding a pipe the host writes to would keep its reader waiting.
+            .open("/dev/null", flags: O_WRONLY, as: 1),
+            .open("/dev/null", flags: O_WRONLY, as: 2),
+            // The keeper lives as long as the host: any descriptor it inherited (a pipe another thread had just opened
+            // without close-on-exec) would stay open that long, and whoever reads that pipe would never see its end.
+            .closeAll(from: 3),
+        ]
 
         // `read` returns at the end of the pipe (the host never writes to it): the shell's own builtin, so no second
         // program starts beside the page. `grep -z` reads each environment as NUL-separated lines; `^` anchors the
@@ -142,23 +131,14 @@ public enum PageLineage {
               sleep 0.01
             done
             """
-        let arguments = ["/bin/sh", "-c", script, "tour-keeper", hostToken]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        // Its own environment carries no mark, so it never counts itself among a page's processes.
-        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) == 0 else {
+        // Its own environment carries no mark, so it never counts itself among a page's processes. A session of its
+        // own, so the terminal's Ctrl-C and hang-up, which end the host, leave it to do its work.
+        let spawn = ProcessSpawn("/bin/sh", arguments: ["-c", script, "tour-keeper", hostToken], environment: ["PATH=/usr/bin:/bin"],
+                                 fileActions: fileActions, signals: .pristine, leadsNewSession: true)
+        guard let pid = try? spawn.start() else {
             close(writeEnd)
             return nil
         }
         return pid
     }()
 }
-
-/// `POSIX_SPAWN_SETSID` (glibc 2.26), which `Glibc` does not import: the child starts a session of its own, with no
-/// controlling terminal.
-let spawnSetSession: Int32 = 0x80

@@ -57,21 +57,6 @@ public struct PresenterCaption: Sendable, Equatable {
 /// A talk's script as the presenter plays it: the steps with their pages found, the next one to play, and what the
 /// step played last waits for.
 public struct TalkPlayback: Sendable {
-    /// A script step with its page resolved to an index into the model's pages.
-    public enum Step: Equatable, Sendable {
-        case page(Int)
-        case reveal(TalkReveal)
-        case set(knob: String, value: String)
-        case run
-        case wait
-        case pause(seconds: Double)
-        case note(String)
-        case caption(String)
-        case speed(Double)
-        case seed(UInt64?)
-        case end(String)
-    }
-
     /// What the script waits for before its next step.
     public enum Waiting: Equatable, Sendable {
         /// Space, → or Enter.
@@ -84,7 +69,8 @@ public struct TalkPlayback: Sendable {
         case source(page: Int)
     }
 
-    public var steps: [(line: Int, step: Step)]
+    /// Each step with its page as an index into the model's pages.
+    public var steps: [(line: Int, step: TalkStep<Int>)]
     /// The index of the next step to play.
     public var next = 0
     public var waiting: Waiting?
@@ -94,26 +80,11 @@ public struct TalkPlayback: Sendable {
     /// The script's steps with each `page` step's page found by `pageIndex`, or nil (with the step's line) for the first
     /// page it does not find; `TalkPlan.check` has said why before a presenter plays a script.
     public init?(_ script: TalkScript, pageIndex: (String) -> Int?) {
-        var steps: [(line: Int, step: Step)] = []
+        var steps: [(line: Int, step: TalkStep<Int>)] = []
         for step in script.steps {
-            let resolved: Step
-            switch step.step {
-            case .page(let name):
-                guard let index = pageIndex(name) else { return nil }
-                resolved = .page(index)
-            case .reveal(let reveal): resolved = .reveal(reveal)
-            case .set(let knob, let value): resolved = .set(knob: knob, value: value)
-            case .run: resolved = .run
-            case .wait: resolved = .wait
-            case .pause(let seconds): resolved = .pause(seconds: seconds)
-            case .note(let text): resolved = .note(text)
-            case .caption(let text): resolved = .caption(text)
-            case .speed(let factor): resolved = .speed(factor)
-            case .seed(let seed): resolved = .seed(seed)
-            case .end(let words): resolved = .end(words)
             // The theme is the terminal's, chosen before the presenter opens.
-            case .theme: continue
-            }
+            if case .theme = step.step { continue }
+            guard let resolved = step.step.findingPage(pageIndex) else { return nil }
             steps.append((step.line, resolved))
         }
         self.steps = steps

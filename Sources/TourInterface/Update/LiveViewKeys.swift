@@ -6,31 +6,27 @@ extension TourModel {
     /// at the pane's full size (↑ ↓ then pick the row, `f` or Esc goes back); nil for keys it leaves to the rest of
     /// the interface.
     mutating func handleLiveView(_ key: Key) -> [TourEffect]? {
-        if key == .character("f") {
+        let row = currentPage.liveFullSizeRow
+        switch TutorialAction.keyMap.action(for: key, in: .liveView) {
+        case .fullSize:
             toggleFullSize()
             return []
-        }
-        if let row = currentPage.liveFullSizeRow {
-            switch key {
-            case .down, .character("j"):
-                selectFullSizeRow(row + 1)
-                return []
-            case .up, .character("k"):
-                selectFullSizeRow(row - 1)
-                return []
-            case .escape:
-                pages[current].liveFullSizeRow = nil
-                return []
-            default:
-                break
-            }
-        }
-        switch key {
-        case .down, .character("j"): return scrollLiveView(by: 1)
-        case .up, .character("k"): return scrollLiveView(by: -1)
-        case .pageDown, .character(" "): return scrollLiveView(by: Self.liveViewPageRows)
-        case .pageUp: return scrollLiveView(by: -Self.liveViewPageRows)
-        case .enter:
+        case .liveLineDown:
+            guard let row else { return scrollLiveView(by: 1) }
+            selectFullSizeRow(row + 1)
+            return []
+        case .liveLineUp:
+            guard let row else { return scrollLiveView(by: -1) }
+            selectFullSizeRow(row - 1)
+            return []
+        case .leaveFullSize:
+            // Without a row at full size, Esc is the rest of the interface's.
+            guard row != nil else { return nil }
+            pages[current].liveFullSizeRow = nil
+            return []
+        case .livePageDown: return scrollLiveView(by: Self.liveViewPageRows)
+        case .livePageUp: return scrollLiveView(by: -Self.liveViewPageRows)
+        case .letGo:
             guard let runID = runIDTakingScrollKeys() else { return [] }
             notice = "You let go of the list: the page finishes the rows in view and ends."
             return [.closeInput(runID: runID)]

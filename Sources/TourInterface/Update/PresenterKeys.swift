@@ -30,54 +30,53 @@ extension TourModel {
     /// A key on stage. The script, when one plays and waits for a key or a pause, takes space, → and Enter. On a
     /// terminal too small to show the talk only quitting and redrawing act: nothing moves on unseen.
     mutating func handlePresenter(_ key: Key) -> [TourEffect] {
-        if isTooSmall, key != .character("q"), key != .redraw { return [] }
-        switch key {
-        case .character(" "), .right, .enter:
+        guard let action = PresenterAction.keyMap.action(for: key) else { return [] }
+        if isTooSmall, action != .quit, action != .redraw { return [] }
+        switch action {
+        case .forward:
             if continueScript() { return [] }
             revealNext()
-        case .left, .character("b"):
+        case .back:
             revealBack()
-        case .character("n"), .pageDown:
+        case .nextPage:
             presentPage(by: 1)
-        case .character("p"), .pageUp:
+        case .previousPage:
             presentPage(by: -1)
-        case .character("r"):
+        case .run:
             return run()
-        case .character("s"):
+        case .stop:
             return stop()
-        case .character("t"):
+        case .toggleRun:
             presenter?.showsRun.toggle()
-        case .up, .character("k"):
+        case .scrollBack:
             presenter?.scrollBack += 1
-        case .down, .character("j"):
+        case .scrollDown:
             let back = presenter?.scrollBack ?? 0
             presenter?.scrollBack = max(0, back - 1)
-        case .character("["), .character("]"):
-            chooseKnob(by: key == .character("[") ? -1 : 1)
+        case .previousKnob, .nextKnob:
+            chooseKnob(by: action == .previousKnob ? -1 : 1)
             captionSelectedKnob(changedFrom: nil)
-        case .character("-"), .character("_"), .character("+"), .character("="):
+        case .lowerKnob, .raiseKnob:
             let before = selectedKnobValue
-            changeKnob(by: key == .character("-") || key == .character("_") ? -1 : 1)
+            changeKnob(by: action == .lowerKnob ? -1 : 1)
             captionSelectedKnob(changedFrom: before)
-        case .character("<"), .character(","), .character(">"), .character("."):
+        case .slower, .faster:
             let before = speed
-            changeSpeed(by: key == .character("<") || key == .character(",") ? -1 : 1)
+            changeSpeed(by: action == .slower ? -1 : 1)
             if speed != before {
                 showCaption("speed \(speedText(before)) \(glyphs.arrow) \(speedText(speed))")
                 // The caption says it to the room; the tutorial's advice to press r is the speaker's business.
                 notice = nil
             }
-        case .character("P"), .escape:
+        case .leave:
             presenter = nil
-        case .character("q"):
+        case .quit:
             guard runningPage != nil else { return [.quit] }
             overlay = .confirmQuit
-        case .character("?"):
+        case .help:
             overlay = .help
         case .redraw:
             return [.redrawAll]
-        default:
-            break
         }
         return []
     }

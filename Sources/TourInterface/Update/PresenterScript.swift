@@ -58,7 +58,7 @@ extension TourModel {
         }
     }
 
-    private mutating func play(_ step: TalkPlayback.Step) -> [TourEffect] {
+    private mutating func play(_ step: TalkStep<Int>) -> [TourEffect] {
         switch step {
         case .page(let index):
             go(toPage: index)
@@ -104,6 +104,9 @@ extension TourModel {
         case .end(let words):
             clearScriptCaption()
             presenter?.endSlide = words
+        case .theme:
+            // Never played: `TalkPlayback` leaves the theme out, the terminal's colours chosen before the presenter opens.
+            break
         }
         return []
     }

@@ -14,28 +14,29 @@ extension TourModel {
                                 now: now, glyphs: glyphs)
     }
 
-    /// The keys that mean something else while the timeline has the focus; nil for any other key. While a search is
+    /// The keys that mean something else while the timeline has the focus (the key map's timeline bindings); nil for
+    /// any other key, which the rest of the interface handles (j and k, bound there too for the help, scroll the lanes). While a search is
     /// being typed, every key belongs to it.
     mutating func handleTimeline(_ key: Key) -> [TourEffect]? {
-        if key != .character("W") { currentPage.timeline.selectedWarning = nil }
+        if TutorialAction.keyMap.action(for: key) != .nextWarning { currentPage.timeline.selectedWarning = nil }
         if currentPage.timeline.searchQuery != nil {
             handleSearch(key)
             return []
         }
-        switch key {
-        case .character("h"): selectItem(by: -1)
-        case .character("l"): selectItem(by: 1)
-        case .character("i"): zoom(by: 0.5)
-        case .character("o"): zoom(by: 2)
-        case .character("0"):
+        switch TutorialAction.keyMap.action(for: key, in: .timeline) {
+        case .previousItem: selectItem(by: -1)
+        case .nextItem: selectItem(by: 1)
+        case .zoomIn: zoom(by: 0.5)
+        case .zoomOut: zoom(by: 2)
+        case .fitRun:
             currentPage.timeline.secondsPerColumn = nil
             currentPage.timeline.followsLiveEdge = false
-        case .character("H"): pan(byWidths: -0.5)
-        case .character("L"): pan(byWidths: 0.5)
-        case .character("Z"): zoomToSelection()
-        case .character("F"): toggleFollowing()
-        case .character("t"): cycleView()
-        case .character("/"):
+        case .panLeft: pan(byWidths: -0.5)
+        case .panRight: pan(byWidths: 0.5)
+        case .zoomToSelection: zoomToSelection()
+        case .follow: toggleFollowing()
+        case .nextView: cycleView()
+        case .search:
             guard currentPage.shownRecord != nil else {
                 notice = "Nothing to search yet: r runs the page."
                 return []

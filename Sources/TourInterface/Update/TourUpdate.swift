@@ -104,87 +104,52 @@ extension TourModel {
         if presenter != nil { return handlePresenter(key) }
         if focus == .timeline, let effects = handleTimeline(key) { return effects }
         if focus == .live, let effects = handleLiveView(key) { return effects }
-        switch key {
-        case .character("q"):
+        guard let action = TutorialAction.keyMap.action(for: key) else { return [] }
+        switch action {
+        case .quit:
             guard runningPage != nil else { return [.quit] }
             overlay = .confirmQuit
-        case .character("?"):
-            overlay = .help
-        case .character("W"):
-            stepWarning()
-        case .right, .character("n"):
-            go(toPage: current + 1)
-        case .left, .character("p"):
-            go(toPage: current - 1)
-        case .character("r"):
-            return runAskingFirst()
-        case .character("a"):
-            askPrediction()
-        case .character("c"):
-            return check(page: current)
-        case .character("C"):
-            switchShownRun()
-        case .character("E"):
-            return editExercise()
-        case .character("h"):
-            return takeHint()
-        case .character("v"):
-            return openSolution()
-        case .character("s"):
-            return stop()
-        case .character("e"):
-            return edit()
-        case .character("S"):
-            return savePictures()
-        case .character("x"):
-            askToReset()
-        case .character("u"):
-            return [.undoReset(currentPage.page)]
-        case .character("d"):
-            stepDiagnostic(by: 1)
-        case .character("D"):
-            stepDiagnostic(by: -1)
-        case .tab:
-            moveFocus(by: 1)
-        case .backTab:
-            moveFocus(by: -1)
-        case .character("o"):
-            toggleDeepDiveInView()
-        case .character("O"):
-            toggleAllDeepDives()
-        case .character("P"):
-            return present()
-        case .character("z"):
-            zoomed.toggle()
-        case .escape:
-            zoomed = false
-        case .character("["):
-            chooseKnob(by: -1)
-        case .character("]"):
-            chooseKnob(by: 1)
-        case .character("-"), .character("_"):
-            changeKnob(by: -1)
-        case .character("+"), .character("="):
-            changeKnob(by: 1)
-        case .character("<"), .character(","):
-            changeSpeed(by: -1)
-        case .character(">"), .character("."):
-            changeSpeed(by: 1)
-        case .redraw:
-            return [.redrawAll]
-        case .down, .character("j"):
-            scroll(.lines(1))
-        case .up, .character("k"):
-            scroll(.lines(-1))
-        case .pageDown, .character(" "):
-            scroll(.pages(1))
-        case .pageUp:
-            scroll(.pages(-1))
-        case .home, .character("g"):
-            scroll(.top)
-        case .end, .character("G"):
-            scroll(.bottom)
-        default:
+        case .help: overlay = .help
+        case .nextWarning: stepWarning()
+        case .nextPage: go(toPage: current + 1)
+        case .previousPage: go(toPage: current - 1)
+        case .run: return runAskingFirst()
+        case .predict: askPrediction()
+        case .check: return check(page: current)
+        case .switchShownRun: switchShownRun()
+        case .editExercise: return editExercise()
+        case .hint: return takeHint()
+        case .solution: return openSolution()
+        case .stop: return stop()
+        case .edit: return edit()
+        case .savePictures: return savePictures()
+        case .askToReset: askToReset()
+        case .undoReset: return [.undoReset(currentPage.page)]
+        case .nextDiagnostic: stepDiagnostic(by: 1)
+        case .previousDiagnostic: stepDiagnostic(by: -1)
+        case .nextPane: moveFocus(by: 1)
+        case .previousPane: moveFocus(by: -1)
+        case .toggleDeepDive: toggleDeepDiveInView()
+        case .toggleAllDeepDives: toggleAllDeepDives()
+        case .present: return present()
+        case .zoom: zoomed.toggle()
+        case .unzoom: zoomed = false
+        case .previousKnob: chooseKnob(by: -1)
+        case .nextKnob: chooseKnob(by: 1)
+        case .lowerKnob: changeKnob(by: -1)
+        case .raiseKnob: changeKnob(by: 1)
+        case .slower: changeSpeed(by: -1)
+        case .faster: changeSpeed(by: 1)
+        case .redraw: return [.redrawAll]
+        case .lineDown: scroll(.lines(1))
+        case .lineUp: scroll(.lines(-1))
+        case .pageDown: scroll(.pages(1))
+        case .pageUp: scroll(.pages(-1))
+        case .top: scroll(.top)
+        case .bottom: scroll(.bottom)
+        // Bound only while their pane has the focus, and handled there.
+        case .liveLineDown, .liveLineUp, .livePageDown, .livePageUp, .letGo, .fullSize, .leaveFullSize,
+             .previousItem, .nextItem, .zoomIn, .zoomOut, .fitRun, .zoomToSelection, .panLeft, .panRight, .follow, .nextView, .search:
             break
         }
         return []

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import CLinuxSystem
 import Foundation
 import TourCore
 
@@ -37,31 +38,17 @@ struct BlockingCommand {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("tour-command-\(getpid())-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if collectsStandardError { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else {
-            throw Failure(description: "could not start \(executable): \(String(cString: strerror(spawned)))")
+        var fileActions: [ProcessSpawn.FileAction] = [.open(outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600, as: 1)]
+        if collectsStandardError { fileActions.append(.duplicate(1, as: 2)) }
+        fileActions.append(.open("/dev/null", flags: O_RDONLY, as: 0))
+        let pid: pid_t
+        do throws(ProcessSpawn.Failure) {
+            pid = try ProcessSpawn(executable, arguments: arguments, fileActions: fileActions, signals: .pristine).start()
+        } catch {
+            throw Failure(description: error.description)
         }
         // The end is watched through a pidfd, so the wait can give up; where the kernel gives none, it is waited for.
-        let pidfd = systemPidfdOpen(pid, 0)
+        let pidfd = pidfd_open(pid, 0)
         if pidfd >= 0 {
             defer { close(pidfd) }
             var watched = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)

@@ -154,5 +154,29 @@ final class DirectRebuildTests {
         #expect(outcome.status == .succeeded)
         #expect(outcome.route == .direct)
         try await expectPrinted("main 7 kit 2 helper 2")
+
+        // A C module the library imports, as LessonKit imports CLinuxSystem: the page's compile job loads it with the
+        // library's module and must find its module map, which SwiftPM's plan names and the direct route keeps.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/CSystem"), withIntermediateDirectories: true)
+        try write("Sources/CSystem/module.modulemap", "module CSystem [system] {\n    header \"CSystem.h\"\n    export *\n}\n")
+        try write("Sources/CSystem/CSystem.h", "static inline int csystem_three(void) { return 3; }\n")
+        try write("Package.swift", """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(name: "Scratch", targets: [
+                .systemLibrary(name: "CSystem"),
+                .target(name: "Kit", dependencies: ["CSystem"]),
+                .executableTarget(name: "Page01", dependencies: ["Kit"], path: "Lessons/01-Page"),
+            ])
+            """)
+        try write("Sources/Kit/Kit.swift", "import CSystem\npublic func kit() -> String { \"kit \\(csystem_three())\" }\n")
+        outcome = await rebuild()
+        #expect(outcome.status == .succeeded)
+        try await expectPrinted("main 7 kit 3 helper 2")
+        try write("Lessons/01-Page/main.swift", "import Kit\nprint(\"main 8\", kit(), helper())\n")
+        outcome = await rebuild()
+        #expect(outcome.status == .succeeded)
+        #expect(outcome.route == .direct)
+        try await expectPrinted("main 8 kit 3 helper 2")
     }
 }
