@@ -26,7 +26,7 @@ let pages = [
 /// page's parsed text (PageText), and the terminal's screen (TourTerminal). Unoptimised, they cost several microseconds
 /// an event, enough to slow a page and bend its timings: a key pressed while a page streamed 50,000 events a second
 /// took 146–294 ms to reach the screen, against 60 ms now, and the first frame 77 ms, against 45. The rest is not
-/// (TourCore's commands, builds, exercises, progress and talks, and TourInterface): optimised with the rest, a fresh
+/// (TourCommandLine's commands, TourCore's builds, exercises, progress and talks, and TourInterface): optimised with the rest, a fresh
 /// `swift build --product tour` took 193 s of CPU against 57 s (load 9), and with TourInterface optimised too a fresh
 /// clone's first frame came after 78 s instead of about 40, all of it spent before anything appears. Pages themselves
 /// stay unoptimised, so a learner's edit rebuilds in about half a second. Figures in `docs/benchmarks.md`.
@@ -115,11 +115,13 @@ let package = Package(
         .systemLibrary(name: "CNcursesw"),
         .target(name: "TourInterface", dependencies: ["TourCore", "PageProtocol"]),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "PageProtocol", "CNcursesw"], swiftSettings: optimisedEvenInDebug),
+        // The command line: parsing, usage, plain mode and every command `tour` runs. Only `tour` depends on it.
+        .target(name: "TourCommandLine", dependencies: ["TourCore", "TourTerminal", "PageProtocol"]),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise
             // itself, one at a time, so a page that does not compile never keeps the tutorial or its commands from starting.
-            dependencies: ["TourCore", "TourTerminal"],
+            dependencies: ["TourCommandLine"],
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
@@ -132,6 +134,7 @@ let package = Package(
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture",
                                                    "WarningFaults"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "TourCommandLineTests", dependencies: ["TourCommandLine", "TourCore", "PageProtocol", "TourTestSupport"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
         .testTarget(

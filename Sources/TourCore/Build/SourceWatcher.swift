@@ -138,7 +138,7 @@ public final class SourceWatcher: @unchecked Sendable {
     /// The method `start` uses: polling when asked for, by `TOUR_WATCH=poll`, or on a file system whose changes may be
     /// made by another machine (NFS, SMB, 9p, FUSE), whose notifications would then never arrive; else notifications
     /// (which fall back to polling if inotify cannot be set up).
-    func chooseMethod() -> Method {
+    public func chooseMethod() -> Method {
         if requested != .automatic { return requested }
         if environment[Self.methodVariable]?.lowercased() == "poll" { return .polling }
         var path = folder.path

@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import TourCore
 
 /// `tour check`, `tour hint`, `tour solution` and `tour predict`: a page's exercises from the command line, with the
 /// progress store and the catalog passed in, so tests run them against a scratch package and a temporary store.
@@ -93,7 +94,7 @@ public enum ExerciseCommand {
     /// (said before the build), 4 when the run's trace or picture could not be written after all.
     public static func check(_ query: String, catalog: PageCatalog, store: ProgressStore?, style: PlainStyle,
                              exports: RunExports = RunExports(), productsDirectory: URL = BuildProducts.directory,
-                             emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
+                             emit: @escaping @Sendable (String) -> Void) async -> ExitStatus {
         let found: (page: Page, exercises: PageExercises)
         do { found = try exercises(named: query, catalog: catalog) } catch {
             emit("tour: \(error)")
@@ -114,7 +115,7 @@ public enum ExerciseCommand {
     public static func checkOnce(_ exercises: PageExercises, page: Page, catalog: PageCatalog, store: ProgressStore?,
                                  style: PlainStyle, exports: RunExports = RunExports(),
                                  productsDirectory: URL = BuildProducts.directory,
-                                 emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
+                                 emit: @escaping @Sendable (String) -> Void) async -> ExitStatus {
         let printable: @Sendable (String) -> Void = { emit(style.printable($0)) }
         let challenge = exercises.challenge
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import TourCore
 
 /// `tour watch <page>`: runs the page, then on every saved change rebuilds just its product and runs it again,
 /// or prints the compile errors on their source lines. Ends with Ctrl-C (the host's signal handling).

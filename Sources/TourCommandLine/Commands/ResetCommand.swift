@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import TourCore
 
 /// `tour reset <page>`, `tour reset --all` and `tour reset --undo <page>`, each for the page's exercise instead with
 /// `--exercise`: put files back to the text the tour shipped with (`OriginalPages`), or put back the version a reset
@@ -7,7 +8,7 @@ import PageProtocol
 /// aimed at the page's demo must not take away.
 public enum ResetCommand {
     /// The lines to print and the exit status; a `.usage` status comes with one line that says what would be right.
-    public typealias Outcome = (lines: [String], status: PlainRun.Status)
+    public typealias Outcome = (lines: [String], status: ExitStatus)
 
     /// Resets the page `query` names, or every page when it is nil (`--all`); with `exercise`, their exercises instead
     /// (every page's that has one, for `--all`).

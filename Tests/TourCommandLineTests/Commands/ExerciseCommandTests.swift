@@ -2,6 +2,7 @@ import Foundation
 import PageProtocol
 import Synchronization
 import Testing
+import TourCommandLine
 import TourCore
 import TourTestSupport
 

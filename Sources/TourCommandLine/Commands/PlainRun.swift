@@ -1,19 +1,10 @@
 import Foundation
 import Synchronization
 import PageProtocol
+import TourCore
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
 public enum PlainRun {
-    /// Exit statuses of `tour run`, as `tour --help` documents them.
-    public enum Status: Int32 {
-        case endedAsExpected = 0
-        case endedOtherwise = 1
-        case usage = 2
-        case couldNotStart = 3
-        /// The page ran, but the file `--trace`, `--svg` or `--cast` named could not be written.
-        case traceNotWritten = 4
-    }
-
     /// Checks the request against the catalog and the page's declared knobs before anything runs.
     public static func validate(_ options: TourCommand.RunOptions, catalog: PageCatalog) throws -> Page {
         guard let page = catalog.page(named: options.page) else {
@@ -90,7 +81,7 @@ public enum PlainRun {
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
                                style: PlainStyle, early: EarlyStart? = nil, graded: (PredictionGrade) -> Void = { _ in },
                                castSize: (width: Int, height: Int) = (80, 24),
-                               emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+                               emit printLine: @escaping @Sendable (String) -> Void) -> ExitStatus {
         let early = early.flatMap { early -> EarlyStart? in
             guard early.product != page.product else { return early }
             early.discard()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PageProtocol
+import TourCommandLine
 import TourCore
 import TourTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import TourCore
 
 extension TourCommand {
     /// The options of `tour progress`.
@@ -58,7 +59,7 @@ public enum ProgressCommand {
     public struct Outcome: Equatable {
         public var lines: [String] = []
         public var messages: [String] = []
-        public var status: PlainRun.Status = .endedAsExpected
+        public var status: ExitStatus = .endedAsExpected
     }
 
     /// `tour progress`, `--json` or `--summary`.

@@ -1,4 +1,5 @@
 import PageProtocol
+import TourCore
 
 /// What the learner asked `tour` to do, parsed from its arguments.
 public enum TourCommand: Equatable, Sendable {
