@@ -134,7 +134,12 @@ let package = Package(
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture", "HostFixture",
                                                    "WarningFaults"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "TourCommandLineTests", dependencies: ["TourCommandLine", "TourCore", "PageProtocol", "TourTestSupport"]),
+        .testTarget(
+            name: "TourCommandLineTests",
+            // The pages and the fixture its runs start.
+            dependencies: ["TourCommandLine", "TourCore", "PageProtocol", "TourTestSupport", "RunnerFixture"]
+                + ["01-Operation", "03-Async", "07-Groups"].map { .target(name: productName($0)) }
+        ),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
         .testTarget(

@@ -12,7 +12,9 @@ public enum CommandDispatch {
     public static func execute(_ command: TourCommand) -> Int32 {
         switch command {
         case .help:
-            print(TourCommand.usage)
+            print(TourCommand.usage(pageCount: pageCount()))
+        case .commandHelp(let name):
+            print(TourCommand.usage(of: name, pageCount: pageCount()))
         case .version:
             print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
         case .list:
@@ -185,6 +187,12 @@ public enum CommandDispatch {
         } catch {
             fail("\(error)", status: .couldNotStart)
         }
+    }
+
+    /// How many pages the catalog has, for the usage's range of page numbers; nil when it cannot be read, and the
+    /// usage is printed without it.
+    private static func pageCount() -> Int? {
+        (try? PageCatalog.load())?.pages.count
     }
 
     /// The page `options` names, once its knob settings are known to be valid.

@@ -7,20 +7,9 @@ import Testing
 import TourTestSupport
 
 /// `--trace FILE` on the command line: watch takes none, and a write that fails at the end is an exit status of its
-/// own. Every test works in a temporary folder of its own.
+/// own.
 @Suite("Trace targets on the command line", .bodiesBelowTheRunner)
-final class TraceTargetCommandTests {
-    let folder: URL
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tour-trace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
+struct TraceTargetCommandTests {
     @Test func watchTakesNoTrace() {
         #expect(throws: TourCommand.UsageError(description: "watch writes no trace, since it reruns the page at every save; "
                                                + "use tour run <page> --trace FILE.json")) {
@@ -33,6 +22,10 @@ final class TraceTargetCommandTests {
 
     /// The folder went away while the page ran: the run still ends, with status 4 and the reason.
     @Test func aWriteThatFailsAtTheEndIsStatusFour() async throws {
+        let folder = ScratchSpace.folder.appendingPathComponent("tour-trace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let gone = path("gone/run.json")
         let page = Page(number: 1, folder: "01-Fixture", title: "Fixture", summary: "", product: "RunnerFixture",
                         source: URL(fileURLWithPath: path("main.swift")))
