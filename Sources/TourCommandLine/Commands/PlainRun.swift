@@ -105,14 +105,15 @@ public enum PlainRun {
             // The terminal turns each newline into a carriage return and a line feed; a replay must do the same.
             cast?.record(printable + "\r\n")
         }
-        let report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
+        var report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
+        if let width = options.timelineWidth { report.timelineWidth = width }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs, seed: options.seed) {
             emit(line)
         }
         if options.speakerNotes {
             for line in report.speakerNoteLines(page.readSourceTexts().main) { emit(line) }
         }
-        let recorder = RunRecorder { event, record in
+        let recorder = RunRecorder { [report] event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
         if early == nil, page.programIsStale() {

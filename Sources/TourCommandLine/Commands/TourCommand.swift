@@ -76,6 +76,8 @@ public enum TourCommand: Equatable, Sendable {
         /// `--svg FILE` (run only): the run's timeline as an SVG picture.
         public var svgFile: String?
         public var stuckAfter: Double = 3
+        /// `--timeline-width COLUMNS` (run only): the text timeline's width; nil keeps the report's own.
+        public var timelineWidth: Int?
         /// `--predict KEY` (run only): the learner's answer to the page's prediction, graded from this run.
         public var predict: String?
 
@@ -281,6 +283,7 @@ public enum TourCommand: Equatable, Sendable {
         options.traceFile = arguments.text(.trace)
         options.svgFile = arguments.text(.svg)
         options.stuckAfter = arguments.number(.stuckAfter) ?? 3
+        options.timelineWidth = arguments.number(.timelineWidth).map(Int.init)
         options.predict = arguments.text(.predict)
         return options
     }

@@ -54,7 +54,7 @@ public struct CommandOption: Sendable {
 extension CommandOption {
     /// Every option of every command, in the order the usage lists them.
     public static let all: [CommandOption] = [
-        page, plain, knob, speed, seed, notes, record, cast, trace, svg, stuckAfter, predict, theme, session,
+        page, plain, knob, speed, seed, notes, record, cast, trace, svg, timelineWidth, stuckAfter, predict, theme, session,
         check, export, json, participant, summary, everyPage, undo, exercise, progress, yes,
     ]
 
@@ -83,6 +83,11 @@ extension CommandOption {
                                    help: "also draw the run's timeline as an SVG picture (lanes, spans in their queues' colours, thread states, an axis in ms), refused as --trace is",
                                    commands: [.run, .check], reading: .text(needs: "--svg needs a file name, for example --svg timeline.svg"),
                                    refusals: [.watch: "watch draws no picture, since it reruns the page at every save; use tour run <page> --svg FILE.svg"])
+    static let timelineWidth = CommandOption("--timeline-width", "COLUMNS",
+                                             help: "draw the text timeline COLUMNS wide (default 60, 20 to 400): finer on a wide terminal or in a log",
+                                             commands: [.run],
+                                             reading: .number(needs: "--timeline-width needs a whole number of columns from 20 to 400, for example --timeline-width 120",
+                                                              accepts: { $0 == $0.rounded() && (20...400).contains($0) }))
     static let stuckAfter = CommandOption("--stuck-after", "S", help: "call the run stuck after S seconds without progress (default 3)",
                                           commands: [.run, .watch],
                                           reading: .number(needs: "--stuck-after needs a number of seconds above 0 and at most 600, for example --stuck-after 5",
