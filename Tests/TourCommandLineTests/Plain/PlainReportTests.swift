@@ -145,4 +145,21 @@ struct PlainReportPageTextTests {
         #expect(summary.contains { $0.hasSuffix("helper  [\(workers)]") })
         #expect(summary.contains { $0.hasSuffix("notify  [\(main)]") })
     }
+
+    /// A page that floods the record (here 3,000 spans, each on a thread of its own) gets a summary a reader can
+    /// still scroll: the lanes past the first ones counted in a line, the spans listed cut short, no line overlong.
+    @Test("A flooded run's summary stays short: lanes and spans beyond the first are counted, not printed")
+    func aFloodedRunsSummaryIsBounded() throws {
+        let lines = (0..<3_000).flatMap { (index: Int) -> [String] in
+            let start = index / 10
+            let thread = Int32(1_000 + index)
+            return TraceFixture.span(index + 1, "span \(index)", from: start, to: start + 5, thread: thread, queue: "q\(index % 40)")
+        }
+        let record = try TraceFixture.record(lines)
+        let summary = PlainReport(style: .bare).summary(of: record, source: "")
+        #expect(summary.count <= 400, "\(summary.count) summary lines")
+        #expect(summary.allSatisfy { $0.count <= 1_300 }, "\(summary.map(\.count).max() ?? 0) characters on a line")
+        let counted = summary.contains { (line: String) in line.hasPrefix("  … and ") && line.hasSuffix(" more lanes") }
+        #expect(counted, "\(summary.prefix(60))")
+    }
 }
