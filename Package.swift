@@ -26,7 +26,7 @@ let pages = [
 /// page's parsed text (PageText), and the terminal's screen (TourTerminal). Unoptimised, they cost several microseconds
 /// an event, enough to slow a page and bend its timings: a key pressed while a page streamed 50,000 events a second
 /// took 146–294 ms to reach the screen, against 60 ms now, and the first frame 77 ms, against 45. The rest is not
-/// (the commands, builds, exercise judges, progress and talks, and TourInterface): optimised with the rest, a fresh
+/// (TourCommandLine's commands, TourCore's builds and progress, the exercise judges, the talks, and TourInterface): optimised with the rest, a fresh
 /// `swift build --product tour` took 193 s of CPU against 57 s (load 9), and with TourInterface optimised too a fresh
 /// clone's first frame came after 78 s instead of about 40, all of it spent before anything appears. Pages themselves
 /// stay unoptimised, so a learner's edit rebuilds in about half a second. Figures in `docs/benchmarks.md`.
@@ -96,9 +96,6 @@ let exerciseTargets: [Target] = exercisePages.flatMap { folder -> [Target] in
     }
 }
 
-let commandLineFiles = ["ExerciseCommand", "PlainRun", "ResetCommand", "TalkCheckCommand", "TourCommand", "WatchCommand"]
-    .map { "Commands/\($0).swift" } + ["Progress/ProgressCommand.swift"]
-
 let package = Package(
     name: "ConcurrencyTour",
     products: [
@@ -114,7 +111,7 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["PageProtocol", "CLinuxSystem"], swiftSettings: optimisedEvenInDebug),
         .target(name: "RunModel", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
         .target(name: "PageText", dependencies: ["PageProtocol"], swiftSettings: optimisedEvenInDebug),
-        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol", "CLinuxSystem"], exclude: commandLineFiles),
+        .target(name: "TourCore", dependencies: ["RunModel", "PageText", "PageProtocol", "CLinuxSystem"]),
         // Each page's prediction and challenge, and the judges of a challenge's run: the checks the interface and
         // `tour check` run. Above the host, which builds and runs what they judge, and knows nothing of them.
         .target(name: "ExerciseJudging", dependencies: ["TourCore", "PageProtocol"]),
@@ -128,19 +125,14 @@ let package = Package(
         .target(name: "TourInterface", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"]),
         .target(name: "TourTerminal", dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "CNcursesw"],
                 swiftSettings: optimisedEvenInDebug),
-        // For now, until the command line moves to a folder of its own: the commands that check exercises or play talks
-        // build from where they are, above TourCore, ExerciseJudging and Presenting.
-        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"],
-                path: "Sources/TourCore",
-                exclude: ["Build", "Catalog", "Export", "Files", "Plain", "Recording", "Runner", "Themes", "OptimisedModules.swift",
-                          "Commands/FirstLaunch.swift", "Commands/TourVersion.swift", "Progress/ProgressRecord.swift",
-                          "Progress/ProgressReport.swift", "Progress/ProgressStore.swift"],
-                sources: commandLineFiles),
+        // The command line: one option table, parsing, usage, plain mode and every command `tour` runs. Only `tour`
+        // depends on it.
+        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourTerminal", "PageProtocol"]),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise
             // itself, one at a time, so a page that does not compile never keeps the tutorial or its commands from starting.
-            dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourCommandLine", "TourTerminal"],
+            dependencies: ["TourCommandLine"],
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
@@ -154,6 +146,12 @@ let package = Package(
                                                    "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),
+        .testTarget(
+            name: "TourCommandLineTests",
+            // The pages and the fixture its runs start.
+            dependencies: ["TourCommandLine", "TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport", "RunnerFixture"]
+                + ["01-Operation", "03-Async", "07-Groups"].map { .target(name: productName($0)) }
+        ),
         .testTarget(name: "TourInterfaceTests",
                     dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),

@@ -132,6 +132,26 @@ struct PlainModeTests {
         #expect(version.output.hasPrefix("tour \(TourVersion.current) "))
     }
 
+    /// Every command the top-level help lists prints its own usage for `--help` and `-h`, on standard output, and
+    /// exits 0; the commands are read from the help, so one added there is tried here too.
+    @Test func everyCommandsHelpExitsZero() async throws {
+        let help = try await Self.tour(["--help"])
+        let commands = Set(help.output.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard line.hasPrefix("  tour "), words.count > 1, let first = words[1].first, first.isLetter else { return nil }
+            return String(words[1])
+        })
+        #expect(commands == ["notes", "list", "run", "watch", "reset", "progress", "predict", "check", "hint", "solution", "present"])
+        for command in commands.sorted() {
+            for flag in ["--help", "-h"] {
+                let usage = try await Self.tour([command, flag])
+                #expect(usage.status == 0, "tour \(command) \(flag): \(usage.errors)")
+                #expect(usage.output.hasPrefix("Usage:\n  tour \(command)"), "tour \(command) \(flag): \(usage.output)")
+                #expect(usage.errors.isEmpty, "tour \(command) \(flag)")
+            }
+        }
+    }
+
     @Test func traceExportIsChromeTraceJSONWithOneThreadNamePerThreadSeen() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tour-trace-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -122,12 +122,6 @@ struct TaskGroupsPageTests {
         #expect(run.phases.map(\.name) == Self.ways)
         let ends = try run.phases.map { try #require($0.end, "\($0.name) never ended") }
         #expect(zip(ends, run.phases.dropFirst()).allSatisfy { $0 <= $1.start }, "one after another, so a span belongs to one way")
-        // Plain mode lists them as the phase view titles them.
-        let plain = PlainReport(style: .bare, cores: 2).summary(of: run, source: "")
-        for summary in run.phaseSummaries() {
-            let headline = summary.headline(length: try #require(summary.seconds))
-            #expect(plain.contains { $0.contains(headline) }, "\(headline)")
-        }
     }
 
     @Test func eachWayHandsEachPhotoFromItsDownloadToItsFilterAndSaysHowManyHopped() async throws {

@@ -41,13 +41,4 @@ struct PagePartsTests {
         #expect(pages.dropFirst(8).allSatisfy { $0.part?.heading == "Part two: Swift Concurrency" })
         #expect(pages.count > 8 && pages[8].number == 9)
     }
-
-    /// `tour --help` is where a newcomer reads what the tour teaches: every part the pages open, by its title.
-    @Test func theHelpNamesEveryPartOfTheCheckout() async throws {
-        let titles = Set(try PageCatalog.load().pages.compactMap(\.part?.title))
-        #expect(titles.count == 2)
-        for title in titles {
-            #expect(TourCommand.usage.contains(title), "tour --help does not name the part \(title)")
-        }
-    }
 }

@@ -7,25 +7,6 @@ import Testing
 /// name is said with the right ones.
 @Suite("Choosing a colour theme", .bodiesBelowTheRunner)
 struct ThemeChoiceTests {
-    @Test("--theme is taken by the tutorial, the presenter and the notes; a wrong or missing name is named with the themes")
-    func themeOption() throws {
-        var tutorial = TourCommand.InteractiveOptions(page: "3")
-        tutorial.theme = .light
-        #expect(try TourCommand.parse(["--theme", "light", "--page", "3"]) == .interactive(tutorial))
-        var present = TourCommand.PresentOptions()
-        present.script = "assets/talks/part-one.talk"
-        present.theme = .contrast
-        #expect(try TourCommand.parse(["present", "--theme", "contrast", "assets/talks/part-one.talk"]) == .present(present))
-        #expect(try TourCommand.parse(["notes", "--theme", "dark", "--session", "42"]) == .notes(session: "42", theme: .dark))
-        #expect(throws: TourCommand.UsageError(description: "--theme takes dark, light or contrast, not 'pink'")) {
-            try TourCommand.parse(["--theme", "pink"])
-        }
-        #expect(throws: TourCommand.UsageError(description: "--theme needs a theme: dark, light or contrast, for example --theme light")) {
-            try TourCommand.parse(["present", "--theme"])
-        }
-        #expect(TourCommand.usage.contains("--theme dark (the default), light"))
-    }
-
     @Test("TOUR_THEME names a theme; unset or empty names none; a wrong one is said")
     func environment() throws {
         #expect(try ThemeName.fromEnvironment(["TOUR_THEME": "contrast"]) == .contrast)

@@ -186,20 +186,6 @@ final class TimelineExportTests {
         let problem = try #require(TimelineSVG.problem(withTarget: folder.path))
         #expect(problem == "--svg \(folder.path) is a folder; name a file in it, for example --svg \(folder.path)/timeline.svg")
         #expect(TimelineSVG.problem(withTarget: "/dev/null")?.hasPrefix("--svg /dev/null is a device, not a regular file") == true)
-        #expect(throws: TourCommand.UsageError(description: "--svg needs a file name, for example --svg timeline.svg")) {
-            try TourCommand.parse(["run", "1", "--svg", "--plain"])
-        }
-        #expect(throws: TourCommand.UsageError(description: "watch draws no picture, since it reruns the page at every save; "
-                                               + "use tour run <page> --svg FILE.svg")) {
-            try TourCommand.parse(["watch", "1", "--svg", "a.svg"])
-        }
-        var options = TourCommand.RunOptions(page: "1")
-        options.svgFile = folder.path
-        let page = Page(number: 1, folder: "01-Fixture", title: "Fixture", summary: "", product: "RunnerFixture",
-                        source: folder.appendingPathComponent("main.swift"))
-        #expect(throws: TourCommand.UsageError(description: problem)) {
-            try PlainRun.validate(options, catalog: PageCatalog(pages: [page], root: folder))
-        }
         try TimelineSVG.write(try fixture(), title: "written", to: file)
         #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("<?xml"))
     }

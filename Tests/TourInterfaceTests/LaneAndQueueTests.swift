@@ -23,7 +23,7 @@ struct LaneAndQueueTests {
         }
     }
 
-    @Test("Lanes have one name in plain mode, the interface and the Chrome export: main, then T1, T2…")
+    @Test("Lanes have one name in the interface and the Chrome export, as in plain mode (PlainReportTests): main, then T1, T2…")
     func oneNameEverywhere() throws {
         let model = try finishedRun(width: 120, height: 40)
         let record = try #require(model.currentPage.record)
@@ -35,13 +35,6 @@ struct LaneAndQueueTests {
         let trace = try #require(ChromeTrace.document(for: record, title: "1 Queue")["traceEvents"] as? [[String: Any]])
         let exported = trace.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
         #expect(exported == names)
-
-        let summary = PlainReport(style: .bare).summary(of: record, source: FixturePages.queueSource)
-        #expect(summary.contains { $0.hasPrefix("  main #\(RunScript.mainThread) ") })
-        #expect(summary.contains { $0.hasPrefix("  T1 #\(RunScript.worker) ") })
-        let printed = try #require(record.output.first { $0.thread == RunScript.worker })
-        let live = try #require(PlainReport(style: .bare).liveLine(for: .output(printed), in: record))
-        #expect(live.contains("T1    [\(RunScript.workerQueue)]  done on a worker"))
 
         // The output pane and the info row name the same lane.
         let screen = TourRenderer.render(model)
@@ -134,24 +127,5 @@ struct LaneAndQueueTests {
         #expect(wide[labelled.x + 7, labelled.y].style.foreground == .queue(workers))
         // Labels are cut to the column, the main and global queues' shared com.apple. first.
         #expect(wide.find("main A main-thread         starting", in: compactOutput) != nil)
-    }
-
-    @Test("Plain mode's timeline writes each span in its queue's letter, and lists the queues seen with their letters")
-    func plainTimelineKeysQueuesByLetter() throws {
-        let model = try finishedRun(width: 120, height: 40)
-        let record = try #require(model.currentPage.record)
-        let summary = PlainReport(style: .bare, timelineWidth: 50).summary(of: record, source: FixturePages.queueSource)
-        let main = try #require(record.queueNumber(of: RunScript.mainQueue))
-        let workers = try #require(record.queueNumber(of: RunScript.workerQueue))
-        #expect(summary.contains("    \(QueueLabel.key(main)) \(RunScript.mainQueue)"))
-        #expect(summary.contains("    \(QueueLabel.key(workers)) \(RunScript.workerQueue)"))
-        // The worker's lane: its first span in the workers' letter, its later one in the main queue's.
-        let lane = try #require(summary.first { $0.hasPrefix("  T1 #\(RunScript.worker) ") })
-        let cells = try #require(lane.split(separator: "|").dropFirst().first)
-        let letters = cells.filter { $0 != "." && $0 != "^" }
-        #expect(letters.first == QueueLabel.key(workers))
-        #expect(letters.last == QueueLabel.key(main))
-        #expect(summary.contains { $0.hasSuffix("helper  [\(RunScript.workerQueue)]") })
-        #expect(summary.contains { $0.hasSuffix("notify  [\(RunScript.mainQueue)]") })
     }
 }

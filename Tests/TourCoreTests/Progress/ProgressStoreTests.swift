@@ -8,26 +8,6 @@ import TourTestSupport
 /// The progress file: a round trip, files that cannot be trusted set aside, concurrent writers, the page resumed.
 @Suite("Progress store", .bodiesBelowTheRunner)
 struct ProgressStoreTests {
-    /// 2026-12-01 13:45:00 UTC: whole seconds, so times survive ISO 8601 unchanged.
-    static let morning = Date(timeIntervalSince1970: 1_796_132_700)
-
-    /// A fresh temporary folder for one test; nothing outside it is touched.
-    static func scratchFolder() throws -> URL {
-        let folder = ScratchSpace.folder.appendingPathComponent("progress-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    static func store(in folder: URL, at time: Date = morning) throws -> ProgressStore {
-        let clock: @Sendable () -> Date = { time }
-        return try #require(ProgressStore(environment: ["XDG_STATE_HOME": folder.path, "HOME": "/nonexistent-home"], clock: clock))
-    }
-
-    static func setAsideCopies(in store: ProgressStore) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: store.file.deletingLastPathComponent().path)
-            .filter { $0.hasPrefix("progress.json.") && $0 != "progress.json.lock" }.sorted()
-    }
-
     @Test func theFileLivesUnderXDGStateHomeElseUnderHome() throws {
         let xdg = try #require(ProgressStore(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/ana"]))
         #expect(xdg.file.path == "/state/tour/progress.json")
@@ -39,9 +19,9 @@ struct ProgressStoreTests {
     }
 
     @Test func aRecordSurvivesARoundTripThroughTheFile() async throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Self.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "queue"))
         try store.record(.ran(page: "queue"))
         try store.record(.ran(page: "queue"))
@@ -52,24 +32,24 @@ struct ProgressStoreTests {
         let text = try String(contentsOf: store.file, encoding: .utf8)
         #expect(text.contains("\"version\" : 1"))
         #expect(text.contains("\"format\" : \"concurrency-tour-progress\""))
-        let reading = try Self.store(in: folder).read()
+        let reading = try ProgressFolders.store(in: folder).read()
         #expect(reading.setAside == nil)
         let queue = try #require(reading.record.pages["queue"])
         #expect(queue.opens == 1 && queue.runs == 2)
-        #expect(queue.firstOpened == Self.morning && queue.lastRun == Self.morning)
-        #expect(queue.predictions == ["lanes": PredictionAnswer(right: true, answeredAt: Self.morning),
-                                      "order": PredictionAnswer(right: false, answeredAt: Self.morning)])
+        #expect(queue.firstOpened == ProgressFolders.morning && queue.lastRun == ProgressFolders.morning)
+        #expect(queue.predictions == ["lanes": PredictionAnswer(right: true, answeredAt: ProgressFolders.morning),
+                                      "order": PredictionAnswer(right: false, answeredAt: ProgressFolders.morning)])
         #expect(queue.predictionsRight == 1)
-        #expect(queue.exercises == ["preview-first": ExercisePass(passedAt: Self.morning)])
+        #expect(queue.exercises == ["preview-first": ExercisePass(passedAt: ProgressFolders.morning)])
         #expect(reading.record.lastPage == "queue")
-        #expect(try Self.setAsideCopies(in: store).isEmpty, "no temporary file is left beside it")
+        #expect(try ProgressFolders.setAsideCopies(in: store).isEmpty, "no temporary file is left beside it")
     }
 
     @Test func aFirstPassIsKeptWhenTheExerciseIsPassedAgain() throws {
         var record = ProgressRecord()
-        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: Self.morning)
-        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: Self.morning.addingTimeInterval(60))
-        #expect(record.pages["gcd"]?.exercises["deadlock"]?.passedAt == Self.morning)
+        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: ProgressFolders.morning)
+        record.apply(.passed(page: "gcd", exercise: "deadlock"), at: ProgressFolders.morning.addingTimeInterval(60))
+        #expect(record.pages["gcd"]?.exercises["deadlock"]?.passedAt == ProgressFolders.morning)
     }
 
     @Test("A corrupt, foreign or newer file is set aside with a timestamp and a message, and progress starts afresh",
@@ -80,15 +60,15 @@ struct ProgressStoreTests {
               ("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": \"three\"}}}", "corrupt", "pages.queue.runs is not a Int"),
           ])
     func untrustedFileIsSetAside(contents: String, reason: String, what: String) async throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Self.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try FileManager.default.createDirectory(at: store.file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: store.file)
 
         let reading = try store.record(.opened(page: "gcd"))
         let copyName = "progress.json.\(reason)-20261201T134500Z"
-        #expect(try Self.setAsideCopies(in: store) == [copyName])
+        #expect(try ProgressFolders.setAsideCopies(in: store) == [copyName])
         let copy = store.file.deletingLastPathComponent().appendingPathComponent(copyName)
         #expect(try String(contentsOf: copy, encoding: .utf8) == contents, "the file set aside is kept byte for byte")
         let message = try #require(reading.setAside).message
@@ -100,9 +80,9 @@ struct ProgressStoreTests {
     }
 
     @Test func aSecondSetAsideInTheSameSecondGetsANameOfItsOwn() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Self.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "gcd"))
         #expect(try store.setAside(reason: "reset")?.lastPathComponent == "progress.json.reset-20261201T134500Z")
         try store.record(.opened(page: "gcd"))
@@ -112,9 +92,9 @@ struct ProgressStoreTests {
 
     @Test("Two writers at once, 200 updates each: every update survives")
     func concurrentWritersLoseNothing() async throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try Self.store(in: folder).file
+        let file = try ProgressFolders.store(in: folder).file
         let updates = 200
         // Each writer has its own store and its own thread, as two tutorials would; flock locks per open file, so
         // two threads of one process exclude each other just as two processes do.
@@ -143,16 +123,16 @@ struct ProgressStoreTests {
     }
 
     @Test func theTutorialResumesOnThePageLeftAfterARestart() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalog = try PageCatalog.load()
-        #expect(try Self.store(in: folder).read().record.resumeIndex(in: catalog.pages) == nil, "nothing to resume at first")
-        let first = try Self.store(in: folder)
+        #expect(try ProgressFolders.store(in: folder).read().record.resumeIndex(in: catalog.pages) == nil, "nothing to resume at first")
+        let first = try ProgressFolders.store(in: folder)
         try first.record(.opened(page: "operation"))
         try first.record(.opened(page: "async"))
         try first.record(.passed(page: "operation", exercise: "cancel"))
         // A new store, as a new `tour` process makes.
-        let record = try Self.store(in: folder).read().record
+        let record = try ProgressFolders.store(in: folder).read().record
         let index = try #require(record.resumeIndex(in: catalog.pages))
         #expect(catalog.pages[index].slug == "async", "passing an exercise on another page does not move the place left")
         var gone = record
@@ -162,16 +142,16 @@ struct ProgressStoreTests {
 
     @Test("A check keeps its verdict and first failure for the next launch; a passing one keeps no failure")
     func aCheckKeepsItsVerdict() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.store(in: folder).record(.checked(page: "gcd", exercise: "deadlock", passed: false,
+        try ProgressFolders.store(in: folder).record(.checked(page: "gcd", exercise: "deadlock", passed: false,
                                                    firstFailure: "the program deadlocked"))
-        var attempts = try #require(try Self.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
-        #expect(attempts.lastChecked == Self.morning)
+        var attempts = try #require(try ProgressFolders.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
+        #expect(attempts.lastChecked == ProgressFolders.morning)
         #expect(attempts.lastVerdict == CheckVerdictRecord(passed: false, firstFailure: "the program deadlocked"))
-        let later = Self.morning.addingTimeInterval(60)
-        try Self.store(in: folder, at: later).record(.checked(page: "gcd", exercise: "deadlock", passed: true, firstFailure: "ignored"))
-        attempts = try #require(try Self.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
+        let later = ProgressFolders.morning.addingTimeInterval(60)
+        try ProgressFolders.store(in: folder, at: later).record(.checked(page: "gcd", exercise: "deadlock", passed: true, firstFailure: "ignored"))
+        attempts = try #require(try ProgressFolders.store(in: folder).read().record.pages["gcd"]?.attempts["deadlock"])
         #expect(attempts.lastChecked == later)
         #expect(attempts.lastVerdict == CheckVerdictRecord(passed: true, firstFailure: nil))
     }
@@ -184,7 +164,7 @@ struct ProgressStoreTests {
             """.utf8)
         let record = try #require(Self.record(in: data), "the file did not read: \(ProgressDocument.classify(data))")
         let attempts = try #require(record.pages["gcd"]?.attempts["deadlock"])
-        #expect(attempts.checks == 2 && attempts.lastChecked == Self.morning)
+        #expect(attempts.checks == 2 && attempts.lastChecked == ProgressFolders.morning)
         #expect(attempts.lastVerdict == nil)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import TourCore
 
 /// The line-oriented face of a run, for pipes, CI, tests and screen readers: live lines as events arrive,
 /// then the results by line, a text timeline with one lane per thread, the page's deep dives, and how the run ended.

@@ -34,10 +34,10 @@ public struct PlainStyle: Sendable {
     }
 
     public func bold(_ text: String) -> String { colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { colour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    public func dim(_ text: String) -> String { colour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
     public func red(_ text: String) -> String { colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
     public func green(_ text: String) -> String { colour ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
 
-    var markCharacter: Character { unicode ? "▲" : "^" }
-    var emptyCharacter: Character { unicode ? "·" : "." }
+    public var markCharacter: Character { unicode ? "▲" : "^" }
+    public var emptyCharacter: Character { unicode ? "·" : "." }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TourCommandLine
 import TourTestSupport
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText

@@ -6,16 +6,6 @@ import TourCore
 
 /// `tour run <page>`: runs one page in its own process and streams it as plain lines.
 public enum PlainRun {
-    /// Exit statuses of `tour run`, as `tour --help` documents them.
-    public enum Status: Int32 {
-        case endedAsExpected = 0
-        case endedOtherwise = 1
-        case usage = 2
-        case couldNotStart = 3
-        /// The page ran, but the file `--trace`, `--svg` or `--cast` named could not be written.
-        case traceNotWritten = 4
-    }
-
     /// Checks the request against the catalog and the page's declared knobs before anything runs.
     public static func validate(_ options: TourCommand.RunOptions, catalog: PageCatalog) throws -> Page {
         guard let page = catalog.page(named: options.page) else {
@@ -92,7 +82,7 @@ public enum PlainRun {
     public static func execute(_ options: TourCommand.RunOptions, page: Page, catalog: PageCatalog,
                                style: PlainStyle, early: EarlyStart? = nil, graded: (PredictionGrade) -> Void = { _ in },
                                castSize: (width: Int, height: Int) = (80, 24),
-                               emit printLine: @escaping @Sendable (String) -> Void) -> Status {
+                               emit printLine: @escaping @Sendable (String) -> Void) -> ExitStatus {
         let early = early.flatMap { early -> EarlyStart? in
             guard early.product != page.product else { return early }
             early.discard()
@@ -116,14 +106,15 @@ public enum PlainRun {
             // The terminal turns each newline into a carriage return and a line feed; a replay must do the same.
             cast?.record(printable + "\r\n")
         }
-        let report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
+        var report = PlainReport(style: style, cores: ProcessInfo.processInfo.activeProcessorCount)
+        if let width = options.timelineWidth { report.timelineWidth = width }
         for line in report.header(page: page, of: catalog.pages.count, speed: options.speed, knobs: options.knobs, seed: options.seed) {
             emit(line)
         }
         if options.speakerNotes {
             for line in report.speakerNoteLines(page.readSourceTexts().main) { emit(line) }
         }
-        let recorder = RunRecorder { event, record in
+        let recorder = RunRecorder { [report] event, record in
             if let line = report.liveLine(for: event, in: record) { emit(line) }
         }
         if early == nil, page.programIsStale() {

@@ -9,7 +9,7 @@ import TourCore
 /// aimed at the page's demo must not take away.
 public enum ResetCommand {
     /// The lines to print and the exit status; a `.usage` status comes with one line that says what would be right.
-    public typealias Outcome = (lines: [String], status: PlainRun.Status)
+    public typealias Outcome = (lines: [String], status: ExitStatus)
 
     /// Resets the page `query` names, or every page when it is nil (`--all`); with `exercise`, their exercises instead
     /// (every page's that has one, for `--all`).

@@ -50,7 +50,7 @@ struct ExerciseCommandTests {
         let noFile = #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["check", "3", "--svg"]) }
         #expect(noFile?.description == "--svg needs a file name, for example --svg timeline.svg")
         let hintTrace = #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["hint", "3", "--trace", "hint.json"]) }
-        #expect(hintTrace?.description == "unknown option '--trace' for hint; the only option is --plain")
+        #expect(hintTrace?.description == "unknown option '--trace' for hint (this command takes: --plain; see tour hint --help)")
         #expect(try TourCommand.parse(["hint", "async", "--plain"]) == .hint(page: "async", plain: true))
         #expect(try TourCommand.parse(["solution", "Async"]) == .solution(page: "Async", plain: false))
         #expect(try TourCommand.parse(["predict", "3"]) == .predict(page: "3", plain: false))
@@ -343,7 +343,7 @@ struct ExerciseProgressTests {
             (["reset", "--undo", "--all", "--exercise"], "reset --undo undoes one page's reset at a time, so it takes a page, not --all: for example tour reset --undo operation --exercise"),
             (["reset", "--undo", "--exercise"], "reset --undo needs a page, for example: tour reset --undo operation --exercise"),
             (["reset", "3", "4", "--exercise"], "reset takes one page, but got '3' and '4'; reset each on its own, or every one with tour reset --all --exercise"),
-            (["reset", "3", "--exercises"], "unknown option '--exercises' for reset; the options are --exercise, --all, --undo and --progress"),
+            (["reset", "3", "--exercises"], "unknown option '--exercises' for reset (this command takes: --all, --undo, --exercise, --progress, --yes; see tour reset --help)"),
         ] {
             #expect { try TourCommand.parse(arguments) } throws: { "\($0)" == message }
         }

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
@@ -103,5 +104,62 @@ struct PlainReportPageTextTests {
         for text in lines {
             #expect(text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }, "\(text.debugDescription)")
         }
+    }
+
+    @Test("Plain mode lists a run's phases as the phase view titles them")
+    func phasesAreTitledAsThePhaseViewTitlesThem() throws {
+        let run = try TraceFixture.record(TraceFixture.threePhases)
+        let summaries = run.phaseSummaries()
+        try #require(summaries.map(\.phase.name) == ["operations", "GCD", "task group"])
+        let plain = PlainReport(style: .bare, cores: 2).summary(of: run, source: "")
+        for summary in summaries {
+            let headline = summary.headline(length: try #require(summary.seconds))
+            #expect(plain.contains { $0.contains(headline) }, "\(headline)")
+        }
+    }
+
+    /// The queue page's run: the main thread's span, then a worker serving the workers' queue and later the main
+    /// queue, and printing a line. Its lanes are named as the interface and the Chrome export name them
+    /// (`LaneAndQueueTests`), and each span is written in its queue's letter.
+    @Test("Plain mode names lanes main, then T1, and writes each span in its queue's letter, with the queues' legend")
+    func lanesAndQueueLetters() throws {
+        let worker: Int32 = 101, workers = "com.example.workers", main = "com.apple.main-thread"
+        let record = try TraceFixture.record(TraceFixture.span(1, "work", from: 2, to: 400)
+            + TraceFixture.span(2, "helper", from: 100, to: 300, thread: worker, queue: workers)
+            + TraceFixture.span(3, "notify", from: 320, to: 380, thread: worker, queue: main))
+        let summary = PlainReport(style: .bare, timelineWidth: 50).summary(of: record, source: "")
+        #expect(summary.contains { $0.hasPrefix("  main #\(TraceFixture.pid) ") }, "\(summary)")
+        let lane = try #require(summary.first { $0.hasPrefix("  T1 #\(worker) ") }, "\(summary)")
+        let printed = OutputLine(stream: .stdout, text: "done on a worker", time: TraceFixture.start + 450_000_000, thread: worker, queue: workers)
+        let live = try #require(PlainReport(style: .bare).liveLine(for: .output(printed), in: record))
+        #expect(live.contains("T1    [\(workers)]  done on a worker"), "\(live)")
+
+        let mainKey = QueueLabel.key(try #require(record.queueNumber(of: main)))
+        let workersKey = QueueLabel.key(try #require(record.queueNumber(of: workers)))
+        #expect(summary.contains("    \(mainKey) \(main)"))
+        #expect(summary.contains("    \(workersKey) \(workers)"))
+        // The worker's lane: its first span in the workers' letter, its later one in the main queue's.
+        let letters = try #require(lane.split(separator: "|").dropFirst().first).filter { $0 != "." && $0 != "^" }
+        #expect(letters.first == workersKey)
+        #expect(letters.last == mainKey)
+        #expect(summary.contains { $0.hasSuffix("helper  [\(workers)]") })
+        #expect(summary.contains { $0.hasSuffix("notify  [\(main)]") })
+    }
+
+    /// A page that floods the record (here 3,000 spans, each on a thread of its own) gets a summary a reader can
+    /// still scroll: the lanes past the first ones counted in a line, the spans listed cut short, no line overlong.
+    @Test("A flooded run's summary stays short: lanes and spans beyond the first are counted, not printed")
+    func aFloodedRunsSummaryIsBounded() throws {
+        let lines = (0..<3_000).flatMap { (index: Int) -> [String] in
+            let start = index / 10
+            let thread = Int32(1_000 + index)
+            return TraceFixture.span(index + 1, "span \(index)", from: start, to: start + 5, thread: thread, queue: "q\(index % 40)")
+        }
+        let record = try TraceFixture.record(lines)
+        let summary = PlainReport(style: .bare).summary(of: record, source: "")
+        #expect(summary.count <= 400, "\(summary.count) summary lines")
+        #expect(summary.allSatisfy { $0.count <= 1_300 }, "\(summary.map(\.count).max() ?? 0) characters on a line")
+        let counted = summary.contains { (line: String) in line.hasPrefix("  … and ") && line.hasSuffix(" more lanes") }
+        #expect(counted, "\(summary.prefix(60))")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
@@ -97,7 +98,7 @@ struct ResetUndoTests {
             try TourCommand.parse(["reset", "--undo"])
         }
         #expect(throws: TourCommand.UsageError.self) { try TourCommand.parse(["reset", "--undo", "--all"]) }
-        #expect(TourCommand.usage.contains("tour reset --undo <page>"))
+        #expect(UsageTests.help.contains("tour reset --undo <page>"))
         #expect(ResetCommand.undo("nine", catalog: try TwoPageFolder().catalog).status == .usage)
     }
 }

@@ -1,6 +1,8 @@
 @testable import ExerciseJudging
+import ExerciseJudging
 import Foundation
 import Testing
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
@@ -10,7 +12,7 @@ import TourTestSupport
 /// `tour progress`, `--json`, `--summary` and `reset --progress`, against temporary folders only.
 @Suite("Progress commands", .bodiesBelowTheRunner)
 struct ProgressCommandTests {
-    static let morning = ProgressStoreTests.morning
+    static let morning = ProgressFolders.morning
 
     static func options(_ arguments: [String]) throws -> TourCommand.ProgressOptions {
         guard case .progress(let options) = try TourCommand.parse(["progress"] + arguments) else {
@@ -54,9 +56,9 @@ struct ProgressCommandTests {
     }
 
     @Test func theTableShowsWhatTheRecordHoldsAndADashForNone() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProgressStoreTests.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "queue"))
         try store.record(.ran(page: "queue"))
         try store.record(.predicted(page: "queue", prediction: "suspended-queue-finishes", right: true))
@@ -82,9 +84,9 @@ struct ProgressCommandTests {
     }
 
     @Test func theJSONDocumentNamesTheParticipantAndTheTourAndReadsBack() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProgressStoreTests.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "gcd"))
         let catalog = try PageCatalog.load()
         let byUser = ProgressCommand.execute(try Self.options(["--json"]), store: store, catalog: catalog,
@@ -101,7 +103,7 @@ struct ProgressCommandTests {
 
     @Test("--summary says who is on which page and which exercises most have not passed; a bad file is named, skipped, counted")
     func summaryOverFixtureDocuments() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let documents = [
             Self.participant("ana", on: "dependencies", passed: ["operation/stop-within-one-band", "queue/preview-first", "async/finish"]),
@@ -162,9 +164,9 @@ struct ProgressCommandTests {
 
     @Test("reset --progress without --yes off a terminal refuses and changes nothing")
     func resetOffATerminalRefuses() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProgressStoreTests.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "gcd"))
         let before = try Data(contentsOf: store.file)
         var asked = false
@@ -176,13 +178,13 @@ struct ProgressCommandTests {
         #expect(outcome.status == .usage)
         #expect(outcome.messages.first?.contains("tour reset --progress --yes") == true)
         #expect(try Data(contentsOf: store.file) == before)
-        #expect(try ProgressStoreTests.setAsideCopies(in: store).isEmpty)
+        #expect(try ProgressFolders.setAsideCopies(in: store).isEmpty)
     }
 
     @Test func resetOnATerminalNeedsYesAndKeepsTheOldFile() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProgressStoreTests.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "gcd"))
         let before = try Data(contentsOf: store.file)
         for answer in ["y", "", nil] as [String?] {
@@ -205,12 +207,12 @@ struct ProgressCommandTests {
     }
 
     @Test func resetWithYesOffATerminalSetsTheFileAside() async throws {
-        let folder = try ProgressStoreTests.scratchFolder()
+        let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProgressStoreTests.store(in: folder)
+        let store = try ProgressFolders.store(in: folder)
         try store.record(.opened(page: "gcd"))
         let outcome = ProgressCommand.reset(confirmed: true, store: store, onTerminal: false) { _ in nil }
         #expect(outcome.status == .endedAsExpected)
-        #expect(try ProgressStoreTests.setAsideCopies(in: store) == ["progress.json.reset-20261201T134500Z"])
+        #expect(try ProgressFolders.setAsideCopies(in: store) == ["progress.json.reset-20261201T134500Z"])
     }
 }

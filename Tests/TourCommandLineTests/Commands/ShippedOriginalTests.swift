@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText

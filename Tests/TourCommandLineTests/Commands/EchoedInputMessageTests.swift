@@ -1,5 +1,6 @@
 import Testing
 import PageProtocol
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText

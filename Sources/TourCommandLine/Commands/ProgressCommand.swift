@@ -15,40 +15,21 @@ extension TourCommand {
 
         public init() {}
 
-        static func parse(_ remaining: inout ArraySlice<String>) throws -> ProgressOptions {
-            var options = ProgressOptions()
-            while let argument = remaining.popFirst() {
-                switch argument {
-                case "--json":
-                    options.json = true
-                case "--plain":
-                    options.plain = true
-                case "--name":
-                    guard let name = remaining.popFirst(), !name.hasPrefix("--"), !name.isEmpty else {
-                        throw UsageError(description: "--name needs the participant's name, for example --name ana")
-                    }
-                    options.name = name
-                case "--summary":
-                    var files: [String] = []
-                    while let file = remaining.first, !file.hasPrefix("--") {
-                        files.append(file)
-                        remaining.removeFirst()
-                    }
-                    guard !files.isEmpty else {
-                        throw UsageError(description: "--summary needs the participants' files, for example --summary ana.json bob.json (each made by tour progress --json)")
-                    }
-                    options.summaryFiles = files
-                default:
-                    throw UsageError(description: "unknown option \(EchoedInput.quoted(argument)) for progress; the options are --json, --name N, --summary FILE..., --plain")
-                }
+        /// The options `arguments` give `tour progress`, which takes no other word.
+        init(_ arguments: CommandArguments) throws(UsageError) {
+            if let operand = arguments.operands.first {
+                throw UsageError(description: "unknown argument \(EchoedInput.quoted(operand)) for progress (\(CommandArguments.accepted(by: .progress)))")
             }
-            if options.summaryFiles != nil && (options.json || options.name != nil) {
+            json = arguments.has(.json)
+            name = arguments.text(.participant)
+            summaryFiles = arguments.words(.summary)
+            plain = arguments.has(.plain)
+            if summaryFiles != nil && (json || name != nil) {
                 throw UsageError(description: "--summary reads other participants' documents; it does not go with --json or --name")
             }
-            if options.name != nil && !options.json {
+            if name != nil && !json {
                 throw UsageError(description: "--name names the participant in --json; use tour progress --json --name N")
             }
-            return options
         }
     }
 }
@@ -60,7 +41,7 @@ public enum ProgressCommand {
     public struct Outcome: Equatable {
         public var lines: [String] = []
         public var messages: [String] = []
-        public var status: PlainRun.Status = .endedAsExpected
+        public var status: ExitStatus = .endedAsExpected
     }
 
     /// `tour progress`, `--json` or `--summary`.

@@ -95,7 +95,7 @@ public enum ExerciseCommand {
     /// (said before the build), 4 when the run's trace or picture could not be written after all.
     public static func check(_ query: String, catalog: PageCatalog, store: ProgressStore?, style: PlainStyle,
                              exports: RunExports = RunExports(), productsDirectory: URL = BuildProducts.directory,
-                             emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
+                             emit: @escaping @Sendable (String) -> Void) async -> ExitStatus {
         let found: (page: Page, exercises: PageExercises)
         do { found = try exercises(named: query, catalog: catalog) } catch {
             emit("tour: \(error)")
@@ -116,7 +116,7 @@ public enum ExerciseCommand {
     public static func checkOnce(_ exercises: PageExercises, page: Page, catalog: PageCatalog, store: ProgressStore?,
                                  style: PlainStyle, exports: RunExports = RunExports(),
                                  productsDirectory: URL = BuildProducts.directory,
-                                 emit: @escaping @Sendable (String) -> Void) async -> PlainRun.Status {
+                                 emit: @escaping @Sendable (String) -> Void) async -> ExitStatus {
         let printable: @Sendable (String) -> Void = { emit(style.printable($0)) }
         let challenge = exercises.challenge
         do {

@@ -8,15 +8,6 @@ import TourCore
 /// text is built now, so the runs take its text as it is); then each run step runs its page as the talk will (its
 /// knobs, the script's speed and seed) and must end as the page says it will.
 public enum TalkCheckCommand {
-    /// Exit statuses, as `tour --help` documents them.
-    public enum Status: Int32 {
-        case passed = 0
-        /// A page of the talk does not compile, or a run ended otherwise than its page expects.
-        case runFailed = 1
-        /// The script cannot be read, or a line of it is wrong.
-        case badScript = 2
-    }
-
     /// Reads, parses and checks the script at `path`, then runs its run steps one after another, writing what it
     /// finds through `emit`; returns the exit status. `seed` is the runs' until a `seed` step changes it (`--seed`).
     /// A script that cannot be read, or has wrong lines, is said through `complain` (standard error), every wrong line
@@ -27,7 +18,7 @@ public enum TalkCheckCommand {
     public static func execute(path: String, catalog: PageCatalog, seed: UInt64? = nil,
                                productsDirectory: URL = BuildProducts.directory,
                                emit: (String) -> Void, complain: (String) -> Void,
-                               rehearsed: (TalkPlan.Run, RunRecord) -> Void = { _, _ in }) -> Status {
+                               rehearsed: (TalkPlan.Run, RunRecord) -> Void = { _, _ in }) -> ExitStatus {
         let script: TalkScript
         let plan: TalkPlan
         do {
@@ -36,10 +27,10 @@ public enum TalkCheckCommand {
             plan = try TalkPlan.check(reading, pages: catalog.pages.map(TalkPage.init(reading:)), catalog: catalog, seed: seed)
         } catch let problems as TalkScriptProblems {
             for problem in problems.problems { complain("\(path): \(problem)") }
-            return .badScript
+            return .usage
         } catch {
             complain("tour: \(error)")
-            return .badScript
+            return .usage
         }
         emit("\(path): \(script.steps.count) steps over \(plan.pagesVisited.count) page visits; every page, knob, value and reveal exists.")
         let broken = build(plan.pagesVisited, catalog: catalog, productsDirectory: productsDirectory, emit: emit)
@@ -73,7 +64,7 @@ public enum TalkCheckCommand {
             emit("\(count) page\(count == 1 ? "" : "s") of the talk \(count == 1 ? "does" : "do") not compile (named above): "
                  + "fix \(count == 1 ? "it" : "them"), or put \(count == 1 ? "it" : "them") back with tour reset, before the talk.")
         }
-        return failed == 0 && broken.isEmpty ? .passed : .runFailed
+        return failed == 0 && broken.isEmpty ? .endedAsExpected : .endedOtherwise
     }
 
     /// How many of a broken page's errors the pre-flight shows: the first few point at the trouble; the rest are

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PageProtocol
+@testable import TourCommandLine
 @testable import TourCore
 @testable import RunModel
 @testable import PageText
