@@ -5,11 +5,6 @@ import PageProtocol
 import TourCore
 import TourTestSupport
 
-@_silgen_name("sched_getaffinity")
-private func systemSchedGetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
-@_silgen_name("sched_setaffinity")
-private func systemSchedSetAffinity(_ pid: pid_t, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
-
 /// Page 2 proves what it teaches from its own trace: each test reads the events of a real run.
 ///
 /// Its runs are the suite's longest chain (the page at 1×, then up to two more for the speed-up), so they ask for
@@ -29,16 +24,7 @@ struct QueuePageTests {
             await recordRun(product: "Lesson02Queue", speed: 1, stuckAfter: 10, urgency: .longestChain)
         },
         onOneCore: Task {
-            await PageRunSlots.shared.withSlot(.criticalPath) {
-                await onOneCPU {
-                    let recorder = RunRecorder()
-                    PageRun.start(RunRequest(executable: BuildProducts.executable(named: "Lesson02Queue"),
-                                             knobSettings: [KnobSetting(name: "rounds", value: "1")], speed: 10),
-                                 handler: recorder.apply)
-                        .waitUntilEnded()
-                    return recorder.record
-                }
-            }
+            await recordRun(product: "Lesson02Queue", knobs: [("rounds", "1")], speed: 10, urgency: .criticalPath, cpus: 1)
         },
         turned: Task { await recordRun(product: "Lesson02Queue", knobs: [
             ("maxConcurrentOperationCount", "1"), ("workload", "computing"),
@@ -451,29 +437,5 @@ struct QueuePageTests {
         names.compactMap { name in run.operations.first { $0.name == name }.flatMap { op in op.firstTime(of: .executing).map { (name, $0) } } }
             .sorted { $0.1 < $1.1 }
             .map(\.0)
-    }
-}
-
-/// The CPUs this test process may run on, counted from its affinity mask as the page counts its own.
-func coresOfThisProcess() -> Int {
-    var mask = [UInt64](repeating: 0, count: 16)
-    let status = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
-    precondition(status == 0, "sched_getaffinity failed: \(String(cString: strerror(errno)))")
-    return mask.reduce(0) { $0 + $1.nonzeroBitCount }
-}
-
-/// Runs `body` on a thread of its own that may use only the first CPU this process may use, and awaits its result.
-/// A process it spawns inherits that thread's mask, so a page started there has one core, whatever the machine has;
-/// `body` waits there for the page's end, so the thread that started the page outlives it.
-func onOneCPU<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await awaitBlocking("one-cpu") {
-        var mask = [UInt64](repeating: 0, count: 16)
-        _ = mask.withUnsafeMutableBytes { systemSchedGetAffinity(0, $0.count, $0.baseAddress!) }
-        let first = mask.indices.first { mask[$0] != 0 }!
-        var one = [UInt64](repeating: 0, count: 16)
-        one[first] = mask[first] & (~mask[first] + 1)
-        let status = one.withUnsafeBytes { systemSchedSetAffinity(0, $0.count, $0.baseAddress!) }
-        precondition(status == 0, "sched_setaffinity failed: \(String(cString: strerror(errno)))")
-        return body()
     }
 }
