@@ -101,6 +101,22 @@ extension RunRecord {
     }
 }
 
+extension Collection where Element == Span {
+    /// The most of these spans that ran one after another, each starting once the one before had ended: how many
+    /// rounds they took, read from the trace's order alone, whatever the machine's speed. Spans that only touch follow
+    /// one another, as `RunRecord.mostAtOnce` does not count them together; a span still open never ends.
+    public var rounds: Int {
+        var count = 0
+        var lastEnd: UInt64?
+        for span in sorted(by: { ($0.end ?? .max) < ($1.end ?? .max) }) {
+            if let lastEnd, span.start < lastEnd { continue }
+            count += 1
+            lastEnd = span.end ?? .max
+        }
+        return count
+    }
+}
+
 extension RunEnding {
     /// What the watchdog found, when the run ended stuck: `try #require(record.ending?.stall)`.
     public var stall: Stall? {
