@@ -6,7 +6,7 @@ import TourTestSupport
 /// LessonKit's holds and meters for pages 9 to 11: a gate orders tasks by what happened, never by timing; the meter
 /// counts what ran at once and where; the sanitizer's annotations do nothing in a build without it. (`HandOffs` sends
 /// trace events, which starts LessonKit's session and its argument check, so page 10's tests cover it.)
-@Suite("Holds and meters", .bodiesBelowTheRunner)
+@Suite("Holds and meters", .bodiesBelowTheRunner, .timeLimit(.minutes(1)))
 struct HoldsTests {
     @Test func aGateHoldsEveryTaskUntilItOpensAndLetsLateOnesStraightThrough() async {
         let gate = Gate()
@@ -33,14 +33,29 @@ struct HoldsTests {
         await gate.wait()   // open already: returns at once
     }
 
+    /// A gate that never announced would hold `reached.wait()` for ever: the suite's time limit fails it then.
     @Test func aGateAnnouncesEachTaskThatReachesIt() async {
         let reached = Gate()
         let gate = Gate(announcing: reached)
-        let task = Task { await gate.wait() }
-        // Returns only once the task has reached the gate it is held by.
+        let passed = OverlapMeter()
+        let task = Task {
+            await gate.wait()
+            passed.measure {}
+        }
+        // Returns only once the task has reached the gate, which holds it there until it opens.
         await reached.wait()
+        await Task.yield()
+        #expect(passed.threads.isEmpty, "the task went past a gate that was never opened")
         gate.open()
         await task.value
+        #expect(passed.threadCount == 1)
+
+        // A task that arrives once the gate is open is announced too, and passes at once.
+        let reachedLate = Gate()
+        let open = Gate(announcing: reachedLate)
+        open.open()
+        await open.wait()
+        await reachedLate.wait()
     }
 
     @Test func theMeterCountsTheMostAtOnceAndTheThreads() async {

@@ -97,9 +97,8 @@ struct TasksPageTests {
         #expect(widest == min(Self.taskWidth, Self.taskCount), "the queue is as wide as the cores: \(widest)")
         #expect(jobs.allSatisfy { $0.queue == "Swift global concurrent queue" })
         let rounds = (Self.taskCount + Self.taskWidth - 1) / Self.taskWidth
-        let batch = try Self.span("\(Self.taskCount) tasks that block", in: run)
-        let seconds = Double(batch.end - batch.span.start) / 1e9
-        #expect(seconds >= Double(rounds) * Self.jobSeconds / Self.speed * 0.99, "\(rounds) rounds cannot take \(seconds) s")
+        // From the trace's order: no more than the width at once, so some job waited for others to end, rounds deep.
+        #expect(jobs.rounds >= rounds, "\(jobs.rounds) jobs ran one after another, not \(rounds) rounds")
         #expect(run.outputText.contains("The tasks' queue here is \(Self.taskWidth) wide (sysconf(_SC_NPROCESSORS_CONF)), so \(Self.taskCount) blocking tasks take \(rounds) rounds"))
         let line = try Self.line(startingWith: "\(Self.taskCount) tasks blocking in usleep", in: run)
         #expect(line.text.contains(", at most \(widest) at once, on \(Set(jobs.map(\.thread)).count) threads"), "\(line.text)")
@@ -215,7 +214,9 @@ struct TasksPageTests {
         let run = await Self.run.value
         let cancel = try Self.mark("cancel() the sleeper", in: run)
         let sleep = try Self.span("Task.sleep for 10 s", in: run)
-        #expect(sleep.end >= cancel.time)
+        #expect(sleep.span.start < cancel.time && cancel.time <= sleep.end, "cancelled while it slept")
+        // A share of its own length, not a time: a loaded machine may wake the cancelled task late, but not by the
+        // whole of the 2 s it had left to sleep.
         #expect(Double(sleep.end - sleep.span.start) / 1e9 < 10 / Self.speed, "the sleep ended before its time")
         #expect(try Self.mark("CancellationError", in: run).time >= sleep.end)
         #expect(run.outputText.contains("The sleeping task stopped by CancellationError"))

@@ -10,7 +10,8 @@ import TourCore
 /// (`PageRunSlots`), the more `urgent` first; a run that sleeps through nearly all of its time says it is `asleep`, and
 /// one that `measuresSpeed` says with `measuringEnds` which event ends its measuring, if it goes on after it.
 /// `executable` defaults to `product` in this build's products; a test that changed a page passes the program of its
-/// own `ScratchPackage`.
+/// own `ScratchPackage`. With `cpus`, the page may run only on that many of the CPUs this process may use (as under
+/// `taskset`), so a claim about a number of cores holds on a machine of any size.
 public func recordRun(
     product: String,
     executable: String? = nil,
@@ -24,7 +25,8 @@ public func recordRun(
     urgency: PageRunSlots.Urgency = .normal,
     measuresSpeed: Bool = false,
     measuringEnds: (@Sendable (HostEvent) -> Bool)? = nil,
-    asleep: Bool = false
+    asleep: Bool = false,
+    cpus: Int? = nil
 ) async -> RunRecord {
     let recorder = RunRecorder(limits: limits)
     let request = RunRequest(executable: executable ?? BuildProducts.executable(named: product), knobSettings: knobs.map(KnobSetting.init), speed: speed,
@@ -33,13 +35,21 @@ public func recordRun(
     let ticket = await PageRunSlots.shared.acquire(urgency, measuresSpeed: measuresSpeed, asleep: asleep, label: label)
     defer { PageRunSlots.shared.release(ticket) }
     return await withCheckedContinuation { continuation in
-        let run = PageRun.start(request) { event in
-            recorder.apply(event)
-            if measuringEnds?(event) == true { PageRunSlots.shared.endMeasuring(ticket) }
-            // The run's last event, delivered once, after every other.
-            if case .ended = event { continuation.resume(returning: recorder.record) }
+        let start: @Sendable () -> Void = {
+            let run = PageRun.start(request) { event in
+                recorder.apply(event)
+                if measuringEnds?(event) == true { PageRunSlots.shared.endMeasuring(ticket) }
+                // The run's last event, delivered once, after every other.
+                if case .ended = event { continuation.resume(returning: recorder.record) }
+            }
+            RunLog.followCPU(of: run.pid, slot: ticket.number)
         }
-        RunLog.followCPU(of: run.pid, slot: ticket.number)
+        guard let cpus else { return start() }
+        // Started from a thread of its own with fewer CPUs, which the page inherits; the thread ends once it is spawned.
+        Thread {
+            restrictThisThread(toFirstCPUs: cpus)
+            start()
+        }.start()
     }
 }
 
@@ -88,6 +98,22 @@ extension RunRecord {
     /// The first span whose name starts with `prefix`.
     public func firstSpan(startingWith prefix: String) -> Span? {
         spans.filter { $0.name.hasPrefix(prefix) }.min { $0.start < $1.start }
+    }
+}
+
+extension Collection where Element == Span {
+    /// The most of these spans that ran one after another, each starting once the one before had ended: how many
+    /// rounds they took, read from the trace's order alone, whatever the machine's speed. Spans that only touch follow
+    /// one another, as `RunRecord.mostAtOnce` does not count them together; a span still open never ends.
+    public var rounds: Int {
+        var count = 0
+        var lastEnd: UInt64?
+        for span in sorted(by: { ($0.end ?? .max) < ($1.end ?? .max) }) {
+            if let lastEnd, span.start < lastEnd { continue }
+            count += 1
+            lastEnd = span.end ?? .max
+        }
+        return count
     }
 }
 

@@ -3,7 +3,9 @@ import Testing
 
 /// Screen snapshots kept as text files in `Snapshots/`, one row per line, compared exactly.
 ///
-/// `TOUR_RECORD_SNAPSHOTS=1 swift test --filter TourInterfaceTests` writes them afresh; read the diff before committing.
+/// `TOUR_RECORD_SNAPSHOTS=1 swift test --filter TourInterfaceTests` writes them afresh, and every snapshot test then
+/// fails, saying what it recorded, so a recording run never passes for a checked one: read the diff (`git diff
+/// Tests/TourInterfaceTests/Snapshots`), then run the tests again without the variable.
 enum Snapshot {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Snapshots")
@@ -14,8 +16,17 @@ enum Snapshot {
         let file = directory.appendingPathComponent(name + ".txt")
         let actual = lines.joined(separator: "\n") + "\n"
         if isRecording {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try? actual.write(to: file, atomically: true, encoding: .utf8)
+            let previous = try? String(contentsOf: file, encoding: .utf8)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try actual.write(to: file, atomically: true, encoding: .utf8)
+            } catch {
+                Issue.record("could not record snapshot \(name).txt: \(error)", sourceLocation: sourceLocation)
+                return
+            }
+            let what = previous == nil ? "new" : previous == actual ? "unchanged" : "changed"
+            Issue.record("recorded snapshot \(name).txt (\(what)), as TOUR_RECORD_SNAPSHOTS=1 asks; run again without it to check",
+                         sourceLocation: sourceLocation)
             return
         }
         guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
