@@ -123,7 +123,7 @@ let package = Package(
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol"], path: "Tests/TourTestSupport"),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "TourInterface", "PageProtocol"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
@@ -134,6 +134,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "TourInterfaceTests", dependencies: ["TourInterface", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TourTestSupport"]),
+        // The effect loop driven without a terminal: a test screen, typed keys, a test clock and stand-in workers.
+        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
             dependencies: ["TourCore", "PageProtocol", "TourTestSupport", "LessonKit"] + pages.map { .target(name: productName($0)) }

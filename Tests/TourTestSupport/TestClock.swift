@@ -4,7 +4,8 @@ import TourCore
 
 /// A `HostClock` whose time moves only when the test moves it, as swift-clocks' `TestClock`: `advance(by:)` runs
 /// every wake that falls due on the way, in order of its deadline, each at its own time and on its own queue, and
-/// returns once they have run. Nothing waits for real time, so a rule about time is tested at machine speed.
+/// returns once they have run; a wake asked for at a time already past runs at the next `advance`. Nothing waits for
+/// real time, so a rule about time is tested at machine speed.
 public final class TestClock: HostClock {
     private struct Scheduled {
         var deadline: UInt64
