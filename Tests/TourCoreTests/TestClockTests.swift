@@ -7,26 +7,31 @@ import TourTestSupport
 /// The clock the loop's and the watchdog's tests move by hand: what it runs, when, and in what order.
 @Suite("Test clock", .bodiesBelowTheRunner, .timeLimit(.minutes(1)))
 struct TestClockTests {
-    /// What ran, as "name@milliseconds since the start".
+    /// A clock, a queue to wake on, and a log of what ran, as "name@milliseconds since the start".
     private final class Log: Sendable {
-        let entries = Mutex<[String]>([])
-        func note(_ name: String, _ clock: TestClock, from start: UInt64) {
+        let clock = TestClock()
+        let queue = DispatchQueue(label: "test-clock")
+        let start: UInt64
+        private let entries = Mutex<[String]>([])
+
+        init() { start = clock.now }
+
+        func note(_ name: String) {
             let at = (clock.now - start) / 1_000_000
             entries.withLock { $0.append("\(name)@\(at)") }
         }
+
         var all: [String] { entries.withLock { $0 } }
     }
 
     @Test("Wakes run in the order of their deadlines, each with the clock at its deadline; a repeating one again each interval")
     func wakesRunInOrderAtTheirDeadlines() async {
-        let clock = TestClock()
-        let start = clock.now
         let log = Log()
-        let queue = DispatchQueue(label: "test-clock")
-        clock.wake(at: start + 50_000_000, on: queue) { log.note("late", clock, from: start) }
-        clock.wake(at: start + 10_000_000, on: queue) { log.note("early", clock, from: start) }
-        let ticker = clock.repeating(every: 20_000_000, on: queue) { log.note("tick", clock, from: start) }
-        let cancelled = clock.wake(at: start + 30_000_000, on: queue) { log.note("cancelled", clock, from: start) }
+        let (clock, start, queue) = (log.clock, log.start, log.queue)
+        clock.wake(at: start + 50_000_000, on: queue) { log.note("late") }
+        clock.wake(at: start + 10_000_000, on: queue) { log.note("early") }
+        let ticker = clock.repeating(every: 20_000_000, on: queue) { log.note("tick") }
+        let cancelled = clock.wake(at: start + 30_000_000, on: queue) { log.note("cancelled") }
         cancelled.cancel()
 
         await clock.advance(by: 45_000_000)
@@ -41,13 +46,11 @@ struct TestClockTests {
 
     @Test("A wake scheduled by a wake, within the span advanced, runs in the same advance")
     func wakesScheduledOnTheWayRun() async {
-        let clock = TestClock()
-        let start = clock.now
         let log = Log()
-        let queue = DispatchQueue(label: "test-clock")
+        let (clock, start, queue) = (log.clock, log.start, log.queue)
         clock.wake(at: start + 10_000_000, on: queue) {
-            log.note("first", clock, from: start)
-            clock.wake(at: clock.now + 10_000_000, on: queue) { log.note("second", clock, from: start) }
+            log.note("first")
+            clock.wake(at: clock.now + 10_000_000, on: queue) { log.note("second") }
         }
         await clock.advance(by: 25_000_000)
         #expect(log.all == ["first@10", "second@20"])
