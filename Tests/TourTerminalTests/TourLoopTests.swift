@@ -48,6 +48,15 @@ struct TourLoopTests {
         #expect(harness.workshop.stopAllCount == 2, "the rebuilds and the exercise checks")
     }
 
+    @Test("A terminal that hangs up ends the tutorial without asking, stopping the page that runs")
+    func hangUpQuitsAtOnce() async throws {
+        let harness = try LoopHarness()
+        let run = try await harness.startRunning()
+        await harness.type(.hungUp)
+        #expect(harness.leaveCount == 1)
+        #expect(run.stopCount >= 1)
+    }
+
     @Test("q while a page runs asks first; y stops the run and quits")
     func quitWhileRunningAsksAndStopsTheRun() async throws {
         let harness = try LoopHarness()
