@@ -136,7 +136,7 @@ let package = Package(
             linkerSettings: linkedWithItsRuntime
         ),
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "TourInterface", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
@@ -155,6 +155,8 @@ let package = Package(
         .testTarget(name: "TourInterfaceTests",
                     dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),
+        // The effect loop driven without a terminal: a test screen, typed keys, a test clock and stand-in workers.
+        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
             dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "CLinuxSystem", "TourTestSupport", "LessonKit"]

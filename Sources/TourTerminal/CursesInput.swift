@@ -1,12 +1,68 @@
+@preconcurrency import Glibc
 import CNcursesw
+import Dispatch
 import TourInterface
 
 /// What the learner did at the terminal.
 enum TerminalInput: Equatable {
     case key(Key)
     case mouse(MouseEvent)
-    /// ncurses noticed a new size itself.
+    /// The terminal has a new size (SIGWINCH, or ncurses noticed it).
     case resized
+    /// The terminal went away: nobody can see or quit the tutorial any more.
+    case hungUp
+}
+
+/// Where the loop's input comes from: the terminal (`CursesKeys`), or a test that types.
+protocol TerminalInputSource: AnyObject {
+    /// Starts reporting input to `deliver`, on `queue`, in the order it came.
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable ([TerminalInput]) -> Void)
+    /// Stops reading while another program (the editor) has the terminal, and starts again.
+    func pause()
+    func resume()
+}
+
+/// The terminal's keys, mouse and size through ncurses: stdin and SIGWINCH as dispatch sources on the loop's queue.
+final class CursesKeys: TerminalInputSource {
+    private let screen: CursesScreen
+    private var input: DispatchSourceRead?
+    private var resize: DispatchSourceSignal?
+
+    init(screen: CursesScreen) {
+        self.screen = screen
+    }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable ([TerminalInput]) -> Void) {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        input.setEventHandler { [unowned self] in
+            let inputs = screen.pendingInput()
+            // A readable stdin with nothing to read reports a hang-up rather than input.
+            deliver(inputs.isEmpty && Self.terminalHungUp() ? [.hungUp] : inputs)
+        }
+        // SIGWINCH goes to the source instead of ncurses' own handler, which would only report it at the next key.
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
+        resize.setEventHandler { deliver([.resized]) }
+        self.input = input
+        self.resize = resize
+        input.resume()
+        resize.resume()
+    }
+
+    func pause() {
+        input?.suspend()
+    }
+
+    func resume() {
+        input?.resume()
+    }
+
+    /// stdin reports a hang-up or an error rather than input: a readable source with nothing to read.
+    private static func terminalHungUp() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) == 1 else { return false }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
 }
 
 /// Reading the terminal: ncurses' wide-character input, with its key codes and mouse reports turned into `Key`s

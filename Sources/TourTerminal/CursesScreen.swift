@@ -8,7 +8,7 @@ import PageProtocol
 /// from the last frame, reads keys and mouse actions, and gives the terminal back as it found it.
 ///
 /// Not thread-safe: ncurses is not, so one serial queue owns it.
-final class CursesScreen {
+final class CursesScreen: Screen {
     struct OpenError: Error, CustomStringConvertible {
         let description: String
     }

@@ -77,11 +77,28 @@ public enum InteractiveTour {
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
-        let loop = TourLoop(screen: screen, model: model, packageRoot: catalog.root, editor: handoff, progress: progress,
-                            recording: recording)
+        let loop = TourLoop(screen: screen, keys: CursesKeys(screen: screen), model: model, packageRoot: catalog.root,
+                            editor: handoff, progress: progress, recording: recording) {
+            leave(recording: recording)
+        }
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })
         loop.start()
         dispatchMain()
+    }
+
+    /// Ends the process once the learner quit and the loop stopped its work: the terminal given back, every page's
+    /// process group ended, and the recording closed.
+    private static func leave(recording: ScreenRecording?) -> Never {
+        TerminalRestore.restore()
+        LiveProcessGroups.shared.killAll()
+        if let recording {
+            if let problem = recording.finish() {
+                FileHandle.standardError.write(Data("tour: \(problem)\n".utf8))
+                exit(4)
+            }
+            print("Recording written to \(recording.path); replay it with asciinema play \(recording.path)")
+        }
+        exit(0)
     }
 
     private static func refuse(_ reason: String) -> Int32 {

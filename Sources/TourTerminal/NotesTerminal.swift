@@ -67,7 +67,7 @@ public enum NotesTerminal {
     /// The running notes screen. `@unchecked Sendable`: everything but `ended` is touched only on the main queue.
     private final class Follower: @unchecked Sendable {
         private var state: NotesScreenState
-        private var escapes: FrameEscapes
+        private let screen: EscapeScreen
         private let glyphs: Glyphs
         private let onTerminal: Bool
         private var receivedAt = Date()
@@ -81,7 +81,8 @@ public enum NotesTerminal {
             let terminal = environment["TERM"] ?? ""
             let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
                                           hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
-            escapes = FrameEscapes { theme.index(of: $0) }
+            screen = EscapeScreen(measure: { TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24) },
+                                  colorIndex: { theme.index(of: $0) }, write: Self.write)
             onTerminal = isatty(STDOUT_FILENO) == 1
         }
 
@@ -97,7 +98,7 @@ public enum NotesTerminal {
             signal(SIGWINCH, SIG_IGN)
             let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
             resize.setEventHandler { [self] in
-                escapes.invalidate()
+                _ = screen.adoptTerminalSize()
                 draw()
             }
             resize.resume()
@@ -135,21 +136,17 @@ public enum NotesTerminal {
             }
         }
 
-        private var size: Size {
-            TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24)
-        }
-
         private func draw() {
-            let buffer = NotesView.render(state, size: size, glyphs: glyphs)
+            let buffer = NotesView.render(state, size: screen.size, glyphs: glyphs)
             if onTerminal {
-                write(escapes.escapes(for: buffer))
+                screen.draw(buffer)
             } else {
                 // Off a terminal (a pipe, a log), each snapshot is the screen's text, once.
                 let rows = (0..<buffer.size.height).map { y in
                     String((0..<buffer.size.width).map { buffer[$0, y] }.filter { !$0.isContinuation }.map(\.character))
                         .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
                 }
-                write(rows.joined(separator: "\n") + "\n\n")
+                Self.write(rows.joined(separator: "\n") + "\n\n")
             }
         }
 
@@ -174,7 +171,7 @@ public enum NotesTerminal {
             var raw = settings
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-            write("\u{1B}[?1049h\u{1B}[?25l")
+            Self.write("\u{1B}[?1049h\u{1B}[?25l")
         }
 
         /// The shell's screen back, the cursor shown and the terminal's settings as they were; once.
@@ -192,7 +189,7 @@ public enum NotesTerminal {
             exit(status)
         }
 
-        private func write(_ text: String) {
+        private static func write(_ text: String) {
             let bytes = Array(text.utf8)
             bytes.withUnsafeBytes { buffer in
                 // `&bytes[offset]` would hand write(2) a pointer to a one-byte temporary, and it would send what follows

@@ -1,36 +1,42 @@
-@preconcurrency import Glibc
 import Foundation
 import Presenting
 import TourCore
 import TourInterface
 import PageProtocol
 
-/// The event loop: one serial queue owns the model and the screen; stdin, SIGWINCH, a clock while a page
-/// runs, and the runners' events all arrive on it as dispatch sources or through the inbox, and
-/// nothing runs while nothing happens.
+/// The event loop: one serial queue owns the model and the screen; the terminal's input, a clock while a page
+/// runs, and the runners' events all arrive on it, and nothing runs while nothing happens.
+///
+/// Everything it reads from or hands work to is given to it: the screen, the input, the clock it paces frames and
+/// ticks by, the workers that run, build and check pages, and what leaves the process at the end. `tour` gives it
+/// the terminal's; its tests give it a `TestScreen`, typed keys, a `TestClock` and stand-in workers.
 ///
 /// `@unchecked Sendable` because every stored property is touched only on `queue`.
 final class TourLoop: @unchecked Sendable {
     /// Frames follow host events at most this often; keys draw at once.
     static let frameInterval: UInt64 = 33_000_000
-    /// How often open spans and the clock move on while a page runs.
-    static let tickInterval = DispatchTimeInterval.milliseconds(66)
+    /// How often open spans and the clock move on while a page runs, in nanoseconds.
+    static let tickInterval: UInt64 = 66_000_000
     /// How often the clock moves on while only a build is in flight: its elapsed time needs no more, and each frame's
     /// CPU is taken from the compiler on a small machine.
-    static let buildTickInterval = DispatchTimeInterval.milliseconds(250)
+    static let buildTickInterval: UInt64 = 250_000_000
 
     private let queue = DispatchQueue(label: "tour.interface", qos: .userInteractive)
-    private let screen: CursesScreen
+    private let screen: any Screen
+    private let keys: any TerminalInputSource
+    private let clock: any HostClock
+    private let workers: TourLoopWorkers
+    /// Leaves the process once quitting has stopped everything; a test notes it instead.
+    private let leave: () -> Void
     private var model: TourModel
-    private var runs: [Int: PageRun] = [:]
+    private var runs: [Int: any RunningPage] = [:]
     /// Runs whose first output line has not arrived yet: that line is drawn at once, not at the next frame's turn.
     private var runsBeforeFirstOutput: Set<Int> = []
-    private var sources: [DispatchSourceProtocol] = []
-    private var ticker: DispatchSourceTimer?
-    private var tickerInterval: DispatchTimeInterval?
+    private var ticker: ClockWake?
+    private var tickerInterval: UInt64?
     private var inbox: HostEventInbox!
-    private var rebuilds: PageRebuilds!
-    private var exercises: ExerciseChecks!
+    private var rebuilds: (any PageRebuilding)!
+    private var exercises: (any ExerciseChecking)!
     private let editor: EditorHandoff
     /// The checkout: `S` writes its pictures under its `.tour` folder.
     private let packageRoot: URL
@@ -38,7 +44,6 @@ final class TourLoop: @unchecked Sendable {
     /// tutorial may hold, and the interface must not wait with it.
     private let progress: ProgressStore?
     private let progressQueue = DispatchQueue(label: "tour.progress", qos: .utility)
-    private var input: DispatchSourceRead?
     private var lastFrame: UInt64 = 0
     private var frameScheduled = false
     private var needsFrame = false
@@ -48,8 +53,13 @@ final class TourLoop: @unchecked Sendable {
     private var notes: NotesPublisher?
     private var notesProblem: String?
 
-    init(screen: CursesScreen, model: TourModel, packageRoot: URL, editor: EditorHandoff, progress: ProgressStore?,
-         recording: ScreenRecording? = nil) {
+    init(screen: any Screen, keys: any TerminalInputSource, model: TourModel, packageRoot: URL, editor: EditorHandoff,
+         progress: ProgressStore?, recording: ScreenRecording? = nil, clock: any HostClock = SystemClock(),
+         workers: TourLoopWorkers = .live, leave: @escaping () -> Void) {
+        self.keys = keys
+        self.clock = clock
+        self.workers = workers
+        self.leave = leave
         self.recording = recording
         self.packageRoot = packageRoot
         self.progress = progress
@@ -57,11 +67,11 @@ final class TourLoop: @unchecked Sendable {
         self.model = model
         self.editor = editor
         inbox = HostEventInbox(queue: queue) { [unowned self] batch in receive(batch) }
-        rebuilds = PageRebuilds(queue: queue, packageRoot: packageRoot) { [unowned self] event in
+        rebuilds = workers.rebuilds(queue, packageRoot) { [unowned self] event in
             handle(.editLoop(event), drawNow: false)
             if runs.isEmpty && !rebuilds.isBuilding && model.presenter == nil { stopTicking() }
         }
-        exercises = ExerciseChecks(queue: queue, packageRoot: packageRoot) { [unowned self] event in
+        exercises = workers.exerciseChecks(queue, packageRoot) { [unowned self] event in
             handle(.exercise(event), drawNow: false)
         }
     }
@@ -73,19 +83,18 @@ final class TourLoop: @unchecked Sendable {
             perform(model.update(.launched))
             // On stage the talk's clock starts with the first frame.
             if model.presenter != nil {
-                perform(model.update(.tick(now: monotonicNanoseconds())))
+                perform(model.update(.tick(now: clock.now)))
                 startTicking()
             }
             drawFrame()
-            let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
-            input.setEventHandler { [unowned self] in readInput() }
-            // SIGWINCH goes to the source instead of ncurses' own handler, which would only report it at the next key.
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
-            resize.setEventHandler { [unowned self] in handle(.resize(screen.adoptTerminalSize()), drawNow: true) }
-            self.input = input
-            sources = [input, resize]
-            sources.forEach { $0.resume() }
+            keys.start(on: queue) { [unowned self] inputs in receive(inputs) }
+        }
+    }
+
+    /// Returns once everything already on the loop's queue has run: a test's key has been handled and its frame drawn.
+    func settled() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { done.resume() }
         }
     }
 
@@ -99,26 +108,16 @@ final class TourLoop: @unchecked Sendable {
         if done.wait(timeout: .now() + .milliseconds(300)) == .timedOut { TerminalRestore.restore() }
     }
 
-    private func readInput() {
-        let inputs = screen.pendingInput()
-        if inputs.isEmpty && Self.terminalHungUp() {
-            // The terminal went away without a SIGHUP reaching us: nobody can see or quit the tutorial any more.
-            perform([.quit])
-        }
+    private func receive(_ inputs: [TerminalInput]) {
         for input in inputs {
             switch input {
             case .key(let key): handle(.key(key), drawNow: true)
             case .mouse(let mouse): handle(.mouse(mouse), drawNow: true)
             case .resized: handle(.resize(screen.adoptTerminalSize()), drawNow: true)
+            // The terminal went away without a SIGHUP reaching us.
+            case .hungUp: return perform([.quit])
             }
         }
-    }
-
-    /// stdin reports a hang-up or an error rather than input: a readable source with nothing to read.
-    private static func terminalHungUp() -> Bool {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 0) == 1 else { return false }
-        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     private func handle(_ event: TourEvent, drawNow: Bool) {
@@ -165,10 +164,10 @@ final class TourLoop: @unchecked Sendable {
                                          knobSettings: order.knobSettings, speed: order.speed, seed: order.seed,
                                          sendsCommands: true)
                 let inbox = self.inbox!
-                runs[order.runID] = PageRun.start(request) { event in inbox.post(event, runID: order.runID) }
+                runs[order.runID] = workers.startRun(request) { event in inbox.post(event, runID: order.runID) }
                 runsBeforeFirstOutput.insert(order.runID)
                 // On stage a tick may start the clock and play the script's next steps: their effects are carried out too.
-                perform(model.update(.tick(now: monotonicNanoseconds())))
+                perform(model.update(.tick(now: clock.now)))
                 startTicking()
             case .stop(let runID):
                 runs[runID]?.stop()
@@ -179,16 +178,8 @@ final class TourLoop: @unchecked Sendable {
                 exercises.stopAll()
                 for run in runs.values { run.stop() }
                 notes?.close()
-                TerminalRestore.restore()
-                LiveProcessGroups.shared.killAll()
-                if let recording {
-                    if let problem = recording.finish() {
-                        FileHandle.standardError.write(Data("tour: \(problem)\n".utf8))
-                        exit(4)
-                    }
-                    print("Recording written to \(recording.path); replay it with asciinema play \(recording.path)")
-                }
-                exit(0)
+                stopTicking()
+                leave()
             case .redrawAll:
                 screen.invalidate()
             case .edit(let order):
@@ -199,8 +190,7 @@ final class TourLoop: @unchecked Sendable {
             case .cancelBuild(let buildID):
                 rebuilds.cancel(buildID: buildID)
             case .findProgramsToBuild(let pages):
-                // A `stat` of each program and its few sources: well under a millisecond, done before the first frame.
-                perform(model.update(.editLoop(.programsToBuild(pages.filter { $0.programIsStale() }))))
+                perform(model.update(.editLoop(.programsToBuild(rebuilds.stalePrograms(among: pages)))))
             case .reset(let page):
                 rebuilds.reset(page)
             case .undoReset(let page):
@@ -307,9 +297,9 @@ final class TourLoop: @unchecked Sendable {
 
     /// Lends the terminal to the editor, with stdin left to it, and takes everything back after.
     private func handOver(_ order: EditOrder) {
-        input?.suspend()
+        keys.pause()
         let result = editor.open(order)
-        input?.resume()
+        keys.resume()
         // The terminal may have been resized while the editor had it.
         perform(model.update(.resize(screen.adoptTerminalSize())))
         screen.invalidate()
@@ -321,13 +311,12 @@ final class TourLoop: @unchecked Sendable {
         needsFrame = true
         guard !frameScheduled else { return }
         let due = lastFrame + Self.frameInterval
-        let now = monotonicNanoseconds()
-        if now >= due {
+        if clock.now >= due {
             drawFrame()
             return
         }
         frameScheduled = true
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(due - now))) { [self] in
+        clock.wake(at: due, on: queue) { [self] in
             frameScheduled = false
             if needsFrame { drawFrame() }
         }
@@ -335,7 +324,7 @@ final class TourLoop: @unchecked Sendable {
 
     private func drawFrame() {
         needsFrame = false
-        lastFrame = monotonicNanoseconds()
+        lastFrame = clock.now
         let frame = TourRenderer.render(model)
         screen.draw(frame)
         recording?.record(frame, of: model)
@@ -348,11 +337,7 @@ final class TourLoop: @unchecked Sendable {
         guard ticker == nil || tickerInterval != interval else { return }
         ticker?.cancel()
         tickerInterval = interval
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
-        timer.setEventHandler { [unowned self] in handle(.tick(now: monotonicNanoseconds()), drawNow: false) }
-        timer.resume()
-        ticker = timer
+        ticker = clock.repeating(every: interval, on: queue) { [unowned self] in handle(.tick(now: clock.now), drawNow: false) }
     }
 
     private func stopTicking() {

@@ -162,17 +162,6 @@ struct RunnerTests {
         #expect(record.operations.first?.changes.map(\.state) == [.executing])
     }
 
-    @Test func silentForeverEndsStuckThroughTheSilentLimit() async throws {
-        // stuckAfter is long: only the silent limit can end this run inside the suite's time limit.
-        let record = await run("silent-forever", stuckAfter: 300, silentLimit: 0.3)
-        let stall = try #require(record.ending?.stall, "ended \(String(describing: record.ending)), not stuck")
-        #expect(stall.openSpans == [])
-        #expect(stall.unfinishedOperations == [])
-        #expect(stall.dependencyCycle == [])
-        #expect(stall.silentSeconds >= 0.3)
-        #expect(record.output == [])
-    }
-
     @Test func floodIsCountedInFullAndKeptWithinTheLimits() async {
         var limits = RunRecord.Limits()
         limits.outputLines = 1_000

@@ -32,11 +32,14 @@ public struct RunRequest: Sendable {
     /// timeline's state strips and concurrency meter; `TOUR_THREAD_SAMPLER=off` in the host's environment turns it off
     /// for every run.
     public var samplesThreads: Bool
+    /// What the run's times are read from, and the watchdog wakes on: a test moves a `TestClock` by hand.
+    public var clock: any HostClock
 
     public init(executable: String, knobSettings: [KnobSetting] = [], speed: Double = 1, seed: UInt64? = nil,
                 stuckAfter: Double = 3, silentLimit: Double = 15, gracePeriod: Double = 0.5,
                 extraArguments: [String] = [], extraEnvironment: [String: String] = [:], sendsCommands: Bool = false,
-                terminal: TerminalAccess = .none, samplesThreads: Bool = true) {
+                terminal: TerminalAccess = .none, samplesThreads: Bool = true, clock: any HostClock = SystemClock()) {
+        self.clock = clock
         self.sendsCommands = sendsCommands
         self.samplesThreads = samplesThreads
         self.terminal = terminal
@@ -82,8 +85,8 @@ public final class PageRun: @unchecked Sendable {
     /// Serialises delivery: three readers and the watchdog all report into one ordered stream.
     private let deliveryLock = Mutex<Void>(())
     private let ended = DispatchSemaphore(value: 0)
-    /// Set up once in `follow` and touched only from its own queue afterwards.
-    private let watchdog: DispatchSourceTimer
+    /// Asks `checkForStall` on the request's clock while the page runs; set up once in `follow`.
+    private let watchdog = Mutex<ClockWake?>(nil)
     /// The write end of the page's standard input, while it is open.
     private let input = Mutex<Int32?>(nil)
     /// The mark in the environment of the page and of every process it starts (`PageLineage`).
@@ -93,7 +96,7 @@ public final class PageRun: @unchecked Sendable {
 
     /// Starts `request` and returns at once; events flow to `handler` on the runner's threads.
     public static func start(_ request: RunRequest, handler: @escaping @Sendable (HostEvent) -> Void) -> PageRun {
-        let startTime = monotonicNanoseconds()
+        let startTime = request.clock.now
         var changes: [String: String?] = [
             "SWIFT_BACKTRACE": "enable=no",
             PageEnvironment.hostPID: String(getpid()),
@@ -119,9 +122,6 @@ public final class PageRun: @unchecked Sendable {
             return run
         } catch {
             let run = PageRun(request: request, pid: 0, startTime: startTime, lineageMark: mark, leadsItsGroup: false, handler: handler)
-            // libdispatch traps when a source that was never activated is released; this one will never fire.
-            run.watchdog.activate()
-            run.watchdog.cancel()
             run.finish(.failedToStart("\(error)"))
             return run
         }
@@ -140,7 +140,6 @@ public final class PageRun: @unchecked Sendable {
         stuckAfter = request.stuckAfter * slowdown
         silentLimit = request.silentLimit * slowdown
         state = Mutex(State())
-        watchdog = DispatchSource.makeTimerSource(queue: .global())
     }
 
     /// Asks the page to stop: SIGTERM to its process group, then SIGKILL after the grace period.
@@ -188,7 +187,8 @@ public final class PageRun: @unchecked Sendable {
     private func terminate() {
         let target = leadsItsGroup ? -pid : pid
         kill(target, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + request.gracePeriod) { [self] in
+        let clock = request.clock
+        clock.wake(at: clock.now + UInt64(request.gracePeriod * 1e9), on: .global()) { [self] in
             // Once the run has ended its pid and group id are free again and may belong to someone else by now.
             if ending == nil { kill(target, SIGKILL) }
         }
@@ -205,7 +205,7 @@ public final class PageRun: @unchecked Sendable {
     /// whole read, not one per event. Empties `events`, keeping its capacity for the next read.
     private func deliver(_ events: inout [HostEvent]) {
         guard !events.isEmpty else { return }
-        let now = monotonicNanoseconds()
+        let now = request.clock.now
         let running = state.withLock { state -> Bool in
             // A descendant that left the page's group may hold a pipe open after the end: its lines come too late.
             guard state.ending == nil else { return false }
@@ -234,17 +234,18 @@ public final class PageRun: @unchecked Sendable {
     private func follow(_ child: ChildProcess) {
         deliver(.started(pid: child.pid, time: startTime))
         let stdout = PendingEvents(), stderr = PendingEvents(), trace = PendingEvents()
+        let clock = request.clock
         let readers = [
             PipeLineReader(fd: child.stdout, name: "stdout", onLine: { bytes, truncated in
                 stdout.events.append(.output(OutputLine(stream: .stdout, text: Self.text(bytes, truncatedFrom: truncated),
-                                                        time: monotonicNanoseconds())))
+                                                        time: clock.now)))
             }, onReadDone: { [self] in deliver(&stdout.events) }),
             PipeLineReader(fd: child.stderr, name: "stderr", onLine: { bytes, truncated in
                 stderr.events.append(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated),
-                                                        time: monotonicNanoseconds())))
+                                                        time: clock.now)))
             }, onReadDone: { [self] in deliver(&stderr.events) }),
             PipeLineReader(fd: child.trace, name: "trace", onLine: { bytes, truncated in
-                trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder))
+                trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder, at: clock))
             }, onReadDone: { [self] in deliver(&trace.events) }),
         ]
         let samples = request.samplesThreads && ThreadSampler.isOnInThisProcess
@@ -252,9 +253,9 @@ public final class PageRun: @unchecked Sendable {
             deliver(.threadStates(readings, time: time))
         } : nil
         let interval = max(0.02, min(0.25, request.stuckAfter / 10))
-        watchdog.schedule(deadline: .now() + interval, repeating: interval)
-        watchdog.setEventHandler { [self] in checkForStall() }
-        watchdog.resume()
+        watchdog.withLock { watchdog in
+            watchdog = clock.repeating(every: UInt64(interval * 1e9), on: .global()) { [self] in checkForStall() }
+        }
 
         let waiter = Thread { [self] in
             let exit = ProcessExit.reap(child.pid)
@@ -276,7 +277,7 @@ public final class PageRun: @unchecked Sendable {
                 let now = monotonicNanoseconds()
                 _ = reader.waitUntilDone(timeout: now < readersDeadline ? Double(readersDeadline - now) / 1e9 : 0)
             }
-            watchdog.cancel()
+            watchdog.withLock { $0?.cancel() }
             let ending = state.withLock { state -> RunEnding in
                 if let stall = state.stall { return .stuck(stall) }
                 let classified = EndingClassifier.classify(exit, stderrTail: state.stderrTail, crash: state.crash)
@@ -292,14 +293,14 @@ public final class PageRun: @unchecked Sendable {
     private func finish(_ ending: RunEnding) {
         closeInput()
         state.withLock { $0.ending = ending }
-        deliveryLock.withLock { _ in handler(.ended(ending, time: monotonicNanoseconds())) }
+        deliveryLock.withLock { _ in handler(.ended(ending, time: request.clock.now)) }
         ended.signal()
     }
 
     private func checkForStall() {
         let stalled = state.withLock { state -> Bool in
             guard state.ending == nil, state.stall == nil, !state.stopRequested,
-                  let stall = state.record.stall(at: monotonicNanoseconds(), stuckAfter: stuckAfter, silentLimit: silentLimit) else { return false }
+                  let stall = state.record.stall(at: request.clock.now, stuckAfter: stuckAfter, silentLimit: silentLimit) else { return false }
             state.stall = stall
             return true
         }
@@ -313,9 +314,9 @@ public final class PageRun: @unchecked Sendable {
     }
 
     private static func decodeTraceLine(_ bytes: ArraySlice<UInt8>, truncatedFrom: Int?,
-                                        with decoder: inout TraceLineDecoder) -> HostEvent {
+                                        with decoder: inout TraceLineDecoder, at clock: any HostClock) -> HostEvent {
         if let length = truncatedFrom {
-            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: monotonicNanoseconds())
+            return .rejectedTraceLine(reason: TraceLineParser.Failure.oversized(bytes: length).description, time: clock.now)
         }
         switch bytes.withUnsafeBufferPointer({ decoder.decode($0) }) {
         case .success(let event):
@@ -324,7 +325,7 @@ public final class PageRun: @unchecked Sendable {
             }
             return .trace(event)
         case .failure(let failure):
-            return .rejectedTraceLine(reason: failure.description, time: monotonicNanoseconds())
+            return .rejectedTraceLine(reason: failure.description, time: clock.now)
         }
     }
 }

@@ -1,5 +1,6 @@
-/// What changed on a screen from one frame to the next: the one comparison of frames, which both the terminal
-/// (`CursesScreen`) and the escape writer (`FrameEscapes`: `tour notes`, recordings) draw from.
+/// What changed on a screen from one frame to the next: the one comparison of frames, which every `Screen` draws
+/// from: the terminal (`CursesScreen`), the escape writer (`FrameEscapes`: `EscapeScreen` for `tour notes`, and
+/// recordings) and the tests' `TestScreen`.
 public struct FrameDiff: Equatable, Sendable {
     /// One cell to draw, at its column and row.
     public struct Change: Equatable, Sendable {
