@@ -168,12 +168,8 @@ struct GroupsPageTests {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "Lesson07Groups"))
                 process.arguments = ["--speed", "10"]
-                let output = Pipe()
-                process.standardOutput = output
                 process.standardError = FileHandle.nullDevice
-                try process.run()
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                let text = String(decoding: try process.runCapturingOutput(withErrors: false), as: UTF8.self)
                 return (text, process.terminationStatus)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TourCore
 
 /// A script that could not be written or made executable.
 public struct ExecutableWriteFailure: Error, CustomStringConvertible {
@@ -13,12 +14,7 @@ public func writeExecutable(_ text: String, to file: URL) throws {
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
     shell.arguments = ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", file.path]
-    let input = Pipe()
-    shell.standardInput = input
-    try shell.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
-    shell.waitUntilExit()
+    try shell.runFeeding(Data(text.utf8))
     guard shell.terminationStatus == 0 else {
         throw ExecutableWriteFailure(description: "could not write \(file.path): sh exited with \(shell.terminationStatus)")
     }

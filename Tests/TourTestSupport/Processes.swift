@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import TourCore
 
 /// True once `pid` no longer exists, not even as a zombie.
 public func processIsGone(_ pid: pid_t) -> Bool {
@@ -33,12 +34,7 @@ public func runToEnd(_ executable: String, _ arguments: [String], environment: [
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try process.runCapturingOutput(withErrors: true)
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -33,6 +33,7 @@ public final class TestClock: HostClock {
 
     public var now: UInt64 { state.withLock { $0.now } }
 
+    @discardableResult
     public func wake(at deadline: UInt64, on queue: DispatchQueue, _ action: @escaping @Sendable () -> Void) -> ClockWake {
         schedule(deadline: { _ in deadline }, interval: nil, queue: queue, action: action)
     }

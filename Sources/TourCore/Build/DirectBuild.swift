@@ -266,16 +266,12 @@ struct DirectJobs: Codable, Equatable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        let data: Data
         do {
-            try process.run()
+            data = try process.runCapturingOutput(withErrors: true)
         } catch {
             throw DerivationError.failed("could not start \(executable): \(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw DerivationError.failed("\((executable as NSString).lastPathComponent) -### failed: \(text.split(separator: "\n").first ?? "")")

@@ -43,17 +43,9 @@ struct GitHead: Sendable {
         var environment = ProcessInfo.processInfo.environment
         for variable in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"] { environment[variable] = nil }
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let data = try? process.runCapturingOutput(withErrors: false) else { return nil }
         return process.terminationReason == .exit && process.terminationStatus == 0 ? data : nil
     }
 }

@@ -95,16 +95,16 @@ struct ChildProcess {
         return entries
     }
 
-    /// Both ends close on exec, so no other child inherits them and EOF arrives when the page is gone;
-    /// `dup2` clears the flag on the child's copy. The flag is set atomically by `pipe2`: with `pipe` and a later
-    /// `fcntl`, a page spawned at that moment by another thread (two runs starting at once) would inherit the
-    /// write end and hold this run's pipe open for as long as it lives.
+    /// Both ends close on exec (`CloseOnExecPipe`), so no other child inherits them and EOF arrives when the page is
+    /// gone: a page spawned at that moment by another thread (two runs starting at once) would otherwise hold this
+    /// run's pipe open for as long as it lives.
     private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else {
-            throw LaunchError(description: "could not create a pipe: \(String(cString: strerror(errno)))")
+        do {
+            let pipe = try CloseOnExecPipe()
+            return (pipe.readEnd, pipe.writeEnd)
+        } catch {
+            throw LaunchError(description: error.description)
         }
-        return (fds[0], fds[1])
     }
 }
 

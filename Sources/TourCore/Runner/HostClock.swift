@@ -41,6 +41,7 @@ public struct SystemClock: HostClock {
 
     public var now: UInt64 { monotonicNanoseconds() }
 
+    @discardableResult
     public func wake(at deadline: UInt64, on queue: DispatchQueue, _ action: @escaping @Sendable () -> Void) -> ClockWake {
         let wake = ClockWake()
         let now = self.now

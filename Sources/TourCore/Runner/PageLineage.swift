@@ -100,9 +100,8 @@ public enum PageLineage {
     public static var keeperPID: pid_t? { keeper }
 
     private static let keeper: pid_t? = {
-        var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { return nil }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
+        guard let pipe = try? CloseOnExecPipe() else { return nil }
+        let (readEnd, writeEnd) = (pipe.readEnd, pipe.writeEnd)
         defer { close(readEnd) }
         // The write end is kept, unused, for the life of the host; close-on-exec, so no page or build inherits it.
         _ = writeEnd

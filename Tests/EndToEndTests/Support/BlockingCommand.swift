@@ -41,6 +41,9 @@ struct BlockingCommand {
         var fileActions: [ProcessSpawn.FileAction] = [.open(outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600, as: 1)]
         if collectsStandardError { fileActions.append(.duplicate(1, as: 2)) }
         fileActions.append(.open("/dev/null", flags: O_RDONLY, as: 0))
+        // Nothing else of this process: a tmux server the command starts lives on, and a pipe another test had open at
+        // that moment (Foundation's `Pipe` is not close-on-exec) would stay open in it, its reader waiting for an end.
+        fileActions.append(.closeAll(from: 3))
         let pid: pid_t
         do throws(ProcessSpawn.Failure) {
             pid = try ProcessSpawn(executable, arguments: arguments, fileActions: fileActions, signals: .pristine).start()
