@@ -21,6 +21,15 @@ let pages = [
     "14-Starvation",
 ]
 
+/// The levels of "be the scheduler", in order: each an executable target under `Levels/NN-Name/` that runs its real
+/// code on real threads under LessonKit's scheduler (`docs/level-format.md`).
+let levels = [
+    "01-LostUpdate",
+    "02-CheckThenAct",
+    "03-LockOrder",
+    "04-SyncOnOwnQueue",
+]
+
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page
 /// writing them (LessonKit), the protocol decoding them (PageProtocol), the run's record they build (RunModel), the
 /// page's parsed text (PageText), and the terminal's screen (TourTerminal). Unoptimised, they cost several microseconds
@@ -70,6 +79,15 @@ func productName(_ folder: String) -> String {
     "Lesson" + folder.filter { $0 != "-" }
 }
 
+/// `01-LostUpdate` → `Level01LostUpdate`.
+func levelName(_ folder: String) -> String {
+    "Level" + folder.filter { $0 != "-" }
+}
+
+let levelTargets: [Target] = levels.map { folder in
+    .executableTarget(name: levelName(folder), dependencies: ["LessonKit", "PageProtocol"], path: "Levels/\(folder)")
+}
+
 let pageTargets: [Target] = pages.map { folder in
     .executableTarget(name: productName(folder), dependencies: ["LessonKit"], path: "Lessons/\(folder)")
 }
@@ -102,7 +120,8 @@ let package = Package(
         .executable(name: "tour", targets: ["tour"]),
         .library(name: "LessonKit", targets: ["LessonKit"]),
     ] + pages.map { .executable(name: productName($0), targets: [productName($0)]) }
-      + exercisePages.map { .executable(name: exerciseName($0), targets: [exerciseName($0)]) },
+      + exercisePages.map { .executable(name: exerciseName($0), targets: [exerciseName($0)]) }
+      + levels.map { .executable(name: levelName($0), targets: [levelName($0)]) },
     targets: [
         .target(name: "PageProtocol", swiftSettings: optimisedEvenInDebug),
         // glibc's Linux calls and GNU extensions, which Swift's `Glibc` leaves out (`_GNU_SOURCE`): a header and a
@@ -170,5 +189,8 @@ let package = Package(
                 [exerciseName(folder), solutionName(folder)] + exerciseVariants.map { variantName(folder, $0) }
             }.map { .target(name: $0) } + pages.map { .target(name: productName($0)) }
         ),
-    ] + pageTargets + exerciseTargets
+        // Every level's program, run as the host runs it: its search finds the failure, its fix's finds none, and its
+        // shortest failing schedule replays to the same failure.
+        .testTarget(name: "LevelTests", dependencies: ["TourCore", "PageProtocol", "TourTestSupport"] + levels.map { .target(name: levelName($0)) }),
+    ] + pageTargets + exerciseTargets + levelTargets
 )

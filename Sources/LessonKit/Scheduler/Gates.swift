@@ -1,0 +1,211 @@
+import Dispatch
+import Foundation
+import PageProtocol
+
+/// How a gate was passed: uncontrolled (or by a thread the run does not know), so the real operation runs as in any
+/// program; granted a step by the driver, with the run's lock held for the gate to update its model; or let through
+/// without a step because the run is over and its threads are being joined.
+enum GateOutcome {
+    case free
+    case granted(thread: Int)
+    case drained(thread: Int)
+}
+
+extension LevelRun {
+    /// A gate: outside the scheduler, one load of `controlled` and the event a `mark` sends; under it, the calling
+    /// thread parks until the driver picks it.
+    @inline(__always)
+    func gate(_ action: @autoclosure () -> String, line: Int, blocker: @escaping () -> Blocker? = { nil }) -> GateOutcome {
+        guard controlled else {
+            let session = LessonSession.shared
+            session.emit(.mark(name: action()))
+            session.narrate("• \(action())")
+            return .free
+        }
+        guard let thread = currentThread else { return .free }
+        return park(thread, action: action(), line: line, blocker: blocker) ? .granted(thread: thread) : .drained(thread: thread)
+    }
+}
+
+/// A value the level's threads share. Its `load` and `store` are two steps, so `count.store(count.load() + 1)` splits
+/// the way `count += 1` does in the machine: another thread can step between the two.
+public final class Shared<Value: Sendable>: @unchecked Sendable {
+    public let name: String
+    var storage: Value
+    unowned let run: LevelRun
+
+    init(_ name: String, _ initial: Value, run: LevelRun) {
+        self.name = name
+        storage = initial
+        self.run = run
+    }
+
+    public func load(line: Int = #line) -> Value {
+        switch run.gate("load \(name)", line: line) {
+        case .free, .drained:
+            return storage
+        case .granted:
+            let value = storage
+            run.describeLastStep("load \(name) → \(value)")
+            run.condition.unlock()
+            return value
+        }
+    }
+
+    public func store(_ value: Value, line: Int = #line) {
+        switch run.gate("store \(name) = \(value)", line: line) {
+        case .free, .drained:
+            storage = value
+        case .granted:
+            storage = value
+            run.condition.unlock()
+        }
+    }
+
+    /// The value once the run's threads are joined, for the level's check; not a step.
+    public var value: Value { storage }
+}
+
+/// A lock whose `lock` and `unlock` are steps. Under the scheduler it knows its holder, so a thread that asks for it
+/// while another holds it is blocked on it, not offered; the real `NSLock` is still taken, and is free whenever the
+/// driver grants it.
+public final class GatedLock: @unchecked Sendable {
+    public let name: String
+    let real = NSLock()
+    var holder: Int?
+    unowned let run: LevelRun
+
+    init(_ name: String, run: LevelRun) {
+        self.name = name
+        self.run = run
+    }
+
+    public func lock(line: Int = #line) {
+        let waitsFor = "lock \(name)"
+        switch run.gate(waitsFor, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        case .free:
+            real.lock()
+        case .granted(let thread):
+            holder = thread
+            run.take(name, by: thread)
+            run.condition.unlock()
+            real.lock()
+        case .drained:
+            break
+        }
+    }
+
+    public func unlock(line: Int = #line) {
+        switch run.gate("unlock \(name)", line: line) {
+        case .free:
+            real.unlock()
+        case .granted(let thread):
+            releaseHeld(by: thread)
+            run.condition.unlock()
+        case .drained(let thread):
+            run.condition.lock()
+            releaseHeld(by: thread)
+            run.condition.unlock()
+        }
+    }
+
+    /// Takes the lock, runs `body`, gives the lock back: two steps around it, both on the caller's line.
+    public func withLock<T>(line: Int = #line, _ body: () throws -> T) rethrows -> T {
+        lock(line: line)
+        defer { unlock(line: line) }
+        return try body()
+    }
+
+    /// Under the run's lock: lets go of the real lock if `thread` holds it (a drained thread may never have taken it).
+    private func releaseHeld(by thread: Int) {
+        guard holder == thread else { return }
+        holder = nil
+        run.release(name, by: thread)
+        real.unlock()
+    }
+}
+
+/// A counting semaphore whose `wait` and `signal` are steps: a `wait` at zero is blocked, on a semaphore nobody holds.
+public final class GatedSemaphore: @unchecked Sendable {
+    public let name: String
+    /// Made at zero and signalled up to its value: libdispatch traps when a semaphore is freed below the value it was
+    /// made with, which a run ended early (a deadlock) would do.
+    let real = DispatchSemaphore(value: 0)
+    var count: Int
+    unowned let run: LevelRun
+
+    init(_ name: String, value: Int, run: LevelRun) {
+        self.name = name
+        count = value
+        self.run = run
+        for _ in 0..<value { real.signal() }
+    }
+
+    public func wait(line: Int = #line) {
+        let waitsFor = "semaphore \(name)"
+        switch run.gate("wait \(name)", line: line, blocker: { [unowned self] in count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil) }) {
+        case .free:
+            real.wait()
+        case .granted:
+            count -= 1
+            run.condition.unlock()
+            real.wait()
+        case .drained:
+            break
+        }
+    }
+
+    public func signal(line: Int = #line) {
+        switch run.gate("signal \(name)", line: line) {
+        case .free:
+            real.signal()
+        case .granted:
+            count += 1
+            run.condition.unlock()
+            real.signal()
+        case .drained:
+            run.condition.lock()
+            count += 1
+            run.condition.unlock()
+            real.signal()
+        }
+    }
+}
+
+/// A serial `DispatchQueue` whose `sync` is a step. Modelled as what it is: while a block sent with `sync` runs, the
+/// queue is held by the thread that sent it, and another `sync` onto it waits, the sender's own included; that one
+/// waits for itself, which GCD reports by trapping ("dispatch_sync called on queue already owned by current thread")
+/// and the scheduler sees as a deadlock before the real call is made.
+public final class GatedQueue: @unchecked Sendable {
+    public let label: String
+    public let real: DispatchQueue
+    var holder: Int?
+    unowned let run: LevelRun
+
+    init(_ label: String, run: LevelRun) {
+        self.label = label
+        real = DispatchQueue(label: label)
+        self.run = run
+    }
+
+    public func sync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
+        let waitsFor = "queue \(label)"
+        switch run.gate("sync onto \(label)", line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        case .free:
+            return try real.sync(execute: block)
+        case .granted(let thread):
+            holder = thread
+            run.take(waitsFor, by: thread)
+            run.condition.unlock()
+            defer {
+                run.condition.lock()
+                holder = nil
+                run.release(waitsFor, by: thread)
+                run.condition.unlock()
+            }
+            return try real.sync(execute: block)
+        case .drained:
+            return try block()
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PageProtocol
+
+/// One run of a level's body: its threads, its gated values and primitives, and, in controlled mode, the controller
+/// that lets exactly one thread run between gates while the others stay parked at theirs.
+///
+/// A level's body is called once a run with a fresh `LevelRun`, makes its state through it (`shared`, `lock`,
+/// `semaphore`, `serialQueue`), starts its threads (`thread`, `onQueue`) and returns the check its end is judged by.
+/// Uncontrolled (the level run as a page), the gates only send the `mark` a page would, and the threads race as the
+/// machine lets them. Controlled, every thread parks at each gate on a semaphore of its own, and the driver (play or
+/// the search) picks which parked thread takes its step; the thread then runs alone until its next gate, so the
+/// schedule alone decides the outcome.
+public final class LevelRun: @unchecked Sendable {
+    /// Whether a driver picks the steps: read once a gate, the whole cost of a gate outside the scheduler besides its mark.
+    public let controlled: Bool
+    /// Whether the level plays its fix.
+    public let fixed: Bool
+
+    /// Guards everything below, and the model state of every gated primitive of the run (holders, counts).
+    let condition = NSCondition()
+    let names: [String]
+    var threads: [GatedThread]
+    var steps: [LevelStep] = []
+    /// Set when the run is over before its threads finished (a deadlock, a failure found by a gate, the end of play):
+    /// every gate then lets its thread through without a step, so the threads run to their ends and are joined.
+    var draining = false
+    /// A failure a thread found on its way (an assertion of the level, a crash recorded instead of trapping).
+    var reportedFailure: LevelFailure?
+    var sharedValues: [(name: String, value: () -> String)] = []
+
+    init(names: [String], controlled: Bool, fixed: Bool) {
+        self.names = names
+        self.controlled = controlled
+        self.fixed = fixed
+        threads = names.map { _ in GatedThread() }
+    }
+
+    // MARK: What a level's body makes
+
+    /// A value the threads share, whose loads and stores are steps.
+    public func shared<Value: Sendable>(_ name: String, _ initial: Value) -> Shared<Value> {
+        let value = Shared(name, initial, run: self)
+        sharedValues.append((name, { "\(value.storage)" }))
+        return value
+    }
+
+    public func lock(_ name: String) -> GatedLock { GatedLock(name, run: self) }
+
+    public func semaphore(_ name: String, value: Int) -> GatedSemaphore { GatedSemaphore(name, value: value, run: self) }
+
+    public func serialQueue(_ label: String) -> GatedQueue { GatedQueue(label, run: self) }
+
+    /// Starts the level's thread `number` (1-based, as its description names it) as a `Thread` of its own.
+    public func thread(_ number: Int, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [self] in enter(number, body) }
+        thread.name = names[number - 1]
+        thread.start()
+    }
+
+    /// Runs the level's thread `number` as a block sent to `queue` (a worker of GCD's pool runs it).
+    public func onQueue(_ queue: DispatchQueue, as number: Int, _ body: @escaping @Sendable () -> Void) {
+        queue.async { [self] in enter(number, body) }
+    }
+
+    /// Records a failure found inside a thread: the run ends at the next gate, and this is its failure.
+    public func fail(_ failure: LevelFailure) {
+        condition.lock()
+        if reportedFailure == nil { reportedFailure = failure }
+        if controlled { draining = true }
+        condition.unlock()
+    }
+
+    // MARK: Threads and gates
+
+    func enter(_ number: Int, _ body: @Sendable () -> Void) {
+        GateTicket.$current.withValue(GateTicket(run: self, thread: number)) { body() }
+        condition.lock()
+        threads[number - 1].state = .finished
+        threads[number - 1].pending = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The current thread's number in this run, or nil for a thread the level did not start through the run (an
+    /// escaped thread, which gates let through ungated).
+    var currentThread: Int? {
+        guard let ticket = GateTicket.current, ticket.run === self else { return nil }
+        return ticket.thread
+    }
+
+    /// Parks the calling thread at a gate until the driver picks it, then returns `.granted` with the run's lock
+    /// held, for the gate to update its primitive's model; `.drained` when the run is over (lock not held).
+    /// `blocker`, read under the lock, says what the step waits for while it cannot be taken.
+    func park(_ thread: Int, action: String, line: Int, blocker: @escaping () -> Blocker?) -> Bool {
+        condition.lock()
+        if draining {
+            condition.unlock()
+            return false
+        }
+        threads[thread - 1].state = .parked
+        threads[thread - 1].pending = Pending(action: action, line: line, blocker: blocker)
+        let wake = threads[thread - 1].wake
+        condition.broadcast()
+        condition.unlock()
+        wake.wait()
+        condition.lock()
+        if draining {
+            condition.unlock()
+            return false
+        }
+        return true
+    }
+
+    /// Replaces the action of the step just taken, once the gate knows its result ("load count" → "load count → 0").
+    func describeLastStep(_ action: String) {
+        if !steps.isEmpty { steps[steps.count - 1].action = action }
+    }
+
+    func take(_ resource: String, by thread: Int) { threads[thread - 1].holds.append(resource) }
+
+    func release(_ resource: String, by thread: Int) {
+        if let index = threads[thread - 1].holds.lastIndex(of: resource) { threads[thread - 1].holds.remove(at: index) }
+    }
+}
+
+/// Which run and which of its threads the current code runs as: a task-local value, so it holds on a `Thread`, on a
+/// GCD worker for the length of one block, and in a task.
+struct GateTicket: Sendable {
+    @TaskLocal static var current: GateTicket?
+    let run: LevelRun
+    let thread: Int
+}
+
+/// What a step waits for while it cannot be taken, and who holds it (nil when nobody does: a semaphore at zero).
+struct Blocker {
+    let waitsFor: String
+    let heldBy: Int?
+}
+
+struct Pending {
+    let action: String
+    let line: Int
+    let blocker: () -> Blocker?
+}
+
+/// A thread of a run as the controller sees it.
+struct GatedThread {
+    enum State { case starting, running, parked, finished }
+    var state = State.starting
+    var pending: Pending?
+    var holds: [String] = []
+    /// What the thread parks on: one semaphore a thread, so waking it wakes no other.
+    let wake = DispatchSemaphore(value: 0)
+}
