@@ -54,6 +54,7 @@ final class LevelDriver {
     /// is over. The caller offers only enabled threads.
     func step(_ thread: Int) {
         run.condition.lock()
+        precondition(enabledLocked.contains(thread), "T\(thread) was offered a step it cannot take")
         let record = run.threads[thread - 1]
         run.steps.append(LevelStep(thread: thread, action: record.pending?.action ?? "step"))
         run.threads[thread - 1].state = .running
