@@ -28,6 +28,7 @@ let levels = [
     "02-CheckThenAct",
     "03-LockOrder",
     "04-SyncOnOwnQueue",
+    "05-ResumedTwice",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page

@@ -10,7 +10,7 @@ import TourTestSupport
 /// `awaitBlocking`); nothing here waits on time.
 @Suite("Level programs", .bodiesBelowTheRunner, .timeLimit(.minutes(2)))
 struct LevelProgramTests {
-    static let levels = ["Level01LostUpdate", "Level02CheckThenAct", "Level03LockOrder", "Level04SyncOnOwnQueue"]
+    static let levels = ["Level01LostUpdate", "Level02CheckThenAct", "Level03LockOrder", "Level04SyncOnOwnQueue", "Level05ResumedTwice"]
 
     @Test(arguments: levels)
     func theSearchFindsTheFailureAndTheShortestScheduleReplaysToIt(product: String) async throws {
@@ -53,11 +53,17 @@ struct LevelProgramTests {
         let shortest = try #require(try JSONDecoder().decode(ExploreReport.self, from: Data(explored.output.utf8)).shortest)
         let input = "9\nx\n" + shortest.steps.map { "\($0.thread)\n" }.joined() + "1\n"
         let played = try await play(product, input: input)
-        #expect(played.count == shortest.steps.count + 4)
         #expect(played[1].refusal?.contains("from 1 to \(description.threads.count)") == true)
         #expect(played[1].steps.isEmpty && played[2].steps.isEmpty)
-        #expect(played[played.count - 1].refusal?.contains("the run has ended") == true)
-        #expect(played[played.count - 1].steps == played[played.count - 2].steps)
+        if shortest.failure.kind == .crash {
+            // The crash is made for real, after the state that names it: nothing answers the step after it.
+            #expect(played.count == shortest.steps.count + 3)
+            #expect(played.last?.failure == shortest.failure)
+        } else {
+            #expect(played.count == shortest.steps.count + 4)
+            #expect(played[played.count - 1].refusal?.contains("the run has ended") == true)
+            #expect(played[played.count - 1].steps == played[played.count - 2].steps)
+        }
     }
 
     @Test func badArgumentsSayWhatIsWrongAndExitTwo() async throws {
@@ -77,6 +83,8 @@ struct LevelProgramTests {
             process.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: product))
             process.arguments = ["--play"]
             process.standardInput = try FileHandle(forReadingFrom: scratch)
+            // A level that crashes for real (a continuation resumed twice) prints the runtime's backtrace there.
+            process.standardError = FileHandle.nullDevice
             return String(decoding: try process.runCapturingOutput(withErrors: false), as: UTF8.self)
         }
         return try output.split(separator: "\n").map { try JSONDecoder().decode(PlayState.self, from: Data($0.utf8)) }

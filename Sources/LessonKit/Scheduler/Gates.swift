@@ -209,3 +209,44 @@ public final class GatedQueue: @unchecked Sendable {
         }
     }
 }
+
+/// A checked continuation whose `resume` is a step. A second resume is the crash the runtime reports ("SWIFT TASK
+/// CONTINUATION MISUSE: … tried to resume its continuation more than once"): in play (and run as a page) it really
+/// happens, so the runtime's own message is seen; in a search it is recorded as the run's `crash` and not made, so
+/// one schedule's crash does not end the search.
+public final class GatedContinuation<Value: Sendable>: @unchecked Sendable {
+    public let name: String
+    let real: CheckedContinuation<Value, Never>
+    /// The function that made the continuation, as the runtime's message names it.
+    let function: String
+    var resumed = false
+    unowned let run: LevelRun
+
+    public init(_ name: String, _ real: CheckedContinuation<Value, Never>, run: LevelRun, function: String = #function) {
+        self.name = name
+        self.real = real
+        self.function = function
+        self.run = run
+    }
+
+    public func resume(returning value: Value, line: Int = #line) {
+        switch run.gate("resume \(name) with \(value)", line: line) {
+        case .free:
+            real.resume(returning: value)
+        case .granted:
+            let again = resumed
+            resumed = true
+            run.condition.unlock()
+            guard again else { return real.resume(returning: value) }
+            let crash = LevelFailure(kind: .crash, message: "SWIFT TASK CONTINUATION MISUSE: \(function) tried to resume its continuation more than once, returning \(value)!")
+            if let beforeTrap = run.beforeTrap {
+                beforeTrap(crash)
+                real.resume(returning: value)
+            } else {
+                run.fail(crash)
+            }
+        case .drained:
+            break
+        }
+    }
+}

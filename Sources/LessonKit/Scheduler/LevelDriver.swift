@@ -27,9 +27,14 @@ final class LevelDriver {
     /// Set when a thread did not reach a gate in time: it still runs, unjoinable, so the process must end soon.
     private(set) var runaway: String?
 
-    init(_ level: Level, fixed: Bool) {
+    /// `beforeTrap`, given in play, is told of a crash the level is about to really make (see `LevelRun.beforeTrap`).
+    init(_ level: Level, fixed: Bool, beforeTrap: ((LevelDriver, LevelFailure) -> Void)? = nil) {
         run = LevelRun(names: level.description.threads, controlled: true, fixed: fixed)
         check = level.body(run)
+        // Set before any step, which is when a gate could trap.
+        if let beforeTrap {
+            run.beforeTrap = { [unowned self] crash in beforeTrap(self, crash) }
+        }
         settle()
     }
 
@@ -135,7 +140,8 @@ final class LevelDriver {
     }
 
     /// The run as play shows it.
-    func state(refusal: String? = nil) -> PlayState {
+    /// `crash`, when given, is a crash about to happen: the state is the run's end with it.
+    func state(refusal: String? = nil, crash: LevelFailure? = nil) -> PlayState {
         run.condition.lock()
         defer { run.condition.unlock() }
         let threads = run.threads.enumerated().map { index, thread -> LevelThreadState in
@@ -146,6 +152,7 @@ final class LevelDriver {
                                     next: thread.pending?.action, blockedOn: blocker?.waitsFor, holds: thread.holds)
         }
         let shared = run.sharedValues.map { SharedValueState(name: $0.name, value: $0.value()) }
-        return PlayState(threads: threads, shared: shared, steps: run.steps, ended: ended, failure: failure, refusal: refusal)
+        return PlayState(threads: threads, shared: shared, steps: run.steps, ended: ended || crash != nil, failure: crash ?? failure,
+                         refusal: refusal)
     }
 }

@@ -117,7 +117,7 @@ public enum LevelMain {
 
     /// Play: a state after the start, then one a line of input.
     static func play(_ level: Level, fixed: Bool) -> Never {
-        let driver = LevelDriver(level, fixed: fixed)
+        let driver = LevelDriver(level, fixed: fixed) { driver, crash in printLine(driver.state(crash: crash)) }
         printLine(driver.state())
         while let line = readLine() {
             printLine(playStep(driver, input: line, threads: level.description.threads.count))

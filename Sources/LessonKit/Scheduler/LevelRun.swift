@@ -27,6 +27,10 @@ public final class LevelRun: @unchecked Sendable {
     /// A failure a thread found on its way (an assertion of the level, a crash recorded instead of trapping).
     var reportedFailure: LevelFailure?
     var sharedValues: [(name: String, value: () -> String)] = []
+    /// Set in play: a gate about to make the program trap (a continuation resumed twice) calls it first with the
+    /// crash, so the player's last state names it; the runtime's own message follows on standard error. Unset in a
+    /// search, where the crash is recorded instead of made.
+    var beforeTrap: ((LevelFailure) -> Void)?
 
     init(names: [String], controlled: Bool, fixed: Bool) {
         self.names = names
