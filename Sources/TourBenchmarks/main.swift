@@ -68,16 +68,21 @@ struct EventFloor {
 /// One `mark`, kept out of line so callgrind can count it by name and the timed loop cannot be folded.
 @inline(never) func markOnce() { mark("benchmark") }
 
+/// A level's gate outside the scheduler: a shared value's store, which sends the mark naming its step.
+let uncontrolledRun = LevelRun(uncontrolledWith: ["T1"])
+let gatedValue = uncontrolledRun.shared("count", 0)
+@inline(never) func gateOnce() { gatedValue.store(1) }
+
 /// One span with an empty body: both of its events.
 @inline(never) func spanOnce() { trace("benchmark") {} }
 
-/// Trace cost at the call site, with fd 3 on a drained pipe as a page has it: `mark`, a span and the floor,
-/// interleaved batch by batch so a slow phase of the machine falls on all three alike.
+/// Trace cost at the call site, with fd 3 on a drained pipe as a page has it: `mark`, a span, a level's gate outside
+/// the scheduler and the floor, interleaved batch by batch so a slow phase of the machine falls on all three alike.
 func traceCallCost() {
     connectTracePipeToDrain()
     let floor = EventFloor()
     let batch = 100
-    var perEvent: (floor: [Double], mark: [Double], span: [Double]) = ([], [], [])
+    var perEvent: (floor: [Double], mark: [Double], span: [Double], gate: [Double]) = ([], [], [], [])
     func timed(_ body: () -> Void) -> Double {
         let start = monotonicNanoseconds()
         for _ in 0..<batch { body() }
@@ -87,17 +92,21 @@ func traceCallCost() {
         let floorCost = timed(floor.event)
         let markCost = timed(markOnce)
         let spanCost = timed(spanOnce)
+        let gateCost = timed(gateOnce)
         // The first rounds warm caches and the session up.
         guard round >= 100 else { continue }
         perEvent.floor.append(floorCost)
         perEvent.mark.append(markCost)
         perEvent.span.append(spanCost)
+        perEvent.gate.append(gateCost)
     }
     let floorMedian = median(perEvent.floor)
     Swift.print(String(format: "trace call site (%d batches of %d): floor median %.0f ns; mark median %.0f ns, p90 %.0f ns (%.1f× the floor); span (both events) median %.0f ns, p90 %.0f ns (%.1f× the floor)",
                        perEvent.mark.count, batch, floorMedian,
                        median(perEvent.mark), percentile(perEvent.mark, 0.9), median(perEvent.mark) / floorMedian,
                        median(perEvent.span), percentile(perEvent.span, 0.9), median(perEvent.span) / floorMedian))
+    Swift.print(String(format: "a level's gate outside the scheduler (a shared value's store): median %.0f ns, %.2f× a mark's in the same run",
+                       median(perEvent.gate), median(perEvent.gate) / median(perEvent.mark)))
 }
 
 /// The loop callgrind counts, under a name of its own for `--toggle-collect` (see docs/benchmarks.md): the

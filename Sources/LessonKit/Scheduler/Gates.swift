@@ -12,14 +12,15 @@ enum GateOutcome {
 }
 
 extension LevelRun {
-    /// A gate: outside the scheduler, one load of `controlled` and the event a `mark` sends; under it, the calling
-    /// thread parks until the driver picks it.
+    /// A gate: outside the scheduler, one load of `controlled` and the event a `mark` sends, named `mark` (made once,
+    /// with the primitive: a name built at each gate cost more than the mark); under it, the calling thread parks
+    /// until the driver picks it, and the step is shown as `action` ("store count = 1").
     @inline(__always)
-    func gate(_ action: @autoclosure () -> String, line: Int, blocker: @escaping () -> Blocker? = { nil }) -> GateOutcome {
+    func gate(_ mark: String, _ action: @autoclosure () -> String, line: Int, blocker: @escaping () -> Blocker? = { nil }) -> GateOutcome {
         guard controlled else {
             let session = LessonSession.shared
-            session.emit(.mark(name: action()))
-            session.narrate("• \(action())")
+            session.emit(.mark(name: mark))
+            session.narrate("• \(mark)")
             return .free
         }
         guard let thread = currentThread else { return .free }
@@ -33,27 +34,31 @@ public final class Shared<Value: Sendable>: @unchecked Sendable {
     public let name: String
     var storage: Value
     unowned let run: LevelRun
+    let loadWords: String
+    let storeWords: String
 
     init(_ name: String, _ initial: Value, run: LevelRun) {
         self.name = name
         storage = initial
         self.run = run
+        loadWords = "load \(name)"
+        storeWords = "store \(name)"
     }
 
     public func load(line: Int = #line) -> Value {
-        switch run.gate("load \(name)", line: line) {
+        switch run.gate(loadWords, loadWords, line: line) {
         case .free, .drained:
             return storage
         case .granted:
             let value = storage
-            run.describeLastStep("load \(name) → \(value)")
+            run.describeLastStep("\(loadWords) → \(value)")
             run.condition.unlock()
             return value
         }
     }
 
     public func store(_ value: Value, line: Int = #line) {
-        switch run.gate("store \(name) = \(value)", line: line) {
+        switch run.gate(storeWords, "\(storeWords) = \(value)", line: line) {
         case .free, .drained:
             storage = value
         case .granted:
@@ -74,15 +79,19 @@ public final class GatedLock: @unchecked Sendable {
     let real = NSLock()
     var holder: Int?
     unowned let run: LevelRun
+    let lockWords: String
+    let unlockWords: String
 
     init(_ name: String, run: LevelRun) {
         self.name = name
         self.run = run
+        lockWords = "lock \(name)"
+        unlockWords = "unlock \(name)"
     }
 
     public func lock(line: Int = #line) {
-        let waitsFor = "lock \(name)"
-        switch run.gate(waitsFor, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        let waitsFor = lockWords
+        switch run.gate(lockWords, lockWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
         case .free:
             real.lock()
         case .granted(let thread):
@@ -96,7 +105,7 @@ public final class GatedLock: @unchecked Sendable {
     }
 
     public func unlock(line: Int = #line) {
-        switch run.gate("unlock \(name)", line: line) {
+        switch run.gate(unlockWords, unlockWords, line: line) {
         case .free:
             real.unlock()
         case .granted(let thread):
@@ -133,17 +142,21 @@ public final class GatedSemaphore: @unchecked Sendable {
     let real = DispatchSemaphore(value: 0)
     var count: Int
     unowned let run: LevelRun
+    let waitWords: String
+    let signalWords: String
 
     init(_ name: String, value: Int, run: LevelRun) {
         self.name = name
         count = value
         self.run = run
+        waitWords = "wait \(name)"
+        signalWords = "signal \(name)"
         for _ in 0..<value { real.signal() }
     }
 
     public func wait(line: Int = #line) {
         let waitsFor = "semaphore \(name)"
-        switch run.gate("wait \(name)", line: line, blocker: { [unowned self] in count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil) }) {
+        switch run.gate(waitWords, waitWords, line: line, blocker: { [unowned self] in count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil) }) {
         case .free:
             real.wait()
         case .granted:
@@ -156,7 +169,7 @@ public final class GatedSemaphore: @unchecked Sendable {
     }
 
     public func signal(line: Int = #line) {
-        switch run.gate("signal \(name)", line: line) {
+        switch run.gate(signalWords, signalWords, line: line) {
         case .free:
             real.signal()
         case .granted:
@@ -181,16 +194,18 @@ public final class GatedQueue: @unchecked Sendable {
     public let real: DispatchQueue
     var holder: Int?
     unowned let run: LevelRun
+    let syncWords: String
 
     init(_ label: String, run: LevelRun) {
         self.label = label
         real = DispatchQueue(label: label)
         self.run = run
+        syncWords = "sync onto \(label)"
     }
 
     public func sync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
         let waitsFor = "queue \(label)"
-        switch run.gate("sync onto \(label)", line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        switch run.gate(syncWords, syncWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
         case .free:
             return try real.sync(execute: block)
         case .granted(let thread):
@@ -221,16 +236,18 @@ public final class GatedContinuation<Value: Sendable>: @unchecked Sendable {
     let function: String
     var resumed = false
     unowned let run: LevelRun
+    let resumeWords: String
 
     public init(_ name: String, _ real: CheckedContinuation<Value, Never>, run: LevelRun, function: String = #function) {
         self.name = name
         self.real = real
         self.function = function
         self.run = run
+        resumeWords = "resume \(name)"
     }
 
     public func resume(returning value: Value, line: Int = #line) {
-        switch run.gate("resume \(name) with \(value)", line: line) {
+        switch run.gate(resumeWords, "\(resumeWords) with \(value)", line: line) {
         case .free:
             real.resume(returning: value)
         case .granted:

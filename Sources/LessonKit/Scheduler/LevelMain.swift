@@ -152,7 +152,7 @@ public enum LevelMain {
 
     /// The level as a page: one uncontrolled run, its gates marks on the lanes, its check printed.
     static func runAsPage(_ level: Level) -> Never {
-        let run = LevelRun(names: level.description.threads, controlled: false, fixed: false)
+        let run = LevelRun(uncontrolledWith: level.description.threads)
         let check = level.body(run)
         let deadline = Date(timeIntervalSinceNow: 10)
         run.condition.lock()

@@ -32,6 +32,11 @@ public final class LevelRun: @unchecked Sendable {
     /// search, where the crash is recorded instead of made.
     var beforeTrap: ((LevelFailure) -> Void)?
 
+    /// A run outside the scheduler, as the level run as a page has (and a benchmark of a gate's cost).
+    public convenience init(uncontrolledWith names: [String]) {
+        self.init(names: names, controlled: false, fixed: false)
+    }
+
     init(names: [String], controlled: Bool, fixed: Bool) {
         self.names = names
         self.controlled = controlled
