@@ -66,6 +66,13 @@ struct LevelProgramTests {
         }
     }
 
+    @Test func everyLevelFolderIsTested() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Levels")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        #expect(folders.map { "Level" + $0.filter { $0 != "-" } }.sorted() == Self.levels)
+    }
+
     @Test func badArgumentsSayWhatIsWrongAndExitTwo() async throws {
         let run = try await runToEnd(BuildProducts.executable(named: Self.levels[0]), ["--explore", "--random", "3"], label: "bad")
         #expect(run.status == 2)

@@ -122,4 +122,14 @@ struct SchedulerTests {
         #expect(throws: LevelMain.ArgumentProblem.self) { try LevelMain.mode(["--play", "3"]) }
         #expect(throws: LevelMain.ArgumentProblem.self) { try LevelMain.mode(["--walk"]) }
     }
+
+    @Test func theLevelFormatDocListsTheModesLevelMainTakes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/level-format.md"), encoding: .utf8)
+        for line in LevelMain.usage.split(separator: "\n") {
+            let mode = line.replacingOccurrences(of: "usage: ", with: "").trimmingCharacters(in: .whitespaces)
+            #expect(doc.contains(mode), "docs/level-format.md lists '\(mode)'")
+        }
+    }
 }
