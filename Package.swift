@@ -29,6 +29,7 @@ let levels = [
     "03-LockOrder",
     "04-SyncOnOwnQueue",
     "05-ResumedTwice",
+    "06-ActorReentrancy",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page

@@ -28,6 +28,22 @@ extension LevelRun {
     }
 }
 
+extension LevelRun {
+    /// A gate for a task: as `gate`, but under the scheduler the task suspends rather than block its thread.
+    /// `onGrant` updates the primitive's model under the run's lock; returns false when drained.
+    func suspendingGate(_ mark: String, _ action: @autoclosure () -> String, line: Int,
+                        blocker: @escaping () -> Blocker? = { nil }, onGrant: (Int) -> Void) async -> Bool {
+        guard controlled else {
+            let session = LessonSession.shared
+            session.emit(.mark(name: mark))
+            session.narrate("• \(mark)")
+            return false
+        }
+        guard let thread = currentThread else { return false }
+        return await parkSuspending(thread, action: action(), line: line, blocker: blocker, onGrant: onGrant)
+    }
+}
+
 /// A value the level's threads share. Its `load` and `store` are two steps, so `count.store(count.load() + 1)` splits
 /// the way `count += 1` does in the machine: another thread can step between the two.
 public final class Shared<Value: Sendable>: @unchecked Sendable {
@@ -265,5 +281,63 @@ public final class GatedContinuation<Value: Sendable>: @unchecked Sendable {
         case .drained:
             break
         }
+    }
+}
+
+/// An actor as the scheduler sees it: held by the task running on it, from a `call` until the method returns, except
+/// across an `await` inside it, where the actor is free for another call (reentrancy) and the task must wait for it
+/// again to go on. The level's actor is a real `actor`; this is its model, which its methods mark.
+public final class GatedActor: @unchecked Sendable {
+    public let name: String
+    var holder: Int?
+    unowned let run: LevelRun
+    let callWords: String
+    let backWords: String
+
+    init(_ name: String, run: LevelRun) {
+        self.name = name
+        self.run = run
+        callWords = "call \(name)"
+        backWords = "back on \(name)"
+    }
+
+    /// Calls one of the actor's methods in `body`: a step, blocked while another task runs on the actor.
+    public func call<T: Sendable>(_ method: String, line: Int = #line, _ body: @Sendable () async -> T) async -> T {
+        let granted = await run.suspendingGate(callWords, "\(callWords).\(method)", line: line, blocker: waitForActor) {
+            take(by: $0)
+        }
+        let result = await body()
+        // The method returned: the actor is free. Nothing else steps before this thread reaches its next gate.
+        if granted, let thread = run.currentThread {
+            run.condition.withLock {
+                if holder == thread {
+                    holder = nil
+                    run.release(name, by: thread)
+                }
+            }
+        }
+        return result
+    }
+
+    /// An `await` inside one of the actor's methods, of `body` (off the actor): a step that lets the actor go, then
+    /// one that takes it back, blocked while another task runs on it.
+    public func await<T: Sendable>(_ what: String, line: Int = #line, _ body: @Sendable () async -> T) async -> T {
+        let words = "await \(what)"
+        _ = await run.suspendingGate(words, words, line: line) { thread in
+            holder = nil
+            run.release(name, by: thread)
+        }
+        let result = await body()
+        _ = await run.suspendingGate(backWords, backWords, line: line, blocker: waitForActor) { take(by: $0) }
+        return result
+    }
+
+    private func take(by thread: Int) {
+        holder = thread
+        run.take(name, by: thread)
+    }
+
+    private var waitForActor: () -> Blocker? {
+        { [unowned self] in holder.map { Blocker(waitsFor: "actor \(name)", heldBy: $0) } }
     }
 }

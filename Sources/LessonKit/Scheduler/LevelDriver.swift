@@ -64,9 +64,10 @@ final class LevelDriver {
         run.steps.append(LevelStep(thread: thread, action: record.pending?.action ?? "step"))
         run.threads[thread - 1].state = .running
         run.threads[thread - 1].pending = nil
+        run.threads[thread - 1].resumeTask = nil
         run.condition.unlock()
         lastStepped = thread
-        record.wake.signal()
+        run.wake(record)
         settle()
     }
 
@@ -119,8 +120,9 @@ final class LevelDriver {
         run.condition.lock()
         run.draining = true
         let parked = run.threads.filter { $0.state == .parked }
+        for index in run.threads.indices { run.threads[index].resumeTask = nil }
         run.condition.unlock()
-        for thread in parked { thread.wake.signal() }
+        for thread in parked { run.wake(thread) }
         if let stuck = awaitThreads(until: { $0 == .finished }) {
             runaway = "T\(stuck) has not reached its end in \(Int(Self.watchdogSeconds)) s after the run ended: an endless loop?"
         }

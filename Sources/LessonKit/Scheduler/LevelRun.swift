@@ -59,11 +59,24 @@ public final class LevelRun: @unchecked Sendable {
 
     public func serialQueue(_ label: String) -> GatedQueue { GatedQueue(label, run: self) }
 
+    /// The scheduler's model of an actor of the level (see `GatedActor`).
+    public func actor(_ name: String) -> GatedActor { GatedActor(name, run: self) }
+
     /// Starts the level's thread `number` (1-based, as its description names it) as a `Thread` of its own.
     public func thread(_ number: Int, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread { [self] in enter(number, body) }
         thread.name = names[number - 1]
         thread.start()
+    }
+
+    /// Runs the level's thread `number` as a task (on the cooperative pool). Its gates outside an actor suspend the
+    /// task rather than block a pool thread (`GatedActor`); a `Shared` value's gates block, as code on an actor must
+    /// to keep the actor held.
+    public func task(_ number: Int, _ body: @escaping @Sendable () async -> Void) {
+        Task { [self] in
+            await GateTicket.$current.withValue(GateTicket(run: self, thread: number)) { await body() }
+            finish(number)
+        }
     }
 
     /// Runs the level's thread `number` as a block sent to `queue` (a worker of GCD's pool runs it).
@@ -83,6 +96,10 @@ public final class LevelRun: @unchecked Sendable {
 
     func enter(_ number: Int, _ body: @Sendable () -> Void) {
         GateTicket.$current.withValue(GateTicket(run: self, thread: number)) { body() }
+        finish(number)
+    }
+
+    private func finish(_ number: Int) {
         condition.lock()
         threads[number - 1].state = .finished
         threads[number - 1].pending = nil
@@ -118,6 +135,39 @@ public final class LevelRun: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// `park` for a task: suspends it on a continuation the driver resumes, holding no thread. `onGrant` runs under
+    /// the run's lock when the step is granted (not when drained), on the thread that resumed it.
+    func parkSuspending(_ thread: Int, action: String, line: Int, blocker: @escaping () -> Blocker?,
+                        onGrant: (Int) -> Void) async -> Bool {
+        await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if draining {
+                condition.unlock()
+                resume.resume()
+                return
+            }
+            threads[thread - 1].state = .parked
+            threads[thread - 1].pending = Pending(action: action, line: line, blocker: blocker)
+            threads[thread - 1].resumeTask = resume
+            condition.broadcast()
+            condition.unlock()
+        }
+        return condition.withLock {
+            if draining { return false }
+            onGrant(thread)
+            return true
+        }
+    }
+
+    /// Lets a parked thread go: resumes its task, or wakes its thread. Called without the run's lock.
+    func wake(_ thread: GatedThread) {
+        if let task = thread.resumeTask {
+            task.resume()
+        } else {
+            thread.wake.signal()
+        }
     }
 
     /// Replaces the action of the step just taken, once the gate knows its result ("load count" → "load count → 0").
@@ -160,4 +210,6 @@ struct GatedThread {
     var holds: [String] = []
     /// What the thread parks on: one semaphore a thread, so waking it wakes no other.
     let wake = DispatchSemaphore(value: 0)
+    /// What a task parks on instead, while it does.
+    var resumeTask: CheckedContinuation<Void, Never>?
 }
