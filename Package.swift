@@ -30,6 +30,7 @@ let levels = [
     "04-SyncOnOwnQueue",
     "05-ResumedTwice",
     "06-ActorReentrancy",
+    "07-GlobalBarrier",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page

@@ -341,3 +341,66 @@ public final class GatedActor: @unchecked Sendable {
         { [unowned self] in holder.map { Blocker(waitsFor: "actor \(name)", heldBy: $0) } }
     }
 }
+
+/// A concurrent `DispatchQueue`, of the level's own or one of GCD's global queues, whose `sync` (a read) and
+/// `sync(flags: .barrier)` (a write) are steps. On a queue of its own, a barrier block waits for the blocks running
+/// on it and runs alone; on a global queue, GCD ignores the barrier flag ("behaves like the dispatch_sync function"),
+/// so the write runs beside the reads, and the model does the same.
+public final class GatedConcurrentQueue: @unchecked Sendable {
+    public let label: String
+    public let real: DispatchQueue
+    /// Whether a barrier excludes the other blocks: only on a queue made with `.concurrent`, not on a global one.
+    let honoursBarriers: Bool
+    var readers: [Int] = []
+    var writer: Int?
+    unowned let run: LevelRun
+    let readWords: String
+    let barrierWords: String
+
+    init(_ label: String, global: Bool, run: LevelRun) {
+        self.label = label
+        real = global ? DispatchQueue.global() : DispatchQueue(label: label, attributes: .concurrent)
+        honoursBarriers = !global
+        self.run = run
+        readWords = "sync onto \(label)"
+        barrierWords = "barrier sync onto \(label)"
+    }
+
+    public func sync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
+        let waitsFor = "queue \(label)"
+        let outcome = run.gate(readWords, readWords, line: line, blocker: { [unowned self] in
+            honoursBarriers ? writer.map { Blocker(waitsFor: "\(waitsFor) (a barrier block runs)", heldBy: $0) } : nil
+        })
+        return try runBlock(outcome, add: { readers.append($0) }, remove: { thread in readers.removeAll { $0 == thread } }) {
+            try real.sync(execute: block)
+        }
+    }
+
+    public func barrierSync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
+        let waitsFor = "queue \(label)"
+        let outcome = run.gate(barrierWords, barrierWords, line: line, blocker: { [unowned self] in
+            guard honoursBarriers else { return nil }
+            if let writer { return Blocker(waitsFor: "\(waitsFor) (a barrier block runs)", heldBy: writer) }
+            return readers.first.map { Blocker(waitsFor: "\(waitsFor) (blocks run on it)", heldBy: $0) }
+        })
+        return try runBlock(outcome, add: { writer = $0 }, remove: { _ in writer = nil }) {
+            try real.sync(flags: .barrier, execute: block)
+        }
+    }
+
+    /// Runs a block the gate let through, recording it as running on the queue for the model while it does.
+    private func runBlock<T>(_ outcome: GateOutcome, add: (Int) -> Void, remove: (Int) -> Void,
+                             _ block: () throws -> T) rethrows -> T {
+        switch outcome {
+        case .free:
+            return try block()
+        case .granted(let thread):
+            add(thread)
+            run.condition.unlock()
+            defer { run.condition.withLock { remove(thread) } }
+            return try block()
+        case .drained:
+            return try block()
+        }
+    }
+}

@@ -59,6 +59,11 @@ public final class LevelRun: @unchecked Sendable {
 
     public func serialQueue(_ label: String) -> GatedQueue { GatedQueue(label, run: self) }
 
+    /// A concurrent queue of the level's own (`global: false`) or GCD's default global queue, whose barriers GCD ignores.
+    public func concurrentQueue(_ label: String, global: Bool) -> GatedConcurrentQueue {
+        GatedConcurrentQueue(label, global: global, run: self)
+    }
+
     /// The scheduler's model of an actor of the level (see `GatedActor`).
     public func actor(_ name: String) -> GatedActor { GatedActor(name, run: self) }
 
