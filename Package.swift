@@ -31,6 +31,7 @@ let levels = [
     "05-ResumedTwice",
     "06-ActorReentrancy",
     "07-GlobalBarrier",
+    "08-PoolStarvation",
 ]
 
 /// What a page's events and text pass through on their way to the screen is optimised even in a debug build: the page

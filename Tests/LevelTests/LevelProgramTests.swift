@@ -10,7 +10,7 @@ import TourTestSupport
 /// `awaitBlocking`); nothing here waits on time.
 @Suite("Level programs", .bodiesBelowTheRunner, .timeLimit(.minutes(2)))
 struct LevelProgramTests {
-    static let levels = ["Level01LostUpdate", "Level02CheckThenAct", "Level03LockOrder", "Level04SyncOnOwnQueue", "Level05ResumedTwice", "Level06ActorReentrancy", "Level07GlobalBarrier"]
+    static let levels = ["Level01LostUpdate", "Level02CheckThenAct", "Level03LockOrder", "Level04SyncOnOwnQueue", "Level05ResumedTwice", "Level06ActorReentrancy", "Level07GlobalBarrier", "Level08PoolStarvation"]
 
     @Test(arguments: levels)
     func theSearchFindsTheFailureAndTheShortestScheduleReplaysToIt(product: String) async throws {

@@ -184,6 +184,18 @@ public final class GatedSemaphore: @unchecked Sendable {
         }
     }
 
+    /// Waits without blocking a thread: the task suspends until the semaphore has a count, then takes it.
+    public func waitSuspending(line: Int = #line) async {
+        let waitsFor = "semaphore \(name)"
+        let granted = await run.suspendingGate(waitWords, waitWords, line: line, blocker: { [unowned self] in
+            count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil)
+        }) { _ in count -= 1 }
+        if granted || !run.controlled {
+            // Under the scheduler the count is there already; outside it, the task gives its thread up until it is.
+            while real.wait(timeout: .now()) == .timedOut { await Task.yield() }
+        }
+    }
+
     public func signal(line: Int = #line) {
         switch run.gate(signalWords, signalWords, line: line) {
         case .free:

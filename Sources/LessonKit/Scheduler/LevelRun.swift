@@ -64,6 +64,9 @@ public final class LevelRun: @unchecked Sendable {
         GatedConcurrentQueue(label, global: global, run: self)
     }
 
+    /// A pool of `width` threads for the level's tasks (see `GatedPool`).
+    public func pool(_ name: String, width: Int) -> GatedPool { GatedPool(name, width: width, run: self) }
+
     /// The scheduler's model of an actor of the level (see `GatedActor`).
     public func actor(_ name: String) -> GatedActor { GatedActor(name, run: self) }
 
@@ -106,6 +109,7 @@ public final class LevelRun: @unchecked Sendable {
 
     private func finish(_ number: Int) {
         condition.lock()
+        threads[number - 1].pool?.leave(number)
         threads[number - 1].state = .finished
         threads[number - 1].pending = nil
         condition.broadcast()
@@ -153,14 +157,20 @@ public final class LevelRun: @unchecked Sendable {
                 resume.resume()
                 return
             }
+            // A task suspended holds no thread of its pool, and needs one to go on.
+            let pool = threads[thread - 1].pool
+            pool?.leave(thread)
             threads[thread - 1].state = .parked
-            threads[thread - 1].pending = Pending(action: action, line: line, blocker: blocker)
+            threads[thread - 1].pending = Pending(action: action, line: line, blocker: {
+                blocker() ?? pool?.fullBlocker(for: thread)
+            })
             threads[thread - 1].resumeTask = resume
             condition.broadcast()
             condition.unlock()
         }
         return condition.withLock {
             if draining { return false }
+            threads[thread - 1].pool?.enter(thread)
             onGrant(thread)
             return true
         }
@@ -217,4 +227,6 @@ struct GatedThread {
     let wake = DispatchSemaphore(value: 0)
     /// What a task parks on instead, while it does.
     var resumeTask: CheckedContinuation<Void, Never>?
+    /// The pool a task of the level runs on, if any.
+    var pool: GatedPool?
 }
