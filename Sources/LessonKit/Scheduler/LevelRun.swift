@@ -5,7 +5,7 @@ import PageProtocol
 /// that lets exactly one thread run between gates while the others stay parked at theirs.
 ///
 /// A level's body is called once a run with a fresh `LevelRun`, makes its state through it (`shared`, `lock`,
-/// `semaphore`, `serialQueue`), starts its threads (`thread`, `onQueue`) and returns the check its end is judged by.
+/// `semaphore`, `serialQueue`), starts its threads (`thread`, `task`, a pool's `task`) and returns the check its end is judged by.
 /// Uncontrolled (the level run as a page), the gates only send the `mark` a page would, and the threads race as the
 /// machine lets them. Controlled, every thread parks at each gate on a semaphore of its own, and the driver (play or
 /// the search) picks which parked thread takes its step; the thread then runs alone until its next gate, so the
@@ -85,11 +85,6 @@ public final class LevelRun: @unchecked Sendable {
             await GateTicket.$current.withValue(GateTicket(run: self, thread: number)) { await body() }
             finish(number)
         }
-    }
-
-    /// Runs the level's thread `number` as a block sent to `queue` (a worker of GCD's pool runs it).
-    public func onQueue(_ queue: DispatchQueue, as number: Int, _ body: @escaping @Sendable () -> Void) {
-        queue.async { [self] in enter(number, body) }
     }
 
     /// Records a failure found inside a thread: the run ends at the next gate, and this is its failure.
