@@ -164,14 +164,14 @@ public enum LevelCommand {
         var lines = ["Level \(report.level), version \(report.version): \(which).",
                      "Searched \(TerminalText.sanitized(report.strategy)): \(count(report.schedules, "schedule")) ran, "
                      + "\(CountText.grouped(report.failing)) failed."]
-        let scope = switch search {
-        case .preemptions(let bound): "schedules with at most \(count(bound, "preemption"))"
-        case .random(_, let seed): "random schedules drawn from seed \(seed)"
+        let (scope, untried) = switch search {
+        case .preemptions(let bound): ("schedules with at most \(count(bound, "preemption"))", "a schedule with more preemptions was not tried")
+        case .random(_, let seed): ("random schedules drawn from seed \(seed)", "the schedules not drawn were not tried")
         }
         guard report.failing > 0 else {
             lines.append("\(CountText.grouped(report.failing)) of \(CountText.grouped(report.schedules)) \(scope) fail"
                          + (report.exhaustive ? "" : " (not every such schedule was run)") + ".")
-            lines.append("That is all this search shows: a schedule outside it (more preemptions, more threads' steps) was not tried.")
+            lines.append("That is what this search shows, and no more: \(untried).")
             return lines
         }
         for (kind, number) in report.failures.sorted(by: { $0.key < $1.key }) {

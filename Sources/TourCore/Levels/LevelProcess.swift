@@ -62,7 +62,9 @@ public final class LevelProcess: @unchecked Sendable {
         let (stdin, stdout, stderr) = (pipes[0], pipes[1], pipes[2])
         // A level that ended while a step was on its way must not take tour down with SIGPIPE: the write fails instead.
         signal(SIGPIPE, SIG_IGN)
-        let spawn = ProcessSpawn(executable, arguments: arguments, environment: ChildProcess.inheritedEnvironment(changing: environment),
+        // No backtrace on a crash: the runtime's would fill the last words with addresses, as it would a page's.
+        let changes = environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
+        let spawn = ProcessSpawn(executable, arguments: arguments, environment: ChildProcess.inheritedEnvironment(changing: changes),
                                  fileActions: [.duplicate(stdin.readEnd, as: STDIN_FILENO), .duplicate(stdout.writeEnd, as: STDOUT_FILENO),
                                                .duplicate(stderr.writeEnd, as: STDERR_FILENO), .closeAll(from: 3)],
                                  signals: .pristine, leadsNewSession: true)
@@ -115,7 +117,8 @@ public final class LevelProcess: @unchecked Sendable {
             return try JSONDecoder().decode(Document.self, from: Data(line.utf8))
         } catch {
             stop()
-            throw LevelProblem(kind: .notADocument, description: "level \(levelName) sent a line that is not a \(Document.self) "
+            let name = "\(Document.self)"
+            throw LevelProblem(kind: .notADocument, description: "level \(levelName) sent a line that is not \("AEIOU".contains(name.prefix(1)) ? "an" : "a") \(name) "
                                + "(\(Self.reason(error))): \(EchoedInput.quoted(line))")
         }
     }
