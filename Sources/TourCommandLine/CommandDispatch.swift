@@ -35,9 +35,12 @@ public enum CommandDispatch {
             LiveProcessGroups.stopAllOnExit()
             LiveProcessGroups.exitHost(LevelCommand.explore(options, programs: levelPrograms(), output: levelOutput).rawValue)
         case .play(let options):
-            LiveProcessGroups.stopAllOnExit()
-            if !options.plain { complain("tour: the full-screen play is not built yet; this is plain mode (--plain)") }
-            LiveProcessGroups.exitHost(LevelCommand.play(options, programs: levelPrograms(), input: { readLine() }, output: levelOutput).rawValue)
+            LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+            let programs = levelPrograms()
+            guard !options.plain, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                LiveProcessGroups.exitHost(LevelCommand.play(options, programs: programs, input: { readLine() }, output: levelOutput).rawValue)
+            }
+            playFullScreen(options, programs: programs)
         case .run(let options):
             run(options)
         case .watch(let options):
@@ -203,6 +206,27 @@ public enum CommandDispatch {
             return try PageCatalog.load()
         } catch {
             fail("\(error)", status: .couldNotStart)
+        }
+    }
+
+    /// `tour play <level>` on a terminal: the level and its schedule checked as plain mode checks them, then the board.
+    private static func playFullScreen(_ options: TourCommand.PlayOptions, programs: LevelPrograms) -> Never {
+        do throws(LevelCommand.Stop) {
+            let (level, description) = try LevelCommand.find(options.level, programs: programs, output: levelOutput)
+            let schedule = try options.scheduleFile.map { file throws(LevelCommand.Stop) in
+                try LevelCommand.checkedSchedule(file, description: description, fixed: options.fixed)
+            }
+            LevelPlayTerminal.run(level, description: description, fixed: options.fixed, firstSteps: schedule?.threads ?? [],
+                                  programs: programs, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(nil)) { state in
+                guard let state, state.ended else {
+                    print("The game was left before its run ended.")
+                    return ExitStatus.endedOtherwise.rawValue
+                }
+                LevelCommand.ending(state, description: description, fixed: options.fixed).forEach { print($0) }
+                return (state.failure == nil ? ExitStatus.endedOtherwise : .endedAsExpected).rawValue
+            }
+        } catch {
+            fail(error.message, status: error.status)
         }
     }
 

@@ -90,7 +90,10 @@ public enum CommandName: String, CaseIterable, Sendable {
                   + "preemptions (default 2), or --random N drawn at random; say how many ran and failed, and the shortest failing one "
                   + "step by step")]
         case .play:
-            [Form(synopsis: "tour play <level> --plain [options]", summary: "be the scheduler: each line of standard input is a thread's "
+            [Form(synopsis: "tour play <level> [options]", summary: "be the scheduler on a terminal: a column a thread with its code and "
+                  + "current line, the shared values, the locks and the lanes of the run; a digit steps that thread, u undoes the last "
+                  + "step (a fresh run replays the rest), r restarts, q quits and prints the win"),
+             Form(synopsis: "tour play <level> --plain [options]", summary: "be the scheduler: each line of standard input is a thread's "
                   + "number, which takes its next step; each state is printed in words, until the run ends in a failure (you win) or "
                   + "without one; --schedule FILE replays a saved schedule first")]
         case .present:

@@ -18,6 +18,11 @@ public struct LevelProblem: Error, Sendable, Equatable, CustomStringConvertible 
 
     public let kind: Kind
     public let description: String
+
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }
 
 /// One run of a level's program in one of its modes (`--describe`, `--explore`, `--play`): its standard output read a
@@ -134,7 +139,7 @@ public final class LevelProcess: @unchecked Sendable {
     }
 
     /// Ends the program's input: a level playing takes it as the end of the game.
-    public func closeInput() {
+    private func closeInput() {
         condition.withLock {
             if input >= 0 { close(input) }
             input = -1
