@@ -1,5 +1,8 @@
 @preconcurrency import Glibc
+import Dispatch
 import Synchronization
+import TourCore
+import TourInterface
 
 /// The terminal's alternate screen with keys read raw, for a screen drawn with escapes (`EscapeScreen`) rather than
 /// ncurses: `tour notes` and a level played full screen. `leave` gives the terminal back as `enter` found it, once,
@@ -25,6 +28,28 @@ enum AlternateScreen {
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         let text = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
         _ = text.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+    }
+
+    /// A screen on standard output, in the colours of theme `name` that the terminal (`TERM`) can show.
+    static func screen(environment: [String: String], theme name: ThemeName) -> EscapeScreen {
+        let terminal = environment["TERM"] ?? ""
+        let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
+                                      hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
+        return EscapeScreen(measure: { TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24) },
+                            colorIndex: { theme.index(of: $0) }, write: write)
+    }
+
+    /// After each resize of the terminal, `screen` reads its size again and `redraw` runs, on the main queue; the
+    /// source is the caller's to keep.
+    static func onResize(of screen: EscapeScreen, redraw: @escaping () -> Void) -> DispatchSourceSignal {
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler {
+            _ = screen.adoptTerminalSize()
+            redraw()
+        }
+        resize.resume()
+        return resize
     }
 
     static func write(_ text: String) {

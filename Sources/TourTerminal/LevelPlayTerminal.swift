@@ -52,22 +52,12 @@ public enum LevelPlayTerminal {
             self.programs = programs
             self.finish = finish
             glyphs = CursesScreen.localeIsUTF8 ? .unicode : .ascii
-            let terminal = environment["TERM"] ?? ""
-            let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
-                                          hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
-            screen = EscapeScreen(measure: { TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24) },
-                                  colorIndex: { theme.index(of: $0) }, write: AlternateScreen.write)
+            screen = AlternateScreen.screen(environment: environment, theme: name)
         }
 
         func start() {
             AlternateScreen.enter()
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-            resize.setEventHandler { [self] in
-                _ = screen.adoptTerminalSize()
-                draw()
-            }
-            resize.resume()
+            let resize = AlternateScreen.onResize(of: screen) { [self] in draw() }
             let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
             keys.setEventHandler { [self] in readKeys() }
             keys.resume()

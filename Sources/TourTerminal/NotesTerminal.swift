@@ -77,11 +77,7 @@ public enum NotesTerminal {
         init(session: String, others: [String], environment: [String: String], theme name: ThemeName) {
             state = NotesScreenState(session: session, otherSessions: others)
             glyphs = CursesScreen.localeIsUTF8 ? .unicode : .ascii
-            let terminal = environment["TERM"] ?? ""
-            let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
-                                          hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
-            screen = EscapeScreen(measure: { TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24) },
-                                  colorIndex: { theme.index(of: $0) }, write: AlternateScreen.write)
+            screen = AlternateScreen.screen(environment: environment, theme: name)
             onTerminal = isatty(STDOUT_FILENO) == 1
         }
 
@@ -94,14 +90,7 @@ public enum NotesTerminal {
                 source.resume()
                 sources.append(source)
             }
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-            resize.setEventHandler { [self] in
-                _ = screen.adoptTerminalSize()
-                draw()
-            }
-            resize.resume()
-            sources.append(resize)
+            sources.append(AlternateScreen.onResize(of: screen) { [self] in draw() })
             if onTerminal {
                 let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
                 keys.setEventHandler { [self] in readKeys() }
