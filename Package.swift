@@ -161,6 +161,8 @@ let package = Package(
         .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
         .target(name: "TourTestSupport", dependencies: ["TourCore", "TourInterface", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
+        // A level program for the host's tests of levels: the protocol over a model of a lost update, and misbehaviours.
+        .executableTarget(name: "LevelFixture", dependencies: ["PageProtocol"], path: "Tests/Fixtures/LevelFixture"),
         .executableTarget(name: "HostFixture", dependencies: ["TourCore", "PageProtocol"], path: "Tests/Fixtures/HostFixture"),
         .executableTarget(name: "WarningFaults", dependencies: ["LessonKit"], path: "Tests/Fixtures/WarningFaults"),
         .testTarget(name: "PageProtocolTests", dependencies: ["PageProtocol", "TourTestSupport"]),
@@ -172,7 +174,8 @@ let package = Package(
         .testTarget(
             name: "TourCommandLineTests",
             // The pages and the fixture its runs start.
-            dependencies: ["TourCommandLine", "TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport", "RunnerFixture"]
+            dependencies: ["TourCommandLine", "TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport", "RunnerFixture",
+                           "LevelFixture"]
                 + ["01-Operation", "03-Async", "07-Groups"].map { .target(name: productName($0)) }
         ),
         .testTarget(name: "TourInterfaceTests",

@@ -20,9 +20,27 @@ public enum CommandDispatch {
         case .version:
             print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
         case .list:
+            let catalog = loadCatalog()
+            // The levels, under a part of their own; their builds and problems are said on stderr.
+            let levels = LevelCommand.listing(levelPrograms(), pages: catalog.pages, building: complain)
+            for problem in levels.problems { complain("tour: \(problem)") }
+            let part = levels.lines.isEmpty ? [] : ["", "Be the scheduler (tour play <level> --plain, tour explore <level>)"] + levels.lines
             // One write for the whole list (stdout is line-buffered): a reader on a pipe wakes once, not once a line.
-            let lines = loadCatalog().listing.map { $0 + "\n" }
+            let lines = (catalog.listing + part).map { $0 + "\n" }
             FileHandle.standardOutput.write(Data(lines.joined().utf8))
+        case .levels:
+            LiveProcessGroups.stopAllOnExit()
+            LiveProcessGroups.exitHost(LevelCommand.levels(levelPrograms(), pages: loadCatalog().pages, output: levelOutput).rawValue)
+        case .explore(let options):
+            LiveProcessGroups.stopAllOnExit()
+            LiveProcessGroups.exitHost(LevelCommand.explore(options, programs: levelPrograms(), output: levelOutput).rawValue)
+        case .play(let options):
+            LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
+            let programs = levelPrograms()
+            guard !options.plain, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                LiveProcessGroups.exitHost(LevelCommand.play(options, programs: programs, input: { readLine() }, output: levelOutput).rawValue)
+            }
+            playFullScreen(options, programs: programs)
         case .run(let options):
             run(options)
         case .watch(let options):
@@ -189,6 +207,40 @@ public enum CommandDispatch {
         } catch {
             fail("\(error)", status: .couldNotStart)
         }
+    }
+
+    /// `tour play <level>` on a terminal: the level and its schedule checked as plain mode checks them, then the board.
+    private static func playFullScreen(_ options: TourCommand.PlayOptions, programs: LevelPrograms) -> Never {
+        do throws(LevelCommand.Stop) {
+            let (level, description) = try LevelCommand.find(options.level, programs: programs, output: levelOutput)
+            let schedule = try options.scheduleFile.map { file throws(LevelCommand.Stop) in
+                try LevelCommand.checkedSchedule(file, description: description, fixed: options.fixed)
+            }
+            LevelPlayTerminal.run(level, description: description, fixed: options.fixed, firstSteps: schedule?.threads ?? [],
+                                  programs: programs, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(nil)) { state in
+                guard let state, state.ended else {
+                    print("The game was left before its run ended.")
+                    return ExitStatus.endedOtherwise.rawValue
+                }
+                LevelCommand.ending(state, description: description, fixed: options.fixed).forEach { print($0) }
+                return (state.failure == nil ? ExitStatus.endedOtherwise : .endedAsExpected).rawValue
+            }
+        } catch {
+            fail(error.message, status: error.status)
+        }
+    }
+
+    /// The levels under the package root, their programs run as this build's.
+    private static func levelPrograms() -> LevelPrograms {
+        LevelPrograms(catalog: LevelCatalog.load())
+    }
+
+    /// A level command's report on standard output, its problems on standard error.
+    private static let levelOutput = LevelCommand.Output(emit: { print($0) }, complain: complain)
+
+    /// Says `line` on standard error.
+    @Sendable private static func complain(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 
     /// How many pages the catalog has, for the usage's range of page numbers; nil when it cannot be read, and the

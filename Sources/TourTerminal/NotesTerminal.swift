@@ -72,22 +72,17 @@ public enum NotesTerminal {
         private let onTerminal: Bool
         private var receivedAt = Date()
         private var sources: [DispatchSourceProtocol] = []
-        private static let savedTerminal = Mutex<termios?>(nil)
         private let ended = Atomic<Bool>(false)
 
         init(session: String, others: [String], environment: [String: String], theme name: ThemeName) {
             state = NotesScreenState(session: session, otherSessions: others)
             glyphs = CursesScreen.localeIsUTF8 ? .unicode : .ascii
-            let terminal = environment["TERM"] ?? ""
-            let theme = ColorTheme.choose(colors: terminal.contains("256color") ? 256 : 8,
-                                          hasColors: !terminal.isEmpty && terminal != "dumb", environment: environment, name: name)
-            screen = EscapeScreen(measure: { TerminalSize.ofStandardOutput() ?? Size(width: 80, height: 24) },
-                                  colorIndex: { theme.index(of: $0) }, write: Self.write)
+            screen = AlternateScreen.screen(environment: environment, theme: name)
             onTerminal = isatty(STDOUT_FILENO) == 1
         }
 
         func start(_ stream: AsyncThrowingStream<PresenterSnapshot, Error>) {
-            if onTerminal { enterScreen() }
+            if onTerminal { AlternateScreen.enter() }
             for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
@@ -95,14 +90,7 @@ public enum NotesTerminal {
                 source.resume()
                 sources.append(source)
             }
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-            resize.setEventHandler { [self] in
-                _ = screen.adoptTerminalSize()
-                draw()
-            }
-            resize.resume()
-            sources.append(resize)
+            sources.append(AlternateScreen.onResize(of: screen) { [self] in draw() })
             if onTerminal {
                 let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
                 keys.setEventHandler { [self] in readKeys() }
@@ -146,7 +134,7 @@ public enum NotesTerminal {
                     String((0..<buffer.size.width).map { buffer[$0, y] }.filter { !$0.isContinuation }.map(\.character))
                         .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
                 }
-                Self.write(rows.joined(separator: "\n") + "\n\n")
+                AlternateScreen.write(rows.joined(separator: "\n") + "\n\n")
             }
         }
 
@@ -163,46 +151,11 @@ public enum NotesTerminal {
             }
         }
 
-        private func enterScreen() {
-            var settings = termios()
-            guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return }
-            Self.savedTerminal.withLock { $0 = settings }
-            atexit { Follower.leaveScreen() }
-            var raw = settings
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-            Self.write("\u{1B}[?1049h\u{1B}[?25l")
-        }
-
-        /// The shell's screen back, the cursor shown and the terminal's settings as they were; once.
-        private static func leaveScreen() {
-            guard var settings = savedTerminal.withLock({ saved in defer { saved = nil }; return saved }) else { return }
-            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-            let text = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-            _ = text.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
-        }
-
         private func end(_ message: String, status: Int32) {
             guard !ended.exchange(true, ordering: .sequentiallyConsistent) else { return }
-            Self.leaveScreen()
+            AlternateScreen.leave()
             FileHandle.standardError.write(Data("tour notes: \(message)\n".utf8))
             exit(status)
-        }
-
-        private static func write(_ text: String) {
-            let bytes = Array(text.utf8)
-            bytes.withUnsafeBytes { buffer in
-                // `&bytes[offset]` would hand write(2) a pointer to a one-byte temporary, and it would send what follows
-                // that byte in memory: the rest of the text must come from the array's own storage.
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    guard written > 0 else { return }
-                    offset += written
-                }
-            }
         }
     }
 }

@@ -141,7 +141,8 @@ struct PlainModeTests {
             guard line.hasPrefix("  tour "), words.count > 1, let first = words[1].first, first.isLetter else { return nil }
             return String(words[1])
         })
-        #expect(commands == ["notes", "list", "run", "watch", "reset", "progress", "predict", "check", "hint", "solution", "present"])
+        #expect(commands == ["notes", "list", "run", "watch", "reset", "progress", "predict", "check", "hint", "solution", "levels", "explore",
+                             "play", "present"])
         for command in commands.sorted() {
             for flag in ["--help", "-h"] {
                 let usage = try await Self.tour([command, flag])

@@ -17,12 +17,33 @@ public struct ScheduleFile: Sendable, Equatable {
     public var version: Int
     public var fixed: Bool
     public var threads: [Int]
+    /// Where a parsed file said each thing, for a refusal to name the line: not part of the schedule itself, so two
+    /// schedules are equal whatever their files' comments and blank lines.
+    public var lines = Lines()
+
+    /// The 1-based line numbers of a parsed file's `level` line, its `fixed` line and each step; 0 and none for a
+    /// schedule made otherwise.
+    public struct Lines: Sendable, Equatable {
+        public var level = 0
+        public var fixed = 0
+        public var steps: [Int] = []
+
+        public init(level: Int = 0, fixed: Int = 0, steps: [Int] = []) {
+            self.level = level
+            self.fixed = fixed
+            self.steps = steps
+        }
+    }
 
     public init(level: String, version: Int, fixed: Bool, threads: [Int]) {
         self.level = level
         self.version = version
         self.fixed = fixed
         self.threads = threads
+    }
+
+    public static func == (left: ScheduleFile, right: ScheduleFile) -> Bool {
+        (left.level, left.version, left.fixed, left.threads) == (right.level, right.version, right.fixed, right.threads)
     }
 
     /// A line of a schedule file that is not what it should be: its number (1-based), the line, and what was expected.
@@ -47,6 +68,7 @@ public struct ScheduleFile: Sendable, Equatable {
         var level: (name: String, version: Int)?
         var fixed: Bool?
         var threads: [Int] = []
+        var lines = Lines()
         var lastLine = 0
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
@@ -60,21 +82,26 @@ public struct ScheduleFile: Sendable, Equatable {
                     throw Problem(line: number, text: line, expected: "the first line names the level and its version: level NAME VERSION")
                 }
                 level = (words[1], version)
+                lines.level = number
             } else if fixed == nil {
                 guard words.count == 2, words[0] == "fixed", ["yes", "no"].contains(words[1]) else {
                     throw Problem(line: number, text: line, expected: "the second line says whether it plays the fix: fixed yes or fixed no")
                 }
                 fixed = words[1] == "yes"
+                lines.fixed = number
             } else {
                 guard words.count == 1, let thread = Int(words[0]), (1...threadLimit).contains(thread) else {
                     throw Problem(line: number, text: line, expected: "a step is one thread number from 1 to \(threadLimit)")
                 }
                 threads.append(thread)
+                lines.steps.append(number)
             }
         }
         guard let level else { throw Problem(line: max(lastLine, 1), text: "", expected: "the file is empty: a schedule starts with level NAME VERSION") }
         guard let fixed else { throw Problem(line: lastLine, text: "", expected: "the file ends before fixed yes or fixed no") }
-        return ScheduleFile(level: level.name, version: level.version, fixed: fixed, threads: threads)
+        var schedule = ScheduleFile(level: level.name, version: level.version, fixed: fixed, threads: threads)
+        schedule.lines = lines
+        return schedule
     }
 
     /// The file's text, each step commented with its action where `steps` gives one.

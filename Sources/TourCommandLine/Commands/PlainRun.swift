@@ -159,8 +159,17 @@ extension PlainRun {
     /// Builds `page`'s program, whose program is missing or older than its source (`swift run tour` builds no page),
     /// saying so first; on failure, says why in the compiler's words, each message on its line. True when it built.
     static func buildFirst(_ page: Page, catalog: PageCatalog, emit: @escaping @Sendable (String) -> Void) -> Bool {
-        emit("Building page \(page.number) first: its program is missing or older than its source…")
-        let outcome = PageBuilder(packageRoot: catalog.root).build(product: page.product, sources: page.listSourceFiles()).waitUntilDone()
+        buildFirst(product: page.product, sources: page.listSourceFiles(), named: "page \(page.number)", root: catalog.root,
+                   remedy: "fix it, or put the original back with tour reset \(page.number).", emit: emit)
+    }
+
+    /// Builds the program `product` of the files `sources` (a page's, a level's), named in the messages as `name`
+    /// ("page 3"), as `buildFirst(_:catalog:emit:)` says; `remedy` ends the message of a program that does not compile.
+    static func buildFirst(product: String, sources: [URL], named name: String, root: URL, remedy: String,
+                           emit: @escaping @Sendable (String) -> Void) -> Bool {
+        let named = name.prefix(1).uppercased() + name.dropFirst()
+        emit("Building \(name) first: its program is missing or older than its source…")
+        let outcome = PageBuilder(packageRoot: root).build(product: product, sources: sources).waitUntilDone()
         switch outcome.status {
         case .succeeded:
             emit(String(format: "(built in %.2f s)", outcome.seconds))
@@ -168,15 +177,14 @@ extension PlainRun {
         case .failed:
             for line in BuildReport.failureLines(outcome) { emit(line) }
             let count = outcome.diagnostics.errors.count
-            emit("Page \(page.number) does not compile (\(count) error\(count == 1 ? "" : "s")), so it did not run: fix it, or put "
-                 + "the original back with tour reset \(page.number).")
+            emit("\(named) does not compile (\(count) error\(count == 1 ? "" : "s")), so it did not run: \(remedy)")
         case .timedOut:
-            emit("The build of page \(page.number) took longer than \(Int(outcome.seconds.rounded())) s and was stopped. Its last lines:")
+            emit("The build of \(name) took longer than \(Int(outcome.seconds.rounded())) s and was stopped. Its last lines:")
             for line in outcome.output.suffix(10) { emit("  \(line)") }
         case .couldNotStart(let reason):
-            emit("Could not start the build of page \(page.number): \(reason)")
+            emit("Could not start the build of \(name): \(reason)")
         case .cancelled:
-            emit("The build of page \(page.number) was stopped.")
+            emit("The build of \(name) was stopped.")
         }
         return false
     }

@@ -30,6 +30,12 @@ public enum TourCommand: Equatable, Sendable {
     case solution(page: String, plain: Bool)
     /// `tour predict <page>`: the page's prediction, its question and choices.
     case predict(page: String, plain: Bool)
+    /// `tour levels`: the levels, one a line.
+    case levels
+    /// `tour explore <level>` (see `ExploreOptions`).
+    case explore(ExploreOptions)
+    /// `tour play <level> --plain` (see `PlayOptions`).
+    case play(PlayOptions)
     /// `tour present [page…] | SCRIPT.talk [--speed N] [--seed N] [--record FILE.cast]`: the presenter, on stage; `tour present --check SCRIPT`: its pre-flight.
     case present(PresentOptions)
     /// `tour --help`: the top-level usage.
@@ -90,6 +96,44 @@ public enum TourCommand: Equatable, Sendable {
         public var exports: RunExports { RunExports(traceFile: traceFile, svgFile: svgFile) }
     }
 
+    /// The options of `tour explore <level>`.
+    public struct ExploreOptions: Equatable, Sendable {
+        public var level: String
+        /// `--fixed`: the level's fix.
+        public var fixed = false
+        /// `--preemptions K`; nil for the default bound, or for a random search.
+        public var preemptions: Int?
+        /// `--random N`: N schedules drawn at random instead.
+        public var random: Int?
+        /// `--seed S` of a random search; nil has one chosen, and printed.
+        public var seed: UInt64?
+        /// `--save FILE`: the shortest failing schedule written there.
+        public var saveFile: String?
+        /// `--json`: the report as one JSON document.
+        public var json = false
+
+        public init(level: String) {
+            self.level = level
+        }
+
+        /// The bound when none is given.
+        public static let defaultPreemptions = 2
+    }
+
+    /// The options of `tour play <level>`.
+    public struct PlayOptions: Equatable, Sendable {
+        public var level: String
+        public var plain = false
+        /// `--fixed`: the level's fix.
+        public var fixed = false
+        /// `--schedule FILE`: a saved schedule replayed first.
+        public var scheduleFile: String?
+
+        public init(level: String) {
+            self.level = level
+        }
+    }
+
     /// The options of `tour present`.
     public struct PresentOptions: Equatable, Sendable {
         /// The pages to present, in order, as named on the command line; every page when empty.
@@ -137,17 +181,19 @@ public enum TourCommand: Equatable, Sendable {
         }
         remaining.removeFirst()
         guard let command = CommandName(rawValue: first), command != .tutorial else {
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page>, present and notes, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page>, levels, explore <level>, play <level>, present and notes, or none for the full-screen tutorial (see tour --help)")
         }
         let arguments = try CommandArguments(remaining, for: command)
         if arguments.askedForHelp { return .commandHelp(command) }
         switch command {
         case .tutorial: return try interactive(arguments)
-        case .list:
+        case .list, .levels:
             guard arguments.operands.isEmpty else {
-                throw UsageError(description: "tour list takes no arguments, but got \(EchoedInput.quoted(arguments.operands.joined(separator: " ")))")
+                throw UsageError(description: "tour \(command.rawValue) takes no arguments, but got \(EchoedInput.quoted(arguments.operands.joined(separator: " ")))")
             }
-            return .list
+            return command == .list ? .list : .levels
+        case .explore: return .explore(try exploreOptions(arguments))
+        case .play: return .play(try playOptions(arguments))
         case .notes: return try notes(arguments)
         case .run: return .run(try runOptions(arguments))
         case .watch: return .watch(try runOptions(arguments))
@@ -169,14 +215,46 @@ public enum TourCommand: Equatable, Sendable {
 
     /// The one page a command takes, or the mistake of giving it none or several.
     private static func onePage(_ arguments: CommandArguments) throws(UsageError) -> String {
+        try oneOperand(arguments, noun: "page", example: "operation", listedBy: "tour list")
+    }
+
+    /// The one `noun` (page, level) a command takes, or the mistake of giving it none or several.
+    private static func oneOperand(_ arguments: CommandArguments, noun: String, example: String, listedBy: String) throws(UsageError) -> String {
         let command = arguments.command.rawValue
-        guard let page = arguments.operands.first else {
-            throw UsageError(description: "\(command) needs a page, for example: tour \(command) operation (see tour list)")
+        guard let operand = arguments.operands.first else {
+            throw UsageError(description: "\(command) needs a \(noun), for example: tour \(command) \(example) (see \(listedBy))")
         }
         if arguments.operands.count > 1 {
-            throw UsageError(description: "\(command) takes one page, but got \(EchoedInput.quoted(page)) and \(EchoedInput.quoted(arguments.operands[1]))")
+            throw UsageError(description: "\(command) takes one \(noun), but got \(EchoedInput.quoted(operand)) and \(EchoedInput.quoted(arguments.operands[1]))")
         }
-        return page
+        return operand
+    }
+
+    /// `tour explore <level> [--preemptions K | --random N [--seed S]] [--fixed] [--save FILE] [--json]`.
+    private static func exploreOptions(_ arguments: CommandArguments) throws(UsageError) -> ExploreOptions {
+        var options = ExploreOptions(level: try oneOperand(arguments, noun: "level", example: "lost-update", listedBy: "tour levels"))
+        options.fixed = arguments.has(.fixed)
+        options.preemptions = arguments.number(.preemptions).map(Int.init)
+        options.random = arguments.number(.random).map(Int.init)
+        options.seed = arguments.seed(.seed)
+        options.saveFile = arguments.text(.save)
+        options.json = arguments.has(.json)
+        if options.preemptions != nil && options.random != nil {
+            throw UsageError(description: "explore searches by --preemptions K or by --random N, not both")
+        }
+        if options.seed != nil && options.random == nil {
+            throw UsageError(description: "--seed draws the schedules of a random search: give --random N too, for example --random 1000 --seed 7")
+        }
+        return options
+    }
+
+    /// `tour play <level> --plain [--fixed] [--schedule FILE]`.
+    private static func playOptions(_ arguments: CommandArguments) throws(UsageError) -> PlayOptions {
+        var options = PlayOptions(level: try oneOperand(arguments, noun: "level", example: "lost-update", listedBy: "tour levels"))
+        options.plain = arguments.has(.plain)
+        options.fixed = arguments.has(.fixed)
+        options.scheduleFile = arguments.text(.schedule)
+        return options
     }
 
     /// `tour present [page…] | SCRIPT.talk [options]`, `tour present --check SCRIPT.talk` or `--export FOLDER SCRIPT.talk`.

@@ -7,6 +7,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case tutorial = "tour"
     case notes, list, run, watch, reset, progress
     case predict, check, hint, solution
+    case levels, explore, play
     case present
 
     /// One way to call a command and what it does, as a line of the usage.
@@ -17,13 +18,14 @@ public enum CommandName: String, CaseIterable, Sendable {
 
     /// The group of the top-level usage a command is listed in.
     enum Group: CaseIterable {
-        case learning, exercises, onStage
+        case learning, exercises, scheduler, onStage
 
         /// The group's heading in the top-level usage.
         var heading: String {
             switch self {
             case .learning: "Usage:"
             case .exercises: "Exercises (a prediction and a code challenge per page; the challenge is Exercises/NN-Name/main.swift):"
+            case .scheduler: "Be the scheduler (a level's real threads, stepped by you into a race, or searched schedule by schedule):"
             case .onStage: "On stage (see docs/talk-format.md):"
             }
         }
@@ -33,6 +35,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         switch self {
         case .tutorial, .notes, .list, .run, .watch, .reset, .progress: .learning
         case .predict, .check, .hint, .solution: .exercises
+        case .levels, .explore, .play: .scheduler
         case .present: .onStage
         }
     }
@@ -80,6 +83,19 @@ public enum CommandName: String, CaseIterable, Sendable {
             [Form(synopsis: "tour hint <page>", summary: "the next hint (they go from a nudge to nearly the answer)")]
         case .solution:
             [Form(synopsis: "tour solution <page>", summary: "the reference solution, once the check passed or after two hints")]
+        case .levels:
+            [Form(synopsis: "tour levels", summary: "the levels, one a line: the name explore and play take, its title and the page it comes from")]
+        case .explore:
+            [Form(synopsis: "tour explore <level> [options]", summary: "search the level's schedules: every one with at most --preemptions K "
+                  + "preemptions (default 2), or --random N drawn at random; say how many ran and failed, and the shortest failing one "
+                  + "step by step")]
+        case .play:
+            [Form(synopsis: "tour play <level> [options]", summary: "be the scheduler on a terminal: a column a thread with its code and "
+                  + "current line, the shared values, the locks and the lanes of the run; a digit steps that thread, u undoes the last "
+                  + "step (a fresh run replays the rest), r restarts, q quits and prints the win"),
+             Form(synopsis: "tour play <level> --plain [options]", summary: "be the scheduler: each line of standard input is a thread's "
+                  + "number, which takes its next step; each state is printed in words, until the run ends in a failure (you win) or "
+                  + "without one; --schedule FILE replays a saved schedule first")]
         case .present:
             [Form(synopsis: "tour present [page...] [options]", summary: "the presenter: no chrome, one block at a time (space or right arrow), r "
                   + "runs, the clock in a corner; every page, or the pages named, in order"),
@@ -95,8 +111,23 @@ public enum CommandName: String, CaseIterable, Sendable {
 
     /// What the command's own usage says after its options, if anything.
     var footer: String? {
-        self == .run ? Self.runExitStatus : nil
+        switch self {
+        case .run: Self.runExitStatus
+        case .levels, .explore, .play: "<level> is a level's name in tour levels, or its number. " + Self.levelExitStatus[self, default: ""]
+        default: nil
+        }
     }
+
+    /// The exit statuses of the levels' commands, in their usages.
+    static let levelExitStatus: [CommandName: String] = [
+        .levels: "Exit status: 0 every level described itself; 3 a level's program could not be built or did not answer (said on standard error).",
+        .explore: "Exit status: 1 some schedule failed; 0 none did (within the search's bound, which the report states); 2 a usage "
+            + "mistake (an unknown level, a K or N out of range, a --save FILE refused before the search); 3 the level could not be "
+            + "built or its program misbehaved; 4 the schedule could not be saved.",
+        .play: "Exit status: 0 you won (the run reached the level's failure); 1 the run ended without it, or the input ended first; 2 a "
+            + "usage mistake (an unknown level; a schedule file garbled, for another level, version or --fixed, or longer than the "
+            + "run, named by its line); 3 the level could not be built or its program misbehaved.",
+    ]
 
     /// `tour run`'s exit statuses, in its usage and the top-level one.
     static let runExitStatus = "Exit status of run: 0 the page ended as it said it would; 1 it ended otherwise (crash, stuck, "

@@ -56,19 +56,19 @@ extension CommandOption {
     /// Every option of every command, in the order the usage lists them.
     public static let all: [CommandOption] = [
         page, plain, knob, speed, seed, notes, record, cast, trace, svg, timelineWidth, stuckAfter, predict, theme, session,
-        check, export, json, participant, summary, everyPage, undo, exercise, progress, yes,
+        check, export, json, participant, summary, everyPage, undo, exercise, progress, yes, preemptions, random, fixed, save, schedule,
     ]
 
     static let page = CommandOption("--page", "P", help: "open on page P instead of where you left off", commands: [.tutorial],
                                     reading: .text(needs: "--page needs a page, for example: tour --page 3 (see tour list)"))
     static let plain = CommandOption("--plain", help: "no colour and ASCII only (for screen readers, logs and pipes)",
-                                     commands: [.run, .watch, .progress, .predict, .check, .hint, .solution])
+                                     commands: [.run, .watch, .progress, .predict, .check, .hint, .solution, .play])
     static let knob = CommandOption("--set", "name=value", help: "set a knob of the page; repeat for several knobs",
                                     commands: [.run, .watch], reading: .knob)
     static let speed = CommandOption("--speed", "N", help: "run simulated waits N times faster (0.1 to 100; times shown stay real)",
                                      commands: [.tutorial, .run, .watch, .present], reading: .speed)
-    static let seed = CommandOption("--seed", "N", help: "fix the pages' random delays and choices: one seed, the same run every time",
-                                    commands: [.tutorial, .run, .watch, .present], reading: .seed)
+    static let seed = CommandOption("--seed", "N", help: "fix the pages' random delays and choices, or the schedules explore --random draws: "
+                                    + "one seed, the same run every time", commands: [.tutorial, .run, .watch, .explore, .present], reading: .seed)
     static let notes = CommandOption("--notes", help: "the pages' speaker notes (- speaker: callouts): shown in the tutorial, printed before a run",
                                      commands: [.tutorial, .run, .watch])
     static let record = CommandOption("--record", "FILE.cast", help: "record the screen as an asciicast v2 file (asciinema play FILE)",
@@ -108,7 +108,8 @@ extension CommandOption {
     static let export = CommandOption("--export", "FOLDER", help: "write a talk's backup slides there instead of presenting it",
                                       commands: [.present],
                                       reading: .text(needs: "--export needs a folder for the slides, for example tour present --export slides \(ShippedTalks.partOne)"))
-    static let json = CommandOption("--json", help: "the progress as one JSON document, for a workshop leader to collect", commands: [.progress])
+    static let json = CommandOption("--json", help: "one JSON document: the progress, for a workshop leader to collect; explore's report, "
+                                    + "with schedules, failing and shortest", commands: [.progress, .explore])
     static let participant = CommandOption("--name", "N", help: "the participant's name in --json (else $USER)", commands: [.progress],
                                            reading: .text(needs: "--name needs the participant's name, for example --name ana"))
     static let summary = CommandOption("--summary", "FILE...", help: "several participants' --json documents: who is on which page, and which exercises most have not passed",
@@ -120,6 +121,28 @@ extension CommandOption {
                                         commands: [.reset])
     static let progress = CommandOption("--progress", help: "start progress afresh (asks first; the old file is kept beside it)", commands: [.reset])
     static let yes = CommandOption("--yes", help: "with --progress: do not ask", commands: [.reset])
+    static let preemptions = CommandOption("--preemptions", "K", help: "search every schedule with at most K preemptions (default 2, 0 to "
+                                           + "\(maximumPreemptions)): a switch away from a thread that could go on",
+                                           commands: [.explore],
+                                           reading: .number(needs: "--preemptions needs a whole number from 0 to \(maximumPreemptions), for example --preemptions 2",
+                                                            accepts: { $0 == $0.rounded() && (0...Double(maximumPreemptions)).contains($0) }))
+    static let random = CommandOption("--random", "N", help: "search N schedules drawn at random (PCT) instead, 1 to \(CountText.grouped(maximumRandom)), "
+                                      + "from --seed S (one is chosen and printed without it)",
+                                      commands: [.explore],
+                                      reading: .number(needs: "--random needs a whole number of schedules from 1 to \(CountText.grouped(maximumRandom)), for example --random 1000",
+                                                       accepts: { $0 == $0.rounded() && (1...Double(maximumRandom)).contains($0) }))
+    static let fixed = CommandOption("--fixed", help: "the level's fix instead of the level as written", commands: [.explore, .play])
+    static let save = CommandOption("--save", "FILE", help: "write the shortest failing schedule there, for tour play <level> --schedule FILE; "
+                                    + "refused before the search as --trace is", commands: [.explore],
+                                    reading: .text(needs: "--save needs a file name, for example --save race.schedule"))
+    static let schedule = CommandOption("--schedule", "FILE", help: "replay a saved schedule (tour explore --save) step by step, then "
+                                        + "read steps on", commands: [.play],
+                                        reading: .text(needs: "--schedule needs a schedule file, for example --schedule race.schedule (tour explore <level> --save FILE writes one)"))
+
+    /// The most preemptions `--preemptions` takes: the schedules grow as the steps to the power of the bound.
+    static let maximumPreemptions = 5
+    /// The most schedules `--random` draws.
+    static let maximumRandom = 1_000_000
 
     /// The message for a recording option (`--record`, `--cast`) given no file.
     private static func recordingNeeds(_ option: String) -> String {

@@ -197,8 +197,8 @@ public struct PageCatalog: Sendable {
         return named.map { Program(product: product(ofFolder: $0.folder), sourceFolder: root.path + "/Lessons/" + $0.folder) }
     }
 
-    /// The page number of an `NN-Name` folder; nil for any other name.
-    private static func pageNumber(ofFolder folder: String) -> Int? {
+    /// The page number of an `NN-Name` folder (a level's too); nil for any other name.
+    static func pageNumber(ofFolder folder: String) -> Int? {
         folder.contains("-") ? Int(folder.prefix { $0.isNumber }) : nil
     }
 
@@ -233,8 +233,8 @@ public struct PageCatalog: Sendable {
     }
 
     /// The first of `candidates` that `query` names: by number when the query is one, else by any of `names`,
-    /// ignoring case, spaces, dashes and underscores.
-    private static func first<Candidate>(of candidates: [Candidate], named query: String, number: (Candidate) -> Int,
+    /// ignoring case, spaces, dashes and underscores (a level's names too).
+    static func first<Candidate>(of candidates: [Candidate], named query: String, number: (Candidate) -> Int,
                                          names: (Candidate) -> [String]) -> Candidate? {
         let key = { (text: String) in text.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" } }
         let wanted = key(query)

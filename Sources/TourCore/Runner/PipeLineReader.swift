@@ -4,19 +4,22 @@ import PageProtocol
 
 /// Reads one pipe to its end on a thread of its own and hands over complete lines (`PipeLines`).
 ///
-/// After the lines of each read, `onReadDone` lets the receiver deliver them together.
+/// After the lines of each read, `onReadDone` lets the receiver deliver them together; `onEnd` runs once the pipe is
+/// read to its end and closed.
 final class PipeLineReader: @unchecked Sendable {
     private let fd: Int32
     private let onLine: (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void
     private let onReadDone: () -> Void
+    private let onEnd: () -> Void
     private let finished = DispatchSemaphore(value: 0)
 
     /// `onLine` must not keep the slice it is given: the buffer is read into again.
     init(fd: Int32, name: String, onLine: @escaping (ArraySlice<UInt8>, _ truncatedFrom: Int?) -> Void,
-         onReadDone: @escaping () -> Void = {}) {
+         onReadDone: @escaping () -> Void = {}, onEnd: @escaping () -> Void = {}) {
         self.fd = fd
         self.onLine = onLine
         self.onReadDone = onReadDone
+        self.onEnd = onEnd
         let thread = Thread { [self] in self.run() }
         thread.name = "tour-read-\(name)"
         thread.start()
@@ -31,6 +34,7 @@ final class PipeLineReader: @unchecked Sendable {
         defer {
             close(fd)
             finished.signal()
+            onEnd()
         }
         var lines = PipeLines(fd: fd)
         while lines.readOnce(onLine: onLine) { onReadDone() }
