@@ -21,8 +21,8 @@ public enum CommandDispatch {
             print("tour \(TourVersion.current) (ConcurrencyTour, trace format v\(TourVersion.traceFormat))")
         case .list:
             let catalog = loadCatalog()
-            // The levels, under a part of their own; their builds and problems are said on stderr.
-            let levels = LevelCommand.listing(levelPrograms(), pages: catalog.pages, building: complain)
+            // The levels, under a part of their own, as they are: the list builds nothing. Problems are said on stderr.
+            let levels = LevelCommand.listing(levelPrograms(), pages: catalog.pages, building: nil)
             for problem in levels.problems { complain("tour: \(problem)") }
             let part = levels.lines.isEmpty ? [] : ["", "Be the scheduler (tour play <level> --plain, tour explore <level>)"] + levels.lines
             // One write for the whole list (stdout is line-buffered): a reader on a pipe wakes once, not once a line.

@@ -47,7 +47,7 @@ struct PlainModeTests {
                        errors: String(decoding: errorData.wait(), as: UTF8.self))
     }
 
-    @Test func listShowsThePagesInOrderUnderTheirParts() async throws {
+    @Test func listShowsThePagesInOrderUnderTheirPartsThenTheLevels() async throws {
         let outcome = try await Self.tour(["list"])
         #expect(outcome.status == 0)
         let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -64,6 +64,10 @@ struct PlainModeTests {
         if pages.count > 8 {
             expected += ["", "Part two: Swift Concurrency"] + pages.dropFirst(8).map(start)
         }
+        // Then the levels, each line beginning with the name the commands take (built or not, the folder gives it).
+        let levels = LevelCatalog.load().levels
+        #expect(levels.count >= 8)
+        expected += ["", "Be the scheduler (tour play <level> --plain, tour explore <level>)"] + levels.map { $0.folderName + " " }
         expected.append("")
         #expect(lines.count == expected.count, "\(lines)")
         for (line, start) in zip(lines, expected) {

@@ -42,7 +42,15 @@ struct LevelBoardTests {
         #expect(board.note.hasPrefix("Refused: T2 is blocked."))
         let failure = LevelFailure(kind: .lostUpdate, message: "count is 1 after two increments")
         board.show(Self.state(steps: [1, 2, 1, 2], failure: failure))
-        #expect(board.note.hasPrefix("You won: count is 1 after two increments. The schedule: 1 2 1 2."))
+        #expect(board.note.hasPrefix("You won: count is 1 after two increments.\nThe schedule: 1 2 1 2."))
+        let deadlock = LevelFailure(kind: .deadlock, message: "2 threads alive and none can step", waitFor: [
+            WaitForEdge(thread: 1, holds: ["A"], waitsFor: "lock B", heldBy: 2), WaitForEdge(thread: 2, holds: ["B"], waitsFor: "lock A", heldBy: 1),
+        ])
+        board.show(Self.state(steps: [1, 2], failure: deadlock))
+        #expect(board.note.split(separator: "\n").dropFirst().prefix(2) == [
+            "T1 holds A and waits for lock B, which T2 holds", "T2 holds B and waits for lock A, which T1 holds",
+        ], "a deadlock's win shows its wait-for graph, an edge a line")
+        board.show(Self.state(steps: [1, 2, 1, 2], failure: failure))
         #expect(board.press(.character("1")) == nil, "the run has ended")
         #expect(board.press(.character("u")) == .replay([1, 2, 1]))
         board.fail("level lost-update was killed by signal 6")

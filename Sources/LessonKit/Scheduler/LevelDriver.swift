@@ -24,6 +24,9 @@ final class LevelDriver {
     private(set) var failure: LevelFailure?
     private(set) var ended = false
     private(set) var lastStepped: Int?
+    /// The run as it stood when a failure ended it, before `drain` let the threads through: a deadlock is shown with its
+    /// threads blocked and holding their locks, as the wait-for graph says, not as the drain leaves them.
+    private var stateAtFailure: PlayState?
     /// Set when a thread did not reach a gate in time: it still runs, unjoinable, so the process must end soon.
     private(set) var runaway: String?
 
@@ -96,6 +99,7 @@ final class LevelDriver {
         }
         run.condition.unlock()
         ended = true
+        stateAtFailure = state()
         drain()
     }
 
@@ -106,12 +110,8 @@ final class LevelDriver {
             guard let blocker = thread.pending?.blocker() else { continue }
             edges.append(WaitForEdge(thread: index + 1, holds: thread.holds, waitsFor: blocker.waitsFor, heldBy: blocker.heldBy))
         }
-        let words = edges.map { edge in
-            let holds = edge.holds.isEmpty ? "" : " holds \(edge.holds.joined(separator: " and ")) and"
-            let holder = edge.heldBy.map { " (held by T\($0))" } ?? " (nobody will give it)"
-            return "T\(edge.thread)\(holds) waits for \(edge.waitsFor)\(holder)"
-        }
-        return LevelFailure(kind: .deadlock, message: "deadlock: " + words.joined(separator: "; "), waitFor: edges)
+        // The edges are the explanation; the message says only what the condition is.
+        return LevelFailure(kind: .deadlock, message: "\(edges.count) threads alive and none can step", waitFor: edges)
     }
 
     /// Ends the run early: every gate now lets its thread through without a step, so the threads run to their ends,
@@ -144,6 +144,10 @@ final class LevelDriver {
     /// The run as play shows it.
     /// `crash`, when given, is a crash about to happen: the state is the run's end with it.
     func state(refusal: String? = nil, crash: LevelFailure? = nil) -> PlayState {
+        if crash == nil, var frozen = stateAtFailure {
+            frozen.refusal = refusal
+            return frozen
+        }
         run.condition.lock()
         defer { run.condition.unlock() }
         let threads = run.threads.enumerated().map { index, thread -> LevelThreadState in

@@ -84,6 +84,19 @@ public struct WaitForEdge: Codable, Sendable, Equatable {
     }
 }
 
+extension WaitForEdge {
+    /// The edge in words, its threads by their names (`threads[0]` is thread 1): "T1 holds A and waits for lock B, which
+    /// T2 holds". What the page named is sanitised for the terminal.
+    public func sentence(threads: [String]) -> String {
+        func name(_ thread: Int) -> String {
+            TerminalText.sanitized(threads.indices.contains(thread - 1) ? threads[thread - 1] : "T\(thread)")
+        }
+        let held = holds.isEmpty ? "holds nothing" : "holds " + holds.map(TerminalText.sanitized).joined(separator: " and ")
+        let holder = heldBy.map { ", which \(name($0)) holds" } ?? ", which nobody will give"
+        return "\(name(thread)) \(held) and waits for \(TerminalText.sanitized(waitsFor))\(holder)"
+    }
+}
+
 /// The failure a run reached.
 public struct LevelFailure: Codable, Sendable, Equatable {
     public var kind: LevelFailureKind

@@ -36,12 +36,16 @@ public enum LevelCommand {
     }
 
     /// A line a level: the name the commands take, its title, and the page it comes from; a level whose program cannot
-    /// be built or described is listed by its folder's name, and its problem returned. Stale programs are built first,
-    /// their builds said through `building`.
-    public static func listing(_ programs: LevelPrograms, pages: [Page], building: @escaping @Sendable (String) -> Void)
+    /// be built or described is listed by its folder's name, and its problem returned. With `building`, stale programs
+    /// are built first, their builds said through it; without (`tour list`, which answers at once and builds nothing), a
+    /// stale level is listed by its folder's name, saying that `tour levels` builds it.
+    public static func listing(_ programs: LevelPrograms, pages: [Page], building: (@Sendable (String) -> Void)?)
         -> (lines: [String], problems: [String]) {
-        var problems = buildStale(programs.staleLevels, programs: programs, output: building)
+        var problems = building.map { buildStale(programs.staleLevels, programs: programs, output: $0) } ?? []
         let rows = programs.catalog.levels.map { level -> (name: String, text: String) in
+            if building == nil && level.programIsStale(in: programs.productsDirectory) {
+                return (level.folderName, "(not built yet: tour levels builds it)")
+            }
             do throws(LevelProblem) {
                 let description = try programs.describe(level)
                 let page = description.page.map { number in
@@ -216,12 +220,7 @@ public enum LevelCommand {
 
     /// The failure named, and for a deadlock its wait-for graph, an edge a line.
     static func failureLines(_ failure: LevelFailure, threads: [String]) -> [String] {
-        var lines = ["Failure: \(kindWords(failure.kind) ?? failure.kind.rawValue): \(TerminalText.sanitized(failure.message))"]
-        for edge in failure.waitFor {
-            let holds = edge.holds.isEmpty ? "holds nothing" : "holds \(edge.holds.map(TerminalText.sanitized).joined(separator: " and "))"
-            let holder = edge.heldBy.map { ", which \(threadName($0, threads: threads)) holds" } ?? ", which nobody will give"
-            lines.append("  \(threadName(edge.thread, threads: threads)) \(holds) and waits for \(TerminalText.sanitized(edge.waitsFor))\(holder)")
-        }
-        return lines
+        ["Failure: \(kindWords(failure.kind) ?? failure.kind.rawValue): \(TerminalText.sanitized(failure.message))"]
+            + failure.waitFor.map { "  " + $0.sentence(threads: threads) }
     }
 }

@@ -77,7 +77,10 @@ public struct LevelBoard: Equatable, Sendable {
         if let refusal = state.refusal {
             note = "Refused: \(refusal). " + keysHelp
         } else if let failure = state.failure {
-            note = "You won: \(failure.message). The schedule: \(schedule.map(String.init).joined(separator: " ")). q quits and prints it; u, r play on."
+            // A deadlock's wait-for graph follows, an edge a line.
+            note = (["You won: \(failure.message)."] + failure.waitFor.map { $0.sentence(threads: description.threads) }
+                + ["The schedule: \(schedule.map(String.init).joined(separator: " ")). q quits and prints it; u, r play on."])
+                .joined(separator: "\n")
         } else if state.ended {
             note = "The run ended and the level's check held: no failure this time. u undoes, r restarts."
         } else {

@@ -15,8 +15,10 @@ public enum LevelBoardView {
         buffer.write(TerminalText.sanitized(board.description.goal), x: 1, y: 1, style: CellStyle(foreground: .muted))
         let threads = board.state?.threads ?? []
         let lanes = threads.count
-        // Below the columns: a blank, shared values, locks, a lane a thread, a blank and the note.
-        let bottom = 2 + lanes + 3
+        // Below the columns: a blank, shared values, locks, a lane a thread, a blank and the note, wrapped (a deadlock's
+        // note carries its wait-for graph), at most half the screen.
+        let noteLines = Array(NotesView.wrap(board.note.split(separator: "\n").map { TerminalText.sanitized(String($0)) }.joined(separator: "\n"), width: size.width - 2).prefix(max(size.height / 2 - 3, 1)))
+        let bottom = 2 + lanes + 2 + noteLines.count
         let columnsHeight = max(size.height - 3 - bottom, 3)
         let width = size.width / max(threads.count, 1)
         for (index, thread) in threads.enumerated() {
@@ -38,8 +40,10 @@ public enum LevelBoardView {
             row += 1
         }
         let failed = board.state?.failure != nil
-        buffer.write(TerminalText.sanitized(board.note), x: 1, y: min(row + 1, size.height - 1),
-                     style: CellStyle(foreground: failed ? .success : board.state?.refusal != nil ? .warning : nil, bold: failed))
+        let noteStyle = CellStyle(foreground: failed ? .success : board.state?.refusal != nil ? .warning : nil, bold: failed)
+        for (offset, line) in noteLines.enumerated() where row + 1 + offset < size.height {
+            buffer.write(line, x: 1, y: row + 1 + offset, style: noteStyle)
+        }
         return buffer
     }
 

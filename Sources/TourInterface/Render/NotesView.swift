@@ -119,8 +119,8 @@ public enum NotesView {
         return row
     }
 
-    /// `text` wrapped to `width` columns at spaces, each of its own lines kept apart.
-    private static func wrap(_ text: String, width: Int) -> [String] {
+    /// `text` wrapped to `width` columns at spaces, each of its own lines kept apart (the level board's note too).
+    static func wrap(_ text: String, width: Int) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: true).flatMap { line in
             InlineWrapper.wrap(InlineWrapper.characters(of: [.text(String(line))], base: .plain), width: max(1, width))
                 .map { String($0.cells.filter { !$0.isContinuation }.map(\.character)) }

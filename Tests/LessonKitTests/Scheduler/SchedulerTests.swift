@@ -91,7 +91,10 @@ struct SchedulerTests {
             WaitForEdge(thread: 2, holds: ["B"], waitsFor: "lock A", heldBy: 1),
         ])
         #expect(outcome.steps.map(\.action) == ["lock A", "lock B"])
-        #expect(failure.message.contains("T1 holds A and waits for lock B (held by T2)"))
+        #expect(failure.message == "2 threads alive and none can step")
+        #expect(failure.waitFor.map { $0.sentence(threads: ["T1", "T2"]) } == [
+            "T1 holds A and waits for lock B, which T2 holds", "T2 holds B and waits for lock A, which T1 holds",
+        ])
     }
 
     @Test func aBlockedThreadIsNeverOffered() async {
