@@ -38,7 +38,8 @@ public enum CommandDispatch {
             LiveProcessGroups.stopAllOnExit(beforeExit: { SharedTerminal.restore() })
             let programs = levelPrograms()
             guard !options.plain, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-                LiveProcessGroups.exitHost(LevelCommand.play(options, programs: programs, input: { readLine() }, output: levelOutput).rawValue)
+                LiveProcessGroups.exitHost(LevelCommand.play(options, programs: programs, input: { readLine() }, output: levelOutput,
+                                                             recordWin: { recordProgress(.wonLevel(level: $0, steps: $1)) }).rawValue)
             }
             playFullScreen(options, programs: programs)
         case .run(let options):
@@ -223,6 +224,7 @@ public enum CommandDispatch {
                     return ExitStatus.endedOtherwise.rawValue
                 }
                 LevelCommand.ending(state, description: description, fixed: options.fixed).forEach { print($0) }
+                if state.failure != nil && !options.fixed { recordProgress(.wonLevel(level: description.name, steps: state.steps.count)) }
                 return (state.failure == nil ? ExitStatus.endedOtherwise : .endedAsExpected).rawValue
             }
         } catch {

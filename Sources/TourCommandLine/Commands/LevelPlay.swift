@@ -6,7 +6,9 @@ import TourCore
 /// state the level sends is said in words a screen reader reads in order. A saved schedule (`--schedule FILE`) is
 /// checked against the level before the game and played first, printing what the same steps typed would print.
 extension LevelCommand {
-    public static func play(_ options: TourCommand.PlayOptions, programs: LevelPrograms, input: () -> String?, output: Output) -> ExitStatus {
+    /// A win of the level as written (not of its fix) is passed to `recordWin`, with its level's name and steps.
+    public static func play(_ options: TourCommand.PlayOptions, programs: LevelPrograms, input: () -> String?, output: Output,
+                            recordWin: (_ level: String, _ steps: Int) -> Void = { _, _ in }) -> ExitStatus {
         do throws(Stop) {
             let (level, description) = try find(options.level, programs: programs, output: output)
             let schedule = try options.scheduleFile.map { file throws(Stop) in try checkedSchedule(file, description: description, fixed: options.fixed) }
@@ -64,6 +66,7 @@ extension LevelCommand {
                                                             "the run ended after step \(replayed); this schedule is longer than the level's run"))
             }
             ending(state, description: description, fixed: options.fixed).forEach(output.emit)
+            if state.failure != nil && !options.fixed { recordWin(description.name, state.steps.count) }
             return state.failure == nil ? .endedOtherwise : .endedAsExpected
         } catch {
             output.complain("tour: \(error.message)")

@@ -16,10 +16,12 @@ public struct ProgressRecord: Codable, Equatable, Sendable {
     public var lastPage: String?
     /// Each page's progress, by its slug (`operation`, `in-practice`).
     public var pages: [String: PageProgress] = [:]
+    /// Each level of "be the scheduler" won, by its name (`lost-update`): the first win is the one kept.
+    public var levels: [String: LevelWin] = [:]
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case version, format, lastPage, pages }
+    enum CodingKeys: String, CodingKey { case version, format, lastPage, pages, levels }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -27,21 +29,26 @@ public struct ProgressRecord: Codable, Equatable, Sendable {
         format = try container.decode(String.self, forKey: .format)
         lastPage = try container.decodeIfPresent(String.self, forKey: .lastPage)
         pages = try container.decodeIfPresent([String: PageProgress].self, forKey: .pages) ?? [:]
+        levels = try container.decodeIfPresent([String: LevelWin].self, forKey: .levels) ?? [:]
     }
 
     /// Folds one thing the learner did at `time` into the record.
     public mutating func apply(_ event: ProgressEvent, at time: Date) {
-        var page = pages[event.page] ?? PageProgress()
+        guard let slug = event.page else {
+            if case .wonLevel(let level, let steps) = event, levels[level] == nil { levels[level] = LevelWin(wonAt: time, steps: steps) }
+            return
+        }
+        var page = pages[slug] ?? PageProgress()
         switch event {
         case .opened:
             page.opens += 1
             page.firstOpened = page.firstOpened ?? time
             page.lastOpened = time
-            lastPage = event.page
+            lastPage = slug
         case .ran:
             page.runs += 1
             page.lastRun = time
-            lastPage = event.page
+            lastPage = slug
         case .predicted(_, let prediction, let right):
             page.predictions[prediction] = PredictionAnswer(right: right, answeredAt: time)
         case .passed(_, let exercise):
@@ -62,8 +69,10 @@ public struct ProgressRecord: Codable, Equatable, Sendable {
         case .solutionOpened(_, let exercise):
             let attempts = page.attempts[exercise] ?? ExerciseAttempts()
             page.attempts[exercise, default: ExerciseAttempts()].solutionOpened = attempts.solutionOpened ?? time
+        case .wonLevel:
+            break
         }
-        pages[event.page] = page
+        pages[slug] = page
     }
 
     /// The index in `pages` of the page left, if it is still one of them.
@@ -87,11 +96,15 @@ public enum ProgressEvent: Equatable, Sendable {
     case hintShown(page: String, exercise: String, number: Int)
     /// The exercise's reference solution was shown.
     case solutionOpened(page: String, exercise: String)
+    /// A level of "be the scheduler" was won (its failure reached), in a schedule of `steps` steps; it is no page's.
+    case wonLevel(level: String, steps: Int)
 
-    public var page: String {
+    /// The slug of the page the event belongs to; nil for a level's.
+    public var page: String? {
         switch self {
         case .opened(let page), .ran(let page), .predicted(let page, _, _), .passed(let page, _), .checked(let page, _, _, _),
              .hintShown(let page, _, _), .solutionOpened(let page, _): page
+        case .wonLevel: nil
         }
     }
 }
@@ -133,6 +146,17 @@ public struct PageProgress: Codable, Equatable, Sendable {
 
     /// Predictions answered right.
     public var predictionsRight: Int { predictions.values.filter(\.right).count }
+}
+
+/// A level won: when first, and in how many steps.
+public struct LevelWin: Codable, Equatable, Sendable {
+    public var wonAt: Date
+    public var steps: Int
+
+    public init(wonAt: Date, steps: Int) {
+        self.wonAt = wonAt
+        self.steps = steps
+    }
 }
 
 public struct PredictionAnswer: Codable, Equatable, Sendable {

@@ -95,6 +95,9 @@ public struct ProgressReport: Sendable {
                          predictionCell(progress, ids?.prediction), exerciseCell(progress, ids?.challenge)])
         }
         lines += Self.columns([header] + rows).map { style.printable($0) }
+        lines.append("")
+        lines.append(style.printable(record.levels.isEmpty ? "Levels won: none yet (tour levels lists them)."
+                                        : "Levels won: " + record.levels.keys.sorted().joined(separator: ", ") + "."))
         return lines
     }
 
@@ -136,7 +139,7 @@ public struct ProgressReport: Sendable {
                 ?? record.lastPage.map { "page \($0)" } ?? "not started"
             let passed = record.pages.values.reduce(0) { $0 + $1.exercises.count }
             return ["  " + participant.participant, place, "\(passed) exercise\(passed == 1 ? "" : "s") passed",
-                    "as of " + time(participant.writtenAt)]
+                    "\(record.levels.count) level\(record.levels.count == 1 ? "" : "s") won", "as of " + time(participant.writtenAt)]
         })
 
         let passedByAnyone = Set(participants.flatMap { $0.progress.pages.flatMap { page in page.value.exercises.keys.map { "\(page.key)/\($0)" } } })

@@ -129,6 +129,7 @@ struct LevelCommandTests {
         #expect(replay.lines == typed.lines)
         #expect(replay.lines.contains("You won: the run reached a lost update."))
         #expect(replay.lines.contains("The schedule that made it, 4 steps: 1 2 1 2"))
+        #expect(replay.wins == ["lost-update in 4 steps"] && typed.wins == replay.wins, "a win is recorded for progress")
         #expect(replay.lines.last?.contains("--save FILE") == true)
     }
 
@@ -167,6 +168,7 @@ struct LevelCommandTests {
         let (status, said) = try await folder.play(["lost-update"], typing: ["1", "1", "2", "2"])
         #expect(status == .endedOtherwise)
         #expect(said.lines.last == "The run ended and the level's check held: no failure this time. Try another order.")
+        #expect(said.wins.isEmpty, "no win, nothing recorded")
     }
 
     @Test(arguments: [

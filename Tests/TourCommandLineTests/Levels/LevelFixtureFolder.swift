@@ -46,12 +46,17 @@ final class LevelCommandLines: @unchecked Sendable {
     private let lock = NSLock()
     private var emitted: [String] = []
     private var complained: [String] = []
+    private var recordedWins: [String] = []
 
     var output: LevelCommand.Output {
         LevelCommand.Output(emit: { line in self.lock.withLock { self.emitted.append(line) } },
                             complain: { line in self.lock.withLock { self.complained.append(line) } })
     }
 
+    /// Each win `play` recorded for progress, as "level in N steps".
+    func recordWin(_ level: String, _ steps: Int) { lock.withLock { recordedWins.append("\(level) in \(steps) steps") } }
+
+    var wins: [String] { lock.withLock { recordedWins } }
     var lines: [String] { lock.withLock { emitted } }
     var errors: [String] { lock.withLock { complained } }
 }
@@ -94,7 +99,8 @@ extension LevelFixtureFolder {
         let said = LevelCommandLines()
         let programs = programs(misbehaving: fixture)
         let input = TypedLines(typed)
-        let status = await offThePool { LevelCommand.play(options, programs: programs, input: input.next, output: said.output) }
+        let status = await offThePool { LevelCommand.play(options, programs: programs, input: input.next, output: said.output,
+                                                                  recordWin: said.recordWin) }
         return (status, said)
     }
 }

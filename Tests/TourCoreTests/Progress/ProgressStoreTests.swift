@@ -52,6 +52,22 @@ struct ProgressStoreTests {
         #expect(record.pages["gcd"]?.exercises["deadlock"]?.passedAt == ProgressFolders.morning)
     }
 
+    @Test("A level won is kept by its name, its first win counted; it belongs to no page and moves no one's place")
+    func aLevelWonIsKeptByItsNameWithItsFirstWin() throws {
+        var record = ProgressRecord()
+        record.apply(.opened(page: "barrier"), at: ProgressFolders.morning)
+        record.apply(.wonLevel(level: "lock-order", steps: 2), at: ProgressFolders.morning)
+        record.apply(.wonLevel(level: "lock-order", steps: 12), at: ProgressFolders.morning.addingTimeInterval(60))
+        #expect(record.levels == ["lock-order": LevelWin(wonAt: ProgressFolders.morning, steps: 2)])
+        #expect(record.lastPage == "barrier" && record.pages.count == 1)
+        let report = ProgressReport(style: PlainStyle(colour: false, unicode: true))
+        let table = report.table(record, pages: [], exercises: [], file: URL(fileURLWithPath: "/tmp/progress.json"))
+        #expect(table.last == "Levels won: lock-order.")
+        let summary = report.summary([ParticipantProgress(participant: "ana", tourVersion: "test", writtenAt: ProgressFolders.morning, progress: record)],
+                                     pages: [], skipped: [])
+        #expect(summary.contains { $0.contains("ana") && $0.contains("1 level won") }, "\(summary)")
+    }
+
     @Test("A corrupt, foreign or newer file is set aside with a timestamp and a message, and progress starts afresh",
           arguments: [
               ("{\"version\": 1, \"format\": \"concurrency-tour-progress\", \"pages\": {\"queue\": {\"runs\": ", "corrupt", "is not valid JSON"),
@@ -184,6 +200,7 @@ struct ProgressStoreTests {
         let attempts = try #require(async.attempts["finish"])
         #expect(attempts.checks == 3 && attempts.failedChecks == 2 && attempts.hintsShown == 2 && attempts.solutionOpened != nil)
         #expect(attempts.lastVerdict == CheckVerdictRecord(passed: false, firstFailure: "the program got stuck: no progress for 2.0 s"))
+        #expect(record.levels["lock-order"]?.steps == 2)
     }
 
     /// The record `data` holds, if it is one.
