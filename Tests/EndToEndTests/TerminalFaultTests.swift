@@ -225,8 +225,14 @@ struct StandInPackage {
         for (folder, page) in pages {
             let lesson = package.root.appendingPathComponent("Lessons/\(folder)")
             try files.createDirectory(at: lesson, withIntermediateDirectories: true)
-            try page.source.write(to: lesson.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-            _ = try await package.script(named: "Lesson" + folder.filter { $0 != "-" }, page.script)
+            let source = lesson.appendingPathComponent("main.swift")
+            try page.source.write(to: source, atomically: true, encoding: .utf8)
+            let program = try await package.script(named: "Lesson" + folder.filter { $0 != "-" }, page.script)
+            // Written in the same tick of the kernel's clock as its source (about 4 ms), the program would count as
+            // stale (`ProgramFreshness`: an equal time is stale), and tour would try to build the stand-in and find
+            // it does not compile. Dated a minute after its source, it is the page's program as built.
+            let written = try #require(try files.attributesOfItem(atPath: source.path)[.modificationDate] as? Date)
+            try files.setAttributes([.modificationDate: written.addingTimeInterval(60)], ofItemAtPath: program)
         }
         return package
     }
