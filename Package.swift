@@ -141,6 +141,9 @@ let package = Package(
         // Talks: their scripts and plans, the presenter's notes channel and what it shows. Above the host, which they
         // read pages through; beside the exercises, which they do not use.
         .target(name: "Presenting", dependencies: ["TourCore", "PageProtocol"]),
+        // A room's words: its topics, messages, addresses and what a link to it offers, with no network in them. The
+        // interface and the commands use these; the MQTT links implement them.
+        .target(name: "RoomProtocol", dependencies: ["TourCore", "PageProtocol"]),
         // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
@@ -170,6 +173,7 @@ let package = Package(
         .testTarget(name: "TourCoreTests", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourCommandLine", "PageProtocol",
                                                    "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "RoomProtocolTests", dependencies: ["RoomProtocol", "TourCore", "TourTestSupport"]),
         .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),
         .testTarget(
             name: "TourCommandLineTests",
