@@ -363,11 +363,10 @@ public final class PageBuild: Sendable {
         let child: ChildProcess
         do {
             child = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment, withInput: false,
-                                            terminal: .none, onCallingThread: true)
+                                            terminal: .none, traceChannel: false, onCallingThread: true)
         } catch {
             return .failure(LaunchProblem(description: "\(error)"))
         }
-        close(child.trace)
         let earlyStop = state.withLock { state -> Bool in
             state.groups.insert(child.pid)
             return state.stopReason != nil

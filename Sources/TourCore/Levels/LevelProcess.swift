@@ -58,40 +58,29 @@ public final class LevelProcess: @unchecked Sendable {
         self.levelName = levelName
         self.clock = clock
         self.patience = patience
-        let pipes: [CloseOnExecPipe]
-        do {
-            pipes = try (0..<3).map { _ throws(CloseOnExecPipe.Failure) in try CloseOnExecPipe() }
-        } catch {
-            throw LevelProblem(kind: .couldNotStart, description: "level \(levelName) could not start: \(error)")
-        }
-        let (stdin, stdout, stderr) = (pipes[0], pipes[1], pipes[2])
-        // A level that ended while a step was on its way must not take tour down with SIGPIPE: the write fails instead.
-        signal(SIGPIPE, SIG_IGN)
         // No backtrace on a crash: the runtime's would fill the last words with addresses, as it would a page's.
         let changes = environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
-        let spawn = ProcessSpawn(executable, arguments: arguments, environment: ChildProcess.inheritedEnvironment(changing: changes),
-                                 fileActions: [.duplicate(stdin.readEnd, as: STDIN_FILENO), .duplicate(stdout.writeEnd, as: STDOUT_FILENO),
-                                               .duplicate(stderr.writeEnd, as: STDERR_FILENO), .closeAll(from: 3)],
-                                 signals: .pristine, leadsNewSession: true)
-        defer { [stdin.readEnd, stdout.writeEnd, stderr.writeEnd].forEach { close($0) } }
-        do throws(ProcessSpawn.Failure) {
-            // From the one spawning thread: a child asking to die with its parent takes the spawning thread for it.
-            pid = try spawn.start(in: SpawningThread.shared.perform)
+        let child: ChildProcess
+        do {
+            // In a session of its own with no trace channel; a level that ended while a step was on its way fails the
+            // write with EPIPE rather than take tour down (`ChildProcess` ignores SIGPIPE for a child with input).
+            child = try ChildProcess.launch(executable: executable, arguments: arguments,
+                                            environment: ChildProcess.inheritedEnvironment(changing: changes), withInput: true,
+                                            terminal: .none, traceChannel: false)
         } catch {
-            [stdin.writeEnd, stdout.readEnd, stderr.readEnd].forEach { close($0) }
             throw LevelProblem(kind: .couldNotStart, description: "level \(levelName) could not start: \(error)")
         }
-        condition.withLock { input = stdin.writeEnd }
-        LiveProcessGroups.shared.insert(pid, leadsItsGroup: true)
+        pid = child.pid
+        condition.withLock { input = child.input ?? -1 }
         armWatchdog()
-        let errors = PipeLineReader(fd: stderr.readEnd, name: "level-stderr", onLine: { [self] bytes, _ in
+        let errors = PipeLineReader(fd: child.stderr, name: "level-stderr", onLine: { [self] bytes, _ in
             let line = String(decoding: bytes, as: UTF8.self)
             condition.withLock {
                 errorTail.append(line)
                 if errorTail.count > Self.errorTailLength { errorTail.removeFirst() }
             }
         })
-        _ = PipeLineReader(fd: stdout.readEnd, name: "level-stdout", onLine: { [self] bytes, _ in
+        _ = PipeLineReader(fd: child.stdout, name: "level-stdout", onLine: { [self] bytes, _ in
             let line = String(decoding: bytes, as: UTF8.self)
             condition.withLock {
                 lines.append(line)
@@ -170,7 +159,7 @@ public final class LevelProcess: @unchecked Sendable {
     /// How the program ended before it answered; called under `condition`, once it has.
     private func endingProblem() -> LevelProblem {
         if stoppedAsSilent {
-            return LevelProblem(kind: .silent, description: "level \(levelName) did not answer within \(Self.seconds(patience)) and was stopped")
+            return LevelProblem(kind: .silent, description: "level \(levelName) did not answer within \(DurationText.seconds(Double(patience) / 1e9)) and was stopped")
         }
         let how = switch exit {
         case .killed(let signal)?: "was killed by signal \(signal) (\(String(cString: strsignal(signal))))"
@@ -194,12 +183,6 @@ public final class LevelProcess: @unchecked Sendable {
             watchdog?.cancel()
             watchdog = wake
         }
-    }
-
-    /// "10 s", "0.5 s".
-    private static func seconds(_ nanoseconds: UInt64) -> String {
-        let seconds = Double(nanoseconds) / 1e9
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 
     /// What a decoding error says, in a few words.

@@ -14,12 +14,14 @@ public enum TerminalAccess: Sendable, Equatable {
     case shared
 }
 
-/// A page's process, started with `posix_spawn` (`ProcessSpawn`), its stdout, stderr and trace channel (fd 3) each on a pipe.
+/// A page's process, started with `posix_spawn` (`ProcessSpawn`), its stdout, stderr and trace channel (fd 3) each on a pipe;
+/// or another child of the host (a compiler job, a level's program), with no trace channel.
 struct ChildProcess {
     let pid: pid_t
     let stdout: Int32
     let stderr: Int32
-    let trace: Int32
+    /// The read end of the trace channel; nil for a child launched without one.
+    let trace: Int32?
     /// The write end of a pipe on the page's standard input, when the host asked for one.
     let input: Int32?
 
@@ -31,15 +33,16 @@ struct ChildProcess {
     let leadsItsGroup: Bool
 
     /// Starts the page. With `withInput` its standard input is a pipe the host writes to; without, it keeps the host's.
+    /// Without `traceChannel` nothing is open above its standard error (a compiler job, a level's program).
     ///
     /// A page is spawned from `SpawningThread`; `onCallingThread` spawns from the caller's thread instead, saving the two
     /// thread wake-ups of the hand-over, for a child that does not ask to die with its parent (a compiler job).
     static func launch(executable: String, arguments: [String], environment: [String], withInput: Bool,
-                       terminal: TerminalAccess, onCallingThread: Bool = false) throws -> ChildProcess {
+                       terminal: TerminalAccess, traceChannel: Bool = true, onCallingThread: Bool = false) throws -> ChildProcess {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "\(executable) is missing or not executable; build it with `swift build`")
         }
-        let pipes = try (0..<3).map { _ in try makePipe() }
+        let pipes = try (0..<(traceChannel ? 3 : 2)).map { _ in try makePipe() }
         let input = withInput ? try makePipe() : nil
         defer {
             for pipe in pipes { close(pipe.write) }
@@ -56,9 +59,10 @@ struct ChildProcess {
             _ = fcntl(input.write, F_SETFL, fcntl(input.write, F_GETFL) | O_NONBLOCK)
         }
 
-        // Nothing above the trace channel: a descriptor another thread opened without close-on-exec (Foundation's
-        // `Pipe`, say) would otherwise stay open in the page, and its reader would wait for EOF as long as the page runs.
-        fileActions.append(.closeAll(from: 4))
+        // Nothing above the trace channel (or standard error): a descriptor another thread opened without close-on-exec
+        // (Foundation's `Pipe`, say) would otherwise stay open in the page, and its reader would wait for EOF as long as
+        // the page runs.
+        fileActions.append(.closeAll(from: Int32(pipes.count + 1)))
 
         // A new session is also a new process group, led by the page, so stopping it stops what it forked.
         // (`setpgid` after `setsid` would fail: a session leader cannot change its group.)
@@ -75,7 +79,7 @@ struct ChildProcess {
         }
         let leadsItsGroup = terminal == .none
         LiveProcessGroups.shared.insert(pid, leadsItsGroup: leadsItsGroup)
-        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: pipes[2].read, input: input?.write,
+        return ChildProcess(pid: pid, stdout: pipes[0].read, stderr: pipes[1].read, trace: traceChannel ? pipes[2].read : nil, input: input?.write,
                             leadsItsGroup: leadsItsGroup)
     }
 

@@ -244,7 +244,8 @@ public final class PageRun: @unchecked Sendable {
                 stderr.events.append(.output(OutputLine(stream: .stderr, text: Self.text(bytes, truncatedFrom: truncated),
                                                         time: clock.now)))
             }, onReadDone: { [self] in deliver(&stderr.events) }),
-            PipeLineReader(fd: child.trace, name: "trace", onLine: { bytes, truncated in
+            // A page is always launched with its trace channel.
+            PipeLineReader(fd: child.trace!, name: "trace", onLine: { bytes, truncated in
                 trace.events.append(Self.decodeTraceLine(bytes, truncatedFrom: truncated, with: &trace.decoder, at: clock))
             }, onReadDone: { [self] in deliver(&trace.events) }),
         ]

@@ -219,7 +219,7 @@ struct LevelProcessTests {
         #expect(clock.pendingWakes == 1, "not yet")
         await clock.advance(by: 1_000_000_000)
         let outcome = await offThePool { Result { () throws(LevelProblem) in try process.next(ExploreReport.self) } }
-        #expect(throws: LevelProblem(kind: .silent, description: "level lost-update did not answer within 30 s and was stopped")) {
+        #expect(throws: LevelProblem(kind: .silent, description: "level lost-update did not answer within 30.000 s and was stopped")) {
             try outcome.get()
         }
     }
