@@ -218,13 +218,14 @@ public enum CommandDispatch {
                 try LevelCommand.checkedSchedule(file, description: description, fixed: options.fixed)
             }
             LevelPlayTerminal.run(level, description: description, fixed: options.fixed, firstSteps: schedule?.threads ?? [],
-                                  programs: programs, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(nil)) { state in
+                                  programs: programs, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(nil),
+                                  recordWin: { recordProgress(.wonLevel(level: description.name, steps: $0.steps.count)) }) { state in
                 guard let state, state.ended else {
                     print("The game was left before its run ended.")
                     return ExitStatus.endedOtherwise.rawValue
                 }
+                // A win was recorded when it happened.
                 LevelCommand.ending(state, description: description, fixed: options.fixed).forEach { print($0) }
-                if state.failure != nil && !options.fixed { recordProgress(.wonLevel(level: description.name, steps: state.steps.count)) }
                 return (state.failure == nil ? ExitStatus.endedOtherwise : .endedAsExpected).rawValue
             }
         } catch {

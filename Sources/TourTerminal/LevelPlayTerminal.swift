@@ -10,22 +10,24 @@ import TourInterface
 /// last step, or none) in a fresh game: a real run cannot be stepped back.
 public enum LevelPlayTerminal {
     /// Plays until q (or Ctrl-C, Ctrl-D), from the state `firstSteps` lead to, gives the terminal back, and ends the
-    /// process with what `finish` makes of the last state: it prints the win and returns the status.
+    /// process with what `finish` makes of the last state: it prints the win and returns the status. `recordWin` is
+    /// given each win of the level as written when it happens (once a run), off the main queue, before the process ends.
     public static func run(_ level: Level, description: LevelDescription, fixed: Bool, firstSteps: [Int], programs: LevelPrograms,
                            environment: [String: String], theme: ThemeName,
+                           recordWin: @escaping @Sendable (PlayState) -> Void,
                            finish: @escaping @Sendable (PlayState?) -> Int32) -> Never {
         setlocale(LC_ALL, "")
         let source = ((try? String(contentsOf: level.sourceFolder.appendingPathComponent("main.swift"), encoding: .utf8)) ?? "")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let game = Game(board: LevelBoard(description: description, source: source, fixed: fixed), level: level, firstSteps: firstSteps,
                         programs: programs,
-                        environment: environment, theme: theme, finish: finish)
+                        environment: environment, theme: theme, recordWin: recordWin, finish: finish)
         DispatchQueue.main.async { game.start() }
         dispatchMain()
     }
 
     /// The running game. `@unchecked Sendable`: `board`, `screen` and `sources` are touched only on the main queue,
-    /// `process` only on `levelQueue`.
+    /// `game` only on `levelQueue`.
     private final class Game: @unchecked Sendable {
         private var board: LevelBoard
         private let screen: EscapeScreen
@@ -38,12 +40,15 @@ public enum LevelPlayTerminal {
         private let firstSteps: [Int]
         private let programs: LevelPrograms
         private let finish: @Sendable (PlayState?) -> Int32
+        private let recordWin: @Sendable (PlayState) -> Void
+        /// Where wins are recorded: a progress write waits for the file's lock, and the keys must not wait with it.
+        private let progressQueue = DispatchQueue(label: "tour-level-progress")
         private var sources: [DispatchSourceProtocol] = []
         private let levelQueue = DispatchQueue(label: "tour-level-play")
-        private var process: LevelProcess?
+        private var game: LevelGame?
 
         init(board: LevelBoard, level: Level, firstSteps: [Int], programs: LevelPrograms, environment: [String: String],
-             theme name: ThemeName, finish: @escaping @Sendable (PlayState?) -> Int32) {
+             theme name: ThemeName, recordWin: @escaping @Sendable (PlayState) -> Void, finish: @escaping @Sendable (PlayState?) -> Int32) {
             self.board = board
             self.level = level
             levelName = board.description.name
@@ -51,6 +56,7 @@ public enum LevelPlayTerminal {
             self.firstSteps = firstSteps
             self.programs = programs
             self.finish = finish
+            self.recordWin = recordWin
             glyphs = CursesScreen.localeIsUTF8 ? .unicode : .ascii
             screen = AlternateScreen.screen(environment: environment, theme: name)
         }
@@ -88,23 +94,19 @@ public enum LevelPlayTerminal {
             case .step(let thread):
                 levelQueue.async { [self] in
                     answer { () throws(LevelProblem) in
-                        guard let process else { throw LevelProblem(kind: .ended, description: "level \(levelName) is not running") }
-                        process.send(thread: thread)
-                        return try process.next(PlayState.self)
+                        guard let game else { throw LevelProblem(kind: .ended, description: "level \(levelName) is not running") }
+                        return try game.step(thread)
                     }
                 }
             case .replay(let steps):
                 levelQueue.async { [self] in
                     answer { () throws(LevelProblem) in
-                        process?.stop()
+                        game?.stop()
+                        game = nil
                         let fresh = try programs.play(level, fixed: fixed)
-                        process = fresh
-                        var state = try fresh.next(PlayState.self)
-                        for thread in steps {
-                            fresh.send(thread: thread)
-                            state = try fresh.next(PlayState.self)
-                        }
-                        return state
+                        game = fresh
+                        for thread in steps { try fresh.step(thread) }
+                        return fresh.state
                     }
                 }
             }
@@ -115,7 +117,8 @@ public enum LevelPlayTerminal {
             let outcome = Result { () throws(LevelProblem) in try play() }
             DispatchQueue.main.async { [self] in
                 switch outcome {
-                case .success(let state): board.show(state)
+                case .success(let state):
+                    if board.show(state) { progressQueue.async { [recordWin] in recordWin(state) } }
                 case .failure(let problem): board.fail(problem.description)
                 }
                 draw()
@@ -124,7 +127,8 @@ public enum LevelPlayTerminal {
 
         private func end() {
             AlternateScreen.leave()
-            levelQueue.sync { process?.stop() }
+            levelQueue.sync { game?.stop() }
+            progressQueue.sync {}
             exit(finish(board.state))
         }
     }

@@ -72,4 +72,59 @@ struct LevelBoardTests {
         #expect(lines.contains(" T1      #.#"))
         #expect(lines.contains(" T2      .#."))
     }
+
+    @Test func aWinIsSaidOnceARunWhenItHappensSoRestartingBeforeQuittingKeepsIt() throws {
+        let failure = LevelFailure(kind: .lostUpdate, message: "count is 1 after two increments")
+        var board = LevelBoard(description: Self.description, source: Self.source, fixed: false)
+        let said1 = board.show(Self.state(steps: []))
+        #expect(!said1)
+        let said2 = board.show(Self.state(steps: [1, 2, 1]))
+        #expect(!said2)
+        let said3 = board.show(Self.state(steps: [1, 2, 1, 2], failure: failure))
+        #expect(said3, "the win is for the shell to record now")
+        let said4 = board.show(Self.state(steps: [1, 2, 1, 2], failure: failure, refusal: "the run has ended"))
+        #expect(!said4, "the same run's win, once")
+        #expect(board.press(.character("r")) == .replay([]))
+        let said5 = board.show(Self.state(steps: []))
+        #expect(!said5, "restarted: the state quit on would hold no win, and the win was said before")
+        _ = board.press(.character("2"))
+        let said6 = board.show(Self.state(steps: [2, 1, 2, 1], failure: failure))
+        #expect(said6, "a new run's win is said again")
+        _ = board.press(.character("u"))
+        let said7 = board.show(Self.state(steps: [2, 1, 2, 1], failure: failure))
+        #expect(said7, "an undo replays into a fresh run")
+
+        var fix = LevelBoard(description: Self.description, source: Self.source, fixed: true)
+        let said8 = fix.show(Self.state(steps: [1, 2], failure: failure))
+        #expect(!said8, "a failure of the fix is no win of the level")
+    }
+
+    @Test func theLanesMarkEachStepWithItsGateAndWorkOutsideTheGatesOnARowOfItsOwn() throws {
+        var board = LevelBoard(description: Self.description, source: Self.source, fixed: false)
+        var state = Self.state(steps: [])
+        state.steps = [LevelStep(thread: 1, action: "lock L", kind: .lock), LevelStep(thread: 2, action: "load count → 0", kind: .load),
+                       LevelStep(thread: 1, action: "store count = 1", kind: .store), LevelStep(thread: 1, action: "unlock L", kind: .unlock)]
+        state.ungated = [UngatedWork(thread: nil, afterStep: 0, what: "passed store count"),
+                         UngatedWork(thread: 2, afterStep: 2, what: "printed 'hello'")]
+        board.show(state)
+        let lines = LevelBoardView.render(board, size: Size(width: 80, height: 24), glyphs: .ascii).lines
+        #expect(lines.contains(" T1      [.s]"))
+        #expect(lines.contains(" T2      .l.."))
+        #expect(lines.contains(" ungated ?2"), "an escaped thread's work at the start, T2's during its step")
+        #expect(lines.contains(" Ungated: T2 printed 'hello' after step 2"))
+        #expect(lines.contains("         l load  s store  [ lock  ] unlock"))
+    }
+
+    @Test func aLongRunShowsItsLatestStepsInEveryLaneAlike() throws {
+        var board = LevelBoard(description: Self.description, source: Self.source, fixed: false)
+        var state = Self.state(steps: Array(repeating: [1, 2], count: 60).flatMap { $0 })
+        state.ungated = [UngatedWork(thread: 1, afterStep: 120, what: "printed 'last'"), UngatedWork(thread: 1, afterStep: 3, what: "printed 'first'")]
+        board.show(state)
+        let lines = LevelBoardView.render(board, size: Size(width: 40, height: 24), glyphs: .ascii).lines
+        let t1 = try #require(lines.first { $0.hasPrefix(" T1 ") })
+        #expect(t1.count == 40 - 1, "the lane fills the row: \(t1)")
+        #expect(t1.hasSuffix("#.#."), "the latest steps")
+        let ungated = try #require(lines.first { $0.hasPrefix(" ungated") })
+        #expect(ungated.hasSuffix("1") && ungated.count == 39, "work during the last step stands under it; work scrolled off is not drawn")
+    }
 }

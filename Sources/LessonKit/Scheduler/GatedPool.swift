@@ -28,7 +28,7 @@ public final class GatedPool: @unchecked Sendable {
     public func task(_ number: Int, line: Int = #line, _ body: @escaping @Sendable () async -> Void) {
         run.condition.withLock { run.threads[number - 1].pool = self }
         run.task(number) { [self] in
-            _ = await run.suspendingGate("start on \(name)", "start on \(name)", line: line) { _ in }
+            _ = await run.suspendingGate(.start, "start on \(name)", "start on \(name)", line: line) { _ in }
             await withTaskExecutorPreference(executor) { await body() }
         }
     }

@@ -16,22 +16,26 @@ extension LevelRun {
     /// with the primitive: a name built at each gate cost more than the mark); under it, the calling thread parks
     /// until the driver picks it, and the step is shown as `action` ("store count = 1").
     @inline(__always)
-    func gate(_ mark: String, _ action: @autoclosure () -> String, line: Int, blocker: @escaping () -> Blocker? = { nil }) -> GateOutcome {
+    func gate(_ kind: GateKind, _ mark: String, _ action: @autoclosure () -> String, line: Int,
+              blocker: @escaping () -> Blocker? = { nil }) -> GateOutcome {
         guard controlled else {
             let session = LessonSession.shared
             session.emit(.mark(name: mark))
             session.narrate("• \(mark)")
             return .free
         }
-        guard let thread = currentThread else { return .free }
-        return park(thread, action: action(), line: line, blocker: blocker) ? .granted(thread: thread) : .drained(thread: thread)
+        guard let thread = currentThread else {
+            recordUngated(thread: nil, "passed \(mark)")
+            return .free
+        }
+        return park(thread, kind: kind, action: action(), line: line, blocker: blocker) ? .granted(thread: thread) : .drained(thread: thread)
     }
 }
 
 extension LevelRun {
     /// A gate for a task: as `gate`, but under the scheduler the task suspends rather than block its thread.
     /// `onGrant` updates the primitive's model under the run's lock; returns false when drained.
-    func suspendingGate(_ mark: String, _ action: @autoclosure () -> String, line: Int,
+    func suspendingGate(_ kind: GateKind, _ mark: String, _ action: @autoclosure () -> String, line: Int,
                         blocker: @escaping () -> Blocker? = { nil }, onGrant: (Int) -> Void) async -> Bool {
         guard controlled else {
             let session = LessonSession.shared
@@ -39,8 +43,11 @@ extension LevelRun {
             session.narrate("• \(mark)")
             return false
         }
-        guard let thread = currentThread else { return false }
-        return await parkSuspending(thread, action: action(), line: line, blocker: blocker, onGrant: onGrant)
+        guard let thread = currentThread else {
+            recordUngated(thread: nil, "passed \(mark)")
+            return false
+        }
+        return await parkSuspending(thread, kind: kind, action: action(), line: line, blocker: blocker, onGrant: onGrant)
     }
 }
 
@@ -62,7 +69,7 @@ public final class Shared<Value: Sendable>: @unchecked Sendable {
     }
 
     public func load(line: Int = #line) -> Value {
-        switch run.gate(loadWords, loadWords, line: line) {
+        switch run.gate(.load, loadWords, loadWords, line: line) {
         case .free, .drained:
             return storage
         case .granted:
@@ -74,7 +81,7 @@ public final class Shared<Value: Sendable>: @unchecked Sendable {
     }
 
     public func store(_ value: Value, line: Int = #line) {
-        switch run.gate(storeWords, "\(storeWords) = \(value)", line: line) {
+        switch run.gate(.store, storeWords, "\(storeWords) = \(value)", line: line) {
         case .free, .drained:
             storage = value
         case .granted:
@@ -107,7 +114,7 @@ public final class GatedLock: @unchecked Sendable {
 
     public func lock(line: Int = #line) {
         let waitsFor = lockWords
-        switch run.gate(lockWords, lockWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        switch run.gate(.lock, lockWords, lockWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
         case .free:
             real.lock()
         case .granted(let thread):
@@ -121,7 +128,7 @@ public final class GatedLock: @unchecked Sendable {
     }
 
     public func unlock(line: Int = #line) {
-        switch run.gate(unlockWords, unlockWords, line: line) {
+        switch run.gate(.unlock, unlockWords, unlockWords, line: line) {
         case .free:
             real.unlock()
         case .granted(let thread):
@@ -172,7 +179,7 @@ public final class GatedSemaphore: @unchecked Sendable {
 
     public func wait(line: Int = #line) {
         let waitsFor = "semaphore \(name)"
-        switch run.gate(waitWords, waitWords, line: line, blocker: { [unowned self] in count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil) }) {
+        switch run.gate(.wait, waitWords, waitWords, line: line, blocker: { [unowned self] in count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil) }) {
         case .free:
             real.wait()
         case .granted:
@@ -187,7 +194,7 @@ public final class GatedSemaphore: @unchecked Sendable {
     /// Waits without blocking a thread: the task suspends until the semaphore has a count, then takes it.
     public func waitSuspending(line: Int = #line) async {
         let waitsFor = "semaphore \(name)"
-        let granted = await run.suspendingGate(waitWords, waitWords, line: line, blocker: { [unowned self] in
+        let granted = await run.suspendingGate(.wait, waitWords, waitWords, line: line, blocker: { [unowned self] in
             count > 0 ? nil : Blocker(waitsFor: waitsFor, heldBy: nil)
         }) { _ in count -= 1 }
         if granted || !run.controlled {
@@ -197,7 +204,7 @@ public final class GatedSemaphore: @unchecked Sendable {
     }
 
     public func signal(line: Int = #line) {
-        switch run.gate(signalWords, signalWords, line: line) {
+        switch run.gate(.signal, signalWords, signalWords, line: line) {
         case .free:
             real.signal()
         case .granted:
@@ -233,7 +240,7 @@ public final class GatedQueue: @unchecked Sendable {
 
     public func sync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
         let waitsFor = "queue \(label)"
-        switch run.gate(syncWords, syncWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
+        switch run.gate(.sync, syncWords, syncWords, line: line, blocker: { [unowned self] in holder.map { Blocker(waitsFor: waitsFor, heldBy: $0) } }) {
         case .free:
             return try real.sync(execute: block)
         case .granted(let thread):
@@ -275,7 +282,7 @@ public final class GatedContinuation<Value: Sendable>: @unchecked Sendable {
     }
 
     public func resume(returning value: Value, line: Int = #line) {
-        switch run.gate(resumeWords, "\(resumeWords) with \(value)", line: line) {
+        switch run.gate(.resume, resumeWords, "\(resumeWords) with \(value)", line: line) {
         case .free:
             real.resume(returning: value)
         case .granted:
@@ -315,7 +322,7 @@ public final class GatedActor: @unchecked Sendable {
 
     /// Calls one of the actor's methods in `body`: a step, blocked while another task runs on the actor.
     public func call<T: Sendable>(_ method: String, line: Int = #line, _ body: @Sendable () async -> T) async -> T {
-        let granted = await run.suspendingGate(callWords, "\(callWords).\(method)", line: line, blocker: waitForActor) {
+        let granted = await run.suspendingGate(.call, callWords, "\(callWords).\(method)", line: line, blocker: waitForActor) {
             take(by: $0)
         }
         let result = await body()
@@ -335,12 +342,12 @@ public final class GatedActor: @unchecked Sendable {
     /// one that takes it back, blocked while another task runs on it.
     public func await<T: Sendable>(_ what: String, line: Int = #line, _ body: @Sendable () async -> T) async -> T {
         let words = "await \(what)"
-        _ = await run.suspendingGate(words, words, line: line) { thread in
+        _ = await run.suspendingGate(.await, words, words, line: line) { thread in
             holder = nil
             run.release(name, by: thread)
         }
         let result = await body()
-        _ = await run.suspendingGate(backWords, backWords, line: line, blocker: waitForActor) { take(by: $0) }
+        _ = await run.suspendingGate(.back, backWords, backWords, line: line, blocker: waitForActor) { take(by: $0) }
         return result
     }
 
@@ -380,7 +387,7 @@ public final class GatedConcurrentQueue: @unchecked Sendable {
 
     public func sync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
         let waitsFor = "queue \(label)"
-        let outcome = run.gate(readWords, readWords, line: line, blocker: { [unowned self] in
+        let outcome = run.gate(.sync, readWords, readWords, line: line, blocker: { [unowned self] in
             honoursBarriers ? writer.map { Blocker(waitsFor: "\(waitsFor) (a barrier block runs)", heldBy: $0) } : nil
         })
         return try runBlock(outcome, add: { readers.append($0) }, remove: { thread in readers.removeAll { $0 == thread } }) {
@@ -390,7 +397,7 @@ public final class GatedConcurrentQueue: @unchecked Sendable {
 
     public func barrierSync<T>(line: Int = #line, _ block: () throws -> T) rethrows -> T {
         let waitsFor = "queue \(label)"
-        let outcome = run.gate(barrierWords, barrierWords, line: line, blocker: { [unowned self] in
+        let outcome = run.gate(.barrier, barrierWords, barrierWords, line: line, blocker: { [unowned self] in
             guard honoursBarriers else { return nil }
             if let writer { return Blocker(waitsFor: "\(waitsFor) (a barrier block runs)", heldBy: writer) }
             return readers.first.map { Blocker(waitsFor: "\(waitsFor) (blocks run on it)", heldBy: $0) }

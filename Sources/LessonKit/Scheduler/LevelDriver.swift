@@ -24,6 +24,8 @@ final class LevelDriver {
     private(set) var failure: LevelFailure?
     private(set) var ended = false
     private(set) var lastStepped: Int?
+    /// Where the thread last let go was then, in words ("at line 14 (load count)"), for the watchdog to say.
+    private var lastLetGoFrom: String?
     /// The run as it stood when a failure ended it, before `drain` let the threads through: a deadlock is shown with its
     /// threads blocked and holding their locks, as the wait-for graph says, not as the drain leaves them.
     private var stateAtFailure: PlayState?
@@ -32,13 +34,22 @@ final class LevelDriver {
 
     /// `beforeTrap`, given in play, is told of a crash the level is about to really make (see `LevelRun.beforeTrap`).
     init(_ level: Level, fixed: Bool, beforeTrap: ((LevelDriver, LevelFailure) -> Void)? = nil) {
-        run = LevelRun(names: level.description.threads, controlled: true, fixed: fixed)
+        let run = LevelRun(names: level.description.threads, controlled: true, fixed: fixed)
+        self.run = run
+        // Before the body, whose threads may print from their start.
+        LevelRun.current.withLock { $0 = run }
         check = level.body(run)
         // Set before any step, which is when a gate could trap.
         if let beforeTrap {
             run.beforeTrap = { [unowned self] crash in beforeTrap(self, crash) }
         }
         settle()
+    }
+
+    deinit {
+        LevelRun.current.withLock { current in
+            if current === run { current = nil }
+        }
     }
 
     /// The threads that can take their next step now, by number.
@@ -64,7 +75,8 @@ final class LevelDriver {
         run.condition.lock()
         precondition(enabledLocked.contains(thread), "T\(thread) was offered a step it cannot take")
         let record = run.threads[thread - 1]
-        run.steps.append(LevelStep(thread: thread, action: record.pending?.action ?? "step"))
+        run.steps.append(LevelStep(thread: thread, action: record.pending?.action ?? "step", kind: record.pending?.kind))
+        lastLetGoFrom = record.pending.map { "since it was let go at line \($0.line) (\($0.action))" }
         run.threads[thread - 1].state = .running
         run.threads[thread - 1].pending = nil
         run.threads[thread - 1].resumeTask = nil
@@ -78,7 +90,8 @@ final class LevelDriver {
     /// a failure, or when threads are alive and none can step (a deadlock).
     private func settle() {
         if let stuck = awaitThreads(until: { $0 == .parked || $0 == .finished }) {
-            runaway = "T\(stuck) has not reached a gate in \(Int(Self.watchdogSeconds)) s: an endless loop between gates?"
+            let since = stuck == lastStepped ? lastLetGoFrom ?? "" : "since it started"
+            runaway = "\(run.names[stuck - 1]) has not reached a gate in \(Int(Self.watchdogSeconds)) s \(since): an endless loop between gates?"
             failure = LevelFailure(kind: .assertion, message: runaway!)
             ended = true
             return
@@ -159,6 +172,6 @@ final class LevelDriver {
         }
         let shared = run.sharedValues.map { SharedValueState(name: $0.name, value: $0.value()) }
         return PlayState(threads: threads, shared: shared, steps: run.steps, ended: ended || crash != nil, failure: crash ?? failure,
-                         refusal: refusal)
+                         refusal: refusal, ungated: run.ungated.isEmpty ? nil : run.ungated)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PageProtocol
+import Synchronization
 
 /// One run of a level's body: its threads, its gated values and primitives, and, in controlled mode, the controller
 /// that lets exactly one thread run between gates while the others stay parked at theirs.
@@ -27,6 +28,8 @@ public final class LevelRun: @unchecked Sendable {
     /// A failure a thread found on its way (an assertion of the level, a crash recorded instead of trapping).
     var reportedFailure: LevelFailure?
     var sharedValues: [(name: String, value: () -> String)] = []
+    /// The latest work done outside the gates, at most `UngatedWork.kept`.
+    var ungated: [UngatedWork] = []
     /// Set in play: a gate about to make the program trap (a continuation resumed twice) calls it first with the
     /// crash, so the player's last state names it; the runtime's own message follows on standard error. Unset in a
     /// search, where the crash is recorded instead of made.
@@ -121,14 +124,14 @@ public final class LevelRun: @unchecked Sendable {
     /// Parks the calling thread at a gate until the driver picks it, then returns `.granted` with the run's lock
     /// held, for the gate to update its primitive's model; `.drained` when the run is over (lock not held).
     /// `blocker`, read under the lock, says what the step waits for while it cannot be taken.
-    func park(_ thread: Int, action: String, line: Int, blocker: @escaping () -> Blocker?) -> Bool {
+    func park(_ thread: Int, kind: GateKind, action: String, line: Int, blocker: @escaping () -> Blocker?) -> Bool {
         condition.lock()
         if draining {
             condition.unlock()
             return false
         }
         threads[thread - 1].state = .parked
-        threads[thread - 1].pending = Pending(action: action, line: line, blocker: blocker)
+        threads[thread - 1].pending = Pending(kind: kind, action: action, line: line, blocker: blocker)
         let wake = threads[thread - 1].wake
         condition.broadcast()
         condition.unlock()
@@ -143,7 +146,7 @@ public final class LevelRun: @unchecked Sendable {
 
     /// `park` for a task: suspends it on a continuation the driver resumes, holding no thread. `onGrant` runs under
     /// the run's lock when the step is granted (not when drained), on the thread that resumed it.
-    func parkSuspending(_ thread: Int, action: String, line: Int, blocker: @escaping () -> Blocker?,
+    func parkSuspending(_ thread: Int, kind: GateKind, action: String, line: Int, blocker: @escaping () -> Blocker?,
                         onGrant: (Int) -> Void) async -> Bool {
         await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
             condition.lock()
@@ -156,7 +159,7 @@ public final class LevelRun: @unchecked Sendable {
             let pool = threads[thread - 1].pool
             pool?.leave(thread)
             threads[thread - 1].state = .parked
-            threads[thread - 1].pending = Pending(action: action, line: line, blocker: {
+            threads[thread - 1].pending = Pending(kind: kind, action: action, line: line, blocker: {
                 blocker() ?? pool?.fullBlocker(for: thread)
             })
             threads[thread - 1].resumeTask = resume
@@ -185,6 +188,18 @@ public final class LevelRun: @unchecked Sendable {
         if !steps.isEmpty { steps[steps.count - 1].action = action }
     }
 
+    /// Records work done outside the gates by `thread` (nil: a thread the run did not start), keeping the latest.
+    func recordUngated(thread: Int?, _ what: String) {
+        condition.withLock {
+            ungated.append(UngatedWork(thread: thread, afterStep: steps.count, what: what))
+            if ungated.count > UngatedWork.kept { ungated.removeFirst() }
+        }
+    }
+
+    /// The controlled run this process plays or searches now, if any: a line the level prints then is work outside the
+    /// gates, recorded here rather than written over the protocol on standard output (`print`).
+    static let current = Mutex<LevelRun?>(nil)
+
     func take(_ resource: String, by thread: Int) { threads[thread - 1].holds.append(resource) }
 
     func release(_ resource: String, by thread: Int) {
@@ -207,6 +222,7 @@ struct Blocker {
 }
 
 struct Pending {
+    let kind: GateKind
     let action: String
     let line: Int
     let blocker: () -> Blocker?

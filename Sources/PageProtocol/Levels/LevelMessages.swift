@@ -43,14 +43,47 @@ public struct LevelDescription: Codable, Sendable, Equatable {
     }
 }
 
-/// One step of a schedule: the thread that took it, and the gate it passed, in words ("load count → 0").
+/// One step of a schedule: the thread that took it, and the gate it passed, in words ("load count → 0") and by its kind
+/// (for the lanes; absent from a level that does not say it).
 public struct LevelStep: Codable, Sendable, Equatable {
     public var thread: Int
     public var action: String
+    public var kind: GateKind?
 
-    public init(thread: Int, action: String) {
+    public init(thread: Int, action: String, kind: GateKind? = nil) {
         self.thread = thread
         self.action = action
+        self.kind = kind
+    }
+}
+
+/// The kinds of gate a step can pass (`docs/level-format.md`).
+public enum GateKind: String, Codable, Sendable, CaseIterable {
+    case load, store, lock, unlock, wait, signal, sync, barrier, resume, call, await
+    /// Back on an actor after an `await` inside one of its methods.
+    case back
+    /// A task's start on a pool.
+    case start
+}
+
+/// Work a level did outside every gate, which the scheduler does not control and so cannot order: a line it printed, or
+/// a gate passed by a thread the level did not start through its run (an escaped `Thread`, a GCD block), which the
+/// gate lets through ungated.
+public struct UngatedWork: Codable, Sendable, Equatable {
+    /// The level's thread that did it; nil for a thread the level did not start through its run.
+    public var thread: Int?
+    /// How many steps the run had taken when it happened.
+    public var afterStep: Int
+    /// In words: "printed 'hello'", "passed store count".
+    public var what: String
+
+    /// How much a level keeps and sends: the latest, so a thread printing without end cannot grow the level or the host.
+    public static let kept = 32
+
+    public init(thread: Int?, afterStep: Int, what: String) {
+        self.thread = thread
+        self.afterStep = afterStep
+        self.what = what
     }
 }
 
@@ -94,6 +127,15 @@ extension WaitForEdge {
         let held = holds.isEmpty ? "holds nothing" : "holds " + holds.map(TerminalText.sanitized).joined(separator: " and ")
         let holder = heldBy.map { ", which \(name($0)) holds" } ?? ", which nobody will give"
         return "\(name(thread)) \(held) and waits for \(TerminalText.sanitized(waitsFor))\(holder)"
+    }
+}
+
+extension UngatedWork {
+    /// The work in words, its thread by its name: "T2 printed 'hello' after step 3", "a thread the level did not start
+    /// passed store count after step 1". Sanitised for the terminal.
+    public func sentence(threads: [String]) -> String {
+        let who = thread.map { threads.indices.contains($0 - 1) ? threads[$0 - 1] : "T\($0)" } ?? "a thread the level did not start"
+        return TerminalText.sanitized("\(who) \(what) after step \(afterStep)")
     }
 }
 
@@ -169,15 +211,18 @@ public struct PlayState: Codable, Sendable, Equatable {
     /// Set when the step asked for could not be taken (no such thread, a thread blocked or finished), with why; the
     /// state is otherwise unchanged.
     public var refusal: String?
+    /// The latest work done outside the gates (at most `UngatedWork.kept` of it), oldest first; absent when there was none.
+    public var ungated: [UngatedWork]?
 
     public init(threads: [LevelThreadState], shared: [SharedValueState], steps: [LevelStep], ended: Bool,
-                failure: LevelFailure?, refusal: String?) {
+                failure: LevelFailure?, refusal: String?, ungated: [UngatedWork]? = nil) {
         self.threads = threads
         self.shared = shared
         self.steps = steps
         self.ended = ended
         self.failure = failure
         self.refusal = refusal
+        self.ungated = ungated
     }
 }
 

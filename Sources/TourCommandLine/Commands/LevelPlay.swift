@@ -13,15 +13,14 @@ extension LevelCommand {
             let (level, description) = try find(options.level, programs: programs, output: output)
             let schedule = try options.scheduleFile.map { file throws(Stop) in try checkedSchedule(file, description: description, fixed: options.fixed) }
             introduction(description, fixed: options.fixed).forEach(output.emit)
-            let process: LevelProcess
-            var state: PlayState
+            let game: LevelGame
             do throws(LevelProblem) {
-                process = try programs.play(level, fixed: options.fixed)
-                state = try process.next(PlayState.self)
+                game = try programs.play(level, fixed: options.fixed)
             } catch {
                 throw Stop(status: .couldNotStart, message: error.description)
             }
-            defer { process.stop() }
+            defer { game.stop() }
+            var state = game.state
             stateLines(state, threads: description.threads).forEach(output.emit)
             var replayed = 0
             while !state.ended {
@@ -45,10 +44,9 @@ extension LevelCommand {
                     }
                     thread = number
                 }
-                let steps = state.steps.count
+                let before = state
                 do throws(LevelProblem) {
-                    process.send(thread: thread)
-                    state = try process.next(PlayState.self)
+                    state = try game.step(thread)
                 } catch {
                     throw Stop(status: .couldNotStart, message: error.description)
                 }
@@ -59,7 +57,7 @@ extension LevelCommand {
                     }
                     continue
                 }
-                stateLines(state, threads: description.threads, newSteps: state.steps.count > steps).forEach(output.emit)
+                stateLines(state, threads: description.threads, after: before).forEach(output.emit)
             }
             if let schedule, let file = options.scheduleFile, replayed < schedule.threads.count {
                 throw Stop(status: .usage, message: problem(file, line: schedule.lines.steps[replayed],
@@ -119,13 +117,15 @@ extension LevelCommand {
                 "Threads: \(threads.joined(separator: ", ")). Type a thread's number and Enter to let it take its next step; end the input (Ctrl-D) to stop."]
     }
 
-    /// The state in words: the step just taken, each thread (number, name, status, line, next step, what it holds and
-    /// waits for), the shared values and the locks.
-    static func stateLines(_ state: PlayState, threads names: [String], newSteps: Bool = false) -> [String] {
+    /// The state in words: the step just taken (since the state `after`), the work done outside the gates since then,
+    /// each thread (number, name, status, line, next step, what it holds and waits for), the shared values and the locks.
+    static func stateLines(_ state: PlayState, threads names: [String], after previous: PlayState? = nil) -> [String] {
         var lines: [String] = []
-        if newSteps, let step = state.steps.last {
+        if let previous, state.steps.count > previous.steps.count, let step = state.steps.last {
             lines += steps([step], threads: names, from: state.steps.count).map { "Step \($0)" }
         }
+        let seen = previous?.ungated ?? []
+        lines += (state.ungated ?? []).filter { !seen.contains($0) }.map { "Ungated: \($0.sentence(threads: names))." }
         for thread in state.threads {
             var parts = ["Thread \(thread.id) \(TerminalText.sanitized(thread.name)): \(thread.status.rawValue)"]
             if let waits = thread.blockedOn { parts[0] += " on \(TerminalText.sanitized(waits))" }

@@ -70,9 +70,9 @@ public final class LevelPrograms: Sendable {
                   named: try describe(level).name)
     }
 
-    /// Starts a game of the level: its `PlayState`s are the process's to read, the steps its to be sent.
-    public func play(_ level: Level, fixed: Bool) throws(LevelProblem) -> LevelProcess {
-        try start(level, arguments: ["--play"] + (fixed ? ["--fixed"] : []), patience: answerPatience, named: try describe(level).name)
+    /// Starts a game of the level, with its first state read.
+    public func play(_ level: Level, fixed: Bool) throws(LevelProblem) -> LevelGame {
+        try LevelGame(start(level, arguments: ["--play"] + (fixed ? ["--fixed"] : []), patience: answerPatience, named: try describe(level).name))
     }
 
     private func start(_ level: Level, arguments: [String], patience: UInt64, named name: String) throws(LevelProblem) -> LevelProcess {

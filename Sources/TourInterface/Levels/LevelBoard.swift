@@ -22,6 +22,8 @@ public struct LevelBoard: Equatable, Sendable {
     public private(set) var note: String
     /// A command is on its way: keys wait until its state comes.
     public private(set) var waiting = true
+    /// The run shown has reached its failure and `show` said so: the win is recorded once a run, when it happens.
+    private var winSaid = false
 
     public init(description: LevelDescription, source: [String], fixed: Bool) {
         self.description = description
@@ -51,9 +53,11 @@ public struct LevelBoard: Equatable, Sendable {
                 return nil
             }
             waiting = true
+            winSaid = false
             return .replay(Array(schedule.dropLast()))
         case "r":
             waiting = true
+            winSaid = false
             return .replay([])
         default:
             guard let number = character.wholeNumberValue, (1...max(description.threads.count, 1)).contains(number) else { return nil }
@@ -70,10 +74,15 @@ public struct LevelBoard: Equatable, Sendable {
         }
     }
 
-    /// The state the level sent after a command (or its start).
-    public mutating func show(_ state: PlayState) {
+    /// The state the level sent after a command (or its start). True when it is a win of the level as written (not of
+    /// its fix) that this run has not shown before: the shell records it in progress then, so a win is kept even when
+    /// the player restarts before quitting.
+    @discardableResult
+    public mutating func show(_ state: PlayState) -> Bool {
         waiting = false
         self.state = state
+        let newWin = state.failure != nil && !fixed && !winSaid
+        if state.failure != nil { winSaid = true }
         if let refusal = state.refusal {
             note = "Refused: \(refusal). " + keysHelp
         } else if let failure = state.failure {
@@ -86,6 +95,7 @@ public struct LevelBoard: Equatable, Sendable {
         } else {
             note = keysHelp
         }
+        return newWin
     }
 
     /// The level's program failed (`LevelProblem`'s words): said, and keys work again (r starts afresh).

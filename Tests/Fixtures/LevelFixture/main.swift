@@ -3,7 +3,10 @@
 // schedules computed over a model of the two threads, with no threads of its own. The environment variable
 // LEVEL_FIXTURE makes its search and its play misbehave on demand (its description stays honest, so the host knows
 // its name): `garbage` sends a line that is no document, `silent` never answers, `crash` aborts before answering,
-// `crash-on-step` aborts when the first step of a game comes.
+// `crash-on-step` aborts when the first step of a game comes. Two are hostile levels as a real one could be:
+// `endless-loop` plays T2 as a thread that, let go, loops forever between gates and never answers; `escape` plays an
+// escaped thread (one the level did not start through its run) that passed a gate ungated before the first step, and
+// T1 printing after each of its steps: work outside the gates, reported with every state.
 @preconcurrency import Glibc
 import Foundation
 import PageProtocol
@@ -20,6 +23,7 @@ struct Model {
     /// Each thread's loaded value.
     var loaded: [Int?] = [nil, nil]
     var steps: [LevelStep] = []
+    var ungated: [UngatedWork] = []
 
     var operations: [Operation] { fixed ? [.lock, .load, .store, .unlock] : [.load, .store] }
 
@@ -81,7 +85,8 @@ struct Model {
         }
         var shared = [SharedValueState(name: "count", value: "\(count)")]
         if fixed { shared.append(SharedValueState(name: "L", value: lockHolder.map { "held by T\($0 + 1)" } ?? "free")) }
-        return PlayState(threads: threads, shared: shared, steps: steps, ended: ended, failure: failure, refusal: refusal)
+        return PlayState(threads: threads, shared: shared, steps: steps, ended: ended, failure: failure, refusal: refusal,
+                         ungated: ungated.isEmpty ? nil : ungated)
     }
 }
 
@@ -167,6 +172,7 @@ case "--explore":
 case "--play":
     if misbehaviour != "crash-on-step" { misbehave(misbehaviour) }
     var model = Model(fixed: fixed)
+    if misbehaviour == "escape" { model.ungated.append(UngatedWork(thread: nil, afterStep: 0, what: "passed store count")) }
     send(model.state())
     while !model.ended, let line = readLine() {
         if misbehaviour == "crash-on-step" { misbehave("crash") }
@@ -179,8 +185,14 @@ case "--play":
             send(model.state(refusal: "T\(number) has finished"))
         } else if !model.isEnabled(thread) {
             send(model.state(refusal: "T\(number) is blocked: it waits for lock L, which T\(model.lockHolder! + 1) holds"))
+        } else if misbehaviour == "endless-loop" && number == 2 {
+            // Let go, T2 never reaches its next gate.
+            while true { pause() }
         } else {
             model.step(thread)
+            if misbehaviour == "escape" && number == 1 {
+                model.ungated.append(UngatedWork(thread: 1, afterStep: model.steps.count, what: "printed 'T1 was here'"))
+            }
             send(model.state())
         }
     }

@@ -115,6 +115,50 @@ struct SchedulerTests {
         #expect(report.failures["deadlock", default: 0] > 0)
     }
 
+    /// T1 loads, starts a `Thread` of its own that stores ungated (the run did not start it) and waits for it, prints,
+    /// then stores.
+    static let escaping = Level(description(threads: 1)) { run in
+        let count = run.shared("count", 0)
+        run.thread(1) {
+            let value = count.load()
+            let escaped = DispatchSemaphore(value: 0)
+            Thread {
+                count.store(value + 10)
+                escaped.signal()
+            }.start()
+            escaped.wait()
+            LessonKit.print("T1 goes on\nwith a second line")
+            count.store(value + 1)
+        }
+        return { nil }
+    }
+
+    @Test func workOutsideTheGatesIsReportedByWhoDidItAndWhenAndEachStepByItsGate() async throws {
+        let (afterLoad, atEnd) = await awaitBlocking("escaping") { () -> (PlayState, PlayState) in
+            let driver = LevelDriver(Self.escaping, fixed: false)
+            driver.step(1)
+            let afterLoad = driver.state()
+            driver.step(1)
+            return (afterLoad, driver.state())
+        }
+        #expect(afterLoad.ungated == [UngatedWork(thread: nil, afterStep: 1, what: "passed store count"),
+                                      UngatedWork(thread: 1, afterStep: 1, what: "printed 'T1 goes on\\nwith a second line'")])
+        #expect(afterLoad.ungated?.last?.sentence(threads: ["T1"]) == "T1 printed 'T1 goes on\\nwith a second line' after step 1")
+        #expect(atEnd.ended && atEnd.failure == nil)
+        #expect(atEnd.steps.map(\.kind) == [.load, .store])
+        #expect(atEnd.shared == [SharedValueState(name: "count", value: "1")], "the gated store came last")
+    }
+
+    @Test func workOutsideTheGatesIsKeptToItsLatest() async throws {
+        let chatty = Level(Self.description(threads: 1)) { run in
+            run.thread(1) { for line in 1...100 { LessonKit.print("line \(line)") } }
+            return { nil }
+        }
+        let state = await awaitBlocking("chatty") { LevelDriver(chatty, fixed: false).state() }
+        #expect(state.ungated?.count == UngatedWork.kept)
+        #expect(state.ungated?.last?.what == "printed 'line 100'")
+    }
+
     @Test func theModesAreReadAsTheProtocolSaysAndBadOnesRefused() throws {
         #expect(try LevelMain.mode(["--describe"]) == .describe)
         #expect(try LevelMain.mode(["--play", "--fixed"]) == .play(fixed: true))
