@@ -26,14 +26,7 @@ struct EditorHandoff {
         }
         let arguments = editor.arguments(file: order.file, line: order.line)
 
-        def_prog_mode()
-        endwin()
-        let status = Self.run(editor.command, arguments: arguments)
-        reset_prog_mode()
-        refresh()
-        // Coming back from `endwin` does not put the keypad back in the mode whose keys ncurses reads, so the first
-        // arrow key after the editor came as Escape, `[` and a letter.
-        keypad(sw_stdscr(), true)
+        let status = TerminalLending.lend { Self.run(editor.command, arguments: arguments) }
 
         switch status {
         case .some(0): return warning ?? .closed

@@ -64,6 +64,8 @@ public enum InteractiveTour {
         if let progressProblem { model.notice = progressProblem }
         if let startPage { model.current = startPage }
         model.seed = seed
+        // Read from the levels' sources: nothing is built or run before the first frame.
+        model.showLevels(LevelCatalog.load(root: catalog.root).levelsOnPages)
         model.showsSpeakerNotes = speakerNotes
         if let presenting {
             // On stage the room sees no notice about builds or progress.

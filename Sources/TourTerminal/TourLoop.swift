@@ -184,6 +184,8 @@ final class TourLoop: @unchecked Sendable {
                 screen.invalidate()
             case .edit(let order):
                 handOver(order)
+            case .playLevel(let level):
+                play(level)
             case .build(let order):
                 rebuilds.build(order)
                 startTicking()
@@ -295,15 +297,26 @@ final class TourLoop: @unchecked Sendable {
         }
     }
 
-    /// Lends the terminal to the editor, with stdin left to it, and takes everything back after.
+    /// Lends the terminal to the editor, and takes everything back after.
     private func handOver(_ order: EditOrder) {
+        let result = lendTerminal { editor.open(order) }
+        perform(model.update(.editLoop(.editorFinished(result))))
+    }
+
+    /// Lends the terminal to the level's game, and takes everything back after, as the tutorial was.
+    private func play(_ level: String) {
+        if let problem = lendTerminal({ workers.playLevel(level) }) { perform(model.update(.notice(problem))) }
+    }
+
+    /// Runs `body`, which has the terminal, with stdin left to it; then draws everything again.
+    private func lendTerminal<Result>(_ body: () -> Result) -> Result {
         keys.pause()
-        let result = editor.open(order)
+        let result = body()
         keys.resume()
-        // The terminal may have been resized while the editor had it.
+        // The terminal may have been resized while another program had it.
         perform(model.update(.resize(screen.adoptTerminalSize())))
         screen.invalidate()
-        perform(model.update(.editLoop(.editorFinished(result))))
+        return result
     }
 
     /// Draws now if the last frame is old enough, else once when it is: at most one frame per interval.

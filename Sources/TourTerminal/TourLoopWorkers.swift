@@ -47,6 +47,8 @@ struct TourLoopWorkers {
     var rebuilds: (DispatchQueue, URL, @escaping (EditLoopEvent) -> Void) -> any PageRebuilding
     /// The exercise checks, reporting on the queue given, for the package at the folder given.
     var exerciseChecks: (DispatchQueue, URL, @escaping (ExerciseEvent) -> Void) -> any ExerciseChecking
+    /// Plays the named level with the terminal lent to it, until the player quits; why it could not, or nil.
+    var playLevel: (String) -> String? = LevelHandoff.play
 
     static var live: TourLoopWorkers {
         TourLoopWorkers(

@@ -73,6 +73,21 @@ struct LevelProgramTests {
         #expect(folders.map { "Level" + $0.filter { $0 != "-" } }.sorted() == Self.levels)
     }
 
+    /// The tutorial says which page has a level from the levels' sources, without building or running them: what it reads
+    /// must be what each program describes, and the name it plays a level by the name the level gives.
+    @Test func thePageReadFromALevelsSourceIsTheOneItDescribes() async throws {
+        let catalog = LevelCatalog.load(root: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent())
+        #expect(catalog.levels.count == Self.levels.count)
+        for level in catalog.levels {
+            let described = try JSONDecoder().decode(
+                LevelDescription.self, from: Data(try await runToEnd(BuildProducts.executable(named: level.product), ["--describe"], label: level.product).output.utf8))
+            #expect(level.pageInSource() == described.page, "\(level.folder)")
+            #expect(level.folderName == described.name, "\(level.folder)")
+        }
+        #expect(catalog.levelsOnPages.contains { $0.name == "lost-update" && $0.page == 8 })
+    }
+
     @Test func badArgumentsSayWhatIsWrongAndExitTwo() async throws {
         let run = try await runToEnd(BuildProducts.executable(named: Self.levels[0]), ["--explore", "--random", "3"], label: "bad")
         #expect(run.status == 2)

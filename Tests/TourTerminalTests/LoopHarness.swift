@@ -84,13 +84,16 @@ final class LoopHarness: @unchecked Sendable {
     private final class Noted: Sendable {
         let runs = Mutex<[StandInRun]>([])
         let leaves = Mutex(0)
+        let plays = Mutex<[String]>([])
     }
 
-    init() throws {
+    /// `levels` are shown on their pages; playing one notes its name and says `playProblem`, without a terminal.
+    init(levels: [(name: String, page: Int)] = [], playProblem: String? = nil) throws {
         catalog = try PartedCatalog()
         screen = TestScreen(clock: clock)
-        let model = TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256,
+        var model = TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256,
                                    exercises: [])
+        model.showLevels(levels)
         let workers = TourLoopWorkers(
             startRun: { [noted] request, handler in
                 let run = StandInRun(request: request, handler: handler)
@@ -98,7 +101,11 @@ final class LoopHarness: @unchecked Sendable {
                 return run
             },
             rebuilds: { [workshop] _, _, _ in workshop },
-            exerciseChecks: { [workshop] _, _, _ in workshop })
+            exerciseChecks: { [workshop] _, _, _ in workshop },
+            playLevel: { [noted] level in
+                noted.plays.withLock { $0.append(level) }
+                return playProblem
+            })
         let editor = EditorHandoff(editor: nil, originals: OriginalPages(packageRoot: catalog.root), environment: [:])
         loop = TourLoop(screen: screen, keys: keys, model: model, packageRoot: catalog.root, editor: editor, progress: nil,
                         clock: clock, workers: workers) { [noted] in noted.leaves.withLock { $0 += 1 } }
@@ -106,6 +113,9 @@ final class LoopHarness: @unchecked Sendable {
 
     /// The runs the loop started, first to last.
     var runs: [StandInRun] { noted.runs.withLock { $0 } }
+
+    /// The levels played, first to last.
+    var plays: [String] { noted.plays.withLock { $0 } }
 
     /// How many times the loop left the process.
     var leaveCount: Int { noted.leaves.withLock { $0 } }

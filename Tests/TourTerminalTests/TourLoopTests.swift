@@ -24,6 +24,28 @@ struct TourLoopTests {
         #expect(harness.runs.isEmpty)
     }
 
+    @Test("B on a page with a level lends the terminal to its game, then draws the tutorial again as it was")
+    func levelKeyPlaysTheLevelAndComesBackAsItWas() async throws {
+        let harness = try LoopHarness(levels: [("lost-update", 1)])
+        await harness.start()
+        await harness.type(.key(.down))
+        let before = harness.screenText
+        #expect(before.contains("(B plays level lost-update)"), "the page says it has a level")
+        let frames = harness.screen.frames.count
+        await harness.type(.key(.character("B")))
+        #expect(harness.plays == ["lost-update"])
+        #expect(harness.screen.frames.count > frames, "drawn again whole: the game had the terminal")
+        #expect(harness.screenText == before)
+    }
+
+    @Test("A level's game that cannot start is said in the status line")
+    func aLevelThatCannotBePlayedIsSaid() async throws {
+        let harness = try LoopHarness(levels: [("lost-update", 1)], playProblem: "tour play lost-update could not start.")
+        await harness.start()
+        await harness.type(.key(.character("B")))
+        #expect(harness.screenText.contains("tour play lost-update could not start."))
+    }
+
     @Test("r starts the page's program, and its first line of output is drawn at once")
     func runKeyStartsTheRunAndItsOutputIsDrawn() async throws {
         let harness = try LoopHarness()

@@ -22,6 +22,19 @@ public struct Level: Sendable, Equatable {
     /// take before the level's own description is read.
     public var folderName: String { Page.slug(ofFolder: folder) }
 
+    /// The page its description names (`page: 8,` in its `main.swift`, as `docs/level-format.md` writes it), read from
+    /// the source: the tutorial says which page has a level before any level is built or run. `LevelProgramTests` holds
+    /// it to what each built level describes.
+    public func pageInSource() -> Int? {
+        guard let text = try? String(contentsOf: sourceFolder.appendingPathComponent("main.swift"), encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let words = line.trimmingCharacters(in: .whitespaces)
+            guard words.hasPrefix("page:") else { continue }
+            return Int(words.dropFirst("page:".count).trimmingCharacters(in: CharacterSet(charactersIn: " ,")))
+        }
+        return nil
+    }
+
     /// The level's Swift files as they are on disk now, by name.
     public func listSourceFiles() -> [URL] {
         Page.sourceFiles(main: sourceFolder.appendingPathComponent("main.swift"))
@@ -54,6 +67,11 @@ public struct LevelCatalog: Sendable {
                          sourceFolder: folder.appending(path: name, directoryHint: .isDirectory))
         }
         return LevelCatalog(levels: levels, root: root)
+    }
+
+    /// Each level drawn from a page, by the name its folder gives (which the commands take) and that page's number.
+    public var levelsOnPages: [(name: String, page: Int)] {
+        levels.compactMap { level in level.pageInSource().map { (level.folderName, $0) } }
     }
 
     /// The level `query` names by its number, its folder, its product or the name its folder gives, ignoring case;

@@ -74,13 +74,20 @@ public enum TourRenderer {
 
     private static func title(of pane: Pane, model: TourModel) -> String {
         switch pane {
-        case .page: "\(model.currentPage.page.number) \(model.currentPage.page.title)"
+        case .page: "\(model.currentPage.page.number) \(model.currentPage.page.title)" + levelTitle(model.currentPage)
         case .timeline:
             "Timeline" + (model.currentPage.shownRecord.map { timelineTitle($0, state: model.currentPage.timeline) } ?? "")
                 + checkRunTitle(model)
         case .output: "Output" + checkRunTitle(model)
         default: pane.title
         }
+    }
+
+    /// " (B plays level lost-update)": the page has a level to play.
+    private static func levelTitle(_ page: PageState) -> String {
+        guard !page.levels.isEmpty else { return "" }
+        let next = page.levels[page.nextLevel % page.levels.count]
+        return " (B plays level \(next)" + (page.levels.count > 1 ? ", then the next of \(page.levels.count)" : "") + ")"
     }
 
     /// " (your check's run)" while the output and timeline show the exercise's last check instead of the page's run.

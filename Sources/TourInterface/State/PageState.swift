@@ -33,6 +33,10 @@ public struct PageState: Sendable {
     public var offersUndo = false
     /// The page's prediction and code challenge, if it has them.
     public var exercise: PageExerciseState?
+    /// The levels of "be the scheduler" drawn from this page, by the name `tour play` takes; `B` plays them in turn.
+    public var levels: [String] = []
+    /// The one of `levels` that `B` plays next.
+    var nextLevel = 0
 
     public init(page: Page) {
         self.page = page

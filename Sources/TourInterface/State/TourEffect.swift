@@ -51,6 +51,9 @@ public enum TourEffect: Equatable, Sendable {
     /// Draw the page's latest run as an SVG picture and a Chrome trace in `.tour/pictures/`, off the interface's
     /// queue; where they went, or why not, comes back as `.picturesSaved`.
     case savePictures(page: Page)
+    /// Hand the terminal to `tour play` for the level of this name until the player quits it, then draw the tutorial
+    /// again as it was; a play that could not start comes back as a `.notice`.
+    case playLevel(String)
 }
 
 extension TourEffect {

@@ -104,6 +104,25 @@ public struct TourModel: Sendable {
         return model
     }
 
+    /// Says on each page which levels are drawn from it (`levels`: a level's name and its page's number).
+    public mutating func showLevels(_ levels: [(name: String, page: Int)]) {
+        for index in pages.indices {
+            pages[index].levels = levels.filter { $0.page == pages[index].page.number }.map(\.name)
+        }
+    }
+
+    /// `B`: plays the page's next level full screen, or says the page has none.
+    mutating func playLevel() -> [TourEffect] {
+        let levels = currentPage.levels
+        guard !levels.isEmpty else {
+            notice = "This page has no level to play: tour levels lists them all, tour play LEVEL plays one."
+            return []
+        }
+        let level = levels[currentPage.nextLevel % levels.count]
+        currentPage.nextLevel = (currentPage.nextLevel + 1) % levels.count
+        return [.playLevel(level)]
+    }
+
     public var currentPage: PageState {
         get { pages[current] }
         set { pages[current] = newValue }

@@ -131,7 +131,7 @@ enum TutorialAction: Hashable, Sendable, CaseIterable {
     case lineDown, lineUp, pageDown, pageUp, top, bottom
     case edit, nextDiagnostic, previousDiagnostic, askToReset, undoReset
     case predict, check, editExercise, hint, solution, switchShownRun
-    case help, redraw, quit, nextWarning, savePictures, present
+    case help, redraw, quit, nextWarning, savePictures, present, playLevel
     /// The live view's, while it has the focus.
     case liveLineDown, liveLineUp, livePageDown, livePageUp, letGo, fullSize, leaveFullSize
     /// The timeline's, while it has the focus.
@@ -144,7 +144,7 @@ enum PresenterAction: Hashable, Sendable, CaseIterable {
     case run, stop, toggleRun
     case previousKnob, nextKnob, lowerKnob, raiseKnob, slower, faster
     case scrollBack, scrollDown
-    case leave, help, redraw, quit
+    case leave, help, redraw, quit, playLevel
 }
 
 extension TutorialAction {
@@ -231,8 +231,9 @@ extension TutorialAction {
             "this help / redraw / quit (asks during a run)"),
         Row(.bound([Binding(action: .nextWarning, named: [.character("W")]),
                     Binding(action: .savePictures, named: [.character("S")]),
-                    Binding(action: .present, named: [.character("P")])]),
-            "the run's warnings / save a picture / present"),
+                    Binding(action: .present, named: [.character("P")]),
+                    Binding(action: .playLevel, named: [.character("B")])]),
+            "warnings / save a picture / present / a level"),
     ])
 }
 
@@ -260,6 +261,8 @@ extension PresenterAction {
                               Binding(action: .scrollDown, named: [.character("j"), .down])]),
             "back up the page / down again"),
         Row("Script", .reminder(of: .forward), "end a wait or cut a pause short; Enter too"),
+        Row("Level", .bound([Binding(action: .playLevel, named: [.character("B")])]),
+            "play the page's level for the room"),
         Row("Other", .bound([Binding(action: .leave, named: [.character("P"), .escape]),
                              Binding(action: .help, named: [.character("?")]),
                              Binding(action: .redraw, named: [.redraw]),

@@ -48,6 +48,8 @@ extension TourModel {
             return stop()
         case .toggleRun:
             presenter?.showsRun.toggle()
+        case .playLevel:
+            return playLevel()
         case .scrollBack:
             presenter?.scrollBack += 1
         case .scrollDown:

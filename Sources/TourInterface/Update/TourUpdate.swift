@@ -132,6 +132,7 @@ extension TourModel {
         case .toggleDeepDive: toggleDeepDiveInView()
         case .toggleAllDeepDives: toggleAllDeepDives()
         case .present: return present()
+        case .playLevel: return playLevel()
         case .zoom: zoomed.toggle()
         case .unzoom: zoomed = false
         case .previousKnob: chooseKnob(by: -1)
