@@ -233,7 +233,7 @@ extension TutorialAction {
                     Binding(action: .savePictures, named: [.character("S")]),
                     Binding(action: .present, named: [.character("P")]),
                     Binding(action: .playLevel, named: [.character("B")])]),
-            "warnings / save a picture / present / a level"),
+            "warnings / save a picture / present / its level"),
     ])
 }
 
