@@ -24,7 +24,7 @@ final class LevelDriver {
     private(set) var failure: LevelFailure?
     private(set) var ended = false
     private(set) var lastStepped: Int?
-    /// Where the thread last let go was then, in words ("at line 14 (load count)"), for the watchdog to say.
+    /// Where the thread last let go was then, in words ("since it was let go at line 14 (load count)"), for the watchdog.
     private var lastLetGoFrom: String?
     /// The run as it stood when a failure ended it, before `drain` let the threads through: a deadlock is shown with its
     /// threads blocked and holding their locks, as the wait-for graph says, not as the drain leaves them.
@@ -90,8 +90,9 @@ final class LevelDriver {
     /// a failure, or when threads are alive and none can step (a deadlock).
     private func settle() {
         if let stuck = awaitThreads(until: { $0 == .parked || $0 == .finished }) {
-            let since = stuck == lastStepped ? lastLetGoFrom ?? "" : "since it started"
-            runaway = "\(run.names[stuck - 1]) has not reached a gate in \(Int(Self.watchdogSeconds)) s \(since): an endless loop between gates?"
+            let since = stuck == lastStepped ? lastLetGoFrom : "since it started"
+            runaway = "\(run.names[stuck - 1]) has not reached a gate in \(Int(Self.watchdogSeconds)) s\(since.map { " " + $0 } ?? ""): "
+                + "an endless loop between gates?"
             failure = LevelFailure(kind: .assertion, message: runaway!)
             ended = true
             return
