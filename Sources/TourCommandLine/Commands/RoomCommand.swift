@@ -102,12 +102,20 @@ public enum RoomCommand {
     /// `--plain`: the room's events one a line on standard output, until Ctrl-C or a signal ends it, or the broker
     /// refuses the link; the broker started is stopped on the way out.
     static func plain(_ request: RoomRequest, hosting: any RoomHosting, board: RoomBoard) -> Never {
-        let log = Mutex(RoomPlainLog(board: board))
+        // Lines heard before the room is open (the link may connect first) wait until the opening lines are out.
+        let log = Mutex((log: RoomPlainLog(board: board), waiting: [String]?.some([])))
         let opened: OpenedRoom
         do {
             opened = try hosting.open(request) { feed in
-                let lines = log.withLock { $0.lines(for: feed, at: Date()) }
-                if !lines.isEmpty { FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8)) }
+                // Written under the lock, so lines come out in the order heard.
+                log.withLock { state in
+                    let lines = state.log.lines(for: feed, at: Date())
+                    if state.waiting != nil {
+                        state.waiting? += lines
+                    } else if !lines.isEmpty {
+                        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+                    }
+                }
                 // Ended from the main queue: leaving stops the link, which must not be waited for on its own thread.
                 if case .status(.refused) = feed { DispatchQueue.main.async { exit(ExitStatus.couldNotStart.rawValue) } }
             }
@@ -115,11 +123,12 @@ public enum RoomCommand {
             FileHandle.standardError.write(Data("tour: \(error.description)\n".utf8))
             exit(ExitStatus.couldNotStart.rawValue)
         }
-        let opening = log.withLock { log -> [String] in
-            log.setRoom(opened.address, password: opened.password)
-            return log.opening
+        log.withLock { state in
+            state.log.setRoom(opened.address, password: opened.password)
+            let opening = state.log.opening + (state.waiting ?? [])
+            state.waiting = nil
+            FileHandle.standardOutput.write(Data(opening.map { $0 + "\n" }.joined().utf8))
         }
-        FileHandle.standardOutput.write(Data(opening.map { $0 + "\n" }.joined().utf8))
         atexit { RoomCommand.closeOnExit.withLock { $0?() } }
         closeOnExit.withLock { $0 = opened.close }
         var stops: [DispatchSourceSignal] = []
