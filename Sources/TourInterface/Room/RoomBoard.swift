@@ -188,9 +188,8 @@ public struct RoomBoard: Sendable {
         let record = trimmed(document.progress)
         let before = participant.record
         for page in analysis.pages {
-            let old = before?.pages[page.slug], new = record.pages[page.slug]
-            guard old != new || before == nil else { continue }
-            if before == nil, let new, let recorded = WorkshopAnalysis.recordedChange(of: new) {
+            guard let new = record.pages[page.slug], new != before?.pages[page.slug] else { continue }
+            if before == nil, let recorded = WorkshopAnalysis.recordedChange(of: new) {
                 participant.changed[page.slug] = now.addingTimeInterval(-max(0, document.writtenAt.timeIntervalSince(recorded)))
             } else {
                 participant.changed[page.slug] = now
