@@ -33,7 +33,7 @@ public enum RoomCommand {
             exit(outcome.status.rawValue)
         }
         guard !options.plain, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            plain(options.request, hosting: hosting, board: board)
+            plain(options.request, hosting: hosting, board: board, style: .detect(forceBare: options.plain))
         }
         RoomTerminal.run(board: board, environment: environment, theme: theme) { hear throws(RoomInputError) in
             try hosting.open(options.request, hear: hear)
@@ -99,9 +99,9 @@ public enum RoomCommand {
         return outcome
     }
 
-    /// `--plain`: the room's events one a line on standard output, until Ctrl-C or a signal ends it, or the broker
-    /// refuses the link; the broker started is stopped on the way out.
-    static func plain(_ request: RoomRequest, hosting: any RoomHosting, board: RoomBoard) -> Never {
+    /// `--plain`: the room's events one a line on standard output, in `style` (ASCII only with `--plain`), until Ctrl-C
+    /// or a signal ends it, or the broker refuses the link; the broker started is stopped on the way out.
+    static func plain(_ request: RoomRequest, hosting: any RoomHosting, board: RoomBoard, style: PlainStyle) -> Never {
         // Lines heard before the room is open (the link may connect first) wait until the opening lines are out.
         let log = Mutex((log: RoomPlainLog(board: board), waiting: [String]?.some([])))
         let opened: OpenedRoom
@@ -113,7 +113,7 @@ public enum RoomCommand {
                     if state.waiting != nil {
                         state.waiting? += lines
                     } else if !lines.isEmpty {
-                        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+                        FileHandle.standardOutput.write(Data(lines.map { style.printable($0) + "\n" }.joined().utf8))
                     }
                 }
                 // Ended from the main queue: leaving stops the link, which must not be waited for on its own thread.
@@ -127,7 +127,7 @@ public enum RoomCommand {
             state.log.setRoom(opened.address, password: opened.password)
             let opening = state.log.opening + (state.waiting ?? [])
             state.waiting = nil
-            FileHandle.standardOutput.write(Data(opening.map { $0 + "\n" }.joined().utf8))
+            FileHandle.standardOutput.write(Data(opening.map { style.printable($0) + "\n" }.joined().utf8))
         }
         atexit { RoomCommand.closeOnExit.withLock { $0?() } }
         closeOnExit.withLock { $0 = opened.close }
