@@ -202,6 +202,22 @@ struct RoomBoardTests {
         #expect(board.press(.character("q"), rowsShown: 10) == .quit)
     }
 
+    @Test("A name in wide characters keeps the page columns in line, and a long one is cut")
+    func wideAndLongNamesKeepTheGridInLine() throws {
+        var board = try Self.board()
+        for (value, name) in [("tour-a1", "明美"), ("tour-b2", "ana"), ("tour-c3", String(repeating: "w", count: 32))] {
+            board.receive(.state(Self.id(value), Self.state(name, on: "queue", passed: ["operation"])), at: Self.start)
+        }
+        let buffer = RoomBoardView.render(board, size: Size(width: 80, height: 24), glyphs: .ascii, zone: Self.utc)
+        let rows = (0..<24).map { y in String((0..<80).map { buffer[$0, y] }.filter { !$0.isContinuation }.map(\.character)) }
+        let columns = try ["明美", "ana", "wwww"].map { name in
+            let row = try #require(rows.first { $0.hasPrefix(" " + name) }, "\(rows)")
+            return TextWidth.of(String(try #require(row.firstRange(of: "+ >o").map { row[..<$0.lowerBound] })))
+        }
+        #expect(Set(columns).count == 1, "the first page's mark is in one column on every row: \(columns)")
+        #expect(rows.contains { $0.hasPrefix(" " + String(repeating: "w", count: 17) + "...  ") }, "cut to 20 columns, the ellipsis among them")
+    }
+
     @Test("--json's snapshot holds each participant, who needs help and why, and the stuck exercises")
     func theSnapshotDocument() throws {
         let snapshot = RoomSnapshot(try Self.room())

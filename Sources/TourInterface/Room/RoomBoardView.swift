@@ -22,7 +22,7 @@ public enum RoomBoardView {
         var row = 0
         func line(_ text: String, style: CellStyle = .plain) {
             guard row < size.height else { return }
-            buffer.write(fitted(TerminalText.sanitized(text), width, glyphs), x: 1, y: row, style: style)
+            buffer.write(TextWidth.truncated(TerminalText.sanitized(text), to: width, ellipsis: glyphs.ellipsis), x: 1, y: row, style: style)
             row += 1
         }
 
@@ -34,7 +34,7 @@ public enum RoomBoardView {
         if let join = board.joinCommand {
             // The password on the same line when it fits, else on its own: never cut.
             let password = board.password.map { "password: \($0)" }
-            if let password, "Join: \(join)   \(password)".count > width {
+            if let password, TextWidth.of("Join: \(join)   \(password)") > width {
                 line("Join: \(join)", style: CellStyle(foreground: .accent))
                 line(password, style: CellStyle(foreground: .accent))
             } else {
@@ -47,9 +47,11 @@ public enum RoomBoardView {
         let needing = board.needingHelp
         line("Needs help" + (needing.isEmpty ? ": nobody" : " (\(needing.count))"), style: CellStyle(foreground: needing.isEmpty ? .success : .failure, bold: true))
         let helpRows = min(needing.count, max(size.height / helpShare - 1, 1))
-        let nameWidth = min(max(board.order.compactMap { board.participants[$0]?.label.count }.max() ?? 4, 4), 20)
+        let nameWidth = min(max(board.order.compactMap { board.participants[$0].map { TextWidth.of($0.label) } }.max() ?? 4, 4), 20)
+        // `text` padded, or cut, to `width` columns, wide characters counted as two.
+        func pad(_ text: String, _ width: Int) -> String { TextWidth.padded(text, to: width, ellipsis: glyphs.ellipsis) }
         let listed = needing.prefix(needing.count > helpRows ? helpRows - 1 : helpRows)
-        let exerciseWidth = listed.map { "p\($0.need.challenge.pageNumber) \($0.need.challenge.name)".count }.max() ?? 0
+        let exerciseWidth = listed.map { TextWidth.of("p\($0.need.challenge.pageNumber) \($0.need.challenge.name)") }.max() ?? 0
         for (participant, need) in listed {
             let challenge = need.challenge
             var text = pad(participant.label, nameWidth) + "  " + pad("p\(challenge.pageNumber) \(challenge.name)", exerciseWidth)
@@ -122,16 +124,5 @@ public enum RoomBoardView {
         case .failed: glyphs.crashed
         case .passed: glyphs.expected
         }
-    }
-
-    /// `text` padded or cut to `width` columns.
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count > width ? String(text.prefix(width)) : text.padding(toLength: width, withPad: " ", startingAt: 0)
-    }
-
-    /// `text` cut to `width` columns with an ellipsis.
-    static func fitted(_ text: String, _ width: Int, _ glyphs: Glyphs) -> String {
-        guard text.count > width else { return text }
-        return String(text.prefix(max(width - glyphs.ellipsis.count, 0))) + glyphs.ellipsis
     }
 }
