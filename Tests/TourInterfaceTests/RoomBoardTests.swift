@@ -80,6 +80,20 @@ struct RoomBoardTests {
         #expect(!stuck.contains { $0.hasPrefix("tasks/") }, "nobody reached page 9")
     }
 
+    @Test("A name changed moves only its own rows: the others of the old name close up, the new one is told apart")
+    func aRenameRelabelsOnlyTheNamesItTouches() throws {
+        var board = try Self.board()
+        for value in ["tour-a1", "tour-b2", "tour-c3"] {
+            board.receive(.state(Self.id(value), Self.state("ana", on: "operation")), at: Self.start)
+        }
+        board.receive(.state(Self.id("tour-d4"), Self.state("bob", on: "operation")), at: Self.start)
+        #expect(board.order.compactMap { board.participants[$0]?.label } == ["ana", "ana (2)", "ana (3)", "bob"])
+        board.receive(.state(Self.id("tour-a1"), Self.state("bob", on: "operation")), at: Self.start)
+        #expect(board.order.map(\.value) == ["tour-b2", "tour-c3", "tour-a1", "tour-d4"])
+        #expect(board.order.compactMap { board.participants[$0]?.label } == ["ana", "ana (2)", "bob", "bob (2)"],
+                "tour-a1 was heard before tour-d4, so it is the first bob")
+    }
+
     @Test("No progress is timed on the leader's clock from the last change seen, whatever the laptop's clock says")
     func idleTimeIsTheLeadersClock() throws {
         var board = try Self.board()

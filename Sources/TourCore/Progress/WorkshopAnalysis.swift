@@ -15,10 +15,17 @@ public struct WorkshopAnalysis: Sendable {
     public let pages: [Page]
     /// The catalog's exercises, by page: only a page listed here has a challenge to judge.
     public let exercises: [PageExerciseIDs]
+    /// Each page's slug, worked out once: a page's `slug` is made from its folder each time it is asked for, and the
+    /// dashboard judges every participant every second.
+    public let slugs: [String]
+    /// Each page's challenge id, nil for a page without one.
+    public let challenges: [String?]
 
     public init(pages: [Page], exercises: [PageExerciseIDs]) {
         self.pages = pages
         self.exercises = exercises
+        slugs = pages.map(\.slug)
+        challenges = slugs.map { slug in exercises.first { $0.page == slug }?.challenge }
     }
 
     /// Where the participant whose record this is stands at `now`.
@@ -30,28 +37,27 @@ public struct WorkshopAnalysis: Sendable {
     /// "No progress for 10 minutes" is judged only on the page the participant is on: one who moved on from an
     /// exercise left it, and is not stuck on it. Two failed checks on an exercise not passed count wherever it is.
     public func standing(of record: ProgressRecord, now: Date, lastChange: (String) -> Date?) -> ParticipantStanding {
-        let current = record.resumeIndex(in: pages)
+        let current = record.lastPage.flatMap { slugs.firstIndex(of: $0) }
         var challenges: [ChallengeStanding] = []
         var needs: [HelpNeed] = []
-        for (index, page) in pages.enumerated() {
-            guard let ids = exercises.first(where: { $0.page == page.slug }) else { continue }
-            let progress = record.pages[page.slug]
-            let attempts = progress?.attempts[ids.challenge] ?? ExerciseAttempts()
-            let challenge = ChallengeStanding(pageIndex: index, pageNumber: page.number, page: page.slug, exercise: ids.challenge,
-                                              reached: progress != nil, passed: progress?.exercises[ids.challenge] != nil,
+        for (index, slug) in slugs.enumerated() {
+            guard let id = self.challenges[index] else { continue }
+            let progress = record.pages[slug]
+            let attempts = progress?.attempts[id] ?? ExerciseAttempts()
+            let challenge = ChallengeStanding(pageIndex: index, pageNumber: pages[index].number, page: slug, exercise: id,
+                                              reached: progress != nil, passed: progress?.exercises[id] != nil,
                                               failedChecks: attempts.failedChecks, hintsShown: attempts.hintsShown,
                                               lastFinding: attempts.lastVerdict?.passed == false ? attempts.lastVerdict?.firstFailure : nil)
             challenges.append(challenge)
             guard challenge.reached, !challenge.passed else { continue }
             if challenge.failedChecks >= Self.failedChecksForHelp {
                 needs.append(HelpNeed(challenge: challenge, reason: .failedChecks(challenge.failedChecks)))
-            } else if index == current, let changed = lastChange(page.slug), now.timeIntervalSince(changed) >= Self.idleLimit {
+            } else if index == current, let changed = lastChange(slug), now.timeIntervalSince(changed) >= Self.idleLimit {
                 needs.append(HelpNeed(challenge: challenge, reason: .noProgress(since: changed)))
             }
         }
-        let marks = pages.indices.map { index -> PageMark in
-            let page = pages[index]
-            guard record.pages[page.slug] != nil else { return .notReached }
+        let marks = slugs.indices.map { index -> PageMark in
+            guard record.pages[slugs[index]] != nil else { return .notReached }
             guard let challenge = challenges.first(where: { $0.pageIndex == index }) else { return .reached }
             return challenge.passed ? .passed : challenge.failedChecks > 0 ? .failed : .reached
         }

@@ -57,8 +57,10 @@ public struct RoomBoard: Sendable {
     public private(set) var now: Date
     /// The first row of participants shown.
     public private(set) var scroll = 0
-    /// Participants in the order first heard: who gets " (2)" on an equal name.
-    private var heard: [ParticipantID] = []
+    /// When each participant was first heard, counted: who gets " (2)" on an equal name.
+    private var heardAt: [ParticipantID: Int] = [:]
+    /// The participants of each name, in the order first heard.
+    private var named: [String: [ParticipantID]] = [:]
 
     public init(analysis: WorkshopAnalysis, address: RoomAddress? = nil, password: String? = nil, now: Date) {
         self.analysis = analysis
@@ -178,8 +180,8 @@ public struct RoomBoard: Sendable {
         }
         // Known by its id until its first state names it.
         participants[id] = Participant(id: id, name: nil, label: id.value, record: nil, presence: nil)
-        heard.append(id)
-        relabel()
+        heardAt[id] = heardAt.count
+        place(id)
         return true
     }
 
@@ -187,19 +189,19 @@ public struct RoomBoard: Sendable {
         guard var participant = participants[id] else { return [] }
         let record = trimmed(document.progress)
         let before = participant.record
-        for page in analysis.pages {
-            guard let new = record.pages[page.slug], new != before?.pages[page.slug] else { continue }
+        for slug in analysis.slugs {
+            guard let new = record.pages[slug], new != before?.pages[slug] else { continue }
             if before == nil, let recorded = WorkshopAnalysis.recordedChange(of: new) {
-                participant.changed[page.slug] = now.addingTimeInterval(-max(0, document.writtenAt.timeIntervalSince(recorded)))
+                participant.changed[slug] = now.addingTimeInterval(-max(0, document.writtenAt.timeIntervalSince(recorded)))
             } else {
-                participant.changed[page.slug] = now
+                participant.changed[slug] = now
             }
         }
-        let renamed = participant.name != document.participant
+        let formerName = participant.name
         participant.record = record
         participant.name = document.participant
         participants[id] = participant
-        if renamed { relabel() }
+        if formerName != document.participant { rename(id, from: formerName, to: document.participant) }
         judge(id)
         return changes(from: before, to: record)
     }
@@ -232,24 +234,24 @@ public struct RoomBoard: Sendable {
     /// only, the finding made printable and short; no predictions or levels, and a last page only if it is the catalog's.
     private func trimmed(_ record: ProgressRecord) -> ProgressRecord {
         var kept = ProgressRecord()
-        for page in analysis.pages {
-            guard let progress = record.pages[page.slug] else { continue }
+        for (index, slug) in analysis.slugs.enumerated() {
+            guard let progress = record.pages[slug] else { continue }
             var slim = PageProgress()
             slim.opens = progress.opens
             slim.firstOpened = progress.firstOpened
             slim.lastOpened = progress.lastOpened
             slim.runs = progress.runs
             slim.lastRun = progress.lastRun
-            if let challenge = analysis.exercises.first(where: { $0.page == page.slug })?.challenge {
+            if let challenge = analysis.challenges[index] {
                 slim.exercises[challenge] = progress.exercises[challenge]
                 if var attempts = progress.attempts[challenge] {
                     if let finding = attempts.lastVerdict?.firstFailure { attempts.lastVerdict?.firstFailure = RoomMessages.printableText(finding) }
                     slim.attempts[challenge] = attempts
                 }
             }
-            kept.pages[page.slug] = slim
+            kept.pages[slug] = slim
         }
-        kept.lastPage = record.lastPage.flatMap { slug in analysis.pages.contains { $0.slug == slug } ? slug : nil }
+        kept.lastPage = record.lastPage.flatMap { analysis.slugs.contains($0) ? $0 : nil }
         return kept
     }
 
@@ -258,20 +260,37 @@ public struct RoomBoard: Sendable {
         participants[id]?.standing = analysis.standing(of: record, now: now) { participant.changed[$0] }
     }
 
-    /// Labels every participant: a name heard earlier from another gets " (2)", " (3)"…, in the order first heard; then
-    /// the rows' order, by label.
-    private mutating func relabel() {
-        var seen: [String: Int] = [:]
-        for id in heard {
-            guard let name = participants[id]?.name else { continue }
-            seen[name, default: 0] += 1
-            let count = seen[name] ?? 1
-            participants[id]?.label = count == 1 ? name : "\(name) (\(count))"
+    /// Moves `id` from the participants named `old` to those named `name`, and labels both anew: the first heard of a
+    /// name has it alone, the others " (2)", " (3)"…, in the order first heard. Only those two names' rows move, so a
+    /// participant changing their name a thousand times a second costs little.
+    private mutating func rename(_ id: ParticipantID, from old: String?, to name: String) {
+        if let old {
+            named[old]?.removeAll { $0 == id }
+            if named[old]?.isEmpty == true { named[old] = nil }
         }
-        order = heard.sorted { left, right in
-            let (a, b) = (participants[left]?.label.lowercased() ?? "", participants[right]?.label.lowercased() ?? "")
-            return a == b ? left < right : a < b
+        named[name, default: []].append(id)
+        named[name]?.sort { (heardAt[$0] ?? 0) < (heardAt[$1] ?? 0) }
+        for each in [old, name].compactMap({ $0 }) {
+            for (index, member) in (named[each] ?? []).enumerated() {
+                let label = index == 0 ? each : "\(each) (\(index + 1))"
+                guard participants[member]?.label != label else { continue }
+                participants[member]?.label = label
+                place(member)
+            }
         }
+    }
+
+    /// Puts `id` in `order` where its label sorts (then its id).
+    private mutating func place(_ id: ParticipantID) {
+        order.removeAll { $0 == id }
+        func key(_ id: ParticipantID) -> (String, String) { (participants[id]?.label.lowercased() ?? "", id.value) }
+        let wanted = key(id)
+        var low = 0, high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if key(order[middle]) < wanted { low = middle + 1 } else { high = middle }
+        }
+        order.insert(id, at: low)
     }
 
     private mutating func remember(_ happenings: [RoomHappening]) {
