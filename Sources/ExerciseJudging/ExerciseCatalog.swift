@@ -19,12 +19,7 @@ public enum ExerciseCatalog {
         .starvation,
     ]
 
-    /// Every challenge as `page-slug/challenge-id`, in page order, as `tour progress --summary` names them.
-    public static var exerciseNames: [String] {
-        all.map { "\($0.page)/\($0.challenge.id)" }
-    }
-
-    /// The names progress keeps each page's exercises under, in page order (`ProgressReport.table`).
+    /// The names progress keeps each page's exercises under, in page order (`ProgressReport.table` and `.summary`).
     public static var ids: [PageExerciseIDs] {
         all.map { PageExerciseIDs(page: $0.page, prediction: $0.prediction.id, challenge: $0.challenge.id) }
     }

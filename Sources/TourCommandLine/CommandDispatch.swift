@@ -3,6 +3,7 @@ import ExerciseJudging
 import Foundation
 import PageProtocol
 import Presenting
+import RoomProtocol
 import TourCore
 import TourTerminal
 
@@ -75,6 +76,9 @@ public enum CommandDispatch {
             check(query, plain: plain, exports: exports)
         case .present(let options):
             return present(options)
+        case .room(let options):
+            RoomCommand.run(options, hosting: roomHosting, catalog: loadCatalog(), environment: ProcessInfo.processInfo.environment,
+                            theme: chosenTheme(nil))
         case .notes(let session, let theme):
             return NotesTerminal.run(session: session, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(theme))
         case .interactive(let options):
@@ -230,6 +234,17 @@ public enum CommandDispatch {
             }
         } catch {
             fail(error.message, status: error.status)
+        }
+    }
+
+    /// The broker and leader's link `tour room` uses. The MQTT one (`RoomLink`) is merged in beside this: until then
+    /// the command parses, and says it has no link to open.
+    static let roomHosting: any RoomHosting = NoRoomLink()
+
+    /// Opens no room: this build has no MQTT link.
+    struct NoRoomLink: RoomHosting {
+        func open(_ request: RoomRequest, hear: @escaping @Sendable (RoomFeed) -> Void) throws(RoomInputError) -> OpenedRoom {
+            throw RoomInputError("this tour was built without its room link (Sources/RoomLink), so it cannot open a room")
         }
     }
 

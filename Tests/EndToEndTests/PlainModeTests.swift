@@ -146,7 +146,7 @@ struct PlainModeTests {
             return String(words[1])
         })
         #expect(commands == ["notes", "list", "run", "watch", "reset", "progress", "predict", "check", "hint", "solution", "levels", "explore",
-                             "play", "present"])
+                             "play", "present", "room"])
         for command in commands.sorted() {
             for flag in ["--help", "-h"] {
                 let usage = try await Self.tour([command, flag])

@@ -50,7 +50,7 @@ public enum ProgressCommand {
         var outcome = Outcome()
         let report = ProgressReport(style: style)
         if let files = options.summaryFiles {
-            var participants: [ParticipantProgress] = []
+            var participants: [(file: String, document: ParticipantProgress)] = []
             var skipped: [(file: String, problem: String)] = []
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else {
@@ -58,11 +58,11 @@ public enum ProgressCommand {
                     continue
                 }
                 switch ParticipantProgress.parse(data) {
-                case .success(let participant): participants.append(participant)
+                case .success(let participant): participants.append((file, participant))
                 case .failure(let problem): skipped.append((file, problem.description))
                 }
             }
-            outcome.lines = report.summary(participants, pages: catalog.pages, exercises: ExerciseCatalog.exerciseNames, skipped: skipped)
+            outcome.lines = report.summary(participants, pages: catalog.pages, exercises: ExerciseCatalog.ids, skipped: skipped)
             if participants.isEmpty { outcome.status = .endedOtherwise }
             return outcome
         }

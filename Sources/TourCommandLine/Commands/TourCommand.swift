@@ -1,5 +1,6 @@
 import PageProtocol
 import Presenting
+import RoomProtocol
 import TourCore
 
 /// What the learner asked `tour` to do, parsed from its arguments.
@@ -38,6 +39,8 @@ public enum TourCommand: Equatable, Sendable {
     case play(PlayOptions)
     /// `tour present [page…] | SCRIPT.talk [--speed N] [--seed N] [--record FILE.cast]`: the presenter, on stage; `tour present --check SCRIPT`: its pre-flight.
     case present(PresentOptions)
+    /// `tour room` (see `RoomOptions`): the workshop leader's dashboard.
+    case room(RoomOptions)
     /// `tour --help`: the top-level usage.
     case help
     /// `tour <command> --help`: that command's own usage.
@@ -163,6 +166,28 @@ public enum TourCommand: Equatable, Sendable {
         }
     }
 
+    /// The options of `tour room`.
+    public struct RoomOptions: Equatable, Sendable {
+        /// `--broker HOST:PORT`: a broker already running; nil starts one.
+        public var broker: RoomAddress?
+        /// `--port N`: the port of the broker started; nil takes a free one.
+        public var port: UInt16?
+        /// `--plain`: the room's events one a line.
+        public var plain = false
+        /// `--json`: one snapshot, then exit.
+        public var json = false
+
+        public init(broker: RoomAddress? = nil, port: UInt16? = nil, plain: Bool = false, json: Bool = false) {
+            self.broker = broker
+            self.port = port
+            self.plain = plain
+            self.json = json
+        }
+
+        /// The broker the options ask for.
+        public var request: RoomRequest { broker.map(RoomRequest.use) ?? .start(port: port) }
+    }
+
     /// A mistake on the command line, with the message that says what would be right.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
         public let description: String
@@ -181,7 +206,7 @@ public enum TourCommand: Equatable, Sendable {
         }
         remaining.removeFirst()
         guard let command = CommandName(rawValue: first), command != .tutorial else {
-            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page>, levels, explore <level>, play <level>, present and notes, or none for the full-screen tutorial (see tour --help)")
+            throw UsageError(description: "unknown command \(EchoedInput.quoted(first)); the commands are list, run <page>, watch <page>, reset <page>, progress, predict <page>, check <page>, hint <page>, solution <page>, levels, explore <level>, play <level>, present, notes and room, or none for the full-screen tutorial (see tour --help)")
         }
         let arguments = try CommandArguments(remaining, for: command)
         if arguments.askedForHelp { return .commandHelp(command) }
@@ -200,6 +225,7 @@ public enum TourCommand: Equatable, Sendable {
         case .reset: return try reset(arguments)
         case .progress: return .progress(try ProgressOptions(arguments))
         case .present: return .present(try presentOptions(arguments))
+        case .room: return .room(try roomOptions(arguments))
         case .check, .hint, .solution, .predict:
             let page = try onePage(arguments)
             let plain = arguments.has(.plain)
@@ -284,6 +310,27 @@ public enum TourCommand: Equatable, Sendable {
         }
         if options.check && options.speed != 1 {
             throw UsageError(description: "--check runs at the script's own speed (its `speed` steps), so it takes no --speed")
+        }
+        return options
+    }
+
+    /// `tour room [--broker HOST:PORT | --port N] [--plain | --json]`.
+    private static func roomOptions(_ arguments: CommandArguments) throws(UsageError) -> RoomOptions {
+        if let operand = arguments.operands.first {
+            throw UsageError(description: "unknown argument \(EchoedInput.quoted(operand)) for room (\(CommandArguments.accepted(by: .room)))")
+        }
+        var options = RoomOptions(port: arguments.number(.brokerPort).map { UInt16($0) }, plain: arguments.has(.plain), json: arguments.has(.json))
+        if let broker = arguments.text(.broker) {
+            switch RoomAddress.parse(broker) {
+            case .success(let address): options.broker = address
+            case .failure(let problem): throw UsageError(description: "--broker: \(problem.description)")
+            }
+        }
+        if options.broker != nil && options.port != nil {
+            throw UsageError(description: "--port is the port of the broker tour room starts; with --broker HOST:PORT the broker runs already, so give one or the other")
+        }
+        if options.plain && options.json {
+            throw UsageError(description: "room prints its events one a line (--plain) or one snapshot (--json), not both")
         }
         return options
     }

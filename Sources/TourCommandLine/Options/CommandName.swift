@@ -9,6 +9,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case predict, check, hint, solution
     case levels, explore, play
     case present
+    case room
 
     /// One way to call a command and what it does, as a line of the usage.
     struct Form {
@@ -18,7 +19,7 @@ public enum CommandName: String, CaseIterable, Sendable {
 
     /// The group of the top-level usage a command is listed in.
     enum Group: CaseIterable {
-        case learning, exercises, scheduler, onStage
+        case learning, exercises, scheduler, onStage, workshop
 
         /// The group's heading in the top-level usage.
         var heading: String {
@@ -27,6 +28,7 @@ public enum CommandName: String, CaseIterable, Sendable {
             case .exercises: "Exercises (a prediction and a code challenge per page; the challenge is Exercises/NN-Name/main.swift):"
             case .scheduler: "Be the scheduler (a level's real threads, stepped by you into a race, or searched schedule by schedule):"
             case .onStage: "On stage (see docs/talk-format.md):"
+            case .workshop: "For workshop leaders (see docs/guide.md):"
             }
         }
     }
@@ -37,6 +39,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .predict, .check, .hint, .solution: .exercises
         case .levels, .explore, .play: .scheduler
         case .present: .onStage
+        case .room: .workshop
         }
     }
 
@@ -106,6 +109,15 @@ public enum CommandName: String, CaseIterable, Sendable {
              Form(synopsis: "tour present --check TALK.talk", summary: "the pre-flight: every page, knob, value and reveal exists, every "
                   + "page compiles, and each run ends as expected at the script's speed (exit 0 passed, 1 a page does not compile or a "
                   + "run failed, 2 a wrong line, named)")]
+        case .room:
+            [Form(synopsis: "tour room [--port N]", summary: "start the room's broker (mosquitto, with a generated password) and show "
+                  + "the leader's dashboard: the command to join by, who needs help and why, a row a participant with a column a "
+                  + "page, who left, and the exercises the room is stuck on; q quits and stops the broker"),
+             Form(synopsis: "tour room --broker HOST:PORT", summary: "the same, over a broker already running there"),
+             Form(synopsis: "tour room --plain", summary: "the room's events one a line: joined, page opened, check failed (with its "
+                  + "finding), passed, hint taken, left, unreadable message"),
+             Form(synopsis: "tour room --json", summary: "one snapshot of the room as JSON, once the states already in the room "
+                  + "have arrived; exit 3 when the broker cannot be reached")]
         }
     }
 

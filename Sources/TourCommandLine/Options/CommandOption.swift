@@ -57,12 +57,13 @@ extension CommandOption {
     public static let all: [CommandOption] = [
         page, plain, knob, speed, seed, notes, record, cast, trace, svg, timelineWidth, stuckAfter, predict, theme, session,
         check, export, json, participant, summary, everyPage, undo, exercise, progress, yes, preemptions, random, fixed, save, schedule,
+        broker, brokerPort,
     ]
 
     static let page = CommandOption("--page", "P", help: "open on page P instead of where you left off", commands: [.tutorial],
                                     reading: .text(needs: "--page needs a page, for example: tour --page 3 (see tour list)"))
     static let plain = CommandOption("--plain", help: "no colour and ASCII only (for screen readers, logs and pipes)",
-                                     commands: [.run, .watch, .progress, .predict, .check, .hint, .solution, .play])
+                                     commands: [.run, .watch, .progress, .predict, .check, .hint, .solution, .play, .room])
     static let knob = CommandOption("--set", "name=value", help: "set a knob of the page; repeat for several knobs",
                                     commands: [.run, .watch], reading: .knob)
     static let speed = CommandOption("--speed", "N", help: "run simulated waits N times faster (0.1 to 100; times shown stay real)",
@@ -109,7 +110,7 @@ extension CommandOption {
                                       commands: [.present],
                                       reading: .text(needs: "--export needs a folder for the slides, for example tour present --export slides \(ShippedTalks.partOne)"))
     static let json = CommandOption("--json", help: "one JSON document: the progress, for a workshop leader to collect; explore's report, "
-                                    + "with schedules, failing and shortest", commands: [.progress, .explore])
+                                    + "with schedules, failing and shortest; the room's snapshot", commands: [.progress, .explore, .room])
     static let participant = CommandOption("--name", "N", help: "the participant's name in --json (else $USER)", commands: [.progress],
                                            reading: .text(needs: "--name needs the participant's name, for example --name ana"))
     static let summary = CommandOption("--summary", "FILE...", help: "several participants' --json documents: who is on which page, and which exercises most have not passed",
@@ -138,6 +139,14 @@ extension CommandOption {
     static let schedule = CommandOption("--schedule", "FILE", help: "replay a saved schedule (tour explore --save) step by step, then "
                                         + "read steps on", commands: [.play],
                                         reading: .text(needs: "--schedule needs a schedule file, for example --schedule race.schedule (tour explore <level> --save FILE writes one)"))
+
+    static let broker = CommandOption("--broker", "HOST:PORT", help: "use the MQTT broker already running there instead of starting one",
+                                      commands: [.room],
+                                      reading: .text(needs: "--broker needs the broker's address, for example --broker 192.168.1.20:1883"))
+    static let brokerPort = CommandOption("--port", "N", help: "the port of the broker tour room starts (1 to 65535; a free one without it)",
+                                          commands: [.room],
+                                          reading: .number(needs: "--port needs a whole number from 1 to 65535 for the broker tour room starts, for example --port 41883",
+                                                           accepts: { $0 == $0.rounded() && (1...65535).contains($0) }))
 
     /// The most preemptions `--preemptions` takes: the schedules grow as the steps to the power of the bound.
     static let maximumPreemptions = 5

@@ -1,4 +1,5 @@
 import Foundation
+import PageProtocol
 
 /// One participant's progress as `tour progress --json` prints it: the document a workshop leader collects.
 public struct ParticipantProgress: Codable, Equatable, Sendable {
@@ -120,52 +121,68 @@ public struct ProgressReport: Sendable {
         return "not passed" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
     }
 
-    /// `tour progress --summary`: who is on which page, then the exercises most participants have not passed.
+    /// `tour progress --summary`: who needs help and why, who is on which page (with each one's file, failed checks and
+    /// hints), then the exercises not passed, counted only among those who reached their page.
     ///
-    /// `exercises` are the exercises to judge, as `page-slug/exercise` (the catalog's, so one nobody passed is
-    /// counted too), and with them any other exercise a participant passed.
-    public func summary(_ participants: [ParticipantProgress], pages: [Page], exercises: [String] = [],
+    /// `participants` are the documents read, each with the file it came from: two made without `--name` are both
+    /// `unknown`, and their files tell them apart. Each is judged at its own `writtenAt`, so "no progress for 10
+    /// minutes" compares times from the one laptop's clock, however wrong that clock is. Only the catalog's pages and
+    /// `exercises` are judged (`WorkshopAnalysis`).
+    public func summary(_ participants: [(file: String, document: ParticipantProgress)], pages: [Page], exercises: [PageExerciseIDs],
                         skipped: [(file: String, problem: String)]) -> [String] {
-        var lines: [String] = skipped.map { "skipped \($0.file): it \($0.problem)" }
+        var lines: [String] = skipped.map { "skipped \(TerminalText.sanitized($0.file)): it \($0.problem)" }
         let counted = "\(participants.count) participant\(participants.count == 1 ? "" : "s")"
         lines.append(skipped.isEmpty ? counted : "\(counted); \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped")
         guard !participants.isEmpty else { return lines.map { style.printable($0) } }
 
-        lines += ["", "Who is on which page:"]
-        let sorted = participants.sorted { $0.participant < $1.participant }
-        lines += Self.columns(sorted.map { participant in
-            let record = participant.progress
-            let place = record.resumeIndex(in: pages).map { "page \(pages[$0].number) (\(pages[$0].slug))" }
-                ?? record.lastPage.map { "page \($0)" } ?? "not started"
-            let passed = record.pages.values.reduce(0) { $0 + $1.exercises.count }
-            return ["  " + participant.participant, place, "\(passed) exercise\(passed == 1 ? "" : "s") passed",
-                    "\(record.levels.count) level\(record.levels.count == 1 ? "" : "s") won", "as of " + time(participant.writtenAt)]
-        })
+        let analysis = WorkshopAnalysis(pages: pages, exercises: exercises)
+        let sorted = participants.map { (name: TerminalText.sanitized($0.document.participant), file: TerminalText.sanitized($0.file), document: $0.document) }
+            .sorted { ($0.name, $0.file) < ($1.name, $1.file) }
+        let standings = sorted.map { participant in
+            analysis.standing(of: participant.document.progress, now: participant.document.writtenAt) { slug in
+                participant.document.progress.pages[slug].flatMap(WorkshopAnalysis.recordedChange(of:))
+            }
+        }
+        // A name two files share is told apart by the file, wherever a participant is named in a list.
+        let names = sorted.map(\.name)
+        let label = sorted.map { participant in names.filter { $0 == participant.name }.count > 1 ? "\(participant.name) (\(participant.file))" : participant.name }
 
-        let passedByAnyone = Set(participants.flatMap { $0.progress.pages.flatMap { page in page.value.exercises.keys.map { "\(page.key)/\($0)" } } })
-        let judged = exercises + passedByAnyone.subtracting(exercises).sorted()
-        lines += ["", "Exercises not passed, most first:"]
-        guard !judged.isEmpty else {
-            lines.append("  no exercise has been passed by anyone yet")
-            return lines.map { style.printable($0) }
+        lines += ["", "Needs help:"]
+        let needing = standings.indices.flatMap { index in standings[index].needsHelp.map { (index, $0) } }
+        if needing.isEmpty { lines.append("  nobody: no exercise failed \(WorkshopAnalysis.failedChecksForHelp) checks, and nobody is idle on one") }
+        for (index, need) in needing {
+            let challenge = need.challenge
+            var line = "  \(label[index]): \(challenge.name), \(need.why(now: sorted[index].document.writtenAt))"
+            if challenge.hintsShown > 0 { line += ", \(challenge.hintsShown) hint\(challenge.hintsShown == 1 ? "" : "s") taken" }
+            if let finding = challenge.lastFinding { line += "; last finding: \(TerminalText.sanitized(finding))" }
+            lines.append(line)
         }
-        let notPassed = judged.map { exercise -> (exercise: String, missing: [String]) in
-            let (page, name) = Self.split(exercise)
-            let missing = sorted.filter { $0.progress.pages[page]?.exercises[name] == nil }.map(\.participant)
-            return (exercise, missing)
+
+        lines += ["", "Who is on which page:"]
+        let rows = Self.columns(sorted.indices.map { index in
+            let record = sorted[index].document.progress
+            let standing = standings[index]
+            let place = standing.current.map { "page \(pages[$0].number) (\(pages[$0].slug))" } ?? "not started"
+            return ["  " + sorted[index].name, sorted[index].file, place,
+                    "\(standing.passed) exercise\(standing.passed == 1 ? "" : "s") passed",
+                    "\(record.levels.count) level\(record.levels.count == 1 ? "" : "s") won",
+                    "as of " + time(sorted[index].document.writtenAt) + (standing.needsHelp.isEmpty ? "" : "  needs help")]
+        })
+        for (index, row) in rows.enumerated() {
+            lines.append(row)
+            for challenge in standings[index].challenges {
+                guard let attempts = challenge.attemptsText else { continue }
+                lines.append("      \(challenge.name): \(challenge.passed ? "passed" : "not passed"), \(attempts)")
+            }
         }
-        let order = notPassed.enumerated().sorted { ($0.element.missing.count, $1.offset) > ($1.element.missing.count, $0.offset) }
-        lines += Self.columns(order.map(\.element).map { item in
-            let who = item.missing.isEmpty ? "everyone passed" : item.missing.joined(separator: ", ")
-            return ["  " + item.exercise, "\(item.missing.count) of \(participants.count) not passed", who]
+
+        lines += ["", "Exercises not passed, counted among those who reached their page:"]
+        let stuck = analysis.stuck(standings)
+        if stuck.isEmpty { lines.append("  none: everyone passed the exercise of each page they reached") }
+        lines += Self.columns(stuck.map { exercise in
+            ["  " + exercise.name, exercise.countText, exercise.notPassed.map { label[$0] }.joined(separator: ", ")]
         })
         return lines.map { style.printable($0) }
-    }
-
-    /// `page/exercise` as its two parts; an exercise named without a page belongs to none.
-    static func split(_ exercise: String) -> (page: String, name: String) {
-        guard let slash = exercise.firstIndex(of: "/") else { return ("", exercise) }
-        return (String(exercise[..<slash]), String(exercise[exercise.index(after: slash)...]))
     }
 
     /// `2026-12-01 13:45`, in the report's zone.

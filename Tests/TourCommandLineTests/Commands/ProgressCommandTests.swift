@@ -21,16 +21,19 @@ struct ProgressCommandTests {
         return options
     }
 
-    /// A participant who opened pages up to `page`, ran it, and passed `passed` (as `page/exercise`).
-    static func participant(_ name: String, on page: String, passed: [String]) -> ParticipantProgress {
+    /// A participant who opened `page`, ran it, and passed `passed` (as `page`, `exercise`), their document written at
+    /// `writtenAt`; `change` does the rest.
+    static func participant(_ name: String, on page: String, passed: [(String, String)], writtenAt: Date = morning,
+                            _ change: (inout ProgressRecord) -> Void = { _ in }) -> ParticipantProgress {
         var record = ProgressRecord()
+        for (page, exercise) in passed {
+            record.apply(.opened(page: page), at: morning)
+            record.apply(.passed(page: page, exercise: exercise), at: morning)
+        }
         record.apply(.opened(page: page), at: morning)
         record.apply(.ran(page: page), at: morning)
-        for exercise in passed {
-            let (page, name) = ProgressReport.split(exercise)
-            record.apply(.passed(page: page, exercise: name), at: morning)
-        }
-        return ParticipantProgress(participant: name, tourVersion: TourVersion.current, writtenAt: morning, progress: record)
+        change(&record)
+        return ParticipantProgress(participant: name, tourVersion: TourVersion.current, writtenAt: writtenAt, progress: record)
     }
 
     @Test func theCommandLineParses() throws {
@@ -101,28 +104,39 @@ struct ProgressCommandTests {
         #expect(try ParticipantProgress.parse(Data(try #require(named.lines.first).utf8)).get().participant == "Bob B.")
     }
 
-    @Test("--summary says who is on which page and which exercises most have not passed; a bad file is named, skipped, counted")
+    @Test("--summary says who needs help and why, each one's file, failed checks and hints, and what is not passed among those who reached it")
     func summaryOverFixtureDocuments() async throws {
         let folder = try ProgressFolders.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let documents = [
-            Self.participant("ana", on: "dependencies", passed: ["operation/stop-within-one-band", "queue/preview-first", "async/finish"]),
-            Self.participant("bob", on: "queue", passed: ["operation/stop-within-one-band"]),
-            Self.participant("cy", on: "async", passed: ["operation/stop-within-one-band", "queue/preview-first"]),
+        let operation = ("operation", "stop-within-one-band"), queue = ("queue", "preview-first")
+        let documents: [(String, ParticipantProgress)] = [
+            ("ana.json", Self.participant("ana", on: "dependencies", passed: [operation, queue, ("async", "finish")])),
+            ("bob.json", Self.participant("bob", on: "queue", passed: [operation]) { record in
+                record.apply(.checked(page: "queue", exercise: "preview-first", passed: false, firstFailure: "the preview came last"), at: Self.morning)
+                record.apply(.hintShown(page: "queue", exercise: "preview-first", number: 1), at: Self.morning)
+                record.apply(.checked(page: "queue", exercise: "preview-first", passed: false, firstFailure: "the preview came last"), at: Self.morning)
+            }),
+            // Two made without --name: the files tell them apart. The first has done nothing on its page for 15 minutes
+            // by its own clock, the second for 5.
+            ("laptop-1.json", Self.participant("unknown", on: "async", passed: [operation, queue], writtenAt: Self.morning.addingTimeInterval(15 * 60))),
+            ("laptop-2.json", Self.participant("unknown", on: "operation", passed: [], writtenAt: Self.morning.addingTimeInterval(5 * 60)) { record in
+                record.apply(.hintShown(page: "operation", exercise: "stop-within-one-band", number: 2), at: Self.morning)
+            }),
         ]
         var files: [String] = []
-        for document in documents {
-            let file = folder.appendingPathComponent("\(document.participant).json")
-            try Data(try document.json().utf8).write(to: file)
-            files.append(file.path)
+        for (file, document) in documents {
+            let url = folder.appendingPathComponent(file)
+            try Data(try document.json().utf8).write(to: url)
+            files.append(url.path)
         }
-        // One written by hand, as a leader might receive it: the format is the document, not this code's encoder.
+        // One written by hand, as a leader might receive it: the format is the document, not this code's encoder. It
+        // names a page and an exercise the catalog does not have, which are not judged.
         let handWritten = folder.appendingPathComponent("dee.json")
         try Data("""
-            {"format": "concurrency-tour-participant", "version": 1, "participant": "dee", "tourVersion": "0.1.0",
+            {"format": "concurrency-tour-participant", "version": 1, "participant": "dee\\u001b[2J", "tourVersion": "0.1.0",
              "writtenAt": "2026-12-01T13:40:00Z",
              "progress": {"format": "concurrency-tour-progress", "version": 1, "lastPage": "operation",
-                          "pages": {"operation": {"opens": 1}}}}
+                          "pages": {"operation": {"opens": 1}, "made-up": {"exercises": {"x": {"passedAt": "2026-12-01T13:40:00Z"}}}}}}
             """.utf8).write(to: handWritten)
         files.append(handWritten.path)
         let foreign = folder.appendingPathComponent("package.json")
@@ -139,20 +153,38 @@ struct ProgressCommandTests {
         #expect(lines.contains { $0 == "skipped \(foreign.path): it is not a participant's progress (no \"format\": \"concurrency-tour-participant\"; make one with tour progress --json)" })
         #expect(lines.contains { $0 == "skipped \(broken.path): it is not valid JSON" })
         #expect(lines.contains { $0.hasPrefix("skipped \(missing.path): it cannot be read") })
-        #expect(lines.contains("4 participants; 3 files skipped"))
+        #expect(lines.contains("5 participants; 3 files skipped"))
+        #expect(!lines.contains { $0.contains("\u{1B}") || $0.contains("made-up") }, "no escape or made-up exercise: \(lines)")
+
+        let help = Array(lines.drop { $0 != "Needs help:" }.dropFirst().prefix { !$0.isEmpty })
+        let path = folder.path
+        #expect(help == ["  bob: queue/preview-first, 2 failed checks, 1 hint taken; last finding: the preview came last",
+                         "  unknown (\(path)/laptop-1.json): async/finish, no progress for 15 min"], "\(help)")
+
         func line(_ prefix: String) throws -> String { try #require(lines.first { $0.hasPrefix(prefix) }, "no line starts \(prefix)") }
-        #expect(try line("  ana").contains("page 4 (dependencies)"))
-        #expect(try line("  bob").contains("page 2 (queue)"))
-        #expect(try line("  cy").contains("page 3 (async)"))
+        #expect(try line("  ana ").contains("page 4 (dependencies)"))
+        #expect(try line("  ana ").contains("\(path)/ana.json"))
+        let bob = try #require(lines.firstIndex { $0.hasPrefix("  bob ") })
+        #expect(lines[bob].contains("page 2 (queue)") && lines[bob].hasSuffix("needs help"), "\(lines[bob])")
+        #expect(lines[bob + 1] == "      queue/preview-first: not passed, 2 failed checks, 1 hint")
         #expect(try line("  dee").contains("page 1 (operation)"))
-        let exercises = lines.drop { $0 != "Exercises not passed, most first:" }.dropFirst()
-        // Those nobody passed first, in page order, then fewer and fewer not passed.
-        let somePassed = ["async/finish", "queue/preview-first", "operation/stop-within-one-band"]
+        let unknowns = lines.drop { $0 != "Who is on which page:" }.prefix { !$0.isEmpty }.filter { $0.hasPrefix("  unknown ") }
+        try #require(unknowns.count == 2, "\(lines)")
+        #expect(unknowns[0].contains("laptop-1.json") && unknowns[1].contains("laptop-2.json"), "\(unknowns)")
+        #expect(unknowns[0].contains("page 3 (async)") && unknowns[0].hasSuffix("needs help"))
+        #expect(unknowns[1].contains("page 1 (operation)") && !unknowns[1].hasSuffix("needs help"), "5 minutes idle is not yet 10")
+        #expect(lines.contains("      operation/stop-within-one-band: not passed, 2 hints"))
+
+        let exercises = Array(lines.drop { $0 != "Exercises not passed, counted among those who reached their page:" }.dropFirst())
         #expect(exercises.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ExerciseCatalog.exerciseNames.filter { !somePassed.contains($0) } + somePassed, "most not passed first: \(exercises)")
-        #expect(exercises.first?.contains("4 of 4 not passed") == true)
-        let async = try #require(exercises.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("async/finish ") })
-        #expect(async.contains("3 of 4 not passed") && async.hasSuffix("bob, cy, dee"), "\(async)")
+                == ["operation/stop-within-one-band", "queue/preview-first", "async/finish", "dependencies/upload-after-import"],
+                "most not passed first, then in page order; none nobody reached: \(exercises)")
+        let first = try #require(exercises.first)
+        #expect(first.hasPrefix("  operation/stop-within-one-band") && first.contains("2 of 5 who reached it"), "\(first)")
+        #expect(first.hasSuffix("dee, unknown (\(path)/laptop-2.json)"), "a name's escape is made harmless: \(first)")
+        let async = try #require(exercises.first { $0.hasPrefix("  async/finish ") })
+        #expect(async.contains("1 of 2 who reached it"), "\(async)")
+        #expect(!exercises.contains { $0.contains("gcd/") }, "nobody reached page 6: its exercise is not noise in the list")
     }
 
     @Test func aSummaryOfNothingReadableFails() async throws {

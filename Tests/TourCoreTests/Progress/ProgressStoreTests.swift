@@ -63,8 +63,9 @@ struct ProgressStoreTests {
         let report = ProgressReport(style: PlainStyle(colour: false, unicode: true))
         let table = report.table(record, pages: [], exercises: [], file: URL(fileURLWithPath: "/tmp/progress.json"))
         #expect(table.last == "Levels won: lock-order.")
-        let summary = report.summary([ParticipantProgress(participant: "ana", tourVersion: "test", writtenAt: ProgressFolders.morning, progress: record)],
-                                     pages: [], skipped: [])
+        let summary = report.summary([("ana.json", ParticipantProgress(participant: "ana", tourVersion: "test", writtenAt: ProgressFolders.morning,
+                                                                       progress: record))],
+                                     pages: [], exercises: [], skipped: [])
         #expect(summary.contains { $0.contains("ana") && $0.contains("1 level won") }, "\(summary)")
     }
 
