@@ -179,7 +179,7 @@ let package = Package(
                                                    "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RoomProtocolTests", dependencies: ["RoomProtocol", "TourCore", "TourTestSupport"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TourCore", "TourTestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TourCore", "TourTestSupport", "LessonKit"]),
         // The links and the broker, against the real mosquitto (`TestBroker`).
         .testTarget(name: "RoomLinkTests", dependencies: ["RoomLink", "RoomProtocol", "MQTT", "TourCore", "TourTestSupport"]),
         .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),

@@ -10,36 +10,31 @@ import TourTestSupport
 /// Someone in the room with its password and a client of their own: what they send never crashes the leader, grows it
 /// without bound, reaches the terminal raw, or changes another participant's state.
 @Suite struct HostileRoomTests {
-    let victim = participantID(1)
+    let victim = participantID(0)
 
     /// A room with a leader, a victim whose state the leader has heard, and an observer with the leader's password
     /// that hears every message the broker passes on, in the order each sender sent them.
     final class Room: Sendable {
-        let broker: MosquittoBroker
-        let heard = HeardEvents<RoomLinkUpdate>()
+        let room: TestRoom
         let observed = HeardEvents<MQTTClient.Event>()
-        let leader: LeaderLink
-        let victim: ParticipantLink
         let observer: MQTTClient
 
-        init(victim id: ParticipantID) async throws {
-            broker = try await TestBroker.start()
-            let heard = heard
-            let observed = observed
-            leader = leaderLink(broker, heard: heard)
-            victim = participantLink(broker, id)
-            observer = rawClient(broker, id: "observer", asLeader: true, subscriptions: ["\(RoomTopic.root)/#"], heard: observed)
+        var broker: MosquittoBroker { room.broker }
+        var heard: HeardEvents<RoomLinkUpdate> { room.heard }
+
+        init() async throws {
+            room = try await TestRoom(participants: 1)
+            observer = rawClient(room.broker, id: "observer", asLeader: true, subscriptions: ["\(RoomTopic.root)/#"], heard: observed)
             observer.start()
-            victim.publish(progress("victim", page: "05-InPractice"))
+            room.participants[0].publish(progress("victim", page: "05-InPractice"))
+            let victim = room.ids[0]
             #expect(await observed.wait { $0.contains(.connected) })
-            #expect(await heard.wait { RoomView($0).page(of: id) == "05-InPractice" })
+            #expect(await room.heard.wait { RoomView($0).page(of: victim) == "05-InPractice" })
         }
 
         func leave() {
-            leader.leave()
-            victim.leave()
             observer.disconnect()
-            broker.stop()
+            room.leave()
         }
 
         /// Whether the observer heard a message on `topic` whose payload `matches`.
@@ -49,7 +44,7 @@ import TourTestSupport
     }
 
     func room() async throws -> Room {
-        try await Room(victim: victim)
+        try await Room()
     }
 
     /// A hostile client, connected.
@@ -89,9 +84,9 @@ import TourTestSupport
     }
 
     /// The broker's access list keeps each participant to its own topics, whatever client id it takes: its own, or
-    /// one made to match another's topic through the list's patterns (`tour-test-1/state`). Each attacker then writes
+    /// one made to match another's topic through the list's patterns (`tour-test-0/state`). Each attacker then writes
     /// a topic of its own, which the observer hears after anything the broker passed on before it.
-    @Test(arguments: ["tour-mallory", "tour-test-1/state", "tour-test-1/answers"])
+    @Test(arguments: ["tour-mallory", "tour-test-0/state", "tour-test-0/answers"])
     func aParticipantCannotWriteAnothersState(attacker: String) async throws {
         let room = try await room()
         defer { room.leave() }

@@ -82,3 +82,33 @@ extension Result {
         if case .failure(let error) = self { error } else { nil }
     }
 }
+
+/// A room for one test: a broker, a leader's link that records what it hears, and `count` participants' links
+/// (`participantID(0)`…) that each record theirs.
+final class TestRoom: Sendable {
+    let broker: MosquittoBroker
+    let heard = HeardEvents<RoomLinkUpdate>()
+    let leader: LeaderLink
+    let ids: [ParticipantID]
+    let participantHeard: [HeardEvents<RoomLinkUpdate>]
+    let participants: [ParticipantLink]
+
+    init(participants count: Int) async throws {
+        let broker = try await TestBroker.start()
+        self.broker = broker
+        leader = leaderLink(broker, heard: heard)
+        ids = (0..<count).map(participantID)
+        let participantHeard = ids.map { _ in HeardEvents<RoomLinkUpdate>() }
+        self.participantHeard = participantHeard
+        participants = zip(ids, participantHeard).map { participantLink(broker, $0, heard: $1) }
+    }
+
+    /// What the leader heard, folded.
+    var view: RoomView { RoomView(heard.all) }
+
+    func leave() {
+        participants.forEach { $0.leave() }
+        leader.leave()
+        broker.stop()
+    }
+}

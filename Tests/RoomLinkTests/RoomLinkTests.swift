@@ -9,14 +9,9 @@ import TourTestSupport
 /// The links over the real mosquitto, started as `tour room` starts it (`TestBroker`).
 @Suite struct RoomLinkTests {
     @Test func thirtyParticipantsPublishAndTheLeaderSeesEveryState() async throws {
-        let broker = try await TestBroker.start()
-        defer { broker.stop() }
-        let heard = HeardEvents<RoomLinkUpdate>()
-        let leader = leaderLink(broker, heard: heard)
-        defer { leader.leave() }
-        let ids = (0..<30).map(participantID)
-        let participants = ids.map { participantLink(broker, $0) }
-        defer { participants.forEach { $0.leave() } }
+        let room = try await TestRoom(participants: 30)
+        defer { room.leave() }
+        let (heard, ids, participants) = (room.heard, room.ids, room.participants)
         for (number, participant) in participants.enumerated() {
             participant.publish(progress("p\(number)", page: "0\(number % 9 + 1)-Page"))
         }
@@ -25,31 +20,25 @@ import TourTestSupport
             return ids.allSatisfy { room.states[$0] != nil && room.presence[$0] == .online }
         }
         #expect(everyone)
-        let room = RoomView(heard.all)
+        let view = room.view
         for (number, id) in ids.enumerated() {
-            #expect(room.states[id]?.participant == "p\(number)")
-            #expect(room.page(of: id) == "0\(number % 9 + 1)-Page")
+            #expect(view.states[id]?.participant == "p\(number)")
+            #expect(view.page(of: id) == "0\(number % 9 + 1)-Page")
         }
-        #expect(room.unreadable.isEmpty)
+        #expect(view.unreadable.isEmpty)
     }
 
     /// Mid-workshop the broker is killed (SIGKILL) and started again on its port. States published while it was
     /// down are not lost: each participant keeps its latest and sends it again on reconnecting, and the leader, once
     /// back, hears every participant's latest state and presence.
     @Test func theBrokerKilledAndRestartedLosesNothing() async throws {
-        let broker = try await TestBroker.start()
-        defer { broker.stop() }
-        let heard = HeardEvents<RoomLinkUpdate>()
-        let leader = leaderLink(broker, heard: heard)
-        defer { leader.leave() }
-        let ids = (0..<10).map(participantID)
-        let participantHeard = ids.map { _ in HeardEvents<RoomLinkUpdate>() }
-        let participants = zip(ids, participantHeard).map { participantLink(broker, $0, heard: $1) }
-        defer { participants.forEach { $0.leave() } }
+        let room = try await TestRoom(participants: 10)
+        defer { room.leave() }
+        let (heard, ids, participants, participantHeard) = (room.heard, room.ids, room.participants, room.participantHeard)
         for participant in participants { participant.publish(progress("before", page: "02-Queue")) }
         #expect(await heard.wait { updates in ids.allSatisfy { RoomView(updates).page(of: $0) == "02-Queue" } })
 
-        await broker.killed()
+        await room.broker.killed()
         for participant in participantHeard {
             #expect(await participant.wait { $0.contains { if case .status(.reconnecting) = $0 { true } else { false } } })
         }
@@ -59,7 +48,7 @@ import TourTestSupport
             participant.publish(progress("after", page: "04-Dependencies"))
         }
         let heardBeforeRestart = heard.all.count
-        try await broker.restarted()
+        try await room.broker.restarted()
 
         let recovered = await heard.wait { updates in
             let since = RoomView(Array(updates.dropFirst(heardBeforeRestart)))
@@ -73,19 +62,13 @@ import TourTestSupport
     }
 
     @Test func aPollIsAnsweredByTenParticipantsAndCountedAtTheLeader() async throws {
-        let broker = try await TestBroker.start()
-        defer { broker.stop() }
-        let heard = HeardEvents<RoomLinkUpdate>()
-        let leader = leaderLink(broker, heard: heard)
-        defer { leader.leave() }
-        let ids = (0..<10).map(participantID)
-        let participantHeard = ids.map { _ in HeardEvents<RoomLinkUpdate>() }
-        let participants = zip(ids, participantHeard).map { participantLink(broker, $0, heard: $1) }
-        defer { participants.forEach { $0.leave() } }
+        let room = try await TestRoom(participants: 10)
+        defer { room.leave() }
+        let (heard, participants, participantHeard) = (room.heard, room.participants, room.participantHeard)
 
         let poll = RoomPoll(id: "poll-1", page: "06-GCD", pageNumber: 6, question: "Which thread runs the block?",
                             choices: [RoomPoll.Choice(key: "a", text: "the main thread"), RoomPoll.Choice(key: "b", text: "a pool thread")])
-        leader.ask(poll)
+        room.leader.ask(poll)
         for (number, participant) in participants.enumerated() {
             #expect(await participantHeard[number].wait { $0.contains(.event(.poll(poll))) })
             participant.answer(PollAnswer(pollID: poll.id, choice: number < 7 ? "b" : "a"))
@@ -95,7 +78,7 @@ import TourTestSupport
         let answers = RoomView(heard.all).answers.values.filter { $0.pollID == poll.id }
         #expect(Dictionary(grouping: answers, by: \.choice).mapValues(\.count) == ["a": 3, "b": 7])
 
-        leader.closePoll()
+        room.leader.closePoll()
         for participant in participantHeard {
             #expect(await participant.wait { $0.contains(.event(.pollClosed)) })
         }
@@ -113,24 +96,19 @@ import TourTestSupport
 
     /// Leaving publishes `offline`; a participant who vanishes without leaving is marked `offline` by its will.
     @Test func whoLeftIsMarkedOfflineByLeavingOrByTheWill() async throws {
-        let broker = try await TestBroker.start()
-        defer { broker.stop() }
-        let heard = HeardEvents<RoomLinkUpdate>()
-        let leader = leaderLink(broker, heard: heard)
-        defer { leader.leave() }
-        let leaving = participantLink(broker, participantID(1))
-        let vanishing = participantLink(broker, participantID(2))
-        defer { vanishing.leave() }
+        let room = try await TestRoom(participants: 2)
+        defer { room.leave() }
+        let heard = room.heard
         #expect(await heard.wait { RoomView($0).presence.values.filter { $0 == .online }.count == 2 })
-        leaving.leave()
-        #expect(await heard.wait { RoomView($0).presence[participantID(1)] == .offline })
+        room.participants[0].leave()
+        #expect(await heard.wait { RoomView($0).presence[participantID(0)] == .offline })
 
         // Another connection with the vanishing participant's id takes its place: the broker ends the first
         // connection as lost, and publishes its will.
         let impostorHeard = HeardEvents<MQTTClient.Event>()
-        let impostor = rawClient(broker, id: participantID(2).value, heard: impostorHeard)
+        let impostor = rawClient(room.broker, id: participantID(1).value, heard: impostorHeard)
         defer { impostor.disconnect() }
         impostor.start()
-        #expect(await heard.wait { $0.contains(.event(.presence(participantID(2), .offline))) })
+        #expect(await heard.wait { $0.contains(.event(.presence(participantID(1), .offline))) })
     }
 }
