@@ -25,6 +25,8 @@ public final class ParticipantLink: ParticipantLinking {
     public let participant: ParticipantID
     private let client: MQTTClient
     private let shared = Locked(Shared())
+    /// The client, for its own handler; emptied on leaving, which ends the cycle between the two.
+    private let clientForHandler = Locked<MQTTClient?>(nil)
 
     /// Connects at once, in the background. `handler` hears the link's status and the polls asked
     /// (`RoomEvent.poll`, `.pollClosed`), on the link's own queue.
@@ -38,7 +40,7 @@ public final class ParticipantLink: ParticipantLinking {
             subscriptions: [MQTTPacket.Subscription(filter: RoomTopic.poll.name, qos: .atLeastOnce)])
         let shared = shared
         // The client calls back on its queue, after this init: the box hands it the client once made.
-        let box = Locked<MQTTClient?>(nil)
+        let box = clientForHandler
         client = MQTTClient(host: address.host, port: address.port, session: session, timing: timing, clock: clock) { event in
             switch event {
             case .connected:
@@ -91,6 +93,7 @@ public final class ParticipantLink: ParticipantLinking {
         client.publish(MQTTMessage(topic: RoomTopic.presence(participant).name, payload: RoomMessages.payload(Presence.offline),
                                    qos: .atLeastOnce, retain: true))
         client.disconnect()
+        clientForHandler.withLock { $0 = nil }
     }
 }
 
