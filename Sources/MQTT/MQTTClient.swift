@@ -64,7 +64,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Counts connection attempts; a thread of an earlier one finds itself superseded.
     private var generation = 0
     private var stopped = false
-    private var retryDelay: UInt64
+    private var retryDelays: RetryDelays
     private var retryWake: ClockWake?
     private var keepAliveWake: ClockWake?
     private var acknowledgementWake: ClockWake?
@@ -80,7 +80,7 @@ public final class MQTTClient: @unchecked Sendable {
         self.maximumPacketSize = maximumPacketSize
         self.clock = clock
         self.handler = handler
-        retryDelay = timing.firstRetry
+        retryDelays = RetryDelays(first: timing.firstRetry, longest: timing.longestRetry)
         queue = DispatchQueue(label: "mqtt-client")
         queue.setSpecific(key: onQueue, value: true)
     }
@@ -156,7 +156,7 @@ public final class MQTTClient: @unchecked Sendable {
                 handler(.message(message))
             case .connected:
                 acknowledgementWake?.cancel()
-                retryDelay = timing.firstRetry
+                retryDelays.reset()
                 handler(.connected)
             case .refused(let code) where code == .serverUnavailable:
                 drop(current, problem: code.description)
@@ -207,9 +207,7 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     private func scheduleRetry() {
-        let delay = retryDelay
-        retryDelay = min(retryDelay * 2, timing.longestRetry)
-        retryWake = clock.wake(at: clock.now + delay, on: queue) { [self] in attempt() }
+        retryWake = clock.wake(at: clock.now + retryDelays.next(), on: queue) { [self] in attempt() }
     }
 
     // MARK: On a connection's thread
@@ -250,5 +248,27 @@ public final class MQTTClient: @unchecked Sendable {
             queue.sync { received(packets, on: current) }
         }
         queue.sync { lost(current, readProblem: problem) }
+    }
+}
+
+/// The waits before each retry: `first`, then twice the last, never more than `longest`, until a connection succeeds.
+public struct RetryDelays: Sendable {
+    public let first: UInt64
+    public let longest: UInt64
+    private var upcoming: UInt64
+
+    public init(first: UInt64, longest: UInt64) {
+        self.first = first
+        self.longest = longest
+        upcoming = min(first, longest)
+    }
+
+    public mutating func next() -> UInt64 {
+        defer { upcoming = min(upcoming * 2, longest) }
+        return upcoming
+    }
+
+    public mutating func reset() {
+        upcoming = min(first, longest)
     }
 }

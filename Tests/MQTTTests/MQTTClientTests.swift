@@ -79,7 +79,7 @@ import TourTestSupport
 
     /// A peer that answers CONNECT with bytes that are not MQTT: the connection is dropped with why, never a crash.
     @Test func garbageFromThePeerDropsTheConnectionWithWhy() async throws {
-        let peer = try GarbagePeer(garbage: [0x20, 0x02, 0x00, 0x00, 0xF0, 0x00])
+        let peer = try ScriptedPeer(sending: [0x20, 0x02, 0x00, 0x00, 0xF0, 0x00])
         defer { peer.close() }
         let heard = HeardEvents<MQTTClient.Event>()
         let clock = TestClock()
@@ -92,14 +92,59 @@ import TourTestSupport
         let lost = try #require(heard.all.dropFirst().first)
         #expect(lost == .connectionLost(problem: "the broker sent something that is not MQTT: packet type 15 does not exist in MQTT 3.1.1"))
     }
+
+
+    /// A peer that accepts CONNECT and then never answers: the first keep-alive sends a PINGREQ, and the next, a keep-alive
+    /// later on the client's clock, finds it unanswered and drops the connection.
+    @Test func anUnansweredPingDropsTheConnectionAKeepAliveLater() async throws {
+        let peer = try ScriptedPeer(sending: MQTTPacket.connectAcknowledgement(sessionPresent: false, returnCode: .accepted).encoded())
+        defer { peer.close() }
+        let heard = HeardEvents<MQTTClient.Event>()
+        let clock = TestClock()
+        let client = MQTTClient(host: "127.0.0.1", port: peer.port, session: MQTTSession.Configuration(clientID: "c", keepAlive: 10),
+                                clock: clock) { heard.record($0) }
+        defer { client.disconnect() }
+        client.start()
+        #expect(await heard.wait { $0 == [.connected] })
+        await clock.advance(by: 10_000_000_000)
+        #expect(heard.all == [.connected])
+        await clock.advance(by: 10_000_000_000)
+        #expect(await heard.wait { $0.count == 2 })
+        #expect(heard.all.last == .connectionLost(problem: "the broker did not answer for 10 s"))
+    }
+
+    /// A peer that accepts the TCP connection and never answers CONNECT: given up on after the connect timeout.
+    @Test func aCONNECTLeftUnansweredIsGivenUpOn() async throws {
+        let peer = try ScriptedPeer(sending: [])
+        defer { peer.close() }
+        let heard = HeardEvents<MQTTClient.Event>()
+        let clock = TestClock()
+        let client = MQTTClient(host: "127.0.0.1", port: peer.port, session: MQTTSession.Configuration(clientID: "c"),
+                                timing: MQTTClient.Timing(connectTimeout: 5), clock: clock) { heard.record($0) }
+        defer { client.disconnect() }
+        client.start()
+        // The CONNACK wait is scheduled once the connection is open; nothing else is.
+        #expect(await eventually(timeout: 30) { clock.pendingWakes == 1 })
+        await clock.advance(by: 5_000_000_000)
+        #expect(await heard.wait { !$0.isEmpty })
+        #expect(heard.all == [.connectionLost(problem: "the broker did not answer CONNECT within 5.0 s")])
+    }
+
+    @Test func retriesWaitTwiceAsLongEachTimeUpToTheLongest() {
+        var delays = RetryDelays(first: 250, longest: 5000)
+        #expect((0..<7).map { _ in delays.next() } == [250, 500, 1000, 2000, 4000, 5000, 5000])
+        delays.reset()
+        #expect(delays.next() == 250)
+    }
 }
 
-/// A TCP listener on loopback that accepts one connection, sends `garbage`, and holds it open.
-final class GarbagePeer: Sendable {
+/// A TCP listener on loopback that accepts one connection, sends `bytes` (garbage, or a CONNACK and then silence),
+/// and holds it open until the client hangs up.
+final class ScriptedPeer: Sendable {
     let port: UInt16
     private let listener: Int32
 
-    init(garbage: [UInt8]) throws {
+    init(sending bytes: [UInt8]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -116,8 +161,8 @@ final class GarbagePeer: Sendable {
         let thread = Thread {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            _ = garbage.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            // Held open until the client hangs up, so only the garbage can end the connection.
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // Held open until the client hangs up, so only the client can end the connection.
             var byte: UInt8 = 0
             while read(connection, &byte, 1) > 0 {}
             Glibc.close(connection)
