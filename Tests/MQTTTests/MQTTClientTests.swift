@@ -7,7 +7,7 @@ import TourCore
 import TourTestSupport
 
 /// The socket shell against the real mosquitto (`TestBroker`), and against a peer that speaks no MQTT.
-@Suite struct MQTTClientTests {
+@Suite(.bodiesBelowTheRunner) struct MQTTClientTests {
     /// Retries after a few milliseconds, so a test's reconnects take no longer than the broker's restart.
     static let quickRetries = MQTTClient.Timing(connectTimeout: 10, firstRetry: 20_000_000, longestRetry: 200_000_000)
 

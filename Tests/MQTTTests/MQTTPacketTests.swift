@@ -1,8 +1,9 @@
 import LessonKit
 import MQTT
 import Testing
+import TourTestSupport
 
-@Suite struct MQTTPacketTests {
+@Suite(.bodiesBelowTheRunner) struct MQTTPacketTests {
     static let packets: [MQTTPacket] = [
         .connect(MQTTPacket.Connect(clientID: "tour-0123", keepAlive: 30)),
         .connect(MQTTPacket.Connect(clientID: "tour-0123", keepAlive: 60, username: "participant", password: "pässword",

@@ -1,7 +1,8 @@
 import MQTT
 import Testing
+import TourTestSupport
 
-@Suite struct MQTTSessionTests {
+@Suite(.bodiesBelowTheRunner) struct MQTTSessionTests {
     static let second: UInt64 = 1_000_000_000
     let will = MQTTMessage(topic: "room/me/presence", payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
     let poll = MQTTPacket.Subscription(filter: "room/poll", qos: .atLeastOnce)

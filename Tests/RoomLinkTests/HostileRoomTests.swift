@@ -9,7 +9,7 @@ import TourTestSupport
 
 /// Someone in the room with its password and a client of their own: what they send never crashes the leader, grows it
 /// without bound, reaches the terminal raw, or changes another participant's state.
-@Suite struct HostileRoomTests {
+@Suite(.bodiesBelowTheRunner) struct HostileRoomTests {
     let victim = participantID(0)
 
     /// A room with a leader, a victim whose state the leader has heard, and an observer with the leader's password

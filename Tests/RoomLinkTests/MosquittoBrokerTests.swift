@@ -6,7 +6,7 @@ import Testing
 import TourCore
 import TourTestSupport
 
-@Suite struct MosquittoBrokerTests {
+@Suite(.bodiesBelowTheRunner) struct MosquittoBrokerTests {
     /// Started with a connection file: the file holds the address and both passwords, readable by its owner alone;
     /// stopped, the broker is gone, and so are its folder and the file.
     @Test func writesTheLeadersConnectionAndLeavesNothingWhenStopped() async throws {
@@ -64,7 +64,7 @@ import TourTestSupport
     }
 }
 
-@Suite struct ParticipantIdentityTests {
+@Suite(.bodiesBelowTheRunner) struct ParticipantIdentityTests {
     @Test func theIDIsMadeOnceAndKept() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -89,7 +89,7 @@ import TourTestSupport
     }
 }
 
-@Suite struct RoomFormatDocumentTests {
+@Suite(.bodiesBelowTheRunner) struct RoomFormatDocumentTests {
     /// The topics `docs/room-format.md` lists are exactly `RoomTopic`'s, with `<id>` for the participant's id.
     @Test func theDocumentedTopicsAreTheRoomsTopics() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -7,7 +7,7 @@ import TourCore
 import TourTestSupport
 
 /// The links over the real mosquitto, started as `tour room` starts it (`TestBroker`).
-@Suite struct RoomLinkTests {
+@Suite(.bodiesBelowTheRunner) struct RoomLinkTests {
     @Test func thirtyParticipantsPublishAndTheLeaderSeesEveryState() async throws {
         let room = try await TestRoom(participants: 30)
         defer { room.leave() }
