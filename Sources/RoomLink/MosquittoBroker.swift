@@ -225,15 +225,35 @@ public final class MosquittoBroker: Sendable {
         throw RoomInputError("tour room starts the mosquitto broker, and \(name) is not installed: install Debian's mosquitto package (sudo apt-get install mosquitto), or give a running broker with tour room --broker HOST:PORT")
     }
 
-    /// A fresh folder only its owner can enter, under `$XDG_RUNTIME_DIR` or the temporary folder.
+    /// A fresh folder only its owner can enter, under `$XDG_RUNTIME_DIR` or the temporary folder, holding this
+    /// process's pid in `owner`. The folders of processes that are gone (a tour or a test run that crashed, whose broker
+    /// the kernel killed) are removed first, so crashes do not pile them up.
     private static func privateFolder() throws(RoomInputError) -> URL {
         let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? FileManager.default.temporaryDirectory.path
-        var template = Array("\(base)/tour-room-XXXXXX".utf8CString)
+        removeFoldersOfEndedProcesses(in: base)
+        var template = Array("\(base)/\(folderPrefix)XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw RoomInputError("cannot make a folder for the broker in \(base): \(String(cString: strerror(errno)))")
         }
-        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        guard FileManager.default.createFile(atPath: folder.appendingPathComponent("owner").path, contents: Data("\(getpid())\n".utf8)) else {
+            throw RoomInputError("cannot write in the broker's folder \(folder.path)")
+        }
+        return folder
+    }
+
+    static let folderPrefix = "tour-room-"
+
+    /// Removes this user's broker folders in `base` whose owning process has ended.
+    static func removeFoldersOfEndedProcesses(in base: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(folderPrefix) {
+            let folder = "\(base)/\(name)"
+            guard let owner = FileManager.default.contents(atPath: "\(folder)/owner"),
+                  let pid = pid_t(String(decoding: owner, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+                  pid != getpid(), Glibc.kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// A TCP port no one listens on now, as the kernel picks one.

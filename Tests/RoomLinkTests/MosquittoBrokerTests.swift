@@ -30,6 +30,26 @@ import TourTestSupport
         #expect(RoomConnection.load(from: file).failure?.description.contains("start one with tour room") == true)
     }
 
+    /// A crashed tour's broker was killed by the kernel, but its folder stayed: the next start removes it, and only
+    /// it (not a live process's, nor one whose owner is not written yet).
+    @Test func foldersOfEndedProcessesAreRemoved() async throws {
+        let base = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        await awaitBlocking { ended.waitUntilExit() }
+        let owners: [String: String?] = ["tour-room-ended": "\(ended.processIdentifier)", "tour-room-live": "\(getpid())",
+                                         "tour-room-starting": nil, "other-ended": "\(ended.processIdentifier)"]
+        for (name, owner) in owners {
+            let folder = base.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if let owner { try Data(owner.utf8).write(to: folder.appendingPathComponent("owner")) }
+        }
+        MosquittoBroker.removeFoldersOfEndedProcesses(in: base.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).sorted() == ["other-ended", "tour-room-live", "tour-room-starting"])
+    }
+
     @Test func aMissingMosquittoSaysToInstallDebiansPackage() throws {
         let error = try #require(throws: RoomInputError.self) {
             _ = try MosquittoBroker.program("mosquitto", fallback: "/nonexistent/mosquitto", environment: ["PATH": "/nonexistent"])
