@@ -1,10 +1,10 @@
 @preconcurrency import Glibc
 
 /// The few socket calls the client makes, each with its failure in words.
-enum TCPSocket {
+public enum TCPSocket {
     /// A connected TCP socket to `host`:`port`, trying each address the name has, each for at most `timeout`
     /// seconds; its writes give up after `timeout` too, so a peer that stops reading cannot hold a writer forever.
-    static func connect(host: String, port: UInt16, timeout: Double) -> Result<Int32, SocketProblem> {
+    public static func connect(host: String, port: UInt16, timeout: Double) -> Result<Int32, SocketProblem> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -71,8 +71,8 @@ enum TCPSocket {
     }
 }
 
-struct SocketProblem: Error, CustomStringConvertible {
-    var description: String
+public struct SocketProblem: Error, CustomStringConvertible {
+    public var description: String
 
     init(_ description: String) {
         self.description = description

@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import CLinuxSystem
 import Foundation
+import MQTT
 import RoomProtocol
 import Synchronization
 import TourCore
@@ -191,7 +192,7 @@ public final class MosquittoBroker: Sendable {
         thread.name = "mosquitto-log"
         thread.start()
         let inTime = started.wait(timeout: .now() + Self.startTimeout) == .success
-        if inTime, broker.isRunning, case .success(let socket) = Self.connectOnce(to: localAddress) {
+        if inTime, broker.isRunning, case .success(let socket) = TCPSocket.connect(host: localAddress.host, port: port, timeout: 5) {
             close(socket)
             running.withLock { $0 = broker }
             return
@@ -200,22 +201,6 @@ public final class MosquittoBroker: Sendable {
         broker.exited.wait()
         let log = broker.log.suffix(8).joined(separator: "\n")
         throw RoomInputError(inTime ? "mosquitto did not start:\n\(log)" : "mosquitto did not start within \(Self.startTimeout) s:\n\(log)")
-    }
-
-    private static func connectOnce(to address: RoomAddress) -> Result<Int32, RoomInputError> {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = address.port.bigEndian
-        inet_pton(AF_INET, address.host == "0.0.0.0" ? "127.0.0.1" : address.host, &target.sin_addr)
-        let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(descriptor)
-            return .failure(RoomInputError("cannot connect to the broker at \(address)"))
-        }
-        return .success(descriptor)
     }
 
     static func program(_ name: String, fallback: String, environment: [String: String]) throws(RoomInputError) -> String {
