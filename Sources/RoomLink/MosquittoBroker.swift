@@ -30,7 +30,10 @@ public final class MosquittoBroker: Sendable {
     public var localAddress: RoomAddress { RoomAddress(host: listenHost ?? "127.0.0.1", port: port) }
 
     /// The broker's pid while it runs.
-    public var pid: pid_t? { running.withLock { $0?.pid } }
+    public var pid: pid_t? { running.withLock { $0.flatMap { $0.isRunning ? $0.pid : nil } } }
+
+    /// Whether the broker runs: false once stopped or killed, and once it ended by itself.
+    public var isRunning: Bool { pid != nil }
 
     /// Starts a broker and returns once it accepts connections. `port` nil takes a free one. `connectionFile`, when
     /// given, is written (0600) with the local address and both passwords, and removed by `stop()`.
@@ -83,17 +86,19 @@ public final class MosquittoBroker: Sendable {
         stop()
     }
 
-    /// Starts the broker again on the same port and folder, after `kill()` or a crash: it finds the retained states
-    /// it had saved. Does nothing while it runs.
+    /// Starts the broker again on the same port and folder, after `kill(with:)` or after it ended by itself: it finds
+    /// the retained states it had saved. Does nothing while it runs.
     public func restart() throws(RoomInputError) {
-        guard pid == nil else { return }
+        guard !isRunning else { return }
+        // Forgets the run that ended (its group is gone, so the signal reaches no one).
+        end(with: SIGKILL)
         try launch()
     }
 
-    /// Kills the broker at once (SIGKILL), as a crash would, and returns once it is gone; its folder stays for
-    /// `restart()`.
-    public func kill() {
-        end(with: SIGKILL)
+    /// Ends the broker with `signal` and returns once it is gone; its folder stays for `restart()`. SIGKILL, the
+    /// default, is a crash: nothing is saved since the last autosave. SIGTERM lets it save its retained messages.
+    public func kill(with signal: Int32 = SIGKILL) {
+        end(with: signal)
     }
 
     /// Stops the broker (SIGTERM, which saves its retained messages; SIGKILL if it has not ended within five

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 import MQTT
 @testable import RoomLink
@@ -59,6 +60,28 @@ import TourTestSupport
         #expect(statuses.first == .connecting)
         #expect(statuses.contains { if case .reconnecting = $0 { true } else { false } })
         #expect(statuses.last == .connected)
+    }
+
+    /// The broker keeps retained messages in its folder: stopped (SIGTERM) and started again, it still has the state
+    /// and `offline` of a participant who left before, for a leader who connects only afterwards.
+    @Test func aRestartedBrokerKeepsTheRetainedStatesItSaved() async throws {
+        let room = try await TestRoom(participants: 1)
+        defer { room.leave() }
+        let id = room.ids[0]
+        room.participants[0].publish(progress("kept", page: "07-Groups"))
+        #expect(await room.heard.wait { RoomView($0).page(of: id) == "07-Groups" })
+        room.participants[0].leave()
+        #expect(await room.heard.wait { RoomView($0).presence[id] == .offline })
+
+        await room.broker.killed(with: SIGTERM)
+        #expect(!room.broker.isRunning)
+        try await room.broker.restarted()
+        #expect(room.broker.isRunning)
+        let heard = HeardEvents<RoomLinkUpdate>()
+        let latecomer = leaderLink(room.broker, heard: heard)
+        defer { latecomer.leave() }
+        #expect(await heard.wait { RoomView($0).page(of: id) == "07-Groups" && RoomView($0).presence[id] == .offline })
+        #expect(RoomView(heard.all).states[id]?.participant == "kept")
     }
 
     @Test func aPollIsAnsweredByTenParticipantsAndCountedAtTheLeader() async throws {

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Foundation
 import RoomLink
 import Synchronization
@@ -18,9 +19,9 @@ extension MosquittoBroker {
         try await awaitBlocking("test-broker-restart") { try self.restart() }
     }
 
-    /// `kill()` without blocking a test thread.
-    public func killed() async {
-        await awaitBlocking("test-broker-kill") { self.kill() }
+    /// `kill(with:)` without blocking a test thread.
+    public func killed(with signal: Int32 = SIGKILL) async {
+        await awaitBlocking("test-broker-kill") { self.kill(with: signal) }
     }
 
     /// `stop()` without blocking a test thread.
