@@ -83,7 +83,8 @@ import TourTestSupport
         #expect(!name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(name.debugDescription)")
     }
 
-    /// The broker's access list keeps each participant to its own topics, whatever client id it takes: its own, or
+    /// The broker's access list keeps each participant to its own topics (and the poll to the leader), whatever client
+    /// id it takes: its own, or
     /// one made to match another's topic through the list's patterns (`tour-test-0/state`). Each attacker then writes
     /// a topic of its own, which the observer hears after anything the broker passed on before it.
     @Test(arguments: ["tour-mallory", "tour-test-0/state", "tour-test-0/answers"])
@@ -93,13 +94,13 @@ import TourTestSupport
         let (client, _) = try await hostile(room, id: attacker)
         defer { client.disconnect() }
         let forged = try RoomMessages.payload(progress("forged", page: "14-Starvation"))
-        for topic in [RoomTopic.state(victim), .presence(victim), .answer(victim)] {
+        for topic in [RoomTopic.state(victim), .presence(victim), .answer(victim), .poll] {
             client.publish(MQTTMessage(topic: topic.name, payload: forged, qos: .atLeastOnce, retain: true))
         }
         let marker = "\(RoomTopic.root)/participants/\(attacker)/presence"
         client.publish(MQTTMessage(topic: marker, payload: Array("online".utf8), qos: .atLeastOnce))
         #expect(await room.observed.wait { _ in room.observedMessage(on: marker) })
-        for topic in [RoomTopic.state(victim), .presence(victim), .answer(victim)] {
+        for topic in [RoomTopic.state(victim), .presence(victim), .answer(victim), .poll] {
             #expect(!room.observedMessage(on: topic.name) { $0 == forged }, "\(attacker) wrote \(topic.name)")
         }
         #expect(RoomView(room.heard.all).page(of: victim) == "05-InPractice")
