@@ -84,9 +84,9 @@ import TourTestSupport
     }
 
     /// The broker's access list keeps each participant to its own topics (and the poll to the leader), whatever client
-    /// id it takes: its own, or
-    /// one made to match another's topic through the list's patterns (`tour-test-0/state`). Each attacker then writes
-    /// a topic of its own, which the observer hears after anything the broker passed on before it.
+    /// id it takes: its own, or one made to match another's topic through the list's patterns (`tour-test-0/state`).
+    /// Each attacker then writes a topic of its own, which the observer hears after anything the broker passed on
+    /// before it.
     @Test(arguments: ["tour-mallory", "tour-test-0/state", "tour-test-0/answers"])
     func aParticipantCannotWriteAnothersState(attacker: String) async throws {
         let room = try await room()
