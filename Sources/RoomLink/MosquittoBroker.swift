@@ -54,7 +54,7 @@ public final class MosquittoBroker: Sendable {
                 try broker.launch()
                 if let connectionFile {
                     do {
-                        try RoomConnection(address: broker.localAddress, passwords: passwords).save(to: connectionFile)
+                        try RoomConnection(address: broker.localAddress, passwords: passwords, ownerPID: getpid()).save(to: connectionFile)
                     } catch {
                         broker.stop()
                         throw RoomInputError("cannot write the room's connection to \(connectionFile.path): \(error)")

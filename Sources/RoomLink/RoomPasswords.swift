@@ -1,5 +1,6 @@
 import Foundation
 import RoomProtocol
+import TourCore
 
 /// The passwords of a room `tour room` starts: the room's, which every participant types, and the leader's own,
 /// which the dashboard and the presenter use and which alone may ask polls and read the room.
@@ -29,14 +30,18 @@ public struct RoomPasswords: Codable, Sendable, Equatable {
 }
 
 /// Where the leader's tools on this laptop find the room `tour room` started: its address, the leader's password and
-/// the room's, in `room.json` in tour's state folder, readable by its owner alone (0600).
+/// the room's, in `room.json` in tour's state folder, readable by its owner alone (0600), with the pid of the process
+/// that runs the room's broker, so a file a crash left behind is known for one.
 public struct RoomConnection: Codable, Sendable, Equatable {
     public var address: String
     public var passwords: RoomPasswords
+    /// The process that started the broker; nil for a room on a broker someone else runs.
+    public var ownerPID: Int32?
 
-    public init(address: RoomAddress, passwords: RoomPasswords) {
+    public init(address: RoomAddress, passwords: RoomPasswords, ownerPID: Int32? = nil) {
         self.address = address.description
         self.passwords = passwords
+        self.ownerPID = ownerPID
     }
 
     /// `room.json` beside `progress.json`.
@@ -44,28 +49,24 @@ public struct RoomConnection: Codable, Sendable, Equatable {
         progressFile.deletingLastPathComponent().appendingPathComponent("room.json")
     }
 
-    /// Writes the file, created 0600 and replaced whole (a reader never sees half of it).
+    /// Writes the file, 0600 from its creation, replaced whole (a reader never sees half of it).
     public func save(to file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try JSONEncoder().encode(self)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid())")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw RoomInputError("cannot write \(temporary.path)")
-        }
-        guard rename(temporary.path, file.path) == 0 else {
-            let problem = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw RoomInputError("cannot write \(file.path): \(problem)")
-        }
+        try AtomicFile.write(try JSONEncoder().encode(self), to: file.path, mode: 0o600)
     }
 
-    /// The room the file names, or what is wrong with it (absent: no room was started on this laptop).
+    /// The room the file names, or what is wrong with it: absent (no room was started on this laptop), not a room's
+    /// connection, or left by a `tour room` that has ended.
     public static func load(from file: URL) -> Result<(RoomAddress, RoomPasswords), RoomInputError> {
+        let startOne = "start one with tour room, or give --room HOST:PORT"
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(RoomInputError("no room was started on this laptop (\(file.path) is missing): start one with tour room, or give --room HOST:PORT"))
+            return .failure(RoomInputError("no room was started on this laptop (\(file.path) is missing): \(startOne)"))
         }
         guard let connection = try? JSONDecoder().decode(RoomConnection.self, from: data) else {
-            return .failure(RoomInputError("\(file.path) is not a room's connection (address and passwords); start the room again with tour room"))
+            return .failure(RoomInputError("\(file.path) is not a room's connection (address and passwords): \(startOne)"))
+        }
+        if let owner = connection.ownerPID, kill(owner, 0) != 0, errno == ESRCH {
+            return .failure(RoomInputError("the room started on this laptop is over (its tour room, pid \(owner), has ended): \(startOne)"))
         }
         return RoomAddress.parse(connection.address).map { ($0, connection.passwords) }
     }

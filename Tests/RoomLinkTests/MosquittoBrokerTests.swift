@@ -35,12 +35,9 @@ import TourTestSupport
     @Test func foldersOfEndedProcessesAreRemoved() async throws {
         let base = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: base) }
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        await awaitBlocking { ended.waitUntilExit() }
-        let owners: [String: String?] = ["tour-room-ended": "\(ended.processIdentifier)", "tour-room-live": "\(getpid())",
-                                         "tour-room-starting": nil, "other-ended": "\(ended.processIdentifier)"]
+        let ended = try await endedProcess()
+        let owners: [String: String?] = ["tour-room-ended": "\(ended)", "tour-room-live": "\(getpid())",
+                                         "tour-room-starting": nil, "other-ended": "\(ended)"]
         for (name, owner) in owners {
             let folder = base.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,6 +45,24 @@ import TourTestSupport
         }
         MosquittoBroker.removeFoldersOfEndedProcesses(in: base.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).sorted() == ["other-ended", "tour-room-live", "tour-room-starting"])
+    }
+
+    /// A `room.json` left by a `tour room` that crashed names a process that is gone: it is refused as over.
+    @Test func aConnectionFileOfAnEndedTourRoomIsRefused() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ended = try await endedProcess()
+        let file = folder.appendingPathComponent("room.json")
+        let passwords = RoomPasswords.generated()
+        try RoomConnection(address: RoomAddress(host: "127.0.0.1", port: 1883), passwords: passwords,
+                           ownerPID: ended).save(to: file)
+        let error = try #require(RoomConnection.load(from: file).failure)
+        #expect(error.description == "the room started on this laptop is over (its tour room, pid \(ended), has ended): start one with tour room, or give --room HOST:PORT")
+
+        try RoomConnection(address: RoomAddress(host: "127.0.0.1", port: 1883), passwords: passwords).save(to: file)
+        #expect(try RoomConnection.load(from: file).get().1 == passwords)
+        try Data("{}".utf8).write(to: file)
+        #expect(RoomConnection.load(from: file).failure?.description.contains("is not a room's connection") == true)
     }
 
     @Test func aMissingMosquittoSaysToInstallDebiansPackage() throws {

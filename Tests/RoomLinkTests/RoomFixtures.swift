@@ -112,3 +112,12 @@ final class TestRoom: Sendable {
         broker.stop()
     }
 }
+
+/// The pid of a process that has ended (and was reaped), as a crashed tour's would be.
+func endedProcess() async throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    await awaitBlocking { process.waitUntilExit() }
+    return process.processIdentifier
+}
