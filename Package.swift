@@ -144,6 +144,11 @@ let package = Package(
         // A room's words: its topics, messages, addresses and what a link to it offers, with no network in them. The
         // interface and the commands use these; the MQTT links implement them.
         .target(name: "RoomProtocol", dependencies: ["TourCore", "PageProtocol"]),
+        // MQTT 3.1.1 as the standard has it, knowing nothing of rooms: packets, a pure session and a socket shell. The
+        // host's clock (`HostClock`) is the one thing it takes from TourCore, so keep-alive and retries run on a test's clock.
+        .target(name: "MQTT", dependencies: ["TourCore"]),
+        // The room's links over MQTT (a participant's, the leader's) and the mosquitto broker `tour room` starts.
+        .target(name: "RoomLink", dependencies: ["RoomProtocol", "MQTT", "TourCore", "CLinuxSystem"]),
         // No `pkgConfig`: ncursesw's only compiler flags (`-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`) are ones SwiftPM
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
@@ -161,8 +166,8 @@ let package = Package(
             dependencies: ["TourCommandLine"],
             linkerSettings: linkedWithItsRuntime
         ),
-        .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol"]),
-        .target(name: "TourTestSupport", dependencies: ["TourCore", "TourInterface", "PageProtocol", "CLinuxSystem"], path: "Tests/TourTestSupport"),
+        .executableTarget(name: "TourBenchmarks", dependencies: ["LessonKit", "TourCore", "PageProtocol", "RoomLink", "RoomProtocol"]),
+        .target(name: "TourTestSupport", dependencies: ["TourCore", "TourInterface", "PageProtocol", "CLinuxSystem", "RoomLink"], path: "Tests/TourTestSupport"),
         .executableTarget(name: "RunnerFixture", dependencies: ["LessonKit"], path: "Tests/Fixtures/RunnerFixture"),
         // A level program for the host's tests of levels: the protocol over a model of a lost update, and misbehaviours.
         .executableTarget(name: "LevelFixture", dependencies: ["PageProtocol"], path: "Tests/Fixtures/LevelFixture"),
@@ -174,6 +179,9 @@ let package = Package(
                                                    "CLinuxSystem", "TourTestSupport", "RunnerFixture", "HostFixture", "WarningFaults"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RoomProtocolTests", dependencies: ["RoomProtocol", "TourCore", "TourTestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TourCore", "TourTestSupport", "LessonKit"]),
+        // The links and the broker, against the real mosquitto (`TestBroker`).
+        .testTarget(name: "RoomLinkTests", dependencies: ["RoomLink", "RoomProtocol", "MQTT", "TourCore", "TourTestSupport"]),
         .testTarget(name: "PresentingTests", dependencies: ["Presenting", "TourCore", "TourCommandLine", "PageProtocol", "TourTestSupport"]),
         .testTarget(
             name: "TourCommandLineTests",

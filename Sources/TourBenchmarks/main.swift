@@ -6,7 +6,7 @@ import PageProtocol
 
 /// The speed goals of the engine, measured as medians and rates (never as pass/fail tests).
 /// Run with `swift run -c release TourBenchmarks`; the figures go into docs/benchmarks.md.
-/// `BENCH=trace`, `parse`, `ingestion`, `overhead`, `startup`, `launch`, `liveframes` or `instructions` runs one of them, several with commas
+/// `BENCH=trace`, `parse`, `ingestion`, `overhead`, `startup`, `launch`, `liveframes`, `room` or `instructions` runs one of them, several with commas
 /// (arguments belong to LessonKit's knobs). `instructions` runs this program under callgrind (valgrind must be
 /// installed) and prints the instructions per floor event, `mark` and span. `BENCH=callgrind` runs the loops that
 /// callgrind counts; `BENCH=workload` is the page that `overhead` runs. Every part prints the load average it ran at.
@@ -405,3 +405,4 @@ part("startup") { startToFirstOutput(product: "Lesson01Operation") }
 part("liveframes") { liveFrameCost() }
 part("launch") { launchGoals() }
 part("sampler") { samplerCost() }
+part("room") { roomLatency() }

@@ -80,13 +80,14 @@ public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
 /// Writes files so that a reader sees the old content or the new, never half of it: to a new file beside the target,
 /// then renamed over it. The rename replaces whatever is at the path, so callers check the path's `PathKind` first.
 public enum AtomicFile {
-    public static func write(_ data: Data, to path: String) throws(FileProblem) {
+    /// `mode`, when given, is the new file's permissions (0600 for a secret) from its creation on.
+    public static func write(_ data: Data, to path: String, mode chosenMode: mode_t? = nil) throws(FileProblem) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).tour-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        // The file it replaces keeps its permissions (an executable script stays executable).
+        // Otherwise the file it replaces keeps its permissions (an executable script stays executable).
         var existing = stat()
-        let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+        let mode = chosenMode ?? (stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw FileProblem(action: "write", path: path, code: errno) }
         var written = 0

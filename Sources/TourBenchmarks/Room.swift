@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import PageProtocol
+import RoomLink
+import RoomProtocol
+import Synchronization
+import TourCore
+
+/// A room of 100 participants on a broker started as `tour room` starts one (loopback, a free port): the time from a
+/// participant's `publish` to the leader's handler hearing that state, one event at a time (each after the last was
+/// heard), from the first half of the participants in turn. Measured twice: in a quiet room, and in a busy one where the
+/// other half publish a state every millisecond between them (1,000 a second, far more than a workshop's). The
+/// handler only notes the time: the dashboard's drawing is not in the figure. `BENCH=room`; mosquitto must be installed.
+func roomLatency() {
+    roomLatency(busy: false)
+    roomLatency(busy: true)
+}
+
+func roomLatency(busy: Bool, participants count: Int = 100, events: Int = 400) {
+    let broker: MosquittoBroker
+    do {
+        broker = try MosquittoBroker.start(listenHost: "127.0.0.1")
+    } catch {
+        Swift.print("room: \(error)")
+        return
+    }
+    defer { broker.stop() }
+    let heard = DispatchSemaphore(value: 0)
+    /// The name the benchmark waits for, and when it was published.
+    let awaited = Mutex<(name: String, publishedAt: UInt64)?>(nil)
+    let latencies = Mutex<[Double]>([])
+    let leader = LeaderLink(address: broker.localAddress, password: broker.passwords.leader) { update in
+        guard case .event(.state(_, let state)) = update else { return }
+        let now = monotonicNanoseconds()
+        let matched = awaited.withLock { awaited -> Bool in
+            guard let waiting = awaited, waiting.name == state.participant else { return false }
+            latencies.withLock { $0.append(Double(now - waiting.publishedAt) / 1e6) }
+            awaited = nil
+            return true
+        }
+        if matched { heard.signal() }
+    }
+    defer { leader.leave() }
+    let connected = DispatchSemaphore(value: 0)
+    let links = (0..<count).map { number in
+        ParticipantLink(address: broker.localAddress, password: broker.passwords.room,
+                        participant: ParticipantID("tour-bench-\(number)")!) { update in
+            if update == .status(.connected) { connected.signal() }
+        }
+    }
+    defer { links.forEach { $0.leave() } }
+    for _ in links {
+        guard connected.wait(timeout: .now() + 60) == .success else {
+            Swift.print("room: not every participant connected within 60 s")
+            return
+        }
+    }
+    let measuredParticipants = count / 2
+    // Dispatch traps on releasing a timer never resumed: the quiet room makes none.
+    let background = busy ? DispatchSource.makeTimerSource(queue: DispatchQueue(label: "room-bench-background")) : nil
+    if let background {
+        var next = 0
+        background.schedule(deadline: .now(), repeating: .milliseconds(1), leeway: .microseconds(100))
+        background.setEventHandler {
+            var record = ProgressRecord()
+            record.lastPage = "0\(next % 9 + 1)-Page"
+            links[measuredParticipants + next % (count - measuredParticipants)].publish(
+                ParticipantProgress(participant: "busy \(next)", tourVersion: "bench", writtenAt: Date(), progress: record))
+            next += 1
+        }
+        background.resume()
+    }
+    defer { background?.cancel() }
+    for event in 0..<events {
+        var record = ProgressRecord()
+        record.lastPage = "0\(event % 9 + 1)-Page"
+        let name = "bench \(event)"
+        let state = ParticipantProgress(participant: name, tourVersion: "bench", writtenAt: Date(), progress: record)
+        awaited.withLock { $0 = (name, monotonicNanoseconds()) }
+        links[event % measuredParticipants].publish(state)
+        guard heard.wait(timeout: .now() + 30) == .success else {
+            Swift.print("room: the leader did not hear event \(event) within 30 s")
+            return
+        }
+    }
+    let measured = latencies.withLock { $0 }
+    Swift.print(String(format: "room (%@): %d participants, publish to the leader's handler over %d events: median %.2f ms, p90 %.2f ms, max %.2f ms",
+                       busy ? "busy, 1,000 other states a second" : "quiet", count, measured.count, median(measured),
+                       percentile(measured, 0.9), measured.max() ?? 0))
+}
