@@ -148,12 +148,12 @@ let package = Package(
         // refuses with a warning on every build, and its libraries are the module map's `link` lines. The defines the
         // wide-character API needs are in the shim; the headers come from Debian's libncurses-dev.
         .systemLibrary(name: "CNcursesw"),
-        .target(name: "TourInterface", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol"]),
-        .target(name: "TourTerminal", dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "CNcursesw"],
+        .target(name: "TourInterface", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "RoomProtocol"]),
+        .target(name: "TourTerminal", dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "RoomProtocol", "CNcursesw"],
                 swiftSettings: optimisedEvenInDebug),
         // The command line: one option table, parsing, usage, plain mode and every command `tour` runs. Only `tour`
         // depends on it.
-        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourTerminal", "PageProtocol"]),
+        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourTerminal", "PageProtocol", "RoomProtocol"]),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise
@@ -178,15 +178,17 @@ let package = Package(
         .testTarget(
             name: "TourCommandLineTests",
             // The pages and the fixture its runs start.
-            dependencies: ["TourCommandLine", "TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport", "RunnerFixture",
-                           "LevelFixture"]
+            dependencies: ["TourCommandLine", "TourCore", "ExerciseJudging", "Presenting", "PageProtocol", "RoomProtocol", "TourTestSupport",
+                           "RunnerFixture", "LevelFixture"]
                 + ["01-Operation", "03-Async", "07-Groups"].map { .target(name: productName($0)) }
         ),
         .testTarget(name: "TourInterfaceTests",
-                    dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "TourTestSupport"], exclude: ["Snapshots"]),
+                    dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "RoomProtocol", "TourTestSupport"],
+                    exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),
         // The effect loop driven without a terminal: a test screen, typed keys, a test clock and stand-in workers.
-        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "TourTestSupport"]),
+        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "RoomProtocol",
+                                                       "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
             dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "CLinuxSystem", "TourTestSupport", "LessonKit"]

@@ -1,5 +1,6 @@
 import Foundation
 import Presenting
+import RoomProtocol
 import TourCore
 
 /// What an update asks the outside world to do; the model itself never starts processes or touches the terminal.
@@ -51,6 +52,15 @@ public enum TourEffect: Equatable, Sendable {
     /// Draw the page's latest run as an SVG picture and a Chrome trace in `.tour/pictures/`, off the interface's
     /// queue; where they went, or why not, comes back as `.picturesSaved`.
     case savePictures(page: Page)
+    /// In a room: hand this progress, as the file has it, to the participant's link, which publishes it (retained)
+    /// and publishes the latest again after a reconnect.
+    case publishProgress(ProgressRecord)
+    /// In a room: send the learner's answer to the poll on stage.
+    case answerPoll(PollAnswer)
+    /// On stage with a room: publish this poll (a new question, or the same with its outcome), retained.
+    case askRoom(RoomPoll)
+    /// On stage with a room: take the poll down; every participant's screen lets it go.
+    case closeRoomPoll
 }
 
 extension TourEffect {

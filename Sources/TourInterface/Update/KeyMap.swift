@@ -131,7 +131,7 @@ enum TutorialAction: Hashable, Sendable, CaseIterable {
     case lineDown, lineUp, pageDown, pageUp, top, bottom
     case edit, nextDiagnostic, previousDiagnostic, askToReset, undoReset
     case predict, check, editExercise, hint, solution, switchShownRun
-    case help, redraw, quit, nextWarning, savePictures, present
+    case help, redraw, quit, nextWarning, savePictures, present, roomPoll
     /// The live view's, while it has the focus.
     case liveLineDown, liveLineUp, livePageDown, livePageUp, letGo, fullSize, leaveFullSize
     /// The timeline's, while it has the focus.
@@ -231,8 +231,9 @@ extension TutorialAction {
             "this help / redraw / quit (asks during a run)"),
         Row(.bound([Binding(action: .nextWarning, named: [.character("W")]),
                     Binding(action: .savePictures, named: [.character("S")]),
-                    Binding(action: .present, named: [.character("P")])]),
-            "the run's warnings / save a picture / present"),
+                    Binding(action: .present, named: [.character("P")]),
+                    Binding(action: .roomPoll, named: [.character("R")])]),
+            "warnings / save a picture / present / room's poll"),
     ])
 }
 
@@ -251,7 +252,7 @@ extension PresenterAction {
         Row("Run", .bound([Binding(action: .run, named: [.character("r")]),
                            Binding(action: .stop, named: [.character("s")]),
                            Binding(action: .toggleRun, named: [.character("t")])]),
-            "run the page / stop it / hide or show the run"),
+            "run (with a room: ask it first) / stop / hide the run"),
         Row("Knobs", .bound(KeyMap.knobBindings(previous: .previousKnob, next: .nextKnob, lower: .lowerKnob, raise: .raiseKnob)),
             "choose / change a knob; the room sees a caption"),
         Row("Speed", .bound(KeyMap.speedBindings(slower: .slower, faster: .faster)),
