@@ -86,11 +86,15 @@ final class LoopHarness: @unchecked Sendable {
         let leaves = Mutex(0)
     }
 
-    init() throws {
+    /// A tutorial sitting in `room` has the real exercises (their predictions are what a room is asked) and records
+    /// its progress in `progress`; `prepare` sets the model up as `InteractiveTour` would (a seat, the stage).
+    init(room: RoomSeat? = nil, progress: ProgressStore? = nil, prepare: (inout TourModel) -> Void = { _ in }) throws {
         catalog = try PartedCatalog()
         screen = TestScreen(clock: clock)
-        let model = TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256,
-                                   exercises: [])
+        var model = room == nil
+            ? TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256, exercises: [])
+            : TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256)
+        prepare(&model)
         let workers = TourLoopWorkers(
             startRun: { [noted] request, handler in
                 let run = StandInRun(request: request, handler: handler)
@@ -100,8 +104,8 @@ final class LoopHarness: @unchecked Sendable {
             rebuilds: { [workshop] _, _, _ in workshop },
             exerciseChecks: { [workshop] _, _, _ in workshop })
         let editor = EditorHandoff(editor: nil, originals: OriginalPages(packageRoot: catalog.root), environment: [:])
-        loop = TourLoop(screen: screen, keys: keys, model: model, packageRoot: catalog.root, editor: editor, progress: nil,
-                        clock: clock, workers: workers) { [noted] in noted.leaves.withLock { $0 += 1 } }
+        loop = TourLoop(screen: screen, keys: keys, model: model, packageRoot: catalog.root, editor: editor, progress: progress,
+                        clock: clock, workers: workers, room: room) { [noted] in noted.leaves.withLock { $0 += 1 } }
     }
 
     /// The runs the loop started, first to last.
