@@ -233,7 +233,7 @@ extension TutorialAction {
                     Binding(action: .savePictures, named: [.character("S")]),
                     Binding(action: .present, named: [.character("P")]),
                     Binding(action: .roomPoll, named: [.character("R")])]),
-            "warnings / save a picture / present / room's poll"),
+            "warnings / save a picture / present / poll"),
     ])
 }
 
@@ -252,7 +252,7 @@ extension PresenterAction {
         Row("Run", .bound([Binding(action: .run, named: [.character("r")]),
                            Binding(action: .stop, named: [.character("s")]),
                            Binding(action: .toggleRun, named: [.character("t")])]),
-            "run (with a room: ask it first) / stop / hide the run"),
+            "run (room: ask first) / stop / hide the run"),
         Row("Knobs", .bound(KeyMap.knobBindings(previous: .previousKnob, next: .nextKnob, lower: .lowerKnob, raise: .raiseKnob)),
             "choose / change a knob; the room sees a caption"),
         Row("Speed", .bound(KeyMap.speedBindings(slower: .slower, faster: .faster)),
