@@ -29,13 +29,17 @@ enum RoomViews {
         }
     }
 
-    /// One row a choice: its key, its text cut to `textWidth`, a bar of its share of the answers and the count; the
-    /// right choice, once known, marked and in the success colour.
+    /// The fewest cells a choice's bar gets: the texts take the rest, since the room reads them.
+    static let shortestBar = 10
+
+    /// One row a choice: its key, its text (cut only where the bars would get less than `shortestBar`), a bar of its
+    /// share of the answers and the count; the right choice, once known, marked and in the success colour.
     static func choiceRows(_ poll: RoomPoll, counts: [String: Int], width: Int, glyphs: Glyphs, yours: String? = nil) -> [[Cell]] {
         let total = max(1, counts.values.reduce(0, +))
         let countWidth = String(counts.values.max() ?? 0).count
-        let textWidth = min(poll.choices.map { TextWidth.of($0.text) }.max() ?? 0, max(8, (width - 8) / 2))
-        let barWidth = max(1, width - 6 - textWidth - 2 - countWidth - (yours == nil ? 0 : 7))
+        let fixed = 6 + 2 + 1 + countWidth + (yours == nil ? 0 : 7)
+        let textWidth = min(poll.choices.map { TextWidth.of($0.text) }.max() ?? 0, max(8, width - fixed - shortestBar))
+        let barWidth = max(1, width - fixed - textWidth)
         let full = glyphs.levels.last ?? "#"
         return poll.choices.map { choice in
             let right = poll.outcome?.rightChoice == choice.key
