@@ -174,6 +174,24 @@ struct RoomParticipantTests {
         #expect(model.room?.poll == nil)
     }
 
+    @Test("A hostile poll (escape sequences, fifty choices, a huge question) shows cleaned and cut, inside the screen")
+    func hostilePoll() throws {
+        let choices = (0..<50).map { #"{"key":"\#($0 % 10)","text":"\u001b[31mchoice \#($0)\u001b]0;pwned\u0007"}"# }
+        let payload = #"{"id":"x","page":"queue","pageNumber":1,"question":"\u001b[2J"# + String(repeating: "why ", count: 2_000)
+            + #"","choices":["# + choices.joined(separator: ",") + "]}"
+        let event = try #require(RoomMessages.event(topic: RoomTopic.poll.name, payload: Array(payload.utf8)))
+        for (width, height) in [(120, 40), (80, 24)] {
+            var model = try Self.model(width: width, height: height)
+            _ = model.update(.room(.heard(event)))
+            #expect(model.overlay == .roomPoll)
+            #expect(model.room?.poll?.poll.choices.count == 10)
+            let screen = TourRenderer.render(model)
+            let text = screen.lines.joined()
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 }, "no control character reaches the screen")
+            #expect(screen.lines.count == height)
+        }
+    }
+
     @Test("The poll and the room on the status line, by snapshot at 120×40 and 80×24", arguments: [(120, 40), (80, 24)])
     func snapshots(width: Int, height: Int) throws {
         var model = try Self.model(width: width, height: height)

@@ -36,6 +36,13 @@ struct StagePollTests {
         _ = model.update(.room(.heard(.answer(participant, PollAnswer(pollID: poll, choice: choice)))))
     }
 
+    /// Ana answers a, Bob and Cem b.
+    static func answerAB(_ model: inout TourModel, poll: String) {
+        answer(&model, ana, "a", poll: poll)
+        answer(&model, bob, "b", poll: poll)
+        answer(&model, cem, "b", poll: poll)
+    }
+
     @Test("The first r publishes the page's prediction as a poll with a fresh id; a later one on another visit gets another")
     func firstRAsks() throws {
         var model = try Self.model()
@@ -54,9 +61,7 @@ struct StagePollTests {
     func answersCounted() throws {
         var model = try Self.model()
         let poll = try Self.ask(&model)
-        Self.answer(&model, Self.ana, "a", poll: poll.id)
-        Self.answer(&model, Self.bob, "b", poll: poll.id)
-        Self.answer(&model, Self.cem, "b", poll: poll.id)
+        Self.answerAB(&model, poll: poll.id)
         Self.answer(&model, Self.ana, "b", poll: poll.id)
         Self.answer(&model, Self.bob, "b", poll: "an-earlier-poll")
         Self.answer(&model, Self.cem, "z", poll: poll.id)
@@ -86,9 +91,7 @@ struct StagePollTests {
     func secondRRunsAndAnswers() throws {
         var model = try Self.model()
         let poll = try Self.ask(&model)
-        Self.answer(&model, Self.ana, "a", poll: poll.id)
-        Self.answer(&model, Self.bob, "b", poll: poll.id)
-        Self.answer(&model, Self.cem, "b", poll: poll.id)
+        Self.answerAB(&model, poll: poll.id)
         let order = try #require(model.update(.key(.character("r"))).lazy.compactMap(\.runOrder).first)
         var published: [TourEffect] = []
         for event in RunScript.finishedQueueRun.events { published += model.update(.host(runID: order.runID, event)) }
@@ -148,7 +151,7 @@ struct StagePollTests {
     func snapshots(width: Int, height: Int) throws {
         var model = try Self.model(width: width, height: height)
         let poll = try Self.ask(&model)
-        for (participant, choice) in [(Self.ana, "a"), (Self.bob, "b"), (Self.cem, "b")] { Self.answer(&model, participant, choice, poll: poll.id) }
+        Self.answerAB(&model, poll: poll.id)
         Snapshot.expect(TourRenderer.render(model).lines, matches: "stage-poll-counting-\(width)")
         let order = try #require(model.update(.key(.character("r"))).lazy.compactMap(\.runOrder).first)
         for event in RunScript.finishedQueueRun.events { _ = model.update(.host(runID: order.runID, event)) }

@@ -101,13 +101,7 @@ extension Overlays {
             rows.append(PageRow(cells: []))
             rows += ExerciseBlockView.wrapped(answerLine(held, status: room.status), width: textWidth)
         }
-        let height = min(buffer.size.height - 2, rows.count + 4)
-        let box = centered(width: width, height: height, in: buffer.size)
-        buffer.fill(box)
-        buffer.drawBox(box, title: "Poll on stage: page \(poll.pageNumber)", focused: true, glyphs: model.glyphs)
-        for (offset, row) in rows.prefix(height - 4).enumerated() {
-            buffer.write(row.cells, x: box.x + 3, y: box.y + 2 + offset, clip: box.inside)
-        }
+        drawQuestion(rows, width: width, title: "Poll on stage: page \(poll.pageNumber)", glyphs: model.glyphs, into: &buffer)
     }
 
     /// What the learner's answer became: sent, waiting for the link, or not given yet.
