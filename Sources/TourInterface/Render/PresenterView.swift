@@ -126,6 +126,8 @@ enum PresenterView {
         // Where the script is belongs to the speaker (`tour notes`), not to the room.
         var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
         if page.isRunning { right += "  \(model.glyphs.running) running" }
+        // With a room, whether it hears the presenter; why not is in the poll's box, where the speaker looks then.
+        if let stage = model.stageRoom { right += "  room " + RoomViews.statusWords(stage.status, withReason: false) }
         right += "  " + clock
         let rightWidth = TextWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(foreground: .muted), clip: row)

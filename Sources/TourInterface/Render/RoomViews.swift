@@ -12,12 +12,13 @@ enum RoomViews {
         return "room: " + statusWords(room.status, name: room.name)
     }
 
-    static func statusWords(_ status: RoomLinkStatus, name: String? = nil) -> String {
+    /// The state in words, with why it is not connected unless `withReason` is false.
+    static func statusWords(_ status: RoomLinkStatus, name: String? = nil, withReason: Bool = true) -> String {
         switch status {
         case .connecting: "connecting"
         case .connected: name.map { "connected as \($0)" } ?? "connected"
-        case .reconnecting(let problem): "reconnecting (\(problem))"
-        case .refused(let problem): "refused (\(problem))"
+        case .reconnecting(let problem): withReason ? "reconnecting (\(problem))" : "reconnecting"
+        case .refused(let problem): withReason ? "refused (\(problem))" : "refused"
         }
     }
 
@@ -129,3 +130,4 @@ extension Overlays {
             : [("You said (\(answer)); the answer was (\(right)).", CellStyle(foreground: .failure, bold: true))]
     }
 }
+
