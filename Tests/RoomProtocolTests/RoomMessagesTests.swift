@@ -2,8 +2,9 @@ import Foundation
 import RoomProtocol
 import Testing
 import TourCore
+import TourTestSupport
 
-@Suite struct RoomAddressTests {
+@Suite(.bodiesBelowTheRunner) struct RoomAddressTests {
     @Test func readsHostAndPort() throws {
         #expect(try RoomAddress.parse("192.168.1.20:1883").get() == RoomAddress(host: "192.168.1.20", port: 1883))
         #expect(try RoomAddress.parse("laptop.local:41000").get() == RoomAddress(host: "laptop.local", port: 41000))
@@ -27,7 +28,7 @@ import TourCore
     }
 }
 
-@Suite struct RoomTopicTests {
+@Suite(.bodiesBelowTheRunner) struct RoomTopicTests {
     @Test func everyTopicReadsBackAsItself() throws {
         let id = try #require(ParticipantID("tour-0123456789abcdef"))
         for topic in [RoomTopic.state(id), .presence(id), .poll, .answer(id)] {
@@ -44,7 +45,7 @@ import TourCore
     }
 }
 
-@Suite struct RoomMessagesTests {
+@Suite(.bodiesBelowTheRunner) struct RoomMessagesTests {
     let id = ParticipantID("tour-ana")!
 
     @Test func aStateReadsBackWithItsNameMadePrintable() throws {

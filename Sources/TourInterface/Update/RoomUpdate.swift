@@ -19,39 +19,34 @@ extension TourModel {
             }
             return []
         case .heard(let event):
-            return stageRoom != nil ? hearOnStage(event) : hearAsParticipant(event)
+            if stageRoom != nil {
+                hearOnStage(event)
+            } else {
+                hearAsParticipant(event)
+            }
+            return []
         case .progressWritten(let record):
             return room == nil ? [] : [.publishProgress(record)]
         }
     }
 
-    private mutating func hearAsParticipant(_ event: RoomEvent) -> [TourEffect] {
-        guard let held = room?.poll else {
-            if case .poll(let poll) = event { receive(poll, keeping: nil) }
-            return []
-        }
+    private mutating func hearAsParticipant(_ event: RoomEvent) {
+        guard room != nil else { return }
         switch event {
         case .poll(let poll):
-            let same = held.poll.id == poll.id
-            receive(poll, keeping: same ? held : nil)
-            // The same question heard again (the link reconnected) is no news; its outcome is.
-            if same && (poll.outcome == nil || held.poll.outcome != nil) { return [] }
+            // An answer given stays with its poll, heard again after a reconnect or with its outcome.
+            let held = room?.poll.flatMap { $0.poll.id == poll.id ? $0 : nil }
+            let news = room?.poll?.poll != poll
+            room?.poll = ParticipantPoll(poll: poll, answer: held?.answer, answerSent: held?.answerSent ?? false)
+            // The same poll heard again is no news; a new one, or its outcome, is.
+            if news { showRoomPoll() }
         case .pollClosed:
             room?.poll = nil
             if overlay == .roomPoll { overlay = nil }
-            return []
         case .state, .presence, .answer, .unreadable:
             // The leader's business: a participant's link hears only the poll.
-            return []
+            break
         }
-        return []
-    }
-
-    /// Keeps `poll` with the answer already given to it (`held`, the same poll as it was), and shows it.
-    private mutating func receive(_ poll: RoomPoll, keeping held: ParticipantPoll?) {
-        let news = room?.poll?.poll != poll
-        room?.poll = ParticipantPoll(poll: poll, answer: held?.answer, answerSent: held?.answerSent ?? false)
-        if news { showRoomPoll() }
     }
 
     /// Shows the poll over the page, or, while a question of the tutorial's own waits for y or n, says where it is.
@@ -128,13 +123,10 @@ extension TourModel {
         return run()
     }
 
-    private mutating func hearOnStage(_ event: RoomEvent) -> [TourEffect] {
-        guard case .answer(let participant, let answer) = event, var poll = stageRoom?.poll, poll.count(answer, from: participant) else {
-            // Progress, presences and the poll heard back are the dashboard's; unreadable messages are not counted.
-            return []
-        }
+    private mutating func hearOnStage(_ event: RoomEvent) {
+        // Progress, presences and the poll heard back are the dashboard's; unreadable messages are not counted.
+        guard case .answer(let participant, let answer) = event, var poll = stageRoom?.poll, poll.count(answer, from: participant) else { return }
         stageRoom?.poll = poll
-        return []
     }
 
     /// A run of page `index` ended: if it answers the poll asked on that page, the poll is published with its outcome.
