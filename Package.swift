@@ -195,7 +195,8 @@ let package = Package(
                     exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),
         // The effect loop driven without a terminal: a test screen, typed keys, a test clock and stand-in workers.
-        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "TourTestSupport"]),
+        .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "RoomProtocol",
+                                                       "TourTestSupport"]),
         .testTarget(
             name: "LessonTests",
             dependencies: ["TourCore", "ExerciseJudging", "TourCommandLine", "PageProtocol", "CLinuxSystem", "TourTestSupport", "LessonKit"]

@@ -11,8 +11,8 @@ import TourTerminal
 /// and the notes through TourTerminal. What a command prints goes to standard output, a mistake to standard error.
 public enum CommandDispatch {
     /// Runs `command` and returns its exit status; a command that must end the process itself (one whose pages must
-    /// not outlive it) exits instead of returning.
-    public static func execute(_ command: TourCommand) -> Int32 {
+    /// not outlive it) exits instead of returning. `rooms` opens the links to a room, for `--room`.
+    public static func execute(_ command: TourCommand, rooms: (any RoomLinkOpening)? = nil) -> Int32 {
         switch command {
         case .help:
             print(TourCommand.usage(pageCount: pageCount()))
@@ -75,7 +75,7 @@ public enum CommandDispatch {
         case .check(let query, let plain, let exports):
             check(query, plain: plain, exports: exports)
         case .present(let options):
-            return present(options)
+            return present(options, rooms: rooms)
         case .room(let options):
             RoomCommand.run(options, hosting: roomHosting, catalog: loadCatalog(), environment: ProcessInfo.processInfo.environment,
                             theme: chosenTheme(nil))
@@ -88,8 +88,10 @@ public enum CommandDispatch {
                 guard let page = catalog.page(named: query) else { fail("there is no page \(EchoedInput.quoted(query)); the pages are \(catalog.choices)") }
                 startPage = catalog.pages.firstIndex(of: page)
             }
+            let theme = chosenTheme(options.theme)
             return InteractiveTour.run(catalog: catalog, speed: options.speed, startPage: startPage, seed: options.seed,
-                                       speakerNotes: options.speakerNotes, castFile: options.castFile, theme: chosenTheme(options.theme))
+                                       speakerNotes: options.speakerNotes, castFile: options.castFile, theme: theme,
+                                       room: participantSeat(options, rooms: rooms))
         }
         return ExitStatus.endedAsExpected.rawValue
     }
@@ -139,7 +141,7 @@ public enum CommandDispatch {
     }
 
     /// `tour present`: the pre-flight (`--check`), the backup slides (`--export`), or the presenter on stage.
-    private static func present(_ options: TourCommand.PresentOptions) -> Int32 {
+    private static func present(_ options: TourCommand.PresentOptions, rooms: (any RoomLinkOpening)?) -> Int32 {
         let catalog = loadCatalog()
         /// The pre-flight of the script at `path`: its report on standard output, a wrong script on standard error. From
         /// here on no page it runs outlives `tour`.
@@ -191,8 +193,9 @@ public enum CommandDispatch {
             presenting.order.append(index)
         }
         let scriptTheme = presenting.script.flatMap(TalkStep.theme(of:))
+        let theme = chosenTheme(options.theme, script: scriptTheme)
         return InteractiveTour.run(catalog: catalog, speed: options.speed, seed: options.seed, castFile: options.castFile,
-                                   presenting: presenting, theme: chosenTheme(options.theme, script: scriptTheme))
+                                   presenting: presenting, theme: theme, room: leaderSeat(options, rooms: rooms))
     }
 
     /// The theme `--theme` chose, else the one `script` chose, else `TOUR_THEME`'s, else dark; a wrong `TOUR_THEME` is said.

@@ -11,10 +11,11 @@ public enum InteractiveTour {
     /// It opens on the page at `startPage` when given, else on the page the learner's progress says they left.
     /// `seed` fixes every run's random delays (`--seed`), `speakerNotes` shows the `- speaker:` callouts (`--notes`),
     /// and `castFile` records the screen as an asciicast (`--record`). With `presenting`, it opens on stage instead
-    /// (`tour present`): the presenter on those pages, or playing that script.
+    /// (`tour present`): the presenter on those pages, or playing that script. With `room`, it sits in a room: a
+    /// participant's (`tour --room`) or the presenter's (`tour present --room`).
     public static func run(catalog: PageCatalog, speed: Double, startPage: Int? = nil, seed: UInt64? = nil,
                            speakerNotes: Bool = false, castFile: String? = nil, presenting: Presenting? = nil,
-                           theme: ThemeName = .dark) -> Int32 {
+                           theme: ThemeName = .dark, room: RoomSeat? = nil) -> Int32 {
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
             return refuse("the full-screen tutorial needs a terminal, and stdin or stdout is not one")
@@ -76,11 +77,16 @@ public enum InteractiveTour {
             }
             model.startPresenting(order: presenting.order, playback: playback)
         }
+        switch room {
+        case .participant(let name, _)?: model.room = ParticipantRoom(name: name)
+        case .leader(let session, _)?: model.stageRoom = StageRoom(session: session)
+        case nil: break
+        }
         let editor = EditorChoice.choose(environment: environment)
         model.editing = EditingSettings(editor: editor?.command, editorOrigin: editor?.origin ?? "")
         let handoff = EditorHandoff(editor: editor, originals: OriginalPages(packageRoot: catalog.root), environment: environment)
         let loop = TourLoop(screen: screen, keys: CursesKeys(screen: screen), model: model, packageRoot: catalog.root,
-                            editor: handoff, progress: progress, recording: recording) {
+                            editor: handoff, progress: progress, recording: recording, room: room) {
             leave(recording: recording)
         }
         LiveProcessGroups.stopAllOnExit(beforeExit: { loop.restoreTerminal() })

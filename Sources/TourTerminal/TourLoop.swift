@@ -3,6 +3,7 @@ import Presenting
 import TourCore
 import TourInterface
 import PageProtocol
+import RoomProtocol
 
 /// The event loop: one serial queue owns the model and the screen; the terminal's input, a clock while a page
 /// runs, and the runners' events all arrive on it, and nothing runs while nothing happens.
@@ -52,10 +53,15 @@ final class TourLoop: @unchecked Sendable {
     /// The presenter's notes channel, opened by the first snapshot; `notesProblem` says why it could not open.
     private var notes: NotesPublisher?
     private var notesProblem: String?
+    /// The room the tutorial sits in, if any: opened at `start`, left at quitting.
+    private let seat: RoomSeat?
+    private var participantLink: (any ParticipantLinking)?
+    private var leaderLink: (any LeaderLinking)?
 
     init(screen: any Screen, keys: any TerminalInputSource, model: TourModel, packageRoot: URL, editor: EditorHandoff,
          progress: ProgressStore?, recording: ScreenRecording? = nil, clock: any HostClock = SystemClock(),
-         workers: TourLoopWorkers = .live, leave: @escaping () -> Void) {
+         workers: TourLoopWorkers = .live, room seat: RoomSeat? = nil, leave: @escaping () -> Void) {
+        self.seat = seat
         self.keys = keys
         self.clock = clock
         self.workers = workers
@@ -79,6 +85,7 @@ final class TourLoop: @unchecked Sendable {
     /// Draws the first frame and starts listening; returns at once.
     func start() {
         queue.async { [self] in
+            takeSeat()
             // The first page's source is read before the first frame, so it never draws empty.
             perform(model.update(.launched))
             // On stage the talk's clock starts with the first frame.
@@ -95,6 +102,30 @@ final class TourLoop: @unchecked Sendable {
     func settled() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async { done.resume() }
+        }
+    }
+
+    /// Opens the room's link, if the tutorial sits in one: what it reports comes onto the queue as `.room` events.
+    /// A participant publishes their progress once now, as the file has it, and then each time it is written.
+    private func takeSeat() {
+        let status: RoomSeat.StatusHandler = { [queue, unowned self] status in
+            queue.async { [unowned self] in handle(.room(.status(status)), drawNow: false) }
+        }
+        let heard: RoomSeat.HeardHandler = { [queue, unowned self] event in
+            queue.async { [unowned self] in handle(.room(.heard(event)), drawNow: false) }
+        }
+        switch seat {
+        case .participant(_, let open)?:
+            participantLink = open(status, heard)
+            guard let progress else { return }
+            progressQueue.async { [unowned self] in
+                guard let reading = try? progress.read() else { return }
+                queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) }
+            }
+        case .leader(_, let open)?:
+            leaderLink = open(status, heard)
+        case nil:
+            break
         }
     }
 
@@ -178,6 +209,10 @@ final class TourLoop: @unchecked Sendable {
                 exercises.stopAll()
                 for run in runs.values { run.stop() }
                 notes?.close()
+                participantLink?.leave()
+                // A poll left retained would be asked of whoever joins later.
+                leaderLink?.closePoll()
+                leaderLink?.leave()
                 stopTicking()
                 leave()
             case .redrawAll:
@@ -225,6 +260,16 @@ final class TourLoop: @unchecked Sendable {
                 if model.isLatestPublished(snapshot) { publishPresenterSnapshot(snapshot) }
             case .savePictures(let page):
                 savePictures(of: page)
+            case .publishProgress(let record):
+                guard case .participant(let name, _)? = seat else { break }
+                participantLink?.publish(ParticipantProgress(participant: name, tourVersion: TourVersion.current,
+                                                             writtenAt: progress?.clock() ?? Date(), progress: record))
+            case .answerPoll(let answer):
+                participantLink?.answer(answer)
+            case .askRoom(let poll):
+                leaderLink?.ask(poll)
+            case .closeRoomPoll:
+                leaderLink?.closePoll()
             }
         }
     }
@@ -282,13 +327,17 @@ final class TourLoop: @unchecked Sendable {
         }
     }
 
-    /// Records `event` in the progress file; a file set aside or a failed write comes back as a notice.
+    /// Records `event` in the progress file; a file set aside or a failed write comes back as a notice. In a room,
+    /// the record as written comes back too, for the participant's link to publish: the file is the truth.
     private func record(_ event: ProgressEvent) {
         guard let progress else { return }
+        let inRoom = participantLink != nil
         progressQueue.async { [unowned self] in
             let problem: String?
             do {
-                problem = try progress.record(event).setAside?.briefMessage
+                let reading = try progress.record(event)
+                problem = reading.setAside?.briefMessage
+                if inRoom { queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) } }
             } catch {
                 problem = "Progress not recorded: \(error)"
             }

@@ -87,13 +87,18 @@ final class LoopHarness: @unchecked Sendable {
         let plays = Mutex<[String]>([])
     }
 
-    /// `levels` are shown on their pages; playing one notes its name and says `playProblem`, without a terminal.
-    init(levels: [(name: String, page: Int)] = [], playProblem: String? = nil) throws {
+    /// `levels` are shown on their pages; playing one notes its name and says `playProblem`, without a terminal. A
+    /// tutorial sitting in `room` has the real exercises (their predictions are what a room is asked) and records its
+    /// progress in `progress`; `prepare` sets the model up as `InteractiveTour` would (a seat, the stage).
+    init(levels: [(name: String, page: Int)] = [], playProblem: String? = nil, room: RoomSeat? = nil, progress: ProgressStore? = nil,
+         prepare: (inout TourModel) -> Void = { _ in }) throws {
         catalog = try PartedCatalog()
         screen = TestScreen(clock: clock)
-        var model = TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256,
-                                   exercises: [])
+        var model = room == nil
+            ? TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256, exercises: [])
+            : TourModel.load(catalog.catalog, speed: 1, size: screen.size, glyphs: .unicode, pictureDepth: .colors256)
         model.showLevels(levels)
+        prepare(&model)
         let workers = TourLoopWorkers(
             startRun: { [noted] request, handler in
                 let run = StandInRun(request: request, handler: handler)
@@ -107,8 +112,8 @@ final class LoopHarness: @unchecked Sendable {
                 return playProblem
             })
         let editor = EditorHandoff(editor: nil, originals: OriginalPages(packageRoot: catalog.root), environment: [:])
-        loop = TourLoop(screen: screen, keys: keys, model: model, packageRoot: catalog.root, editor: editor, progress: nil,
-                        clock: clock, workers: workers) { [noted] in noted.leaves.withLock { $0 += 1 } }
+        loop = TourLoop(screen: screen, keys: keys, model: model, packageRoot: catalog.root, editor: editor, progress: progress,
+                        clock: clock, workers: workers, room: room) { [noted] in noted.leaves.withLock { $0 += 1 } }
     }
 
     /// The runs the loop started, first to last.

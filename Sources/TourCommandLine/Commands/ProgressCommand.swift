@@ -81,7 +81,7 @@ public enum ProgressCommand {
         }
         if let setAside = reading.setAside { outcome.messages.append(setAside.message) }
         if options.json {
-            let name = options.name ?? environment["USER"] ?? environment["LOGNAME"] ?? "unknown"
+            let name = participantName(options.name, environment: environment)
             let document = ParticipantProgress(participant: name, tourVersion: TourVersion.current,
                                                writtenAt: store.clock(), progress: reading.record)
             do {
@@ -94,6 +94,11 @@ public enum ProgressCommand {
             outcome.lines = report.table(reading.record, pages: catalog.pages, exercises: ExerciseCatalog.ids, file: store.file)
         }
         return outcome
+    }
+
+    /// The participant's name: the one given, else the login's, else "unknown".
+    static func participantName(_ given: String?, environment: [String: String]) -> String {
+        given ?? environment["USER"] ?? environment["LOGNAME"] ?? "unknown"
     }
 
     /// `tour reset --progress`: on a terminal asks for "yes" through `ask`; elsewhere refuses unless `confirmed`.

@@ -60,6 +60,10 @@ public enum TourCommand: Equatable, Sendable {
         public var castFile: String?
         /// `--theme NAME`: the colours; nil leaves them to `TOUR_THEME`, else dark.
         public var theme: ThemeName?
+        /// `--room HOST:PORT`: the room to join, checked; nil leaves it to `TOUR_ROOM`, else none.
+        public var room: RoomAddress?
+        /// `--name N`: the name the room sees; nil leaves it to `TOUR_ROOM_NAME`, else the login's.
+        public var name: String?
 
         public init(speed: Double = 1, page: String? = nil, seed: UInt64? = nil, speakerNotes: Bool = false, castFile: String? = nil) {
             self.speed = speed
@@ -154,6 +158,8 @@ public enum TourCommand: Equatable, Sendable {
         public var theme: ThemeName?
         /// `--export FOLDER`: the talk's backup slides written there, from a rehearsal, instead of presenting it.
         public var exportFolder: String?
+        /// `--room HOST:PORT`: the room each page's prediction is asked of before its run.
+        public var room: RoomAddress?
 
         public init(pages: [String] = [], script: String? = nil, check: Bool = false, speed: Double = 1, seed: UInt64? = nil,
                     castFile: String? = nil) {
@@ -308,6 +314,10 @@ public enum TourCommand: Equatable, Sendable {
         if options.check && options.script == nil {
             throw UsageError(description: "--check needs a script, for example: tour present --check \(ShippedTalks.partOne)")
         }
+        options.room = try roomAddress(arguments)
+        if options.room != nil && (options.check || options.exportFolder != nil) {
+            throw UsageError(description: "--room asks the room on stage, so it goes with the presenter, not with --check or --export")
+        }
         if options.check && options.speed != 1 {
             throw UsageError(description: "--check runs at the script's own speed (its `speed` steps), so it takes no --speed")
         }
@@ -344,7 +354,18 @@ public enum TourCommand: Equatable, Sendable {
         var options = InteractiveOptions(speed: arguments.number(.speed) ?? 1, page: arguments.text(.page), seed: arguments.seed(.seed),
                                          speakerNotes: arguments.has(.notes), castFile: arguments.text(.record))
         options.theme = arguments.theme(.theme)
+        options.room = try roomAddress(arguments)
+        options.name = arguments.text(.participant)
         return .interactive(options)
+    }
+
+    /// `--room HOST:PORT`, checked: an address that is not one says what is wrong with it.
+    private static func roomAddress(_ arguments: CommandArguments) throws(UsageError) -> RoomAddress? {
+        guard let text = arguments.text(.room) else { return nil }
+        switch RoomAddress.parse(text) {
+        case .success(let address): return address
+        case .failure(let problem): throw UsageError(description: "--room \(problem.description)")
+        }
     }
 
     /// `tour notes [--session NAME] [--theme NAME]`.

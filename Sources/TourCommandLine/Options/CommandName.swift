@@ -53,7 +53,9 @@ public enum CommandName: String, CaseIterable, Sendable {
     var forms: [Form] {
         switch self {
         case .tutorial:
-            [Form(synopsis: "tour [options]", summary: "open the full-screen tutorial (needs a terminal), where you left off or on --page P")]
+            [Form(synopsis: "tour [options]", summary: "open the full-screen tutorial (needs a terminal), where you left off or on --page P"),
+             Form(synopsis: "tour --room HOST:PORT --name N", summary: "the tutorial in a workshop's room: your progress on the leader's "
+                  + "dashboard as you go, the speaker's polls on your screen")]
         case .notes:
             [Form(synopsis: "tour notes [options]", summary: "in a second terminal, follow a presenter: the block shown and the next, the "
                   + "speaker's notes, the clock and the knob changes to come (q ends it); started first, it waits for the presenter")]
@@ -102,6 +104,8 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .present:
             [Form(synopsis: "tour present [page...] [options]", summary: "the presenter: no chrome, one block at a time (space or right arrow), r "
                   + "runs, the clock in a corner; every page, or the pages named, in order"),
+             Form(synopsis: "tour present --room HOST:PORT", summary: "on a page with a prediction, r asks the room first and counts "
+                  + "its answers live; r again runs the page and shows how many were right"),
              Form(synopsis: "tour present TALK.talk [options]", summary: "play a talk's script: \(ShippedTalks.partOne) walks part one, "
                   + "\(ShippedTalks.partTwo) part two, each in about twenty minutes"),
              Form(synopsis: "tour present --export FOLDER TALK.talk", summary: "backup slides: the pre-flight's runs, then an SVG for "

@@ -56,7 +56,7 @@ extension CommandOption {
     /// Every option of every command, in the order the usage lists them.
     public static let all: [CommandOption] = [
         page, plain, knob, speed, seed, notes, record, cast, trace, svg, timelineWidth, stuckAfter, predict, theme, session,
-        check, export, json, participant, summary, everyPage, undo, exercise, progress, yes, preemptions, random, fixed, save, schedule,
+        check, export, json, participant, room, summary, everyPage, undo, exercise, progress, yes, preemptions, random, fixed, save, schedule,
         broker, brokerPort,
     ]
 
@@ -111,8 +111,13 @@ extension CommandOption {
                                       reading: .text(needs: "--export needs a folder for the slides, for example tour present --export slides \(ShippedTalks.partOne)"))
     static let json = CommandOption("--json", help: "one JSON document: the progress, for a workshop leader to collect; explore's report, "
                                     + "with schedules, failing and shortest; the room's snapshot", commands: [.progress, .explore, .room])
-    static let participant = CommandOption("--name", "N", help: "the participant's name in --json (else $USER)", commands: [.progress],
+    static let participant = CommandOption("--name", "N", help: "your name: in --json, and in the room with --room (also TOUR_ROOM_NAME; else $USER)",
+                                           commands: [.tutorial, .progress],
                                            reading: .text(needs: "--name needs the participant's name, for example --name ana"))
+    static let room = CommandOption("--room", "HOST:PORT", help: "the workshop's room (also TOUR_ROOM=HOST:PORT; its password in TOUR_ROOM_PASSWORD, "
+                                    + "else asked): your progress goes to the leader, polls on stage come to you; with present, ask the room each prediction",
+                                    commands: [.tutorial, .present],
+                                    reading: .text(needs: "--room needs the room's address, for example --room 192.168.1.20:1883 (tour room prints it)"))
     static let summary = CommandOption("--summary", "FILE...", help: "several participants' --json documents: who is on which page, and which exercises most have not passed",
                                        commands: [.progress],
                                        reading: .words(needs: "--summary needs the participants' files, for example --summary ana.json bob.json (each made by tour progress --json)"))

@@ -19,10 +19,15 @@ extension Overlays {
         rows += ExerciseBlockView.wrapped([(TourModel.listed(keys), ExerciseBlockView.keys), (" answers and runs the page; ", .plain),
                                            ("r", ExerciseBlockView.keys), (" runs it without answering; ", .plain),
                                            ("Esc", ExerciseBlockView.keys), (" runs nothing.", .plain)], width: textWidth)
+        drawQuestion(rows, width: width, title: "Predict, then run page \(model.pages[index].page.number)", glyphs: model.glyphs, into: &buffer)
+    }
+
+    /// A question's box, `width` wide and as tall as its rows need (at most the screen), centred over the panes.
+    static func drawQuestion(_ rows: [PageRow], width: Int, title: String, glyphs: Glyphs, into buffer: inout CellBuffer) {
         let height = min(buffer.size.height - 2, rows.count + 4)
         let box = centered(width: width, height: height, in: buffer.size)
         buffer.fill(box)
-        buffer.drawBox(box, title: "Predict, then run page \(model.pages[index].page.number)", focused: true, glyphs: model.glyphs)
+        buffer.drawBox(box, title: title, focused: true, glyphs: glyphs)
         for (offset, row) in rows.prefix(height - 4).enumerated() {
             buffer.write(row.cells, x: box.x + 3, y: box.y + 2 + offset, clip: box.inside)
         }

@@ -67,6 +67,10 @@ public enum NotesView {
                     style: CellStyle(foreground: .heading, bold: true))
         y = section("NEXT", lines: snapshot.next.map { wrap($0, width: width - 2) } ?? ["(the page's end)"], limit: blockRoom, at: y,
                     in: &buffer, glyphs: glyphs, style: CellStyle(foreground: .muted, bold: true))
+        if let poll = snapshot.poll {
+            y = section("ROOM POLL \u{00B7} \(poll.summary)", lines: pollLines(poll, glyphs: glyphs), limit: poll.choices.count + 1, at: y,
+                        in: &buffer, glyphs: glyphs, style: CellStyle(foreground: .accent, bold: true))
+        }
         let noteRoom = max(2, size.height - 1 - knobLines - y)
         let noteLines = snapshot.notes.isEmpty ? ["(no speaker notes for this block)"]
             : snapshot.notes.flatMap { note in wrap(note, width: width - 4).enumerated().map { ($0 == 0 ? "\(glyphs.bullet) " : "  ") + $1 } }
@@ -94,6 +98,16 @@ public enum NotesView {
         let difference = endOfStep - planned
         parts.append(abs(difference) < 5 ? "on plan" : "\(clockText(Double(abs(difference)))) \(difference > 0 ? "behind" : "ahead of") plan")
         return parts.joined(separator: " · ")
+    }
+
+    /// The poll's question, then a line a choice with its count, the right one marked once the run told.
+    static func pollLines(_ poll: PollTally, glyphs: Glyphs) -> [String] {
+        let countWidth = String(poll.choices.map(\.count).max() ?? 0).count
+        return [poll.question] + poll.choices.map { choice in
+            let mark = poll.rightChoice == choice.key ? "\(glyphs.expected) " : "  "
+            let count = String(choice.count)
+            return mark + choice.key + "  " + String(repeating: " ", count: countWidth - count.count) + count + "  " + choice.text
+        }
     }
 
     /// "12:34", or "1:02:03" past an hour.

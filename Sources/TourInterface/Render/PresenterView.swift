@@ -1,3 +1,4 @@
+import RoomProtocol
 import TourCore
 
 /// Where the presenter's parts go on a screen: one row for the page's title and the clock, the prose below, and while
@@ -14,6 +15,9 @@ struct PresenterLayout: Equatable {
     var caption: Rect?
     /// Whether the caption is set in big type (`BigType`): when the terminal shows half blocks and it fits the width.
     var captionInBigType = false
+    /// The room's answers to the poll asked on this page (`tour present --room`): a box between the prose and the
+    /// caption, a row a choice.
+    var poll: Rect?
     /// The last row, for a notice; the prose ends above it only while there is one.
     var notice: Rect
 
@@ -42,9 +46,11 @@ struct PresenterLayout: Equatable {
             captionInBigType = model.glyphs == .unicode && BigType.fits(shown.text, width: size.width - 4)
             band = captionInBigType ? BigType.height + 2 : 3
         }
+        let pollHeight = model.stageRoom?.poll.flatMap { $0.page == model.current ? $0.poll.choices.count + 3 : nil } ?? 0
         guard model.presenter?.showsRun == true, let record = page.record else {
-            prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2 - band))
+            prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2 - band - pollHeight))
             if band > 0 { caption = Rect(x: 0, y: bottom - band, width: size.width, height: band) }
+            if pollHeight > 0 { poll = Rect(x: margin, y: bottom - band - pollHeight, width: size.width - 2 * margin, height: pollHeight) }
             return
         }
         // A lane per thread, the axis, the legend and the box; the output's lines and its box.
@@ -52,10 +58,11 @@ struct PresenterLayout: Equatable {
         let outputNeed = min(OutputEntries(page: page, glyphs: model.glyphs).count, 12) + 2
         let sideBySide = size.width >= Self.sideBySideWidth
         let need = sideBySide ? max(timelineNeed, outputNeed) : timelineNeed + outputNeed
-        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum - band)
+        let room = min(max(need, Self.runMinimum), bottom - 2 - Self.proseMinimum - band - pollHeight)
         let top = bottom - room
-        prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - band - 2))
+        prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, top - band - pollHeight - 2))
         if band > 0 { caption = Rect(x: 0, y: top - band, width: size.width, height: band) }
+        if pollHeight > 0 { poll = Rect(x: margin, y: top - band - pollHeight, width: size.width - 2 * margin, height: pollHeight) }
         if page.drawsLiveView {
             let liveWidth = max(Self.liveMinimumWidth, Int(Double(size.width) * Self.liveShare))
             live = Rect(x: size.width - liveWidth, y: 1, width: liveWidth, height: max(3, top - band - 1))
@@ -99,6 +106,9 @@ enum PresenterView {
             buffer.drawBox(live, title: "Live", focused: false, glyphs: model.glyphs)
             LiveViewPane.draw(model, in: live.inside, box: live, into: &buffer)
         }
+        if let box = layout.poll, let poll = model.stageRoom?.poll {
+            drawPoll(poll, status: model.stageRoom?.status ?? .connecting, in: box, model: model, into: &buffer)
+        }
         if let band = layout.caption, let caption = presenter.caption {
             drawCaption(caption.text, in: band, bigType: layout.captionInBigType, model: model, into: &buffer)
         }
@@ -116,6 +126,8 @@ enum PresenterView {
         // Where the script is belongs to the speaker (`tour notes`), not to the room.
         var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
         if page.isRunning { right += "  \(model.glyphs.running) running" }
+        // With a room, whether it hears the presenter; why not is in the poll's box, where the speaker looks then.
+        if let stage = model.stageRoom { right += "  room " + RoomViews.statusWords(stage.status, withReason: false) }
         right += "  " + clock
         let rightWidth = TextWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(foreground: .muted), clip: row)
@@ -194,6 +206,23 @@ enum PresenterView {
             buffer.write(row, x: max(0, (model.size.width - TextWidth.of(row)) / 2), y: top + index,
                          style: CellStyle(foreground: .heading, bold: true))
         }
+    }
+
+    /// The room's answers as a bar a choice, counted live; once the run answered the poll, the right choice marked and
+    /// how many had it. The link's state is in the title while it is not connected.
+    private static func drawPoll(_ poll: StagePoll, status: RoomLinkStatus, in box: Rect, model: TourModel, into buffer: inout CellBuffer) {
+        let counts = poll.poll.outcome?.counts ?? poll.counts
+        let room = status == .connected ? "" : " (room \(RoomViews.statusWords(status)))"
+        buffer.fill(box)
+        buffer.drawBox(box, title: "Asked the room\(room): \(poll.poll.question)", focused: true, glyphs: model.glyphs)
+        let inner = box.inside
+        for (offset, row) in RoomViews.choiceRows(poll.poll, counts: counts, width: inner.width - 2, glyphs: model.glyphs).enumerated() {
+            buffer.write(row, x: inner.x + 1, y: inner.y + offset, clip: inner)
+        }
+        let tally = RoomViews.tally(poll.poll, counts: counts).summary
+        let footer = poll.poll.outcome.map { "\(tally): \($0.happened)" } ?? "\(tally) \u{00B7} r runs the page"
+        buffer.write(TextWidth.truncated(footer, to: inner.width - 2, ellipsis: model.glyphs.ellipsis), x: inner.x + 1, y: inner.maxY - 1,
+                     style: CellStyle(foreground: poll.poll.outcome == nil ? .muted : .heading, bold: true), clip: inner)
     }
 
     /// The caption in its band, centred, in bold reverse type: in big type when the layout chose it, else in one row.

@@ -9,14 +9,22 @@ enum StatusLine {
                              style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
         let state = " " + stateText(model)
         let speed = backgroundBuildsText(model) + "  speed \(model.speedText(model.speed))  "
+        // In a room, how its link stands, in at most a third of the row: a reason to reconnect is cut first.
+        let roomText = RoomViews.statusText(model).map { "  " + TextWidth.truncated($0, to: row.width / 3, ellipsis: model.glyphs.ellipsis) } ?? ""
         // The state in words comes first; the key hints get what is left, but "? help" always shows. A notice is
         // said once, so it gets all the room it needs, up to two thirds of the row, and the state gives way.
         let keysRoom = model.notice.map { min(TextWidth.of($0), row.width * 2 / 3) } ?? TextWidth.of(Self.essentialKeys)
-        let stateRoom = max(10, row.maxX - x - speed.count - keysRoom - 1)
+        let stateRoom = max(10, row.maxX - x - speed.count - TextWidth.of(roomText) - keysRoom - 1)
         var stateStyle = bar
         stateStyle.foreground = page.status.color ?? .bar
         stateStyle.bold = true
         x = buffer.write(TextWidth.truncated(state, to: stateRoom, ellipsis: model.glyphs.ellipsis), x: x, y: row.y, style: stateStyle, clip: row)
+        if let status = model.room?.status {
+            var roomStyle = bar
+            roomStyle.foreground = RoomViews.statusColor(status)
+            roomStyle.bold = true
+            x = buffer.write(roomText, x: x, y: row.y, style: roomStyle, clip: row)
+        }
         x = buffer.write(speed, x: x, y: row.y, style: bar, clip: row)
         let room = row.maxX - x - 1
         let right: String

@@ -36,6 +36,7 @@ public enum TourRenderer {
         case .confirmReset(let index): DiagnosticsView.drawConfirmReset(model, page: index, into: &buffer)
         case .predict(let index): Overlays.drawPrediction(model, page: index, into: &buffer)
         case .solution(let index): Overlays.drawSolution(model, page: index, into: &buffer)
+        case .roomPoll: Overlays.drawRoomPoll(model, into: &buffer)
         case nil: break
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Presenting
+import RoomProtocol
 import TourCore
 
 /// What an update asks the outside world to do; the model itself never starts processes or touches the terminal.
@@ -54,6 +55,15 @@ public enum TourEffect: Equatable, Sendable {
     /// Hand the terminal to `tour play` for the level of this name until the player quits it, then draw the tutorial
     /// again as it was; a play that could not start comes back as a `.notice`.
     case playLevel(String)
+    /// In a room: hand this progress, as the file has it, to the participant's link, which publishes it (retained)
+    /// and publishes the latest again after a reconnect.
+    case publishProgress(ProgressRecord)
+    /// In a room: send the learner's answer to the poll on stage.
+    case answerPoll(PollAnswer)
+    /// On stage with a room: publish this poll (a new question, or the same with its outcome), retained.
+    case askRoom(RoomPoll)
+    /// On stage with a room: take the poll down; every participant's screen lets it go.
+    case closeRoomPoll
 }
 
 extension TourEffect {

@@ -28,6 +28,8 @@ public enum TourEvent: Sendable {
     case exercise(ExerciseEvent)
     /// The timeline's picture and trace that `S` asked for were written, or could not be.
     case picturesSaved(PicturesSaved)
+    /// The room's link reported, or progress to publish was written (see `RoomUpdate.swift`).
+    case room(RoomReport)
 }
 
 /// Where `S` wrote the run's pictures, as paths to show, or why it could not.

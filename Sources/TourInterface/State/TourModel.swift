@@ -31,6 +31,9 @@ public enum Overlay: Equatable, Sendable {
     case predict(page: Int)
     /// The reference solution of the page at this index, read-only.
     case solution(page: Int)
+    /// The poll on stage (`ParticipantRoom.poll`), over whatever page is shown: a choice's key answers it, Esc puts
+    /// it away and `R` brings it back.
+    case roomPoll
 }
 
 /// The whole state of the interface. `update` changes it, `render` draws it; neither does anything else.
@@ -67,6 +70,11 @@ public struct TourModel: Sendable {
     public var backgroundBuilds = BackgroundBuilds()
     /// On stage (`tour present`, or `P`): the presenter's screen instead of the tutorial's; nil in the tutorial.
     public var presenter: PresenterState?
+    /// In a room (`tour --room`): the learner's name there, the link's state and the poll on stage; nil otherwise.
+    public var room: ParticipantRoom?
+    /// On stage with a room (`tour present --room`): the leader's link and the poll asked on stage. Kept outside the
+    /// presenter's state, which leaving the stage drops, because the link stays open until `tour` quits.
+    public var stageRoom: StageRoom?
     var nextRunID = 1
     var nextCheckID = 1
     /// Layouts and painted bars kept between frames: the model's own, not a process-wide singleton.

@@ -131,7 +131,7 @@ enum TutorialAction: Hashable, Sendable, CaseIterable {
     case lineDown, lineUp, pageDown, pageUp, top, bottom
     case edit, nextDiagnostic, previousDiagnostic, askToReset, undoReset
     case predict, check, editExercise, hint, solution, switchShownRun
-    case help, redraw, quit, nextWarning, savePictures, present, playLevel
+    case help, redraw, quit, nextWarning, savePictures, present, playLevel, roomPoll
     /// The live view's, while it has the focus.
     case liveLineDown, liveLineUp, livePageDown, livePageUp, letGo, fullSize, leaveFullSize
     /// The timeline's, while it has the focus.
@@ -232,8 +232,9 @@ extension TutorialAction {
         Row(.bound([Binding(action: .nextWarning, named: [.character("W")]),
                     Binding(action: .savePictures, named: [.character("S")]),
                     Binding(action: .present, named: [.character("P")]),
-                    Binding(action: .playLevel, named: [.character("B")])]),
-            "warnings / save a picture / present / its level"),
+                    Binding(action: .playLevel, named: [.character("B")]),
+                    Binding(action: .roomPoll, named: [.character("R")])]),
+            "warnings / picture / present / level / poll"),
     ])
 }
 
@@ -252,7 +253,7 @@ extension PresenterAction {
         Row("Run", .bound([Binding(action: .run, named: [.character("r")]),
                            Binding(action: .stop, named: [.character("s")]),
                            Binding(action: .toggleRun, named: [.character("t")])]),
-            "run the page / stop it / hide or show the run"),
+            "run (room: ask first) / stop / hide the run"),
         Row("Knobs", .bound(KeyMap.knobBindings(previous: .previousKnob, next: .nextKnob, lower: .lowerKnob, raise: .raiseKnob)),
             "choose / change a knob; the room sees a caption"),
         Row("Speed", .bound(KeyMap.speedBindings(slower: .slower, faster: .faster)),

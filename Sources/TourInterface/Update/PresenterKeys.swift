@@ -43,7 +43,7 @@ extension TourModel {
         case .previousPage:
             presentPage(by: -1)
         case .run:
-            return run()
+            return runOnStage()
         case .stop:
             return stop()
         case .toggleRun:

@@ -125,7 +125,8 @@ extension TourModel {
             next: blocks.indices.contains(shown) ? blocks[shown].plainText : nil,
             notes: notesOfRevealedBlocks(blocks, through: index) + (presenter.playback?.notes ?? []),
             elapsedSeconds: elapsed, upcomingKnobChanges: upcomingKnobChanges, pauseSecondsLeft: pauseSecondsLeft,
-            plannedSeconds: presenter.playback.map(\.plannedSecondsSoFar))
+            plannedSeconds: presenter.playback.map(\.plannedSecondsSoFar),
+            poll: stageRoom?.poll.map { RoomViews.tally($0.poll, counts: $0.poll.outcome?.counts ?? $0.counts) })
     }
 
     /// The whole seconds left of the pause the script waits in, rounded up; nil when it waits in none.

@@ -17,6 +17,7 @@ extension TourModel {
             arrived(at: current)
             effects += show(current)
         }
+        if stageRoom?.poll != nil { effects += closeStagePollLeftBehind() }
         if event.canFreeTheBuilder { effects += continueBackgroundBuilds() }
         guard presenter != nil else { return effects }
         // On stage, pages opened and run are a speaker's rehearsal or talk, not a learner's progress.
@@ -50,7 +51,7 @@ extension TourModel {
                 now = max(now, time)
                 // An ending the page did not announce is explained in the output, so the compact layout shows it.
                 if index == current, focus == .page, pages[index].record?.endedAsExpected == false { compactTab = .output }
-                return gradePrediction(page: index, runID: runID) + rerunAfterEnd(of: index)
+                return gradePrediction(page: index, runID: runID) + answerStagePoll(page: index, runID: runID) + rerunAfterEnd(of: index)
             }
             return []
         case .editLoop(let event):
@@ -69,6 +70,8 @@ extension TourModel {
             return []
         case .exercise(let event):
             return handle(event)
+        case .room(let report):
+            return handle(report)
         }
     }
 
@@ -81,6 +84,8 @@ extension TourModel {
             return handlePrediction(key, page: index)
         case .solution(let index):
             return handleSolution(key, page: index)
+        case .roomPoll:
+            return handleRoomPoll(key)
         case .confirmQuit, .confirmReset:
             // Any other key leaves the question open.
             guard let yes = Self.answer(key) else { return [] }
@@ -133,6 +138,7 @@ extension TourModel {
         case .toggleAllDeepDives: toggleAllDeepDives()
         case .present: return present()
         case .playLevel: return playLevel()
+        case .roomPoll: reopenRoomPoll()
         case .zoom: zoomed.toggle()
         case .unzoom: zoomed = false
         case .previousKnob: chooseKnob(by: -1)
