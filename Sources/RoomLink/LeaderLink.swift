@@ -25,15 +25,21 @@ public final class LeaderLink: LeaderLinking {
     private let client: MQTTClient
     private let pending = Locked(Pending())
     private let delivery = DispatchQueue(label: "room-leader-delivery")
+    /// The client, for its own handler; emptied on leaving, which ends the cycle between the two.
+    private let clientForHandler = Locked<MQTTClient?>(nil)
 
     /// Connects at once, in the background, as `leader` with the leader's password. `clientID` must differ from
     /// every other client's: the dashboard's and the presenter's each make their own.
     public init(address: RoomAddress, password: String, clientID: String = LeaderLink.freshClientID(),
                 clock: any HostClock = SystemClock(), timing: MQTTClient.Timing = MQTTClient.Timing(),
                 handler: @escaping @Sendable (RoomLinkUpdate) -> Void) {
+        // The broker sends a subscription's retained messages before anything published after it on the same
+        // connection, so hearing back a message of its own, published once subscribed, tells the link it has heard
+        // every state the room held when it connected.
+        let caughtUpTopic = "\(RoomTopic.root)/leaders/\(clientID)/caught-up"
         let session = MQTTSession.Configuration(
             clientID: clientID, username: RoomCredentials.leaderUser, password: password,
-            subscriptions: [RoomTopic.participantsFilter, RoomTopic.answersFilter, RoomTopic.poll.name].map {
+            subscriptions: [RoomTopic.participantsFilter, RoomTopic.answersFilter, RoomTopic.poll.name, caughtUpTopic].map {
                 MQTTPacket.Subscription(filter: $0, qos: .atLeastOnce)
             })
         let pending = pending
@@ -46,10 +52,19 @@ public final class LeaderLink: LeaderLinking {
             }
             for event in waiting { handler(.event(event)) }
         }
+        let echo = MQTTMessage(topic: caughtUpTopic, payload: [], qos: .atLeastOnce)
+        // The client calls back on its queue, after this init: the box hands it the client once made.
+        let box = clientForHandler
         client = MQTTClient(host: address.host, port: address.port, session: session, timing: timing, clock: clock) { event in
             switch event {
             case .connected:
                 delivery.async { handler(.status(.connected)) }
+                box.withLock { $0 }?.publish(echo)
+            case .message(let message) where message.topic == caughtUpTopic:
+                delivery.async {
+                    deliverPending()
+                    handler(.caughtUp)
+                }
             case .connectionLost(let problem):
                 delivery.async { handler(.status(.reconnecting(problem: problem))) }
             case .refused(let code):
@@ -68,6 +83,7 @@ public final class LeaderLink: LeaderLinking {
                 if schedule { delivery.async(execute: deliverPending) }
             }
         }
+        box.withLock { $0 = client }
         delivery.async { handler(.status(.connecting)) }
         client.start()
     }
@@ -94,5 +110,6 @@ public final class LeaderLink: LeaderLinking {
 
     public func leave() {
         client.disconnect()
+        clientForHandler.withLock { $0 = nil }
     }
 }

@@ -8,6 +8,8 @@ import TourCore
 public enum RoomLinkUpdate: Sendable, Equatable {
     case status(RoomLinkStatus)
     case event(RoomEvent)
+    /// The leader's link has heard every message the broker retained when it subscribed (see `LeaderLink`).
+    case caughtUp
 }
 
 /// A participant's link to the room over MQTT (`docs/room-format.md`).

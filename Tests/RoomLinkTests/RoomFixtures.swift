@@ -26,6 +26,7 @@ struct RoomView {
     var answers: [ParticipantID: PollAnswer] = [:]
     var unreadable: [(ParticipantID?, String)] = []
     var statuses: [RoomLinkStatus] = []
+    var caughtUp = 0
 
     init(_ updates: [RoomLinkUpdate]) {
         for update in updates {
@@ -36,6 +37,7 @@ struct RoomView {
             case .event(.answer(let id, let answer)): answers[id] = answer
             case .event(.unreadable(let id, let problem)): unreadable.append((id, problem))
             case .event(.poll), .event(.pollClosed): break
+            case .caughtUp: caughtUp += 1
             }
         }
     }

@@ -29,6 +29,24 @@ import TourTestSupport
         #expect(view.unreadable.isEmpty)
     }
 
+    /// A leader who joins a room already going (a dashboard restarted, `tour room --json`) is told when it has heard
+    /// every state the broker kept: by then, every participant's latest is there.
+    @Test func aLeaderJoiningLateIsCaughtUpWithEveryRetainedState() async throws {
+        let room = try await TestRoom(participants: 5)
+        defer { room.leave() }
+        let (heard, ids) = (room.heard, room.ids)
+        for (number, participant) in room.participants.enumerated() { participant.publish(progress("p\(number)", page: "05-InPractice")) }
+        #expect(await heard.wait { updates in ids.allSatisfy { RoomView(updates).page(of: $0) == "05-InPractice" } })
+
+        let lateHeard = HeardEvents<RoomLinkUpdate>()
+        let late = leaderLink(room.broker, heard: lateHeard)
+        defer { late.leave() }
+        #expect(await lateHeard.wait { $0.contains(.caughtUp) })
+        let beforeCaughtUp = lateHeard.all.prefix { $0 != .caughtUp }
+        let view = RoomView(Array(beforeCaughtUp))
+        #expect(ids.allSatisfy { view.page(of: $0) == "05-InPractice" && view.presence[$0] == .online })
+    }
+
     /// Mid-workshop the broker is killed (SIGKILL) and started again on its port. States published while it was
     /// down are not lost: each participant keeps its latest and sends it again on reconnecting, and the leader, once
     /// back, hears every participant's latest state and presence.

@@ -45,7 +45,7 @@ struct RoomBoardTests {
         var board = try board()
         board.linkChanged(.connected, at: start)
         let at = start.addingTimeInterval(60)
-        for (value, name) in [("tour-a1", "ana"), ("tour-b2", "bob"), ("tour-c3", "cy"), ("tour-d4", "dee"), ("tour-e5", "ana")] {
+        for (value, _) in [("tour-a1", "ana"), ("tour-b2", "bob"), ("tour-c3", "cy"), ("tour-d4", "dee"), ("tour-e5", "ana")] {
             board.receive(.presence(id(value), .online), at: at)
         }
         board.receive(.state(id("tour-a1"), state("ana", on: "queue", passed: ["operation"])), at: at)
