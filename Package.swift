@@ -158,7 +158,8 @@ let package = Package(
                 swiftSettings: optimisedEvenInDebug),
         // The command line: one option table, parsing, usage, plain mode and every command `tour` runs. Only `tour`
         // depends on it.
-        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourTerminal", "PageProtocol", "RoomProtocol"]),
+        .target(name: "TourCommandLine", dependencies: ["TourCore", "ExerciseJudging", "Presenting", "TourTerminal", "PageProtocol", "RoomProtocol",
+                                                 "RoomLink"]),
         .executableTarget(
             name: "tour",
             // No page or exercise: `swift run tour` compiles the tutorial alone, and tour builds each page and exercise

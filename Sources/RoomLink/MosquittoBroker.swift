@@ -112,10 +112,37 @@ public final class MosquittoBroker: Sendable {
     private func end(with signal: Int32) {
         guard let broker = running.withLock({ running in defer { running = nil }; return running }) else { return }
         Glibc.kill(-broker.pid, signal)
-        if broker.exited.wait(timeout: .now() + 5) == .timedOut {
+        if !broker.waitUntilEnded(timeout: 5) {
             Glibc.kill(-broker.pid, SIGKILL)
-            broker.exited.wait()
+            _ = broker.waitUntilEnded(timeout: nil)
         }
+    }
+
+    /// Keeps the room's broker up for `tour room`: when it ends by itself (it crashed, or was killed from outside), it
+    /// is started again on its port and folder, where it finds the retained states it saved, and every participant
+    /// sends its latest again on reconnecting. `said` hears each restart, or why one failed (then it stops trying).
+    /// Stopping or killing it here (`stop()`, `kill(with:)`) is not an ending it restarts from.
+    public func restartWhenItEnds(said: @escaping @Sendable (String) -> Void) {
+        let thread = Thread { [weak self] in
+            while let watched = self?.running.withLock({ $0 }) {
+                _ = watched.waitUntilEnded(timeout: nil)
+                guard let broker = self,
+                      broker.running.withLock({ running in
+                          guard running === watched else { return false }
+                          running = nil
+                          return true
+                      }) else { return }
+                do {
+                    try broker.launch()
+                    said("the broker ended by itself (\(watched.log.last ?? "no word why")); started again on port \(broker.port)")
+                } catch {
+                    said("the broker ended by itself and could not be started again: \(error)")
+                    return
+                }
+            }
+        }
+        thread.name = "mosquitto-keeper"
+        thread.start()
     }
 
     // MARK: Starting
@@ -203,7 +230,7 @@ public final class MosquittoBroker: Sendable {
             return
         }
         if broker.pid > 0 { Glibc.kill(-broker.pid, SIGKILL) }
-        broker.exited.wait()
+        _ = broker.waitUntilEnded(timeout: nil)
         let log = broker.log.suffix(8).joined(separator: "\n")
         throw RoomInputError(inTime ? "mosquitto did not start:\n\(log)" : "mosquitto did not start within \(Self.startTimeout) s:\n\(log)")
     }
@@ -274,8 +301,20 @@ private final class RunningBroker: @unchecked Sendable {
     private var _pid: pid_t = 0
     private var _log: [String] = []
     private var _running = false
-    /// Signalled once, when the broker has ended and was reaped.
-    let exited = DispatchSemaphore(value: 0)
+    /// Signalled once, when the broker has ended and was reaped; each waiter signals it again for the next.
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Waits until the broker has ended and was reaped, or `timeout` seconds (nil: for ever); true once it has ended.
+    /// Any number of threads may wait: each passes the signal on.
+    func waitUntilEnded(timeout: Double?) -> Bool {
+        if let timeout {
+            guard exited.wait(timeout: .now() + timeout) == .success else { return false }
+        } else {
+            exited.wait()
+        }
+        exited.signal()
+        return true
+    }
 
     var pid: pid_t { lock.withLock { _pid } }
     var log: [String] { lock.withLock { _log } }

@@ -22,6 +22,9 @@ public enum RoomFeed: Equatable, Sendable {
     /// Every message retained on the broker when the link subscribed has arrived (`tour room --json` waits for it). A
     /// link can tell, for example, by publishing to a topic of its own after subscribing and hearing it back.
     case caughtUp
+    /// Something the room's host did that the leader should know of, in words: "the broker ended by itself; started
+    /// again on port 41883".
+    case notice(String)
 }
 
 /// A room opened for its leader.

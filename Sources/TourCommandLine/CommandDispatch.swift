@@ -3,6 +3,7 @@ import ExerciseJudging
 import Foundation
 import PageProtocol
 import Presenting
+import RoomLink
 import RoomProtocol
 import TourCore
 import TourTerminal
@@ -11,8 +12,8 @@ import TourTerminal
 /// and the notes through TourTerminal. What a command prints goes to standard output, a mistake to standard error.
 public enum CommandDispatch {
     /// Runs `command` and returns its exit status; a command that must end the process itself (one whose pages must
-    /// not outlive it) exits instead of returning. `rooms` opens the links to a room, for `--room`.
-    public static func execute(_ command: TourCommand, rooms: (any RoomLinkOpening)? = nil) -> Int32 {
+    /// not outlive it) exits instead of returning.
+    public static func execute(_ command: TourCommand) -> Int32 {
         switch command {
         case .help:
             print(TourCommand.usage(pageCount: pageCount()))
@@ -75,9 +76,9 @@ public enum CommandDispatch {
         case .check(let query, let plain, let exports):
             check(query, plain: plain, exports: exports)
         case .present(let options):
-            return present(options, rooms: rooms)
+            return present(options)
         case .room(let options):
-            RoomCommand.run(options, hosting: roomHosting, catalog: loadCatalog(), environment: ProcessInfo.processInfo.environment,
+            RoomCommand.run(options, hosting: rooms, catalog: loadCatalog(), environment: ProcessInfo.processInfo.environment,
                             theme: chosenTheme(nil))
         case .notes(let session, let theme):
             return NotesTerminal.run(session: session, environment: ProcessInfo.processInfo.environment, theme: chosenTheme(theme))
@@ -91,7 +92,7 @@ public enum CommandDispatch {
             let theme = chosenTheme(options.theme)
             return InteractiveTour.run(catalog: catalog, speed: options.speed, startPage: startPage, seed: options.seed,
                                        speakerNotes: options.speakerNotes, castFile: options.castFile, theme: theme,
-                                       room: participantSeat(options, rooms: rooms))
+                                       room: participantSeat(options))
         }
         return ExitStatus.endedAsExpected.rawValue
     }
@@ -141,7 +142,7 @@ public enum CommandDispatch {
     }
 
     /// `tour present`: the pre-flight (`--check`), the backup slides (`--export`), or the presenter on stage.
-    private static func present(_ options: TourCommand.PresentOptions, rooms: (any RoomLinkOpening)?) -> Int32 {
+    private static func present(_ options: TourCommand.PresentOptions) -> Int32 {
         let catalog = loadCatalog()
         /// The pre-flight of the script at `path`: its report on standard output, a wrong script on standard error. From
         /// here on no page it runs outlives `tour`.
@@ -195,7 +196,7 @@ public enum CommandDispatch {
         let scriptTheme = presenting.script.flatMap(TalkStep.theme(of:))
         let theme = chosenTheme(options.theme, script: scriptTheme)
         return InteractiveTour.run(catalog: catalog, speed: options.speed, seed: options.seed, castFile: options.castFile,
-                                   presenting: presenting, theme: theme, room: leaderSeat(options, rooms: rooms))
+                                   presenting: presenting, theme: theme, room: leaderSeat(options))
     }
 
     /// The theme `--theme` chose, else the one `script` chose, else `TOUR_THEME`'s, else dark; a wrong `TOUR_THEME` is said.
@@ -240,16 +241,8 @@ public enum CommandDispatch {
         }
     }
 
-    /// The broker and leader's link `tour room` uses. The MQTT one (`RoomLink`) is merged in beside this: until then
-    /// the command parses, and says it has no link to open.
-    static let roomHosting: any RoomHosting = NoRoomLink()
-
-    /// Opens no room: this build has no MQTT link.
-    struct NoRoomLink: RoomHosting {
-        func open(_ request: RoomRequest, hear: @escaping @Sendable (RoomFeed) -> Void) throws(RoomInputError) -> OpenedRoom {
-            throw RoomInputError("this tour was built without its room link (Sources/RoomLink), so it cannot open a room")
-        }
-    }
+    /// The rooms over MQTT: the links `--room` and `present --room` open, and the broker `tour room` starts.
+    static let rooms = MQTTRooms()
 
     /// The levels under the package root, their programs run as this build's.
     private static func levelPrograms() -> LevelPrograms {

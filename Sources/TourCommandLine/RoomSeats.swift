@@ -7,7 +7,7 @@ import TourTerminal
 /// mistake ends `tour` with its message before the full screen starts.
 extension CommandDispatch {
     /// The participant's seat for `tour [--room HOST:PORT] [--name N]`, or nil with no room given.
-    static func participantSeat(_ options: TourCommand.InteractiveOptions, rooms: (any RoomLinkOpening)?) -> RoomSeat? {
+    static func participantSeat(_ options: TourCommand.InteractiveOptions) -> RoomSeat? {
         let environment = ProcessInfo.processInfo.environment
         let join: RoomJoin.Participant
         do {
@@ -17,7 +17,6 @@ extension CommandDispatch {
         } catch {
             fail(error.description)
         }
-        let rooms = linksOrFail(rooms)
         let participant: ParticipantID
         switch rooms.participantID(environment: environment) {
         case .success(let id): participant = id
@@ -30,10 +29,9 @@ extension CommandDispatch {
     }
 
     /// The presenter's seat for `tour present --room HOST:PORT`, or nil with no room given.
-    static func leaderSeat(_ options: TourCommand.PresentOptions, rooms: (any RoomLinkOpening)?) -> RoomSeat? {
+    static func leaderSeat(_ options: TourCommand.PresentOptions) -> RoomSeat? {
         guard let address = options.room else { return nil }
         let environment = ProcessInfo.processInfo.environment
-        let rooms = linksOrFail(rooms)
         let join: RoomJoin.Leader
         do {
             join = try RoomJoin.leader(address, environment: environment) { rooms.savedLeaderPassword(for: $0, environment: environment) }
@@ -45,11 +43,5 @@ extension CommandDispatch {
         return .leader(session: session) { status, heard in
             rooms.openLeaderLink(address: join.address, credentials: join.credentials, status: status, heard: heard)
         }
-    }
-
-    /// The room links `tour` was built with, or the end of `tour` when it has none.
-    private static func linksOrFail(_ rooms: (any RoomLinkOpening)?) -> any RoomLinkOpening {
-        guard let rooms else { fail("this build of tour cannot join a room: it was built without the room's links", status: .couldNotStart) }
-        return rooms
     }
 }

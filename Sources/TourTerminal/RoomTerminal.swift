@@ -80,6 +80,7 @@ public enum RoomTerminal {
             switch feed {
             case .event(let event): board.receive(event, at: time)
             case .status(let status): board.linkChanged(status, at: time)
+            case .notice(let text): board.noticed(text, at: time)
             case .caughtUp: return
             }
             stale = true

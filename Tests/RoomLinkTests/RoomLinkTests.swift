@@ -47,6 +47,31 @@ import TourTestSupport
         #expect(ids.allSatisfy { view.page(of: $0) == "05-InPractice" && view.presence[$0] == .online })
     }
 
+    /// `tour room`'s broker killed from outside (not by the tour): it is started again on its port by itself, says so,
+    /// and the leader hears every participant's state and presence again; one moved on while it was down.
+    @Test func aBrokerThatEndsByItselfIsStartedAgainAndTheRoomRecovers() async throws {
+        let room = try await TestRoom(participants: 3)
+        defer { room.leave() }
+        let (heard, ids) = (room.heard, room.ids)
+        for participant in room.participants { participant.publish(progress("before", page: "02-Queue")) }
+        #expect(await heard.wait { updates in ids.allSatisfy { RoomView(updates).page(of: $0) == "02-Queue" } })
+
+        let notices = HeardEvents<String>()
+        room.broker.restartWhenItEnds { notices.record($0) }
+        let first = try #require(room.broker.pid)
+        #expect(Glibc.kill(-first, SIGKILL) == 0)
+        #expect(await notices.wait { $0.contains { $0.contains("started again on port \(room.broker.port)") } })
+        #expect(try #require(room.broker.pid) != first)
+
+        let heardBefore = heard.all.count
+        room.participants[0].publish(progress("moved", page: "03-Async"))
+        let recovered = await heard.wait { updates in
+            let since = RoomView(Array(updates.dropFirst(heardBefore)))
+            return since.page(of: ids[0]) == "03-Async" && ids.allSatisfy { since.states[$0] != nil && since.presence[$0] == .online }
+        }
+        #expect(recovered)
+    }
+
     /// Mid-workshop the broker is killed (SIGKILL) and started again on its port. States published while it was
     /// down are not lost: each participant keeps its latest and sends it again on reconnecting, and the leader, once
     /// back, hears every participant's latest state and presence.

@@ -54,6 +54,7 @@ public enum RoomCommand {
                     switch feed {
                     case .event(let event): state.board.receive(event, at: now)
                     case .status(let status): state.board.linkChanged(status, at: now)
+                    case .notice(let text): state.board.noticed(text, at: now)
                     case .caughtUp: break
                     }
                     let done: Bool = switch feed {

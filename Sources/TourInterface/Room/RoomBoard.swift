@@ -140,6 +140,15 @@ public struct RoomBoard: Sendable {
         return happenings
     }
 
+    /// Something the room's host did (`RoomFeed.notice`), kept in the log.
+    @discardableResult
+    public mutating func noticed(_ text: String, at time: Date) -> [RoomHappening] {
+        now = max(now, time)
+        let happenings = [RoomHappening(time: time, participant: nil, text: RoomMessages.printableText(text))]
+        remember(happenings)
+        return happenings
+    }
+
     /// Time passed: who has been idle long enough is judged again.
     public mutating func tick(_ time: Date) {
         now = max(now, time)

@@ -31,6 +31,7 @@ public struct RoomPlainLog: Sendable {
         switch feed {
         case .event(let event): board.receive(event, at: time).map { $0.line(in: zone) }
         case .status(let status): board.linkChanged(status, at: time).map { $0.line(in: zone) }
+        case .notice(let text): board.noticed(text, at: time).map { $0.line(in: zone) }
         case .caughtUp:
             [RoomHappening(time: time, participant: nil,
                            text: "caught up with the room: \(board.participants.count) participant\(board.participants.count == 1 ? "" : "s") heard").line(in: zone)]
