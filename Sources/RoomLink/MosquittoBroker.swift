@@ -134,7 +134,7 @@ public final class MosquittoBroker: Sendable {
                       }) else { return }
                 do {
                     try broker.launch()
-                    said("the broker ended by itself (\(watched.log.last ?? "no word why")); started again on port \(broker.port)")
+                    said("the broker ended by itself; started again on port \(broker.port), and the room reconnects")
                 } catch {
                     said("the broker ended by itself and could not be started again: \(error)")
                     return
@@ -161,7 +161,7 @@ public final class MosquittoBroker: Sendable {
         message_size_limit \(RoomMessages.maximumPayload)
         persistence true
         persistence_location \(folder.path)/
-        autosave_interval 10
+        autosave_interval 1
         log_dest stderr
         log_type error
         log_type warning

@@ -59,11 +59,11 @@ import TourTestSupport
         let notices = HeardEvents<String>()
         room.broker.restartWhenItEnds { notices.record($0) }
         let first = try #require(room.broker.pid)
+        let heardBefore = heard.all.count
         #expect(Glibc.kill(-first, SIGKILL) == 0)
         #expect(await notices.wait { $0.contains { $0.contains("started again on port \(room.broker.port)") } })
         #expect(try #require(room.broker.pid) != first)
 
-        let heardBefore = heard.all.count
         room.participants[0].publish(progress("moved", page: "03-Async"))
         let recovered = await heard.wait { updates in
             let since = RoomView(Array(updates.dropFirst(heardBefore)))
