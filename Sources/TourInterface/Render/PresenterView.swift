@@ -46,7 +46,10 @@ struct PresenterLayout: Equatable {
             captionInBigType = model.glyphs == .unicode && BigType.fits(shown.text, width: size.width - 4)
             band = captionInBigType ? BigType.height + 2 : 3
         }
-        let pollHeight = model.stageRoom?.poll.flatMap { $0.page == model.current ? $0.poll.choices.count + 3 : nil } ?? 0
+        let pollHeight = model.stageRoom?.poll.flatMap { poll in
+            poll.page == model.current
+                ? PresenterView.questionLines(poll.poll.question, width: size.width - 2 * margin).count + poll.poll.choices.count + 4 : nil
+        } ?? 0
         guard model.presenter?.showsRun == true, let record = page.record else {
             prose = Rect(x: margin, y: 2, width: size.width - 2 * margin, height: max(1, bottom - 2 - band - pollHeight))
             if band > 0 { caption = Rect(x: 0, y: bottom - band, width: size.width, height: band) }
@@ -208,16 +211,26 @@ enum PresenterView {
         }
     }
 
+    /// The question asked, wrapped inside a poll box `width` columns wide: the room reads it whole, in at most three
+    /// rows (a question longer than that is cut at the third).
+    static func questionLines(_ question: String, width: Int) -> [String] {
+        Array(NotesView.wrap(question, width: width - 4).prefix(3))
+    }
+
     /// The room's answers as a bar a choice, counted live; once the run answered the poll, the right choice marked and
     /// how many had it. The link's state is in the title while it is not connected.
     private static func drawPoll(_ poll: StagePoll, status: RoomLinkStatus, in box: Rect, model: TourModel, into buffer: inout CellBuffer) {
         let counts = poll.poll.outcome?.counts ?? poll.counts
         let room = status == .connected ? "" : " (room \(RoomViews.statusWords(status)))"
         buffer.fill(box)
-        buffer.drawBox(box, title: "Asked the room\(room): \(poll.poll.question)", focused: true, glyphs: model.glyphs)
+        buffer.drawBox(box, title: "Asked the room\(room)", focused: true, glyphs: model.glyphs)
         let inner = box.inside
+        let question = questionLines(poll.poll.question, width: box.width)
+        for (offset, line) in question.enumerated() {
+            buffer.write(line, x: inner.x + 1, y: inner.y + offset, style: CellStyle(foreground: .heading, bold: true), clip: inner)
+        }
         for (offset, row) in RoomViews.choiceRows(poll.poll, counts: counts, width: inner.width - 2, glyphs: model.glyphs).enumerated() {
-            buffer.write(row, x: inner.x + 1, y: inner.y + offset, clip: inner)
+            buffer.write(row, x: inner.x + 1, y: inner.y + question.count + 1 + offset, clip: inner)
         }
         let tally = RoomViews.tally(poll.poll, counts: counts).summary
         let footer = poll.poll.outcome.map { "\(tally): \($0.happened)" } ?? "\(tally) \u{00B7} r runs the page"
