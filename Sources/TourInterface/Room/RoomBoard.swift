@@ -108,7 +108,8 @@ public struct RoomBoard: Sendable {
             let before = participants[id]?.presence
             participants[id]?.presence = presence
             switch (before, presence) {
-            case (nil, .online): said = ["joined"]
+            // A participant is named by their first state, which says they joined; joining before it says it by id.
+            case (nil, .online): said = participants[id]?.record == nil ? [] : ["joined"]
             case (.offline, .online): said = ["is back"]
             case (nil, .offline), (.online, .offline): said = ["left"]
             default: said = []
@@ -221,7 +222,7 @@ public struct RoomBoard: Sendable {
         let standing = analysis.standing(of: after, now: now) { _ in nil }
         guard let before else {
             let place = standing.current.map { "page \(analysis.pages[$0].number) (\(analysis.pages[$0].slug))" } ?? "no page yet"
-            return ["on \(place), \(standing.passed) exercise\(standing.passed == 1 ? "" : "s") passed"]
+            return ["joined: on \(place), \(standing.passed) exercise\(standing.passed == 1 ? "" : "s") passed"]
         }
         var said: [String] = []
         if after.lastPage != before.lastPage, let index = standing.current {
