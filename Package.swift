@@ -194,7 +194,8 @@ let package = Package(
         .testTarget(name: "TourInterfaceTests",
                     dependencies: ["TourInterface", "ExerciseJudging", "Presenting", "PageProtocol", "RoomProtocol", "TourTestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ExerciseJudging", "Presenting", "TourCommandLine", "TourTestSupport", "CLinuxSystem",
+                                                      "RoomLink", "RoomProtocol", "TourCore"]),
         // The effect loop driven without a terminal: a test screen, typed keys, a test clock and stand-in workers.
         .testTarget(name: "TourTerminalTests", dependencies: ["TourTerminal", "TourInterface", "TourCore", "PageProtocol", "RoomProtocol",
                                                        "TourTestSupport"]),

@@ -1,5 +1,8 @@
 import Foundation
+import RoomLink
+import RoomProtocol
 import Testing
+import TourCore
 import TourTestSupport
 
 /// `tour room` as a leader types it, off a terminal: its help, and bad input refused before any broker starts, each
@@ -33,5 +36,51 @@ struct RoomCommandEndToEndTests {
         #expect(outcome.status == 2, "\(arguments): \(outcome.errors)")
         #expect(outcome.errors.contains(message), "\(outcome.errors)")
         #expect(outcome.output.isEmpty)
+    }
+}
+
+/// `tour room` on a real broker: the leader's `--json` snapshot of a room already going, read by the program a leader
+/// runs, through the MQTT links, after every retained state has arrived.
+@Suite("tour room on a real broker", .bodiesBelowTheRunner)
+struct RoomOnARealBrokerTests {
+    @Test("tour room --broker … --json: every participant's state, who needs help, and who left")
+    func jsonSnapshotOfARoomGoing() async throws {
+        let broker = try await TestBroker.start()
+        defer { broker.stop() }
+        let heard = HeardEvents<RoomLinkUpdate>()
+        let ana = ParticipantLink(address: broker.localAddress, password: broker.passwords.room, participant: ParticipantID("tour-e2e-ana")!) { _ in }
+        let bob = ParticipantLink(address: broker.localAddress, password: broker.passwords.room, participant: ParticipantID("tour-e2e-bob")!) { _ in }
+        defer { ana.leave() }
+        var stuck = ProgressRecord()
+        let at = Date()
+        stuck.apply(.opened(page: "operation"), at: at)
+        stuck.apply(.checked(page: "operation", exercise: "stop-within-one-band", passed: false, firstFailure: "it ran past one band"), at: at)
+        stuck.apply(.checked(page: "operation", exercise: "stop-within-one-band", passed: false, firstFailure: "still past one band"), at: at)
+        ana.publish(ParticipantProgress(participant: "ana", tourVersion: "test", writtenAt: at, progress: stuck))
+        var started = ProgressRecord()
+        started.apply(.opened(page: "queue"), at: at)
+        bob.publish(ParticipantProgress(participant: "bob", tourVersion: "test", writtenAt: at, progress: started))
+        // A leader of the test's own hears both states and bob leaving, so the broker holds them before tour asks.
+        let watcher = LeaderLink(address: broker.localAddress, password: broker.passwords.leader) { heard.record($0) }
+        defer { watcher.leave() }
+        let bobID = ParticipantID("tour-e2e-bob")!
+        #expect(await heard.wait { updates in updates.contains { if case .event(.state(let id, _)) = $0 { id.value == "tour-e2e-ana" } else { false } }
+            && updates.contains(.event(.presence(bobID, .online))) })
+        bob.leave()
+        #expect(await heard.wait { $0.contains(.event(.presence(bobID, .offline))) })
+
+        let outcome = try await PlainModeTests.tour(["room", "--broker", broker.localAddress.description, "--json"],
+                                                    environment: ["TOUR_ROOM_PASSWORD": broker.passwords.leader])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "\(outcome.output)")
+        let participants = try #require(snapshot["participants"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: participants.compactMap { entry in (entry["name"] as? String).map { ($0, entry) } })
+        let anaEntry = try #require(byName["ana"], "\(participants)")
+        let help = try #require(anaEntry["needsHelp"] as? [[String: Any]])
+        #expect(help.first?["exercise"] as? String == "operation/stop-within-one-band")
+        #expect(help.first?["failedChecks"] as? Int == 2)
+        #expect(help.first?["lastFinding"] as? String == "still past one band")
+        #expect(byName["bob"]?["presence"] as? String == "offline")
+        #expect(byName["bob"]?["page"] as? String == "queue")
     }
 }
