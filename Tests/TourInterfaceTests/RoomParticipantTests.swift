@@ -52,6 +52,17 @@ struct RoomParticipantTests {
         #expect(screen[at.x, at.y].style.foreground == RoomViews.statusColor(status))
     }
 
+    @Test("A refusal is said whole in a notice, once: the status line has room for little more than the word")
+    func aRefusalIsSaidWhole() throws {
+        var model = try Self.model(status: .connecting)
+        let problem = "the broker refused the room's password: check it and join again"
+        _ = model.update(.room(.status(.refused(problem: problem))))
+        #expect(model.notice == "Not in the room: \(problem).")
+        model.notice = nil
+        _ = model.update(.room(.status(.refused(problem: problem))))
+        #expect(model.notice == nil)
+    }
+
     @Test("Without a room the status line says nothing of one")
     func noRoomOnTheStatusLine() throws {
         let screen = TourRenderer.render(try FixturePages.model())

@@ -12,10 +12,15 @@ extension TourModel {
     mutating func handle(_ report: RoomReport) -> [TourEffect] {
         switch report {
         case .status(let status):
+            let before = stageRoom?.status ?? room?.status
             if stageRoom != nil {
                 stageRoom?.status = status
             } else {
                 room?.status = status
+            }
+            // The status line has room for "refused" and little more; the reason, which says what to do, is said whole.
+            if case .refused(let problem) = status, before != status {
+                notice = "Not in the room: \(problem)."
             }
             return []
         case .heard(let event):
