@@ -68,7 +68,7 @@ public final class LeaderLink: LeaderLinking {
             case .connectionLost(let problem):
                 delivery.async { handler(.status(.reconnecting(problem: problem))) }
             case .refused(let code):
-                delivery.async { handler(.status(.refused(problem: RoomCredentials.refusal(code, of: "the leader's password")))) }
+                delivery.async { handler(.status(.refused(problem: RoomCredentials.refusal(code, of: "leader password")))) }
             case .message(let message):
                 guard let roomEvent = RoomMessages.event(topic: message.topic, payload: message.payload) else { return }
                 let schedule = pending.withLock { pending -> Bool in

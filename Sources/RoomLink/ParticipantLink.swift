@@ -58,7 +58,7 @@ public final class ParticipantLink: ParticipantLinking {
                 handler(.status(.reconnecting(problem: problem)))
             case .refused(let code):
                 shared.withLock { $0.connected = false }
-                handler(.status(.refused(problem: RoomCredentials.refusal(code, of: "the room's password"))))
+                handler(.status(.refused(problem: RoomCredentials.refusal(code, of: "room password"))))
             case .message(let message):
                 switch RoomMessages.event(topic: message.topic, payload: message.payload) {
                 case .poll(let poll)?: handler(.event(.poll(poll)))
@@ -103,7 +103,7 @@ extension RoomCredentials {
     /// Why a broker refused a link, in the room's words: a room's broker refuses a wrong password as not authorised.
     static func refusal(_ code: ConnectReturnCode, of password: String) -> String {
         switch code {
-        case .badUsernameOrPassword, .notAuthorized: "the broker refused \(password): check it and join again"
+        case .badUsernameOrPassword, .notAuthorized: "wrong \(password): check it and join again"
         default: code.description
         }
     }

@@ -157,7 +157,7 @@ import TourTestSupport
         let participant = participantLink(broker, participantID(1), password: "wrong", heard: heard)
         defer { participant.leave() }
         #expect(await heard.wait { $0.count >= 2 })
-        #expect(heard.all == [.status(.connecting), .status(.refused(problem: "the broker refused the room's password: check it and join again"))])
+        #expect(heard.all == [.status(.connecting), .status(.refused(problem: "wrong room password: check it and join again"))])
     }
 
     /// Leaving publishes `offline`; a participant who vanishes without leaving is marked `offline` by its will.

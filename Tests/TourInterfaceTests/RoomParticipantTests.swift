@@ -40,7 +40,7 @@ struct RoomParticipantTests {
     @Test("The link's state reaches the status line: connecting, connected as ana, reconnecting and refused with why",
           arguments: [(RoomLinkStatus.connecting, "room: connecting"), (.connected, "room: connected as ana"),
                       (.reconnecting(problem: "broker gone"), "room: reconnecting (broker gone)"),
-                      (.refused(problem: "wrong password"), "room: refused (wrong password)")])
+                      (.refused(problem: "wrong password"), "room: refused  speed 1×")])
     func statusLine(status: RoomLinkStatus, words: String) throws {
         var model = try Self.model(status: .connecting)
         _ = model.update(.room(.status(status)))
@@ -55,9 +55,9 @@ struct RoomParticipantTests {
     @Test("A refusal is said whole in a notice, once: the status line has room for little more than the word")
     func aRefusalIsSaidWhole() throws {
         var model = try Self.model(status: .connecting)
-        let problem = "the broker refused the room's password: check it and join again"
+        let problem = "wrong room password: check it and join again"
         _ = model.update(.room(.status(.refused(problem: problem))))
-        #expect(model.notice == "Not in the room: \(problem).")
+        #expect(model.notice == "Room refused: \(problem).")
         model.notice = nil
         _ = model.update(.room(.status(.refused(problem: problem))))
         #expect(model.notice == nil)

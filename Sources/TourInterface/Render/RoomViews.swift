@@ -7,9 +7,9 @@ import TourCore
 /// made printable (`RoomMessages`), and is cut to the room it is given here.
 enum RoomViews {
     /// "room: connected as ana", "room: reconnecting (connection refused)": the status line's part, or nil outside a room.
-    static func statusText(_ model: TourModel) -> String? {
+    static func statusText(_ model: TourModel, withReason: Bool = true) -> String? {
         guard let room = model.room else { return nil }
-        return "room: " + statusWords(room.status, name: room.name)
+        return "room: " + statusWords(room.status, name: room.name, withReason: withReason)
     }
 
     /// The state in words, with why it is not connected unless `withReason` is false.

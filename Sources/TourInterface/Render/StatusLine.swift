@@ -9,8 +9,9 @@ enum StatusLine {
                              style: CellStyle(foreground: .bar, bold: true, reverse: true), clip: row)
         let state = " " + stateText(model)
         let speed = backgroundBuildsText(model) + "  speed \(model.speedText(model.speed))  "
-        // In a room, how its link stands, in at most a third of the row: a reason to reconnect is cut first.
-        let roomText = RoomViews.statusText(model).map { "  " + TextWidth.truncated($0, to: row.width / 3, ellipsis: model.glyphs.ellipsis) } ?? ""
+        // In a room, how its link stands, in at most a third of the row: a reason to reconnect is cut first, and left
+        // out while a notice (which may be that reason, whole) needs the room.
+        let roomText = RoomViews.statusText(model, withReason: model.notice == nil).map { "  " + TextWidth.truncated($0, to: row.width / 3, ellipsis: model.glyphs.ellipsis) } ?? ""
         // The state in words comes first; the key hints get what is left, but "? help" always shows. A notice is
         // said once, so it gets all the room it needs, up to two thirds of the row, and the state gives way.
         let keysRoom = model.notice.map { min(TextWidth.of($0), row.width * 2 / 3) } ?? TextWidth.of(Self.essentialKeys)

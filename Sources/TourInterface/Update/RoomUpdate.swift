@@ -20,7 +20,7 @@ extension TourModel {
             }
             // The status line has room for "refused" and little more; the reason, which says what to do, is said whole.
             if case .refused(let problem) = status, before != status {
-                notice = "Not in the room: \(problem)."
+                notice = "Room refused: \(problem)."
             }
             return []
         case .heard(let event):
