@@ -40,7 +40,7 @@ struct RoomParticipantTests {
     @Test("The link's state reaches the status line: connecting, connected as ana, reconnecting and refused with why",
           arguments: [(RoomLinkStatus.connecting, "room: connecting"), (.connected, "room: connected as ana"),
                       (.reconnecting(problem: "broker gone"), "room: reconnecting (broker gone)"),
-                      (.refused(problem: "wrong password"), "room: refused  speed 1×")])
+                      (.refused(problem: "wrong password"), "room: refused (wrong password)")])
     func statusLine(status: RoomLinkStatus, words: String) throws {
         var model = try Self.model(status: .connecting)
         _ = model.update(.room(.status(status)))
@@ -52,15 +52,26 @@ struct RoomParticipantTests {
         #expect(screen[at.x, at.y].style.foreground == RoomViews.statusColor(status))
     }
 
-    @Test("A refusal is said whole in a notice, once: the status line has room for little more than the word")
+    @Test("A refusal is said whole over the page, once, at 80×24 too: the status line has room for little more than the word")
     func aRefusalIsSaidWhole() throws {
         var model = try Self.model(status: .connecting)
+        _ = model.update(.resize(Size(width: 80, height: 24)))
         let problem = "wrong room password: check it and join again"
         _ = model.update(.room(.status(.refused(problem: problem))))
-        #expect(model.notice == "Room refused: \(problem).")
-        model.notice = nil
+        #expect(model.overlay == .roomRefused(problem: problem))
+        let screen = TourRenderer.render(model)
+        #expect(screen.find("wrong room password") != nil)
+        #expect(screen.find("TOUR_ROOM_PASSWORD") != nil)
+        _ = model.update(.key(.character("x")))
+        #expect(model.overlay == nil)
         _ = model.update(.room(.status(.refused(problem: problem))))
-        #expect(model.notice == nil)
+        #expect(model.overlay == nil)
+        // Behind a question of the tutorial's own, it waits as a notice.
+        model.overlay = .confirmQuit
+        _ = model.update(.room(.status(.connecting)))
+        _ = model.update(.room(.status(.refused(problem: problem))))
+        #expect(model.overlay == .confirmQuit)
+        #expect(model.notice == "Room refused: \(problem).")
     }
 
     @Test("Without a room the status line says nothing of one")

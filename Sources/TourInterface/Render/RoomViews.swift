@@ -105,6 +105,22 @@ extension Overlays {
         drawQuestion(rows, width: width, title: "Poll on stage: page \(poll.pageNumber)", glyphs: model.glyphs, into: &buffer)
     }
 
+    /// The room's refusal, whole, with how to join again; the tutorial goes on without the room meanwhile.
+    static func drawRoomRefused(_ problem: String, model: TourModel, into buffer: inout CellBuffer) {
+        let width = min(buffer.size.width - 4, 76)
+        let textWidth = width - 6
+        let name = model.room?.name ?? ""
+        var rows = ExerciseBlockView.wrapped([("The room did not let this tour in: ", CellStyle(bold: true)),
+                                              (problem + ".", CellStyle(foreground: .failure, bold: true))], width: textWidth)
+        rows.append(PageRow(cells: []))
+        rows += ExerciseBlockView.wrapped([("The tutorial goes on without the room; your progress is kept here as always. To join, quit and "
+                                            + "start tour --room again with the password the leader gives (typed when asked, or in "
+                                            + "TOUR_ROOM_PASSWORD)\(name.isEmpty ? "" : ", as \(name)").", .plain)], width: textWidth)
+        rows.append(PageRow(cells: []))
+        rows += ExerciseBlockView.wrapped([("Any key", ExerciseBlockView.keys), (" closes this.", .plain)], width: textWidth)
+        drawQuestion(rows, width: width, title: "Room refused", glyphs: model.glyphs, into: &buffer)
+    }
+
     /// What the learner's answer became: sent, waiting for the link, or not given yet.
     private static func answerLine(_ held: ParticipantPoll, status: RoomLinkStatus) -> [ExerciseBlockView.Segment] {
         let keys = held.poll.choices.map(\.key).filter { $0.count == 1 }

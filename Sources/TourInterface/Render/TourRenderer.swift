@@ -37,6 +37,7 @@ public enum TourRenderer {
         case .predict(let index): Overlays.drawPrediction(model, page: index, into: &buffer)
         case .solution(let index): Overlays.drawSolution(model, page: index, into: &buffer)
         case .roomPoll: Overlays.drawRoomPoll(model, into: &buffer)
+        case .roomRefused(let problem): Overlays.drawRoomRefused(problem, model: model, into: &buffer)
         case nil: break
         }
     }

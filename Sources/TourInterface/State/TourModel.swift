@@ -34,6 +34,8 @@ public enum Overlay: Equatable, Sendable {
     /// The poll on stage (`ParticipantRoom.poll`), over whatever page is shown: a choice's key answers it, Esc puts
     /// it away and `R` brings it back.
     case roomPoll
+    /// The room refused this tour (a wrong password): why, whole, and how to join again; any key closes it.
+    case roomRefused(problem: String)
 }
 
 /// The whole state of the interface. `update` changes it, `render` draws it; neither does anything else.

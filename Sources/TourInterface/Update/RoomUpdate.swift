@@ -18,9 +18,13 @@ extension TourModel {
             } else {
                 room?.status = status
             }
-            // The status line has room for "refused" and little more; the reason, which says what to do, is said whole.
+            // The status line has room for "refused" and little more: the reason, which says what to do, is said whole
+            // over the page, once (unless a question of the tutorial's own is open: then in a notice).
             if case .refused(let problem) = status, before != status {
-                notice = "Room refused: \(problem)."
+                switch overlay {
+                case .confirmQuit, .confirmReset: notice = "Room refused: \(problem)."
+                default: overlay = .roomRefused(problem: problem)
+                }
             }
             return []
         case .heard(let event):
@@ -57,7 +61,7 @@ extension TourModel {
     /// Shows the poll over the page, or, while a question of the tutorial's own waits for y or n, says where it is.
     private mutating func showRoomPoll() {
         switch overlay {
-        case .confirmQuit, .confirmReset:
+        case .confirmQuit, .confirmReset, .roomRefused:
             notice = "A poll is open on stage: R shows it once this question is answered."
         case .help, .predict, .solution, .roomPoll, nil:
             overlay = .roomPoll

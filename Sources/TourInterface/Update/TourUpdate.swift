@@ -86,6 +86,9 @@ extension TourModel {
             return handleSolution(key, page: index)
         case .roomPoll:
             return handleRoomPoll(key)
+        case .roomRefused:
+            self.overlay = nil
+            return []
         case .confirmQuit, .confirmReset:
             // Any other key leaves the question open.
             guard let yes = Self.answer(key) else { return [] }
