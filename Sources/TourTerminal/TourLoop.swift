@@ -56,6 +56,12 @@ final class TourLoop: @unchecked Sendable {
     /// The room the tutorial sits in, if any: opened at `start`, left at quitting.
     private let seat: RoomSeat?
     private var participantLink: (any ParticipantLinking)?
+    /// In a room, a look every `progressLookInterval` at the progress file for writes by other commands (`tour check`
+    /// in another terminal): what they record reaches the room too.
+    private var progressLook: ClockWake?
+    /// The progress file's change time as last read or written here; only `progressQueue` touches it.
+    private nonisolated(unsafe) var progressSeen: timespec?
+    static let progressLookInterval: UInt64 = 2_000_000_000
     private var leaderLink: (any LeaderLinking)?
 
     init(screen: any Screen, keys: any TerminalInputSource, model: TourModel, packageRoot: URL, editor: EditorHandoff,
@@ -118,15 +124,35 @@ final class TourLoop: @unchecked Sendable {
         case .participant(_, let open)?:
             participantLink = open(status, heard)
             guard let progress else { return }
-            progressQueue.async { [unowned self] in
-                guard let reading = try? progress.read() else { return }
-                queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) }
+            progressQueue.async { [unowned self] in publishIfChanged(progress, force: true) }
+            progressLook = clock.repeating(every: Self.progressLookInterval, on: progressQueue) { [unowned self] in
+                publishIfChanged(progress, force: false)
             }
         case .leader(_, let open)?:
             leaderLink = open(status, heard)
         case nil:
             break
         }
+    }
+
+    /// On `progressQueue`: reads the progress file and hands the record to the room when the file changed since it was
+    /// last read or written here (a `stat`, every two seconds, while in a room), or when `force`d.
+    private func publishIfChanged(_ progress: ProgressStore, force: Bool) {
+        let changed = Self.changeTime(of: progress.file)
+        guard force || changed.map({ !Self.same($0, progressSeen) }) ?? false else { return }
+        progressSeen = changed
+        guard let reading = try? progress.read() else { return }
+        queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) }
+    }
+
+    /// The file's status change time, or nil when it cannot be read: a rename over it (how the store writes) changes it.
+    private static func changeTime(of file: URL) -> timespec? {
+        var status = stat()
+        return stat(file.path, &status) == 0 ? status.st_ctim : nil
+    }
+
+    private static func same(_ time: timespec, _ other: timespec?) -> Bool {
+        other.map { $0.tv_sec == time.tv_sec && $0.tv_nsec == time.tv_nsec } ?? false
     }
 
     /// Ends curses mode from outside the queue (a signal handler), waiting briefly for a frame being drawn.
@@ -209,6 +235,7 @@ final class TourLoop: @unchecked Sendable {
                 exercises.stopAll()
                 for run in runs.values { run.stop() }
                 notes?.close()
+                progressLook?.cancel()
                 participantLink?.leave()
                 // A poll left retained would be asked of whoever joins later.
                 leaderLink?.closePoll()
@@ -337,7 +364,10 @@ final class TourLoop: @unchecked Sendable {
             do {
                 let reading = try progress.record(event)
                 problem = reading.setAside?.briefMessage
-                if inRoom { queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) } }
+                if inRoom {
+                    progressSeen = Self.changeTime(of: progress.file)
+                    queue.async { [unowned self] in handle(.room(.progressWritten(reading.record)), drawNow: false) }
+                }
             } catch {
                 problem = "Progress not recorded: \(error)"
             }

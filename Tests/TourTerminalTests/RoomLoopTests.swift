@@ -33,6 +33,32 @@ struct RoomLoopTests {
         #expect(published.progress.pages["operation"]?.runs == 1)
     }
 
+    @Test("Progress another command writes (tour check in another terminal) reaches the room at the next look at the file")
+    func progressWrittenElsewherePublished() async throws {
+        let folder = try ProgressFolders.scratchFolder()
+        let store = try ProgressFolders.store(in: folder)
+        _ = try store.record(.opened(page: "queue"))
+        let link = FakeParticipantLink()
+        var publications = link.publications.makeAsyncIterator()
+        let harness = try LoopHarness(room: link.seat, progress: store) { $0.room = ParticipantRoom(name: "ana") }
+        await harness.start()
+        // At start: the file as it is, then the page opened at launch, written here.
+        var published = try await link.nextPublication(&publications)
+        while published.progress.pages["operation"]?.opens != 1 { published = try await link.nextPublication(&publications) }
+
+        let elsewhere = ProgressStore(file: store.file)
+        _ = try elsewhere.record(.checked(page: "queue", exercise: "preview-first", passed: false, firstFailure: "not yet"))
+        await harness.clock.advance(by: TourLoop.progressLookInterval)
+        published = try await link.nextPublication(&publications)
+        #expect(published.progress == (try store.read().record))
+        #expect(published.progress.pages["queue"]?.attempts["preview-first"]?.failedChecks == 1)
+        // Nothing new: the next look publishes nothing.
+        let count = link.noted.withLock { $0.published.count }
+        await harness.clock.advance(by: TourLoop.progressLookInterval)
+        await harness.loop.settled()
+        #expect(link.noted.withLock { $0.published.count } == count)
+    }
+
     @Test("The link's state reaches the status line; a poll heard shows, its answer goes to the link; q leaves the room")
     func statusPollAndLeave() async throws {
         let link = FakeParticipantLink()
