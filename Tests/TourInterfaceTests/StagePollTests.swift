@@ -57,6 +57,29 @@ struct StagePollTests {
         #expect(try Self.ask(&model).id == "4242-1-2")
     }
 
+    @Test("A talk's run step asks the room first, as r does, and waits for a key; the key runs the page")
+    func aScriptsRunStepAsksFirst() throws {
+        var model = try FixtureExercises.model()
+        let catalog = try FixturePages.catalog()
+        let playback = try #require(TalkPlayback(try TalkScript.parse("page 1\nrun\nwait\n")) { name in
+            catalog.page(named: name).flatMap { catalog.pages.firstIndex(of: $0) }
+        })
+        model.startPresenting(playback: playback)
+        model.stageRoom = StageRoom(session: "4242-1")
+        _ = model.update(.room(.status(.connected)))
+        let started = model.update(.tick(now: PresenterFixtures.start))
+        let asked = started.compactMap { effect -> RoomPoll? in if case .askRoom(let poll) = effect { poll } else { nil } }
+        #expect(asked.map(\.question) == [FixtureExercises.prediction.question])
+        #expect(started.allSatisfy { $0.runOrder == nil }, "asking runs nothing")
+        #expect(model.presenter?.playback?.waiting == .key)
+
+        Self.answerAB(&model, poll: try #require(asked.first).id)
+        let ran = model.update(.key(.character(" ")))
+        #expect(ran.contains { $0.runOrder != nil }, "the key runs the page: \(ran)")
+        #expect(!ran.contains { if case .askRoom = $0 { true } else { false } })
+        #expect(model.stageRoom?.poll?.counts == ["a": 1, "b": 2])
+    }
+
     @Test("Answers are counted live: the latest per participant, only this poll's, only its choices")
     func answersCounted() throws {
         var model = try Self.model()

@@ -84,8 +84,15 @@ extension TourModel {
             currentPage.chosenKnobValues[name] = value
             showCaption(before.map { "\(name) \($0) \(glyphs.arrow) \(value)" } ?? "\(name) = \(value)")
         case .run:
+            // With a room, a page's prediction is asked first, as `r` asks it: the script waits for a key while the
+            // answers come in, then takes this step again, which runs the page.
+            if stageRoom != nil, currentPage.exercise?.prediction != nil, stageRoom?.poll?.page != current {
+                presenter?.playback?.next -= 1
+                presenter?.playback?.waiting = .key
+                return runOnStage()
+            }
             let runID = nextRunID
-            let effects = run()
+            let effects = runOnStage()
             presenter?.playback?.waiting = .run(page: current, fromRunID: runID)
             return effects
         case .wait:
