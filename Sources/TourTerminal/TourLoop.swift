@@ -384,7 +384,8 @@ final class TourLoop: @unchecked Sendable {
 
     /// Lends the terminal to the level's game, and takes everything back after, as the tutorial was.
     private func play(_ level: String) {
-        if let problem = lendTerminal({ workers.playLevel(level) }) { perform(model.update(.notice(problem))) }
+        let problem = lendTerminal { workers.playLevel(level) }
+        perform(model.update(.levelPlayed(problem: problem)))
     }
 
     /// Runs `body`, which has the terminal, with stdin left to it; then draws everything again.

@@ -1,3 +1,4 @@
+import Presenting
 import Testing
 @testable import TourInterface
 import TourTestSupport
@@ -33,7 +34,18 @@ struct LevelKeyTests {
         model.showLevels([("lost-update", 1)])
         model.press(.character("P"))
         #expect(model.presenter != nil)
-        #expect(model.update(.key(.character("B"))) == [.playLevel("lost-update")])
-        #expect(model.presenter != nil, "back from the game, the talk goes on where it was")
+        // `tour notes` hears which level has the screen before the game takes the terminal, and the loop with it.
+        let effects = model.update(.key(.character("B")))
+        #expect(effects.last == .playLevel("lost-update"))
+        let told = effects.compactMap { effect -> PresenterSnapshot? in if case .publishPresenterSnapshot(let snapshot) = effect { snapshot } else { nil } }
+        #expect(told.count == 1)
+        #expect(told.first?.notes.first?.hasPrefix("On the screen now: level lost-update") == true)
+        // The game's end: the notes are the page's again, and the talk goes on where it was.
+        let back = model.update(.levelPlayed(problem: nil))
+        #expect(back.contains { if case .publishPresenterSnapshot(let snapshot) = $0 { !snapshot.notes.contains { $0.hasPrefix("On the screen now") } } else { false } })
+        #expect(model.presenter != nil)
+        #expect(model.notice == nil)
+        _ = model.update(.levelPlayed(problem: "the level would not start"))
+        #expect(model.notice == "the level would not start")
     }
 }

@@ -24,6 +24,9 @@ public struct PresenterState: Sendable {
     var revealedFrom: Int?
     /// The talk's script being played, if the presenter was opened with one.
     public var playback: TalkPlayback?
+    /// The level being played on stage (`B`), while its game has the terminal: `tour notes` says so, since the
+    /// presenter's screen is the game's until it ends.
+    var levelOnStage: String?
     /// The snapshot last handed to `tour notes`, so the same one is not sent again.
     var published: PresenterSnapshot?
 

@@ -24,6 +24,8 @@ public enum TourEvent: Sendable {
     /// Something the interface should tell the learner or speaker on its status line (a channel that could not
     /// open, say): the message is shown as it is.
     case notice(String)
+    /// The game of a level `B` started has ended and given the terminal back; `problem` when it could not start.
+    case levelPlayed(problem: String?)
     /// Checks, the exercise file and the reference solution (see `Exercises.swift`).
     case exercise(ExerciseEvent)
     /// The timeline's picture and trace that `S` asked for were written, or could not be.

@@ -130,7 +130,10 @@ public struct TourModel: Sendable {
         }
         let level = levels[currentPage.nextLevel % levels.count]
         currentPage.nextLevel = (currentPage.nextLevel + 1) % levels.count
-        return [.playLevel(level)]
+        guard presenter != nil else { return [.playLevel(level)] }
+        // The game takes the terminal until it ends, and the loop with it: `tour notes` is told first.
+        presenter?.levelOnStage = level
+        return publishPresenterSnapshot() + [.playLevel(level)]
     }
 
     public var currentPage: PageState {

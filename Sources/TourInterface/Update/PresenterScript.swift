@@ -130,7 +130,8 @@ extension TourModel {
             page: currentPage.page.number, pageTitle: currentPage.page.title, block: max(0, index), blockCount: blocks.count,
             current: blocks.indices.contains(index) ? blocks[index].plainText : "",
             next: blocks.indices.contains(shown) ? blocks[shown].plainText : nil,
-            notes: notesOfRevealedBlocks(blocks, through: index) + (presenter.playback?.notes ?? []),
+            notes: (presenter.levelOnStage.map { ["On the screen now: level \($0), played by the digits; q in the game comes back to this page."] } ?? [])
+                + notesOfRevealedBlocks(blocks, through: index) + (presenter.playback?.notes ?? []),
             elapsedSeconds: elapsed, upcomingKnobChanges: upcomingKnobChanges, pauseSecondsLeft: pauseSecondsLeft,
             plannedSeconds: presenter.playback.map(\.plannedSecondsSoFar),
             poll: stageRoom?.poll.map { RoomViews.tally($0.poll, counts: $0.poll.outcome?.counts ?? $0.counts) })

@@ -62,6 +62,10 @@ extension TourModel {
         case .progressProblem(let message), .notice(let message):
             notice = message
             return []
+        case .levelPlayed(let problem):
+            presenter?.levelOnStage = nil
+            if let problem { notice = problem }
+            return []
         case .picturesSaved(.saved(let picture, let trace)):
             notice = "Timeline drawn in \(picture) (open it in a browser); trace for ui.perfetto.dev in \(trace)"
             return []
