@@ -405,4 +405,7 @@ part("startup") { startToFirstOutput(product: "Lesson01Operation") }
 part("liveframes") { liveFrameCost() }
 part("launch") { launchGoals() }
 part("sampler") { samplerCost() }
-part("room") { roomLatency() }
+part("room") {
+    roomLatency()
+    roomDashboardLatency()
+}
