@@ -4,14 +4,17 @@ import RoomProtocol
 import Synchronization
 import TourCore
 
-/// The rooms `tour` joins and hosts over MQTT: the participant's and presenter's links (`RoomLinkOpening`) and
-/// `tour room`'s broker with its leader's link (`RoomHosting`). What they keep on this laptop (the participant id, the
+/// The rooms `tour` joins and hosts over MQTT: the participant's and presenter's links, with what a seat needs
+/// first (this laptop's participant id, the leader's saved password), and `tour room`'s broker with its leader's link
+/// (`RoomHosting`, which the dashboard's tests fake). What they keep on this laptop (the participant id, the
 /// room a `tour room` here started) lives beside `progress.json`.
-public struct MQTTRooms: RoomLinkOpening, RoomHosting {
+public struct MQTTRooms: RoomHosting {
     public init() {}
 
     // MARK: Joining
 
+    /// This laptop's participant id: made once and kept beside `progress.json`, so a participant keeps their row on the
+    /// dashboard across restarts. A problem (a state folder that cannot be written) is said in words.
     public func participantID(environment: [String: String]) -> Result<ParticipantID, RoomInputError> {
         guard let store = ProgressStore(environment: environment) else {
             return .failure(RoomInputError("cannot tell where to keep this laptop's participant id: set XDG_STATE_HOME or HOME to an absolute folder"))
@@ -33,7 +36,9 @@ public struct MQTTRooms: RoomLinkOpening, RoomHosting {
         return passwords.leader
     }
 
-    public func openParticipantLink(address: RoomAddress, credentials: RoomCredentials, participant: ParticipantID, name: String,
+    /// Joins the room at `address` as `participant`; connects in the background and reports how the link stands
+    /// through `status` and what it hears (the poll on stage) through `heard`, on the link's own threads.
+    public func openParticipantLink(address: RoomAddress, credentials: RoomCredentials, participant: ParticipantID,
                                     status: @escaping @Sendable (RoomLinkStatus) -> Void,
                                     heard: @escaping @Sendable (RoomEvent) -> Void) -> any ParticipantLinking {
         ParticipantLink(address: address, password: credentials.password, participant: participant) { update in
@@ -41,6 +46,8 @@ public struct MQTTRooms: RoomLinkOpening, RoomHosting {
         }
     }
 
+    /// Opens the leader's link to the room at `address`, for the presenter's polls: it hears the participants' answers
+    /// (and whatever else the leader's subscriptions carry) through `heard`, on the link's own threads.
     public func openLeaderLink(address: RoomAddress, credentials: RoomCredentials,
                                status: @escaping @Sendable (RoomLinkStatus) -> Void,
                                heard: @escaping @Sendable (RoomEvent) -> Void) -> any LeaderLinking {

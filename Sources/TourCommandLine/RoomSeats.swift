@@ -23,7 +23,7 @@ extension CommandDispatch {
         case .failure(let problem): fail("cannot join the room \(join.address): \(problem.description)", status: .couldNotStart)
         }
         return .participant(name: join.name) { status, heard in
-            rooms.openParticipantLink(address: join.address, credentials: join.credentials, participant: participant, name: join.name,
+            rooms.openParticipantLink(address: join.address, credentials: join.credentials, participant: participant,
                                       status: status, heard: heard)
         }
     }

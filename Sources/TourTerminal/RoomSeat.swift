@@ -1,8 +1,8 @@
 import RoomProtocol
 
 /// How the tutorial sits in a room, if it does: the loop opens the link when it starts, with handlers that bring what
-/// the link reports onto its queue, and leaves the room when it quits. `tour` opens the links its `RoomLinkOpening`
-/// makes; the loop's tests open fakes.
+/// the link reports onto its queue, and leaves the room when it quits. `tour` opens the MQTT links (`MQTTRooms`);
+/// the loop's tests open fakes.
 public enum RoomSeat: Sendable {
     /// Reports from a link, on the link's threads: how it stands, and what it heard.
     public typealias StatusHandler = @Sendable (RoomLinkStatus) -> Void
