@@ -9,7 +9,12 @@ import TourCore
 /// (`RoomHosting`, which the dashboard's tests fake). What they keep on this laptop (the participant id, the
 /// room a `tour room` here started) lives beside `progress.json`.
 public struct MQTTRooms: RoomHosting {
-    public init() {}
+    /// Where tour's state folder is (`XDG_STATE_HOME`, `HOME`) and `TOUR_ROOM_PASSWORD`.
+    let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
 
     // MARK: Joining
 
@@ -66,11 +71,12 @@ public struct MQTTRooms: RoomHosting {
 
     // MARK: Hosting
 
-    /// For `.start`, mosquitto on every interface with fresh passwords, its connection saved for `tour present
-    /// --room` here; for `.use`, the running broker, as `leader` with `TOUR_ROOM_PASSWORD`, else the password a
-    /// `tour room` here saved for it, else none (a broker that lets anyone in).
+    /// For `.start`, mosquitto on every interface, its connection saved for `tour present --room` here: with fresh
+    /// passwords, or, when the last `tour room` on this laptop ended without being quit (a closed laptop, a crash),
+    /// with its passwords and, unless `--port` says otherwise, its port, so its participants' tours, which keep
+    /// trying, get back in by themselves. For `.use`, the running broker, as `leader` with `TOUR_ROOM_PASSWORD`, else
+    /// the password a `tour room` here saved for it, else none (a broker that lets anyone in).
     public func open(_ request: RoomRequest, hear: @escaping @Sendable (RoomFeed) -> Void) throws(RoomInputError) -> OpenedRoom {
-        let environment = ProcessInfo.processInfo.environment
         let feed: @Sendable (RoomLinkUpdate) -> Void = { update in
             switch update {
             case .status(let status): hear(.status(status))
@@ -81,7 +87,16 @@ public struct MQTTRooms: RoomHosting {
         switch request {
         case .start(let port):
             let connectionFile = ProgressStore(environment: environment).map { RoomConnection.file(beside: $0.file) }
-            let broker = try MosquittoBroker.start(port: port, passwords: .generated(), connectionFile: connectionFile, environment: environment)
+            let ended = connectionFile.flatMap(RoomConnection.ended(in:))
+            let broker: MosquittoBroker
+            if let ended, port == nil || port == ended.port,
+               let resumed = try? MosquittoBroker.start(port: ended.port, passwords: ended.passwords, connectionFile: connectionFile,
+                                                        environment: environment) {
+                broker = resumed
+                hear(.notice("the room the last tour room here ran is open again: the same port and password, so its participants come back by themselves"))
+            } else {
+                broker = try MosquittoBroker.start(port: port, passwords: .generated(), connectionFile: connectionFile, environment: environment)
+            }
             let link = LeaderLink(address: broker.localAddress, password: broker.passwords.leader, handler: feed)
             broker.restartWhenItEnds { hear(.notice($0)) }
             let address = RoomAddress(host: Self.networkAddresses().first ?? broker.localAddress.host, port: broker.port)

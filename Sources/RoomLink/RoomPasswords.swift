@@ -55,6 +55,17 @@ public struct RoomConnection: Codable, Sendable, Equatable {
         try AtomicFile.write(try JSONEncoder().encode(self), to: file.path, mode: 0o600)
     }
 
+    /// The room a `tour room` on this laptop ran and that has ended (its owner's process is gone), so a new
+    /// `tour room` can take it up again: the same port and passwords, which its participants' tours keep trying.
+    /// Nil when there is none, or its `tour room` still runs.
+    public static func ended(in file: URL) -> (port: UInt16, passwords: RoomPasswords)? {
+        guard let data = FileManager.default.contents(atPath: file.path),
+              let connection = try? JSONDecoder().decode(RoomConnection.self, from: data),
+              let owner = connection.ownerPID, kill(owner, 0) != 0, errno == ESRCH,
+              case .success(let address) = RoomAddress.parse(connection.address) else { return nil }
+        return (address.port, connection.passwords)
+    }
+
     /// The room the file names, or what is wrong with it: absent (no room was started on this laptop), not a room's
     /// connection, or left by a `tour room` that has ended.
     public static func load(from file: URL) -> Result<(RoomAddress, RoomPasswords), RoomInputError> {

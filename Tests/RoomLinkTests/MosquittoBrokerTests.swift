@@ -141,3 +141,57 @@ import TourTestSupport
         #expect(documented == topics)
     }
 }
+
+/// `tour room` after a `tour room` on this laptop ended without being quit (a crash, a reboot): the room opens again on
+/// its port with its passwords, so the participants' tours, which keep trying, get back in by themselves.
+@Suite(.bodiesBelowTheRunner) struct RoomResumeTests {
+    /// The environment of a `tour` whose state folder is `state`.
+    static func environment(_ state: URL) -> [String: String] {
+        ["XDG_STATE_HOME": state.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    }
+
+    /// A port nothing listens on now: one a broker had and gave back.
+    static func freedPort() async throws -> UInt16 {
+        let broker = try await TestBroker.start()
+        let port = broker.port
+        await broker.stopped()
+        return port
+    }
+
+    @Test func aRoomWhoseTourRoomEndedOpensAgainWithItsPortAndPasswords() async throws {
+        let state = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = try #require(ProgressStore(environment: Self.environment(state)))
+        let port = try await Self.freedPort()
+        let passwords = RoomPasswords(room: "abcdefghjk", leader: "mnpqrstuvw")
+        try RoomConnection(address: RoomAddress(host: "127.0.0.1", port: port), passwords: passwords, ownerPID: try await endedProcess())
+            .save(to: RoomConnection.file(beside: store.file))
+
+        let feed = HeardEvents<RoomFeed>()
+        let rooms = MQTTRooms(environment: Self.environment(state))
+        let opened = try await awaitBlocking("room-resume") { try rooms.open(.start(port: nil)) { feed.record($0) } }
+        defer { opened.close() }
+        #expect(opened.address.port == port)
+        #expect(opened.password == passwords.room)
+        #expect(feed.all.contains { if case .notice(let text) = $0 { text.contains("open again") } else { false } })
+        // A participant with the room's old password gets in.
+        let heard = HeardEvents<RoomLinkUpdate>()
+        let participant = ParticipantLink(address: RoomAddress(host: "127.0.0.1", port: port), password: passwords.room,
+                                          participant: participantID(1)) { heard.record($0) }
+        defer { participant.leave() }
+        #expect(await heard.wait { $0.contains(.status(.connected)) })
+    }
+
+    @Test func aRoomWhoseTourRoomStillRunsIsNotTakenOver() async throws {
+        let state = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = try #require(ProgressStore(environment: Self.environment(state)))
+        let passwords = RoomPasswords(room: "abcdefghjk", leader: "mnpqrstuvw")
+        try RoomConnection(address: RoomAddress(host: "127.0.0.1", port: try await Self.freedPort()), passwords: passwords, ownerPID: getpid())
+            .save(to: RoomConnection.file(beside: store.file))
+        let rooms = MQTTRooms(environment: Self.environment(state))
+        let opened = try await awaitBlocking("room-fresh") { try rooms.open(.start(port: nil)) { _ in } }
+        defer { opened.close() }
+        #expect(opened.password != passwords.room)
+    }
+}
