@@ -138,8 +138,8 @@ import TourTestSupport
     }
 }
 
-/// A TCP listener on loopback that accepts one connection, sends `bytes` (garbage, or a CONNACK and then silence),
-/// and holds it open until the client hangs up.
+/// A TCP listener on loopback that sends each connection `bytes` (garbage, or a CONNACK and then silence), and holds
+/// it open until the client hangs up.
 final class ScriptedPeer: Sendable {
     let port: UInt16
     private let listener: Int32
@@ -158,14 +158,35 @@ final class ScriptedPeer: Sendable {
         }
         try #require(listening)
         port = UInt16(bigEndian: address.sin_port)
+        // Every connection is served, each on a thread of its own, until the peer is closed: its port was free a
+        // moment ago, so a client of another test, retrying a broker that had this port, may connect first, and the
+        // test's own client must not be left waiting behind it (its clock is a test's, so no timeout would end that).
         let thread = Thread {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            // Held open until the client hangs up, so only the client can end the connection.
-            var byte: UInt8 = 0
-            while read(connection, &byte, 1) > 0 {}
-            Glibc.close(connection)
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    return
+                }
+                let serving = Thread {
+                    var sent = 0
+                    while sent < bytes.count {
+                        let result = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                        if result < 0 && errno == EINTR { continue }
+                        guard result > 0 else { break }
+                        sent += result
+                    }
+                    // Held open until the client hangs up, so only the client can end the connection.
+                    var byte: UInt8 = 0
+                    while true {
+                        let result = read(connection, &byte, 1)
+                        if result < 0 && errno == EINTR { continue }
+                        if result <= 0 { break }
+                    }
+                    Glibc.close(connection)
+                }
+                serving.start()
+            }
         }
         thread.start()
     }
