@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import Foundation
 import Synchronization
+import TourCore
 
 /// Where a presenter and `tour notes` meet: a folder private to the user (mode 0700) under `$XDG_RUNTIME_DIR`, or
 /// `/tmp/tour-<uid>` when that is unset, with one Unix socket per presenter session, `presenter-<session>.sock`.
@@ -61,7 +62,7 @@ public enum NotesChannel {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { continue }
             // A session named by a pid whose process is gone left its socket behind when it was killed.
-            if let pid = Int32(session), kill(pid, 0) != 0, errno == ESRCH {
+            if let pid = Int32(session), processIsGone(pid) {
                 unlink(path)
                 continue
             }

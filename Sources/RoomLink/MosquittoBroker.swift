@@ -268,7 +268,7 @@ public final class MosquittoBroker: Sendable {
             let folder = "\(base)/\(name)"
             guard let owner = FileManager.default.contents(atPath: "\(folder)/owner"),
                   let pid = pid_t(String(decoding: owner, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                  pid != getpid(), Glibc.kill(pid, 0) != 0, errno == ESRCH else { continue }
+                  pid != getpid(), processIsGone(pid) else { continue }
             try? FileManager.default.removeItem(atPath: folder)
         }
     }

@@ -59,9 +59,7 @@ public struct RoomConnection: Codable, Sendable, Equatable {
     /// `tour room` can take it up again: the same port and passwords, which its participants' tours keep trying.
     /// Nil when there is none, or its `tour room` still runs.
     public static func ended(in file: URL) -> (port: UInt16, passwords: RoomPasswords)? {
-        guard let data = FileManager.default.contents(atPath: file.path),
-              let connection = try? JSONDecoder().decode(RoomConnection.self, from: data),
-              let owner = connection.ownerPID, kill(owner, 0) != 0, errno == ESRCH,
+        guard let connection = read(file), let owner = connection.ownerPID, processIsGone(owner),
               case .success(let address) = RoomAddress.parse(connection.address) else { return nil }
         return (address.port, connection.passwords)
     }
@@ -70,15 +68,20 @@ public struct RoomConnection: Codable, Sendable, Equatable {
     /// connection, or left by a `tour room` that has ended.
     public static func load(from file: URL) -> Result<(RoomAddress, RoomPasswords), RoomInputError> {
         let startOne = "start one with tour room, or give --room HOST:PORT"
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        guard FileManager.default.fileExists(atPath: file.path) else {
             return .failure(RoomInputError("no room was started on this laptop (\(file.path) is missing): \(startOne)"))
         }
-        guard let connection = try? JSONDecoder().decode(RoomConnection.self, from: data) else {
+        guard let connection = read(file) else {
             return .failure(RoomInputError("\(file.path) is not a room's connection (address and passwords): \(startOne)"))
         }
-        if let owner = connection.ownerPID, kill(owner, 0) != 0, errno == ESRCH {
+        if let owner = connection.ownerPID, processIsGone(owner) {
             return .failure(RoomInputError("the room started on this laptop is over (its tour room, pid \(owner), has ended): \(startOne)"))
         }
         return RoomAddress.parse(connection.address).map { ($0, connection.passwords) }
+    }
+
+    /// The connection `file` holds; nil when it is missing or holds none.
+    private static func read(_ file: URL) -> RoomConnection? {
+        FileManager.default.contents(atPath: file.path).flatMap { try? JSONDecoder().decode(RoomConnection.self, from: $0) }
     }
 }

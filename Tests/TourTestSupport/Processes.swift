@@ -2,11 +2,6 @@
 import Foundation
 import TourCore
 
-/// True once `pid` no longer exists, not even as a zombie.
-public func processIsGone(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == -1 && errno == ESRCH
-}
-
 /// True once `pid` has ended: gone, or a zombie that only its parent's wait still holds.
 public func processHasEnded(_ pid: pid_t) -> Bool {
     if processIsGone(pid) { return true }

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import Foundation
+import TourCore
 
 /// Where tests make the folders that take thousands of files: a copy of the package with its build folder
 /// (`ScratchPackage`), a small package that `swift build` builds (`DirectRebuildTests`).
@@ -43,7 +44,7 @@ public enum ScratchSpace {
     static func removeFoldersOfEndedProcesses(in root: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
+            if processIsGone(pid) {
                 try? FileManager.default.removeItem(atPath: "\(root)/\(name)")
             }
         }
