@@ -13,6 +13,19 @@ public enum RoomLinkStatus: Sendable, Equatable {
     case reconnecting(problem: String)
     /// The broker refused the link (a wrong password, say); it does not try again.
     case refused(problem: String)
+
+    /// The state in words, as the dashboard, the status line and the presenter say it: "connected as ana",
+    /// "reconnecting (connection refused)"; the reason, kept printable and cut to 120 characters, unless `withReason`
+    /// is false.
+    public func words(name: String? = nil, withReason: Bool = true) -> String {
+        func reason(_ problem: String) -> String { withReason ? " (\(RoomMessages.printableText(problem, limit: 120)))" : "" }
+        return switch self {
+        case .connecting: "connecting"
+        case .connected: name.map { "connected as \($0)" } ?? "connected"
+        case .reconnecting(let problem): "reconnecting" + reason(problem)
+        case .refused(let problem): "refused" + reason(problem)
+        }
+    }
 }
 
 /// The name and password a link connects with. Participants connect as `participant` with the room's password;

@@ -85,7 +85,7 @@ public enum RoomCommand {
             outcome.messages = ["the room's states were not all confirmed within \(Int(patience)) s; the snapshot holds those that came"]
             outcome.status = .endedOtherwise
         case (let status, false):
-            outcome.messages = ["could not reach the broker at \(opened.address) within \(Int(patience)) s (\(RoomBoard.describe(status)))"]
+            outcome.messages = ["could not reach the broker at \(opened.address) within \(Int(patience)) s (\(status.words()))"]
             outcome.status = .couldNotStart
             return outcome
         default:

@@ -130,7 +130,7 @@ enum PresenterView {
         var right = count > 0 ? "\(presenter.shownBlocks(onPage: model.current, of: count))/\(count)" : ""
         if page.isRunning { right += "  \(model.glyphs.running) running" }
         // With a room, whether it hears the presenter; why not is in the poll's box, where the speaker looks then.
-        if let stage = model.stageRoom { right += "  room " + RoomViews.statusWords(stage.status, withReason: false) }
+        if let stage = model.stageRoom { right += "  room " + stage.status.words(withReason: false) }
         right += "  " + clock
         let rightWidth = TextWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(foreground: .muted), clip: row)
@@ -221,7 +221,7 @@ enum PresenterView {
     /// how many had it. The link's state is in the title while it is not connected.
     private static func drawPoll(_ poll: StagePoll, status: RoomLinkStatus, in box: Rect, model: TourModel, into buffer: inout CellBuffer) {
         let counts = poll.poll.outcome?.counts ?? poll.counts
-        let room = status == .connected ? "" : " (room \(RoomViews.statusWords(status)))"
+        let room = status == .connected ? "" : " (room \(status.words()))"
         buffer.fill(box)
         buffer.drawBox(box, title: "Asked the room\(room)", focused: true, glyphs: model.glyphs)
         let inner = box.inside

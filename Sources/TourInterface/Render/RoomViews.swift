@@ -9,17 +9,7 @@ enum RoomViews {
     /// "room: connected as ana", "room: reconnecting (connection refused)": the status line's part, or nil outside a room.
     static func statusText(_ model: TourModel, withReason: Bool = true) -> String? {
         guard let room = model.room else { return nil }
-        return "room: " + statusWords(room.status, name: room.name, withReason: withReason)
-    }
-
-    /// The state in words, with why it is not connected unless `withReason` is false.
-    static func statusWords(_ status: RoomLinkStatus, name: String? = nil, withReason: Bool = true) -> String {
-        switch status {
-        case .connecting: "connecting"
-        case .connected: name.map { "connected as \($0)" } ?? "connected"
-        case .reconnecting(let problem): withReason ? "reconnecting (\(problem))" : "reconnecting"
-        case .refused(let problem): withReason ? "refused (\(problem))" : "refused"
-        }
+        return "room: " + room.status.words(name: room.name, withReason: withReason)
     }
 
     static func statusColor(_ status: RoomLinkStatus) -> PaletteColor {
@@ -129,7 +119,7 @@ extension Overlays {
                     (" puts the poll away, ", .plain), ("R", ExerciseBlockView.keys), (" brings it back.", .plain)]
         }
         guard held.answerSent else {
-            return [("Your answer (\(answer)) was not sent: the room was not connected (now \(RoomViews.statusWords(status))). ",
+            return [("Your answer (\(answer)) was not sent: the room was not connected (now \(status.words())). ",
                      CellStyle(foreground: .warning, bold: true)),
                     ("Press it again once it is.", .plain)]
         }

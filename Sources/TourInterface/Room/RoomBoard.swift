@@ -136,7 +136,7 @@ public struct RoomBoard: Sendable {
         guard status != self.status else { return [] }
         self.status = status
         now = max(now, time)
-        let happenings = [RoomHappening(time: time, participant: nil, text: "link " + RoomBoard.describe(status))]
+        let happenings = [RoomHappening(time: time, participant: nil, text: "link " + status.words())]
         remember(happenings)
         return happenings
     }
@@ -167,16 +167,6 @@ public struct RoomBoard: Sendable {
         default: break
         }
         return nil
-    }
-
-    /// The link's status in words.
-    public static func describe(_ status: RoomLinkStatus) -> String {
-        switch status {
-        case .connecting: "connecting"
-        case .connected: "connected"
-        case .reconnecting(let problem): "reconnecting (\(RoomMessages.printableText(problem, limit: 120)))"
-        case .refused(let problem): "refused (\(RoomMessages.printableText(problem, limit: 120)))"
-        }
     }
 
     // MARK: - Inside

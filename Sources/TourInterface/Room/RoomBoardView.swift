@@ -29,7 +29,7 @@ public enum RoomBoardView {
         let address = board.address.map { "Room \($0)" } ?? "Room (starting its broker)"
         let counts = "\(board.present) here, \(board.left.count) left" + (board.untrackedMessages > 0
             ? ", \(board.untrackedMessages) message\(board.untrackedMessages == 1 ? "" : "s") from participants beyond \(RoomBoard.participantLimit) ignored" : "")
-        line("\(address)  \(glyphs.bullet) \(RoomBoard.describe(board.status))  \(glyphs.bullet) \(counts)",
+        line("\(address)  \(glyphs.bullet) \(board.status.words())  \(glyphs.bullet) \(counts)",
              style: CellStyle(foreground: board.status == .connected ? .heading : .warning, bold: true))
         if let join = board.joinCommand {
             // The password on the same line when it fits, else on its own: never cut.

@@ -46,7 +46,7 @@ public struct RoomSnapshot: Codable, Equatable, Sendable {
 
     public init(_ board: RoomBoard) {
         room = board.address?.description
-        link = RoomBoard.describe(board.status)
+        link = board.status.words()
         takenAt = board.now
         participants = board.order.compactMap { board.participants[$0] }.map { participant in
             let standing = participant.standing
