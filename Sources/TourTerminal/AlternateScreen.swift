@@ -52,6 +52,46 @@ enum AlternateScreen {
         return resize
     }
 
+    /// What reading the keyboard gave: keys, or the end of its input (the terminal closed).
+    enum KeyInput {
+        case keys([Key])
+        case closed
+    }
+
+    /// Reads the keys as they come, on the main queue, and hands them to `handle`; the source is the caller's to keep.
+    /// The keys are raw (`enter` turns signals off), so Ctrl-C and Ctrl-D come as `q`, which quits every screen drawn
+    /// this way. A read that fails (interrupted, or nothing to read after all) is waited out.
+    static func onKeys(_ handle: @escaping (KeyInput) -> Void) -> DispatchSourceRead {
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = read(STDIN_FILENO, &bytes, bytes.count)
+            if count == 0 { return handle(.closed) }
+            guard count > 0 else { return }
+            handle(.keys(keys(in: Array(bytes[0..<count]))))
+        }
+        source.resume()
+        return source
+    }
+
+    /// The keys in raw input: the arrows and Page Up/Down by their escape sequences, Ctrl-C and Ctrl-D as `q`, any
+    /// other character as itself.
+    static func keys(in bytes: [UInt8]) -> [Key] {
+        let sequences: [(String, Key)] = [("\u{1B}[A", .up), ("\u{1B}[B", .down), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown)]
+        var rest = Substring(String(decoding: bytes, as: UTF8.self))
+        var keys: [Key] = []
+        while let first = rest.first {
+            if let (sequence, key) = sequences.first(where: { rest.hasPrefix($0.0) }) {
+                keys.append(key)
+                rest = rest.dropFirst(sequence.count)
+            } else {
+                keys.append(first == "\u{03}" || first == "\u{04}" ? .character("q") : .character(first))
+                rest = rest.dropFirst()
+            }
+        }
+        return keys
+    }
+
     static func write(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { buffer in

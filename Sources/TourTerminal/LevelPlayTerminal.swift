@@ -64,9 +64,7 @@ public enum LevelPlayTerminal {
         func start() {
             AlternateScreen.enter()
             let resize = AlternateScreen.onResize(of: screen) { [self] in draw() }
-            let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-            keys.setEventHandler { [self] in readKeys() }
-            keys.resume()
+            let keys = AlternateScreen.onKeys { [self] input in take(input) }
             sources = [resize, keys]
             draw()
             carryOut(.replay(firstSteps))
@@ -76,13 +74,10 @@ public enum LevelPlayTerminal {
             screen.draw(LevelBoardView.render(board, size: screen.size, glyphs: glyphs))
         }
 
-        private func readKeys() {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(STDIN_FILENO, &bytes, bytes.count)
-            guard count > 0 else { return end() }
-            for byte in bytes[0..<count] {
-                // Ctrl-C and Ctrl-D end the game as q does: the keys come raw.
-                let key = Key.character(byte == 0x03 || byte == 0x04 ? "q" : Character(Unicode.Scalar(byte)))
+        /// Ctrl-C and Ctrl-D end the game as q does (`AlternateScreen.onKeys`), and so does the end of input.
+        private func take(_ input: AlternateScreen.KeyInput) {
+            guard case .keys(let keys) = input else { return end() }
+            for key in keys {
                 if let command = board.press(key) { carryOut(command) }
             }
             draw()

@@ -92,10 +92,7 @@ public enum NotesTerminal {
             }
             sources.append(AlternateScreen.onResize(of: screen) { [self] in draw() })
             if onTerminal {
-                let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-                keys.setEventHandler { [self] in readKeys() }
-                keys.resume()
-                sources.append(keys)
+                sources.append(AlternateScreen.onKeys { [self] input in take(input) })
             }
             let clock = DispatchSource.makeTimerSource(queue: .main)
             clock.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(50))
@@ -138,16 +135,15 @@ public enum NotesTerminal {
             }
         }
 
-        private func readKeys() {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(STDIN_FILENO, &bytes, bytes.count)
-            guard count > 0 else {
-                if count == 0 { end("The terminal closed; notes ended.", status: 0) }
-                return
-            }
-            // q, Q, Ctrl-C or Ctrl-D.
-            if bytes[0..<count].contains(where: { [0x71, 0x51, 0x03, 0x04].contains($0) }) {
-                end("Notes ended; the presenter (session \(state.session)) goes on.", status: 0)
+        /// q, Q, Ctrl-C or Ctrl-D ends the notes, as the terminal closing does.
+        private func take(_ input: AlternateScreen.KeyInput) {
+            switch input {
+            case .closed:
+                end("The terminal closed; notes ended.", status: 0)
+            case .keys(let keys):
+                if keys.contains(.character("q")) || keys.contains(.character("Q")) {
+                    end("Notes ended; the presenter (session \(state.session)) goes on.", status: 0)
+                }
             }
         }
 

@@ -51,9 +51,7 @@ public enum RoomTerminal {
             board.password = room.password
             AlternateScreen.enter()
             let resize = AlternateScreen.onResize(of: screen) { [self] in draw() }
-            let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-            keys.setEventHandler { [self] in readKeys() }
-            keys.resume()
+            let keys = AlternateScreen.onKeys { [self] input in take(input) }
             let frames = DispatchSource.makeTimerSource(queue: .main)
             frames.schedule(deadline: .now(), repeating: .milliseconds(100), leeway: .milliseconds(20))
             frames.setEventHandler { [self] in if stale { draw() } }
@@ -91,22 +89,13 @@ public enum RoomTerminal {
             screen.draw(RoomBoardView.render(board, size: screen.size, glyphs: glyphs))
         }
 
-        private func readKeys() {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(STDIN_FILENO, &bytes, bytes.count)
-            guard count > 0 else { return end() }
-            for key in Self.keys(in: Array(bytes[0..<count])) {
+        /// q (Ctrl-C, Ctrl-D) quits, the arrows and Page Up/Down scroll; the end of input quits too.
+        private func take(_ input: AlternateScreen.KeyInput) {
+            guard case .keys(let keys) = input else { return end() }
+            for key in keys {
                 if board.press(key, rowsShown: max(screen.size.height - 12, 1)) == .quit { return end() }
             }
             draw()
-        }
-
-        /// The keys in raw input: q, Ctrl-C and Ctrl-D quit; the arrows and Page Up/Down scroll.
-        static func keys(in bytes: [UInt8]) -> [Key] {
-            let text = String(decoding: bytes, as: UTF8.self)
-            let sequences: [(String, Key)] = [("\u{1B}[A", .up), ("\u{1B}[B", .down), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown)]
-            if let sequence = sequences.first(where: { text.hasPrefix($0.0) }) { return [sequence.1] }
-            return text.map { $0 == "\u{03}" || $0 == "\u{04}" ? .character("q") : .character($0) }
         }
 
         private func end() {
