@@ -16,15 +16,36 @@ func roomLatency() {
     roomLatency(busy: true)
 }
 
-func roomLatency(busy: Bool, participants count: Int = 100, events: Int = 400) {
+/// A broker started as `tour room` starts one, on loopback, and `count` participants connected to it, ids
+/// `<prefix>-0`…; nil, said, when either cannot be had. The caller stops the broker and lets the links leave.
+func benchmarkRoom(participants count: Int, prefix: String) -> (broker: MosquittoBroker, links: [ParticipantLink])? {
     let broker: MosquittoBroker
     do {
         broker = try MosquittoBroker.start(listenHost: "127.0.0.1")
     } catch {
         Swift.print("room: \(error)")
-        return
+        return nil
     }
+    let connected = DispatchSemaphore(value: 0)
+    let links = (0..<count).map { number in
+        ParticipantLink(address: broker.localAddress, password: broker.passwords.room,
+                        participant: ParticipantID("\(prefix)-\(number)")!) { update in
+            if update == .status(.connected) { connected.signal() }
+        }
+    }
+    for _ in links where connected.wait(timeout: .now() + 60) != .success {
+        Swift.print("room: not every participant connected within 60 s")
+        links.forEach { $0.leave() }
+        broker.stop()
+        return nil
+    }
+    return (broker, links)
+}
+
+func roomLatency(busy: Bool, participants count: Int = 100, events: Int = 400) {
+    guard let (broker, links) = benchmarkRoom(participants: count, prefix: "tour-bench") else { return }
     defer { broker.stop() }
+    defer { links.forEach { $0.leave() } }
     let heard = DispatchSemaphore(value: 0)
     /// The name the benchmark waits for, and when it was published.
     let awaited = Mutex<(name: String, publishedAt: UInt64)?>(nil)
@@ -41,20 +62,6 @@ func roomLatency(busy: Bool, participants count: Int = 100, events: Int = 400) {
         if matched { heard.signal() }
     }
     defer { leader.leave() }
-    let connected = DispatchSemaphore(value: 0)
-    let links = (0..<count).map { number in
-        ParticipantLink(address: broker.localAddress, password: broker.passwords.room,
-                        participant: ParticipantID("tour-bench-\(number)")!) { update in
-            if update == .status(.connected) { connected.signal() }
-        }
-    }
-    defer { links.forEach { $0.leave() } }
-    for _ in links {
-        guard connected.wait(timeout: .now() + 60) == .success else {
-            Swift.print("room: not every participant connected within 60 s")
-            return
-        }
-    }
     let measuredParticipants = count / 2
     // Dispatch traps on releasing a timer never resumed: the quiet room makes none.
     let background = busy ? DispatchSource.makeTimerSource(queue: DispatchQueue(label: "room-bench-background")) : nil
@@ -94,16 +101,16 @@ func roomLatency(busy: Bool, participants count: Int = 100, events: Int = 400) {
 /// (async)"), read off its standard output. This counts what the leader's figure leaves out: the board folding the
 /// state in, its analysis and the line written. 100 participants, one event at a time; `BENCH=room`.
 func roomDashboardLatency(participants count: Int = 100, events: Int = 200) {
-    let broker: MosquittoBroker
     let slugs: [String]
     do {
-        broker = try MosquittoBroker.start(listenHost: "127.0.0.1")
         slugs = try PageCatalog.load().pages.map(\.slug)
     } catch {
         Swift.print("room dashboard: \(error)")
         return
     }
+    guard let (broker, links) = benchmarkRoom(participants: count, prefix: "tour-dash") else { return }
     defer { broker.stop() }
+    defer { links.forEach { $0.leave() } }
     let dashboard = Process()
     dashboard.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
     dashboard.arguments = ["room", "--broker", broker.localAddress.description, "--plain"]
@@ -154,10 +161,6 @@ func roomDashboardLatency(participants count: Int = 100, events: Int = 200) {
         records[number].apply(.opened(page: slug), at: start)
         link.publish(ParticipantProgress(participant: "p\(number)", tourVersion: "bench", writtenAt: start, progress: records[number]))
     }
-    let links = (0..<count).map { number in
-        ParticipantLink(address: broker.localAddress, password: broker.passwords.room, participant: ParticipantID("tour-dash-\(number)")!) { _ in }
-    }
-    defer { links.forEach { $0.leave() } }
     for (number, link) in links.enumerated() { publish(number, link, opening: slugs[0]) }
     while joined.withLock({ $0 }) < count {
         guard seen.wait(timeout: .now() + 60) == .success else {
