@@ -105,7 +105,7 @@ public struct MQTTRooms: RoomHosting {
                 broker.stop()
             })
         case .use(let address):
-            let password = environment["TOUR_ROOM_PASSWORD"] ?? savedLeaderPassword(for: address, environment: environment) ?? ""
+            let password = environment[RoomCredentials.passwordVariable] ?? savedLeaderPassword(for: address, environment: environment) ?? ""
             let link = LeaderLink(address: address, password: password, handler: feed)
             return OpenedRoom(address: address, password: nil, link: link, close: Self.once { link.leave() })
         }

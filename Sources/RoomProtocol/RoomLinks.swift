@@ -33,6 +33,9 @@ public enum RoomLinkStatus: Sendable, Equatable {
 public struct RoomCredentials: Sendable, Equatable {
     public static let participantUser = "participant"
     public static let leaderUser = "leader"
+    /// Where a password is given without being typed: the room's for a participant, the leader's for
+    /// `tour present --room` and `tour room --broker`.
+    public static let passwordVariable = "TOUR_ROOM_PASSWORD"
 
     public var username: String
     public var password: String

@@ -114,7 +114,7 @@ func roomDashboardLatency(participants count: Int = 100, events: Int = 200) {
     let dashboard = Process()
     dashboard.executableURL = URL(fileURLWithPath: BuildProducts.executable(named: "tour"))
     dashboard.arguments = ["room", "--broker", broker.localAddress.description, "--plain"]
-    dashboard.environment = ProcessInfo.processInfo.environment.merging(["TOUR_ROOM_PASSWORD": broker.passwords.leader, "NO_COLOR": "1"]) { $1 }
+    dashboard.environment = ProcessInfo.processInfo.environment.merging([RoomCredentials.passwordVariable: broker.passwords.leader, "NO_COLOR": "1"]) { $1 }
     let output = Pipe()
     dashboard.standardOutput = output
     dashboard.standardError = FileHandle.nullDevice

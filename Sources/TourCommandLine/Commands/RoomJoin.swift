@@ -21,7 +21,7 @@ public enum RoomJoin {
 
     static let roomVariable = "TOUR_ROOM"
     static let nameVariable = "TOUR_ROOM_NAME"
-    static let passwordVariable = "TOUR_ROOM_PASSWORD"
+    static let passwordVariable = RoomCredentials.passwordVariable
 
     /// The participant's seat for the tutorial's `options`, or nil when no room is given (the tutorial as it always
     /// was). `ask` reads the password from the terminal with its prompt, echo off; it is called only when
