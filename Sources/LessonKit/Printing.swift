@@ -10,7 +10,8 @@ import PageProtocol
 /// written.
 public func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     let text = items.map { String(describing: $0) }.joined(separator: separator)
-    if let run = GateTicket.current?.run ?? LevelRun.current.withLock({ $0 }), run.controlled {
+    if LevelRun.madeInThisProcess.load(ordering: .acquiring),
+       let run = GateTicket.current?.run ?? LevelRun.current.withLock({ $0 }), run.controlled {
         run.recordUngated(thread: run.currentThread, "printed " + EchoedInput.quoted(text))
         return
     }

@@ -37,6 +37,7 @@ final class LevelDriver {
         let run = LevelRun(names: level.description.threads, controlled: true, fixed: fixed)
         self.run = run
         // Before the body, whose threads may print from their start.
+        LevelRun.madeInThisProcess.store(true, ordering: .releasing)
         LevelRun.current.withLock { $0 = run }
         check = level.body(run)
         // Set before any step, which is when a gate could trap.

@@ -200,6 +200,10 @@ public final class LevelRun: @unchecked Sendable {
     /// gates, recorded here rather than written over the protocol on standard output (`print`).
     static let current = Mutex<LevelRun?>(nil)
 
+    /// Whether a controlled run was ever made in this process, as only a level program makes one: `print` looks for
+    /// a run only then, so a page's prints pay one atomic load rather than a task-local lookup and a lock.
+    static let madeInThisProcess = Atomic<Bool>(false)
+
     func take(_ resource: String, by thread: Int) { threads[thread - 1].holds.append(resource) }
 
     func release(_ resource: String, by thread: Int) {
